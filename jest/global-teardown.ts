@@ -1,0 +1,27 @@
+import { Client } from 'pg';
+import IORedis from 'ioredis';
+
+/** Drops this run's database and Redis keys. */
+export default async function globalTeardown(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  const prefix = process.env.QUEUE_PREFIX;
+  if (url?.includes('/uptime_test_')) {
+    const name = new URL(url).pathname.slice(1);
+    const admin = new URL(url);
+    admin.pathname = '/postgres';
+    const client = new Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    await client.end();
+  }
+  if (prefix?.startsWith('uptime_test_')) {
+    const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+    await redis.quit();
+  }
+}

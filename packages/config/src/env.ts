@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { IsBooleanString, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+
+const URL_OPTS = { require_tld: false, require_protocol: true } as const;
+
+/** The raw environment, exactly as named in contract §1. Unset values are undefined. */
+export class Env {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @IsString() HOST?: string;
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' }) DATABASE_URL?: string;
+  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' }) REDIS_URL?: string;
+  @IsOptional() @Matches(/^[A-Za-z0-9_.-]+$/, { message: 'may hold only letters, digits, "_", "." and "-"' })
+  QUEUE_PREFIX?: string;
+  @IsOptional() @IsUrl(URL_OPTS) PUBLIC_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) APP_URL?: string;
+  @IsOptional() @IsString() SESSION_SECRET?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(60) SESSION_TTL_SECONDS?: number;
+  @IsOptional() @IsString() GITHUB_CLIENT_ID?: string;
+  @IsOptional() @IsString() GITHUB_CLIENT_SECRET?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GITHUB_AUTHORIZATION_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GITHUB_TOKEN_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GITHUB_USER_PROFILE_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GITHUB_USER_EMAIL_URL?: string;
+  @IsOptional() @IsString() GOOGLE_CLIENT_ID?: string;
+  @IsOptional() @IsString() GOOGLE_CLIENT_SECRET?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GOOGLE_AUTHORIZATION_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GOOGLE_TOKEN_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) GOOGLE_USER_PROFILE_URL?: string;
+  @IsOptional() @IsString() ADMIN_EMAILS?: string;
+  @IsOptional() @IsString() MAIL_FROM?: string;
+  @IsOptional() @IsString() SENDGRID_API_KEY?: string;
+  @IsOptional() @IsUrl(URL_OPTS) SENDGRID_API_URL?: string;
+  @IsOptional() @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }) SMTP_URL?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_PER_HOUR?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(86400) MIN_CHECK_INTERVAL_SECONDS?: number;
+  @IsOptional() @IsBooleanString() ALLOW_PRIVATE_TARGETS?: string;
+  @IsOptional() @IsString() CORS_ORIGINS?: string;
+  @IsOptional() @IsBooleanString() REQUIRE_HTTPS?: string;
+  @IsOptional() @IsString() TRUST_PROXY?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10000) CHECK_CONCURRENCY?: number;
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) HEALTH_PORT?: number;
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import type { Config } from './config';
+import { Env } from './env';
+
+/** Thrown with one line per invalid variable; `main.ts` prints them and exits. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+}
+
+const list = (raw: string | undefined): string[] =>
+  (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const bool = (raw: string | undefined, fallback: boolean): boolean => (raw === undefined ? fallback : raw === 'true');
+
+function parseTrustProxy(raw: string | undefined): string | number | boolean | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+/** Validates `source` (default `process.env`) against contract §1 and returns the typed config. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const env = plainToInstance(Env, present);
+  const problems = validateSync(env, { whitelist: false }).flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m.replace(`${e.property} `, '')}`),
+  );
+  const nodeEnv = (env.NODE_ENV ?? 'development') as Config['env'];
+  if (nodeEnv === 'production' && !env.SESSION_SECRET) problems.push('SESSION_SECRET: is required when NODE_ENV=production');
+  if (env.SESSION_SECRET !== undefined && env.SESSION_SECRET.length < 16) problems.push('SESSION_SECRET: must be at least 16 characters');
+  for (const [provider, id, secret] of [
+    ['GITHUB', env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET],
+    ['GOOGLE', env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET],
+  ] as const) {
+    if (Boolean(id) !== Boolean(secret)) problems.push(`${provider}_CLIENT_SECRET: ${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
+  const config: Config = {
+    env: nodeEnv,
+    http: { port: env.PORT ?? 3000, host: env.HOST ?? '127.0.0.1', publicUrl, appUrl: env.APP_URL ?? publicUrl },
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/uptime',
+    redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
+    session: { secret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'), ttlSeconds: env.SESSION_TTL_SECONDS ?? 604800 },
+    oauth: {
+      github:
+        env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+          ? {
+              clientId: env.GITHUB_CLIENT_ID,
+              clientSecret: env.GITHUB_CLIENT_SECRET,
+              authorizationUrl: env.GITHUB_AUTHORIZATION_URL ?? 'https://github.com/login/oauth/authorize',
+              tokenUrl: env.GITHUB_TOKEN_URL ?? 'https://github.com/login/oauth/access_token',
+              userProfileUrl: env.GITHUB_USER_PROFILE_URL ?? 'https://api.github.com/user',
+              userEmailUrl: env.GITHUB_USER_EMAIL_URL ?? 'https://api.github.com/user/emails',
+            }
+          : undefined,
+      google:
+        env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+          ? {
+              clientId: env.GOOGLE_CLIENT_ID,
+              clientSecret: env.GOOGLE_CLIENT_SECRET,
+              authorizationUrl: env.GOOGLE_AUTHORIZATION_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
+              tokenUrl: env.GOOGLE_TOKEN_URL ?? 'https://www.googleapis.com/oauth2/v4/token',
+              userProfileUrl: env.GOOGLE_USER_PROFILE_URL ?? 'https://www.googleapis.com/oauth2/v3/userinfo',
+            }
+          : undefined,
+    },
+    adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
+    mail: {
+      from: env.MAIL_FROM ?? 'uptime@localhost',
+      sendgrid: env.SENDGRID_API_KEY
+        ? { apiKey: env.SENDGRID_API_KEY, apiUrl: (env.SENDGRID_API_URL ?? 'https://api.sendgrid.com').replace(/\/+$/, '') }
+        : undefined,
+      smtpUrl: env.SMTP_URL,
+    },
+    rateLimitPerHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
+    minCheckIntervalSeconds: env.MIN_CHECK_INTERVAL_SECONDS ?? 30,
+    allowPrivateTargets: bool(env.ALLOW_PRIVATE_TARGETS, false),
+    corsOrigins: list(env.CORS_ORIGINS),
+    requireHttps: bool(env.REQUIRE_HTTPS, nodeEnv === 'production'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    checkConcurrency: env.CHECK_CONCURRENCY ?? 50,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
+    healthPort: env.HEALTH_PORT,
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** For `main.ts`: load the config or print one line per problem and exit 1. */
+export function loadConfigOrExit(source: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(source);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) process.stderr.write(`config error: ${line}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DataSourceOptions {
+  /** Connections in this process's pool. */
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** A TypeORM data source for `url`; never `synchronize`: the schema comes from migrations. */
+export function createDataSource(url: string, options: DataSourceOptions = {}): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'uptime', connectionTimeoutMillis: 5000 },
+  });
+}
+
+/** Creates the database named in `url` when it does not exist yet. Safe to race. */
+export async function ensureDatabaseExists(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (err) {
+        // 42P04 duplicate_database / 23505: another process created it first.
+        const code = (err as { code?: string }).code;
+        if (code !== '42P04' && code !== '23505') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+const MIGRATION_LOCK_KEY = 727_007_001;
+
+/**
+ * Runs pending migrations under an advisory lock held on a connection of its own (outside the
+ * pool, which may have a single connection), so several processes starting together are safe.
+ */
+export async function runMigrations(dataSource: DataSource, url: string): Promise<void> {
+  const lock = new Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lock.end();
+  }
+}
+
+/** Create the database if needed, connect, migrate: what every process does at start. */
+export async function openDatabase(url: string, options: DataSourceOptions = {}): Promise<DataSource> {
+  await ensureDatabaseExists(url);
+  const dataSource = createDataSource(url, options);
+  await dataSource.initialize();
+  await runMigrations(dataSource, url);
+  return dataSource;
+}

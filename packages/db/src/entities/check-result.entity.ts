@@ -1,0 +1,16 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One check of one monitor. Kept narrow: millions of these exist. */
+@Entity({ name: 'check_results' })
+export class CheckResult {
+  @PrimaryGeneratedColumn({ type: 'bigint' }) id!: string;
+  @Column({ type: 'integer', name: 'monitor_id' }) monitorId!: number;
+  /** The time the schedule planned the check for; with monitor_id it identifies the check. */
+  @Column({ type: 'timestamptz', name: 'scheduled_at' }) scheduledAt!: Date;
+  @Column({ type: 'timestamptz', name: 'checked_at' }) checkedAt!: Date;
+  @Column({ type: 'boolean' }) ok!: boolean;
+  @Column({ type: 'smallint', name: 'status_code', nullable: true }) statusCode!: number | null;
+  @Column({ type: 'integer', name: 'response_time', nullable: true }) responseTime!: number | null;
+  @Column({ type: 'text', nullable: true }) error!: string | null;
+  @Column({ type: 'varchar', length: 64, nullable: true }) location!: string | null;
+}

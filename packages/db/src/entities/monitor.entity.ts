@@ -1,0 +1,53 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export const MONITOR_STATUSES = ['pending', 'online', 'offline', 'warning', 'paused'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+@Entity({ name: 'monitors' })
+export class Monitor {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
+  @Column({ type: 'integer', name: 'owner_id' }) ownerId!: number;
+  @Column({ type: 'varchar', length: 200 }) name!: string;
+  @Column({ type: 'text' }) url!: string;
+  @Column({ type: 'varchar', length: 10, default: 'http' }) type!: 'http';
+  @Column({ type: 'varchar', length: 10, default: 'GET' }) method!: HttpMethod;
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) headers!: Record<string, string>;
+  @Column({ type: 'text', nullable: true }) body!: string | null;
+  @Column({ type: 'integer', array: true, name: 'expected_status', default: () => "'{}'" }) expectedStatus!: number[];
+  @Column({ type: 'integer' }) timeout!: number;
+  @Column({ type: 'integer', name: 'check_interval' }) checkInterval!: number;
+  @Column({ type: 'integer', name: 'retry_count', default: 0 }) retryCount!: number;
+  @Column({ type: 'boolean', name: 'follow_redirects', default: true }) followRedirects!: boolean;
+  @Column({ type: 'boolean', name: 'verify_ssl', default: true }) verifySsl!: boolean;
+  @Column({ type: 'text', name: 'expected_content', nullable: true }) expectedContent!: string | null;
+  @Column({ type: 'text', name: 'excluded_content', nullable: true }) excludedContent!: string | null;
+  @Column({ type: 'text', name: 'json_path', nullable: true }) jsonPath!: string | null;
+  @Column({ type: 'text', name: 'expected_json_value', nullable: true }) expectedJsonValue!: string | null;
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];
+
+  @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: MonitorStatus;
+  @Column({ type: 'integer', name: 'consecutive_failures', default: 0 }) consecutiveFailures!: number;
+  @Column({ type: 'integer', name: 'response_time', nullable: true }) responseTime!: number | null;
+  @Column({ type: 'timestamptz', name: 'last_check', nullable: true }) lastCheck!: Date | null;
+  @Column({ type: 'timestamptz', name: 'last_success', nullable: true }) lastSuccess!: Date | null;
+  @Column({ type: 'timestamptz', name: 'last_failure', nullable: true }) lastFailure!: Date | null;
+  @Column({ type: 'timestamptz', name: 'paused_at', nullable: true }) pausedAt!: Date | null;
+  @Column({ type: 'text', name: 'pause_reason', nullable: true }) pauseReason!: string | null;
+  /** The incident (downtime) still open for this monitor, if any. */
+  @Column({ type: 'integer', name: 'open_incident_id', nullable: true }) openIncidentId!: number | null;
+  /** Bumped on every change of what a check does; the job template carries it. */
+  @Column({ type: 'integer', name: 'config_version', default: 1 }) configVersion!: number;
+
+  @Column({ type: 'boolean', name: 'email_enabled', default: true }) emailEnabled!: boolean;
+  @Column({ type: 'text', array: true, name: 'email_recipients', default: () => "'{}'" }) emailRecipients!: string[];
+  @Column({ type: 'boolean', name: 'slack_enabled', default: false }) slackEnabled!: boolean;
+  @Column({ type: 'boolean', name: 'alert_on_recovery', default: true }) alertOnRecovery!: boolean;
+  @Column({ type: 'integer', name: 'alert_threshold', default: 1 }) alertThreshold!: number;
+
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
+  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' }) updatedAt!: Date;
+}

@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export const NOTIFICATION_TYPES = ['downtime', 'recovery'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export const NOTIFICATION_STATUSES = ['active', 'resolved'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+export interface NotificationErrorDetails {
+  status_code: number | null;
+  response_time: number | null;
+  error_message: string;
+}
+
+/** At most one notification of each type per incident (unique incident_id + type). */
+@Entity({ name: 'notifications' })
+export class Notification {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
+  @Column({ type: 'integer', name: 'user_id' }) userId!: number;
+  @Column({ type: 'integer', name: 'monitor_id' }) monitorId!: number;
+  @Column({ type: 'integer', name: 'incident_id' }) incidentId!: number;
+  @Column({ type: 'varchar', length: 10 }) type!: NotificationType;
+  @Column({ type: 'varchar', length: 10 }) status!: NotificationStatus;
+  @Column({ type: 'text' }) message!: string;
+  @Column({ type: 'timestamptz', name: 'started_at' }) startedAt!: Date;
+  @Column({ type: 'timestamptz', name: 'resolved_at', nullable: true }) resolvedAt!: Date | null;
+  @Column({ type: 'integer', nullable: true }) duration!: number | null;
+  @Column({ type: 'boolean', name: 'resolved_manually', default: false }) resolvedManually!: boolean;
+  @Column({ type: 'varchar', length: 10, name: 'notification_method', default: 'email' }) notificationMethod!: 'email';
+  @Column({ type: 'boolean', default: false }) acknowledged!: boolean;
+  @Column({ type: 'timestamptz', name: 'acknowledged_at', nullable: true }) acknowledgedAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'email_sent_at', nullable: true }) emailSentAt!: Date | null;
+  @Column({ type: 'jsonb', name: 'error_details', nullable: true }) errorDetails!: NotificationErrorDetails | null;
+  @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
+}

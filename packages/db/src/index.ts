@@ -1,0 +1,6 @@
+export * from './entities';
+export * from './data-source';
+export * from './latency-histogram';
+export * from './api-token-secret';
+export { MIGRATIONS } from './migrations';
+export { DataSource, type EntityManager, type Repository } from 'typeorm';

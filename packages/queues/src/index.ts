@@ -1,0 +1,5 @@
+export * from './queue-names';
+export * from './run-check.job';
+export * from './status-changed.job';
+export * from './parse-job';
+export * from './redis-connection';

@@ -1,0 +1,14 @@
+/** Every queue, by role. Names never change: deployed workers and Redis keys depend on them. */
+export const QueueName = {
+  /** Check jobs, produced by the monitors' job schedulers; consumed by check-workers. */
+  checks: 'checks',
+  /** Status changes of monitors; consumed by notifiers. */
+  statusChanges: 'status-changes',
+} as const;
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+/** Job names inside the queues. */
+export const JobName = {
+  runCheck: 'run-check',
+  statusChanged: 'status-changed',
+} as const;

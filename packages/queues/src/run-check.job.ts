@@ -1,0 +1,18 @@
+import { IsInt, IsObject, Min } from 'class-validator';
+import type { CheckConfig } from '@uptime/probe';
+
+/** Payload of `run-check`: the monitor and the configuration to probe it with. */
+export class RunCheckJob {
+  @IsInt() @Min(1) monitorId!: number;
+  /** The monitor's config_version the template was built from. */
+  @IsInt() @Min(1) configVersion!: number;
+  @IsObject() check!: CheckConfig;
+}
+
+/** Scheduler ids are the monitor id, so an upsert replaces a monitor's single schedule. */
+export const schedulerIdOf = (monitorId: number): string => `monitor:${monitorId}`;
+
+export const monitorIdOfScheduler = (schedulerId: string): number | null => {
+  const m = /^monitor:(\d+)$/.exec(schedulerId);
+  return m ? Number(m[1]) : null;
+};

@@ -1,0 +1,17 @@
+import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+
+export const STATUSES = ['pending', 'online', 'offline', 'warning', 'paused'] as const;
+
+/** Payload of `status-changed`: one row of the status_events outbox. */
+export class StatusChangedJob {
+  /** status_events.id; also the job id, so a re-publish cannot enqueue it twice. */
+  @IsString() eventId!: string;
+  @IsInt() @Min(1) monitorId!: number;
+  @IsIn(STATUSES) from!: (typeof STATUSES)[number];
+  @IsIn(STATUSES) to!: (typeof STATUSES)[number];
+  /** The incident opened (to offline) or closed (to online) by this change. */
+  @IsOptional() @IsInt() incidentId?: number | null;
+  @IsOptional() @IsString() checkResultId?: string | null;
+}
+
+export const statusChangedJobId = (eventId: string): string => `status-event-${eventId}`;
