@@ -3,3 +3,4 @@ export * from './run-check.job';
 export * from './status-changed.job';
 export * from './parse-job';
 export * from './redis-connection';
+export * from './monitor-scheduler';

@@ -9,10 +9,13 @@ export class RunCheckJob {
   @IsObject() check!: CheckConfig;
 }
 
-/** Scheduler ids are the monitor id, so an upsert replaces a monitor's single schedule. */
-export const schedulerIdOf = (monitorId: number): string => `monitor:${monitorId}`;
+/**
+ * Scheduler ids derive from the monitor id, so an upsert replaces a monitor's single schedule.
+ * No ':' inside: BullMQ builds iteration job ids as `repeat:{schedulerId}:{millis}`.
+ */
+export const schedulerIdOf = (monitorId: number): string => `monitor-${monitorId}`;
 
 export const monitorIdOfScheduler = (schedulerId: string): number | null => {
-  const m = /^monitor:(\d+)$/.exec(schedulerId);
+  const m = /^monitor-(\d+)$/.exec(schedulerId);
   return m ? Number(m[1]) : null;
 };

@@ -1,0 +1,123 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { CheckConfig } from '@uptime/probe';
+import { JobName, QueueName } from './queue-names';
+import { monitorIdOfScheduler, schedulerIdOf, type RunCheckJob } from './run-check.job';
+
+/** The fields of a monitor that its schedule and checks depend on. */
+export interface SchedulableMonitor {
+  id: number;
+  configVersion: number;
+  checkInterval: number;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  timeout: number;
+  followRedirects: boolean;
+  verifySsl: boolean;
+  expectedStatus: number[];
+  expectedContent: string | null;
+  excludedContent: string | null;
+  jsonPath: string | null;
+  expectedJsonValue: string | null;
+  retryCount: number;
+}
+
+export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
+  return {
+    url: m.url,
+    method: m.method,
+    headers: m.headers,
+    body: m.body,
+    timeout: m.timeout,
+    followRedirects: m.followRedirects,
+    verifySsl: m.verifySsl,
+    expectedStatus: m.expectedStatus,
+    expectedContent: m.expectedContent,
+    excludedContent: m.excludedContent,
+    jsonPath: m.jsonPath,
+    expectedJsonValue: m.expectedJsonValue,
+    retryCount: m.retryCount,
+  };
+}
+
+/**
+ * Where a monitor's checks fall inside its interval: a fixed pseudo-random offset from its id,
+ * so 10,000 monitors created in the same second still spread evenly over the interval.
+ */
+export function scheduleOffsetMs(monitorId: number, intervalMs: number): number {
+  const hashed = Math.imul(monitorId, 0x9e3779b1) >>> 0;
+  return Math.floor((hashed / 2 ** 32) * intervalMs);
+}
+
+const CHECK_JOB_OPTIONS = {
+  // A check that failed on our side (Redis, Postgres, a crash) is retried once; the next one is
+  // due within one interval anyway.
+  attempts: 2,
+  backoff: { type: 'fixed', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { count: 1000 },
+} as const;
+
+/**
+ * Owns the BullMQ job schedulers of monitors: one scheduler per active monitor, whose job template
+ * carries the whole check configuration, so a check reads nothing from Postgres before probing.
+ * A hash beside the schedulers records the config version each was built from, so the reconciler
+ * compares cheaply.
+ */
+export class MonitorScheduler {
+  readonly queue: Queue;
+  private readonly versionsKey: string;
+
+  constructor(
+    private readonly connection: Redis,
+    readonly prefix: string,
+  ) {
+    this.queue = new Queue(QueueName.checks, { connection, prefix });
+    this.versionsKey = `${prefix}:scheduler:versions`;
+  }
+
+  private templateOf(m: SchedulableMonitor): RunCheckJob {
+    return { monitorId: m.id, configVersion: m.configVersion, check: checkConfigOf(m) };
+  }
+
+  /** Creates or replaces the monitor's schedule. */
+  async schedule(m: SchedulableMonitor): Promise<void> {
+    const every = m.checkInterval * 1000;
+    await this.queue.upsertJobScheduler(
+      schedulerIdOf(m.id),
+      { every, offset: scheduleOffsetMs(m.id, every) || 1 },
+      { name: JobName.runCheck, data: this.templateOf(m), opts: CHECK_JOB_OPTIONS },
+    );
+    await this.connection.hset(this.versionsKey, String(m.id), `${m.configVersion}:${m.checkInterval}`);
+  }
+
+  /** Queues one check to run now (a new or resumed monitor is checked at once). */
+  async checkNow(m: SchedulableMonitor): Promise<void> {
+    await this.queue.add(JobName.runCheck, this.templateOf(m), { ...CHECK_JOB_OPTIONS, jobId: `now-${m.id}-${Date.now()}` });
+  }
+
+  async unschedule(monitorId: number): Promise<void> {
+    await this.queue.removeJobScheduler(schedulerIdOf(monitorId));
+    await this.connection.hdel(this.versionsKey, String(monitorId));
+  }
+
+  /** Monitor id → "configVersion:interval" of every schedule that exists in Redis. */
+  async scheduledVersions(): Promise<Map<number, string>> {
+    const [ids, versions] = await Promise.all([
+      this.connection.zrange(this.queue.keys.repeat, 0, -1),
+      this.connection.hgetall(this.versionsKey),
+    ]);
+    const result = new Map<number, string>();
+    for (const schedulerId of ids) {
+      const monitorId = monitorIdOfScheduler(schedulerId);
+      if (monitorId !== null) result.set(monitorId, versions[String(monitorId)] ?? 'unknown');
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,51 @@
+import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Config } from '@uptime/config';
+import type { DataSource } from '@uptime/db';
+import { createLogger } from '@uptime/logger';
+import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { openTestDatabase, resetDatabase, resetRedis, testConfig } from '@uptime/testing';
+import { createApp } from '../../src/app';
+
+export interface ApiHarness {
+  app: Express;
+  ds: DataSource;
+  redis: Redis;
+  scheduler: MonitorScheduler;
+  config: Config;
+  /** Empty the database and this run's Redis keys. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real app on this run's Postgres and Redis; call in beforeAll, `close()` in afterAll. */
+export async function startApiHarness(overrides: Record<string, string | undefined> = {}): Promise<ApiHarness> {
+  const config = testConfig(overrides);
+  const ds = await openTestDatabase();
+  const redis = createRedisConnection(config.redis.url, 'uptime-api-test');
+  const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
+  const logger = createLogger({ level: config.logLevel, service: 'api-test' });
+  const app = createApp({ config, dataSource: ds, redis, scheduler, logger });
+  return {
+    app,
+    ds,
+    redis,
+    scheduler,
+    config,
+    reset: async () => {
+      await resetDatabase(ds);
+      await resetRedis(config.redis.queuePrefix);
+    },
+    close: async () => {
+      await scheduler.close();
+      await redis.quit();
+      await ds.destroy();
+    },
+  };
+}
+
+/** Asserts the contract's meta block and X-Request-Id header (contract §2). */
+export function expectMeta(res: { body: { meta?: { request_id?: string; timestamp?: string } }; headers: Record<string, string> }): void {
+  expect(res.body.meta?.request_id).toBe(res.headers['x-request-id']);
+  expect(res.body.meta?.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+}

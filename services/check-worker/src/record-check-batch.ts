@@ -1,0 +1,209 @@
+import type { EntityManager, DataSource, MonitorStatus } from '@uptime/db';
+import type { ProbeResult } from '@uptime/probe';
+import { nextState, type MonitorState } from './status-transition';
+import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
+
+/** A finished check waiting to be recorded. */
+export interface CheckOutcome {
+  monitorId: number;
+  configVersion: number;
+  /** The time the schedule planned this check for; identifies it (a redelivery is a no-op). */
+  scheduledAt: Date;
+  result: ProbeResult;
+}
+
+/** A row of the status_events outbox, to publish after commit. */
+export interface StatusEvent {
+  id: string;
+  monitorId: number;
+  from: MonitorStatus;
+  to: MonitorStatus;
+  incidentId: number | null;
+  checkResultId: string | null;
+}
+
+interface LockedMonitor extends MonitorState {
+  id: number;
+  configVersion: number;
+}
+
+interface MonitorUpdate {
+  state: MonitorState;
+  lastCheck: Date;
+  responseTime: number | null;
+  lastSuccess: Date | null;
+  lastFailure: Date | null;
+}
+
+const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<number, LockedMonitor>> {
+  // Sorted ids and FOR UPDATE: batches touching the same monitors serialise here, always in the
+  // same order, so every transition is decided by exactly one transaction and none deadlock.
+  const rows: { id: number; status: MonitorStatus; consecutive_failures: number; alert_threshold: number; open_incident_id: number | null; config_version: number }[] =
+    await em.query(
+      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version
+         FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { id: r.id, status: r.status, consecutiveFailures: r.consecutive_failures, alertThreshold: r.alert_threshold, openIncidentId: r.open_incident_id, configVersion: r.config_version },
+    ]),
+  );
+}
+
+async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {
+  const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
+    `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, status_code, response_time, error)
+     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[], $4::bool[], $5::smallint[], $6::int[], $7::text[])
+     ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
+     RETURNING id, monitor_id, scheduled_at`,
+    [
+      outcomes.map((o) => o.monitorId),
+      outcomes.map((o) => o.scheduledAt),
+      outcomes.map((o) => o.result.checkedAt),
+      outcomes.map((o) => o.result.ok),
+      outcomes.map((o) => o.result.statusCode),
+      outcomes.map((o) => o.result.responseTime),
+      outcomes.map((o) => truncate(o.result.error, 500)),
+    ],
+  );
+  return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));
+}
+
+async function openIncident(em: EntityManager, o: CheckOutcome): Promise<number> {
+  const [row]: { id: number }[] = await em.query(
+    `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [o.monitorId, o.result.checkedAt, o.result.statusCode, o.result.responseTime, truncate(o.result.error, 500)],
+  );
+  return row!.id;
+}
+
+async function closeIncident(em: EntityManager, incidentId: number, at: Date): Promise<void> {
+  await em.query(
+    `UPDATE incidents SET resolved_at = $2, duration = GREATEST(0, round(extract(epoch FROM ($2::timestamptz - started_at))))::int
+      WHERE id = $1 AND resolved_at IS NULL`,
+    [incidentId, at],
+  );
+}
+
+async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpdate>): Promise<void> {
+  const ids = [...updates.keys()];
+  const u = ids.map((id) => updates.get(id)!);
+  // updated_at is left alone: it tracks configuration changes (the updated_since filter).
+  await em.query(
+    `UPDATE monitors m SET status = v.status, consecutive_failures = v.failures, response_time = v.response_time,
+            last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
+            last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id
+       FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[])
+            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id)
+      WHERE m.id = v.id`,
+    [
+      ids,
+      u.map((x) => x.state.status),
+      u.map((x) => x.state.consecutiveFailures),
+      u.map((x) => x.responseTime),
+      u.map((x) => x.lastCheck),
+      u.map((x) => x.lastSuccess),
+      u.map((x) => x.lastFailure),
+      u.map((x) => x.state.openIncidentId),
+    ],
+  );
+}
+
+async function upsertRollups(em: EntityManager, recorded: CheckOutcome[]): Promise<void> {
+  const inputs = recorded.map((o) => ({ monitorId: o.monitorId, checkedAt: o.result.checkedAt, ok: o.result.ok, responseTime: o.result.responseTime }));
+  for (const [table, bucketMs] of Object.entries(ROLLUP_TABLES) as [RollupTable, number][]) {
+    const rows = rollupRows(inputs, bucketMs);
+    await em.query(
+      `INSERT INTO ${table} AS t (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, rt_hist)
+       SELECT monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, hist::int[]
+         FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::int[], $5::int[], $6::bigint[], $7::int[], $8::int[], $9::text[])
+              AS v(monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, hist)
+       ON CONFLICT (monitor_id, bucket) DO UPDATE SET
+         checks = t.checks + EXCLUDED.checks,
+         successes = t.successes + EXCLUDED.successes,
+         rt_count = t.rt_count + EXCLUDED.rt_count,
+         rt_sum = t.rt_sum + EXCLUDED.rt_sum,
+         rt_min = LEAST(t.rt_min, EXCLUDED.rt_min),
+         rt_max = GREATEST(t.rt_max, EXCLUDED.rt_max),
+         rt_hist = int_array_add(t.rt_hist, EXCLUDED.rt_hist)`,
+      [
+        rows.map((r) => r.monitorId),
+        rows.map((r) => r.bucket),
+        rows.map((r) => r.checks),
+        rows.map((r) => r.successes),
+        rows.map((r) => r.rtCount),
+        rows.map((r) => r.rtSum),
+        rows.map((r) => r.rtMin),
+        rows.map((r) => r.rtMax),
+        rows.map((r) => `{${r.hist.join(',')}}`),
+      ],
+    );
+  }
+}
+
+async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 'id'>[]): Promise<StatusEvent[]> {
+  if (events.length === 0) return [];
+  const rows: { id: string }[] = await em.query(
+    `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, check_result_id)
+     SELECT * FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::bigint[]) RETURNING id`,
+    [events.map((e) => e.monitorId), events.map((e) => e.from), events.map((e) => e.to), events.map((e) => e.incidentId), events.map((e) => e.checkResultId)],
+  );
+  return events.map((e, i) => ({ ...e, id: String(rows[i]!.id) }));
+}
+
+/**
+ * Records a batch of finished checks in one transaction: the results (a check already recorded is
+ * skipped), each monitor's state machine step (contract §5), incidents, rollups, and an outbox
+ * row per status change. Checks of deleted or paused monitors, or of an outdated configuration,
+ * are dropped. Returns the status events to publish once committed.
+ */
+export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckOutcome[]): Promise<StatusEvent[]> {
+  if (outcomes.length === 0) return [];
+  return ds.transaction(async (em) => {
+    const monitors = await lockMonitors(em, [...new Set(outcomes.map((o) => o.monitorId))].sort((a, b) => a - b));
+    const current = outcomes
+      .filter((o) => {
+        const m = monitors.get(o.monitorId);
+        return m !== undefined && m.status !== 'paused' && o.configVersion >= m.configVersion;
+      })
+      .sort((a, b) => a.scheduledAt.getTime() - b.scheduledAt.getTime());
+    if (current.length === 0) return [];
+    const inserted = await insertResults(em, current);
+    const recorded = current.filter((o) => inserted.has(`${o.monitorId}:${o.scheduledAt.getTime()}`));
+    if (recorded.length === 0) return [];
+
+    const updates = new Map<number, MonitorUpdate>();
+    const events: Omit<StatusEvent, 'id'>[] = [];
+    for (const o of recorded) {
+      const before = updates.get(o.monitorId)?.state ?? monitors.get(o.monitorId)!;
+      const step = nextState(before, o.result.ok);
+      let openIncidentId = before.openIncidentId;
+      let incidentId: number | null = null;
+      if (step.opensIncident) openIncidentId = incidentId = await openIncident(em, o);
+      if (step.closesIncident && before.openIncidentId !== null) {
+        await closeIncident(em, before.openIncidentId, o.result.checkedAt);
+        incidentId = before.openIncidentId;
+        openIncidentId = null;
+      }
+      const previous = updates.get(o.monitorId);
+      updates.set(o.monitorId, {
+        state: { status: step.status, consecutiveFailures: step.consecutiveFailures, alertThreshold: before.alertThreshold, openIncidentId },
+        lastCheck: o.result.checkedAt,
+        responseTime: o.result.responseTime,
+        lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
+        lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
+      });
+      if (step.status !== before.status) {
+        const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;
+        events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId });
+      }
+    }
+    await updateMonitors(em, updates);
+    await upsertRollups(em, recorded);
+    return insertEvents(em, events);
+  });
+}
