@@ -1,1 +1,15 @@
 export * from './check-config';
+export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './http-probe';
+export { USER_AGENT } from './probe-attempt';
+export {
+  isBlockedAddress,
+  refusedTargetReason,
+  checkUrlTarget,
+  createGuardedLookup,
+  allowAnyAddress,
+  allowPublicAddressesOnly,
+  TargetRefusedError,
+  TARGET_REFUSED_CODE,
+  type AddressPolicy,
+  type ResolveAllAddresses,
+} from './ssrf-guard';

@@ -1,0 +1,105 @@
+import { performance } from 'node:perf_hooks';
+import got, { type Method, type Options as GotOptions } from 'got';
+import type { CheckConfig } from './check-config';
+import { transportFor } from './probe-transport';
+import { describeRequestFailure } from './request-failure';
+import type { ReceivedResponse } from './response-rules';
+import type { AddressPolicy } from './ssrf-guard';
+
+export const USER_AGENT = 'UptimeMonitor/0.1 (+https://github.com/uptime)';
+const MAX_REDIRECTS = 10;
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
+
+export interface AttemptSettings {
+  policy: AddressPolicy;
+  maxBodyBytes: number;
+}
+
+/** One request to the target: either a (possibly truncated) response or why none arrived. */
+export interface AttemptOutcome {
+  response: ReceivedResponse | null;
+  /** Why the attempt failed before the whole (capped) response was read; null if it was. */
+  failure: string | null;
+  /** Status of a response that arrived, even when reading its body failed afterwards. */
+  statusCode: number | null;
+  /** From the start of the attempt to the end of reading; null when no response arrived. */
+  responseTime: number | null;
+}
+
+/**
+ * Makes one request and reads at most `maxBodyBytes` of the body, all within `config.timeout`
+ * (lookup, connect, TLS, every redirect hop and the body read share the one deadline).
+ * Rejects only for errors that are not the target's doing.
+ */
+export function runAttempt(config: CheckConfig, settings: AttemptSettings): Promise<AttemptOutcome> {
+  return new Promise<AttemptOutcome>((resolve, reject) => {
+    const startedAt = performance.now();
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let statusCode: number | null = null;
+    let settled = false;
+    let request: ReturnType<typeof got.stream> | undefined;
+
+    const settle = (outcome: { failure: string | null; truncated?: boolean } | { internal: unknown }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      request?.destroy();
+      if ('internal' in outcome) return reject(outcome.internal);
+      const responseTime = statusCode === null ? null : Math.round(performance.now() - startedAt);
+      const response = statusCode === null || outcome.failure !== null ? null : { statusCode, body: Buffer.concat(chunks), truncated: outcome.truncated ?? false };
+      resolve({ response, failure: outcome.failure, statusCode, responseTime });
+    };
+    const fail = (error: unknown): void => {
+      const reason = describeRequestFailure(error);
+      settle(reason === null ? { internal: error } : { failure: reason });
+    };
+
+    const deadline = setTimeout(() => settle({ failure: `Timeout after ${config.timeout}s` }), config.timeout * 1000);
+    try {
+      request = got.stream(config.url, requestOptions(config, settings.policy));
+    } catch (error) {
+      return fail(error);
+    }
+    request.on('response', (response: { statusCode: number }) => {
+      statusCode = response.statusCode;
+    });
+    request.on('data', (chunk: Buffer) => {
+      const room = settings.maxBodyBytes - received;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      received += Math.min(chunk.length, room);
+      // The cap is the whole point of streaming: stop the download instead of buffering it.
+      if (received >= settings.maxBodyBytes) settle({ failure: null, truncated: true });
+    });
+    request.on('end', () => settle({ failure: null }));
+    // Stays attached after settling: a destroyed got stream may still emit 'error'.
+    request.on('error', (error: unknown) => fail(error));
+  });
+}
+
+function requestOptions(config: CheckConfig, policy: AddressPolicy) {
+  const method = config.method.toUpperCase();
+  const transport = transportFor(policy);
+  return {
+    method: method as Method,
+    headers: withDefaultUserAgent(config.headers),
+    // got rejects a body on GET/HEAD; other methods always send one (possibly empty), because a
+    // got stream without a body would wait for us to write it.
+    body: METHODS_WITHOUT_BODY.has(method) ? undefined : (config.body ?? ''),
+    followRedirect: config.followRedirects,
+    maxRedirects: MAX_REDIRECTS,
+    throwHttpErrors: false,
+    // Retries are the probe's own (whole attempts, counted); got's would hide failures.
+    retry: { limit: 0 },
+    https: { rejectUnauthorized: config.verifySsl },
+    agent: transport.agent,
+    // Typed as cacheable-lookup's overloads by got; it is called as dns.lookup, which this is.
+    lookup: transport.lookup as unknown as GotOptions['lookup'],
+    hooks: { beforeRequest: [transport.beforeRequest] },
+  };
+}
+
+function withDefaultUserAgent(headers: Record<string, string>): Record<string, string> {
+  const hasUserAgent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+  return hasUserAgent ? { ...headers } : { 'user-agent': USER_AGENT, ...headers };
+}
