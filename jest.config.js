@@ -21,5 +21,6 @@ module.exports = {
   globalTeardown: '<rootDir>/jest/global-teardown.ts',
   setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
-  forceExit: false,
+  // Test files share one database per run and truncate it: never in parallel.
+  maxWorkers: 1,
 };

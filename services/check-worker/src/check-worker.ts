@@ -37,6 +37,8 @@ export async function startCheckWorker({ config, dataSource, logger }: { config:
     record: (outcome) => batcher.add(outcome),
     logger,
   });
+  // BullMQ does not close connections it is handed; close() below quits this one.
+  const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   const worker = new Worker(
     QueueName.checks,
     async (job: Job) => {
@@ -44,7 +46,7 @@ export async function startCheckWorker({ config, dataSource, logger }: { config:
       return runCheck(job);
     },
     {
-      connection: createRedisConnection(config.redis.url, 'uptime-check-worker-blocking'),
+      connection: blocking,
       prefix,
       concurrency: config.checkConcurrency,
       maxStalledCount: 1,
@@ -63,6 +65,7 @@ export async function startCheckWorker({ config, dataSource, logger }: { config:
       await worker.close();
       await batcher.drain();
       await publisher.close();
+      await blocking.quit();
       await commands.quit();
     },
   };

@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import type { DataSource } from '@uptime/db';
+import { sendData, sendList, sendMessage } from '../http/envelope';
+import { parsePage } from '../http/pagination';
+import { parseId } from '../http/id-param';
+import { parseInput } from '../http/validate';
+import { callerOf } from './caller';
+import { toTokenResponse } from './token.presenter';
+import { CreateTokenDto } from './tokens.dto';
+import { createToken, listTokens, revokeToken } from './tokens.service';
+
+/** `/auth/tokens`: API tokens of the caller (contract §4). */
+export function tokensRouter(ds: DataSource): Router {
+  const router = Router();
+  router.post('/', async (req, res) => {
+    const dto = await parseInput(CreateTokenDto, req.body);
+    const { token, plaintext } = await createToken(ds, callerOf(req).id, dto.name, dto.expires_in_days);
+    const { last_used_at: _unused, ...shown } = toTokenResponse(token);
+    sendData(res, { ...shown, token: plaintext }, 201);
+  });
+  router.get('/', async (req, res) => {
+    const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 50, maxLimit: 100 });
+    const { items, total } = await listTokens(ds, callerOf(req).id, page);
+    sendList(res, items.map(toTokenResponse), { page: page.page, limit: page.limit, total });
+  });
+  router.delete('/:id', async (req, res) => {
+    await revokeToken(ds, callerOf(req).id, parseId(req.params.id, 'token'));
+    sendMessage(res, 'Token revoked');
+  });
+  return router;
+}

@@ -1,0 +1,68 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { DomainError, NotFoundError, type ErrorCode } from '@uptime/errors';
+import type { Logger } from '@uptime/logger';
+import { metaFor } from './envelope';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  /** Set by http-errors: the error is the client's and its message may be shown. */
+  expose?: boolean;
+}
+
+/** Errors of our backing services: answered 503, never 500, and never as the caller's fault. */
+function isBackendUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? '';
+  const message = err instanceof Error ? err.message : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P03', '08006', '08001'].includes(code) ||
+    /Connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|Stream isn't writeable/.test(
+      message,
+    )
+  );
+}
+
+function classify(err: unknown): { status: number; code: ErrorCode; message: string; details?: Record<string, unknown> } | null {
+  if (err instanceof DomainError) return { status: err.status, code: err.code, message: err.message, details: err.details };
+  const parser = err as BodyParserError;
+  if (parser.type === 'entity.too.large') return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 1 MiB' };
+  if (parser.type === 'entity.parse.failed')
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'Malformed JSON body', details: { body: ['must be valid JSON'] } };
+  if (parser.type === 'encoding.unsupported' || parser.type === 'charset.unsupported')
+    return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported body encoding' };
+  // Any other body-reading failure of the client's making (a corrupt gzip stream, an aborted
+  // upload, a wrong Content-Length) is a 4xx from body-parser, never a 500.
+  if (parser.expose === true && parser.status === 413)
+    return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds 1 MiB' };
+  if (parser.expose === true && parser.status === 415)
+    return { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported request body' };
+  if (parser.expose === true && parser.status === 400) {
+    return {
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: 'The request body could not be read',
+      details: { body: ['could not be read'] },
+    };
+  }
+  if (isBackendUnavailable(err))
+    return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'A backing service is unavailable, try again shortly' };
+  return null;
+}
+
+/** The one place an error becomes a response (contract §3). Never leaks stacks or SQL. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const known = classify(err);
+    if (!known || known.status >= 500) {
+      logger.error({ err, request_id: res.locals.requestId, method: req.method, url: req.originalUrl }, 'request failed');
+    }
+    const { status, code, message, details } = known ?? { status: 500, code: 'INTERNAL_ERROR' as const, message: 'Internal server error' };
+    if (status === 503) res.setHeader('Retry-After', '5');
+    res.status(status).json({ error: details ? { code, message, details } : { code, message }, meta: metaFor(res) });
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new NotFoundError('route', `${req.method} ${req.path}`));
+};

@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+
+const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** Gives every request an id (a sane incoming `X-Request-Id` is kept) and echoes it back. */
+export function requestContext(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.get('x-request-id');
+  const id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = id;
+  res.setHeader('X-Request-Id', id);
+  next();
+}
+
+export function requestIdOf(res: Response): string {
+  return String(res.locals.requestId ?? '');
+}

@@ -1,0 +1,140 @@
+import { Brackets } from 'typeorm';
+import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
+import { NotFoundError, ValidationError } from '@uptime/errors';
+import type { MonitorScheduler } from '@uptime/queues';
+import type { MonitorFieldsDto } from './monitor-fields.dto';
+import type { MonitorFilters } from './list-monitors.query';
+import type { PageRequest } from '../http/pagination';
+
+export interface MonitorsDeps {
+  ds: DataSource;
+  scheduler: MonitorScheduler;
+  minCheckIntervalSeconds: number;
+}
+
+export const MONITOR_DEFAULTS = { checkInterval: 300, timeout: 30 } as const;
+
+function assertInterval(deps: MonitorsDeps, interval: number | undefined): void {
+  if (interval !== undefined && interval < deps.minCheckIntervalSeconds) {
+    throw new ValidationError('Invalid body: check_interval', {
+      check_interval: [`check_interval must be at least ${deps.minCheckIntervalSeconds} seconds`],
+    });
+  }
+}
+
+/** Copies the given DTO fields onto the entity (snake_case API → entity). */
+function applyFields(m: Monitor, dto: MonitorFieldsDto): void {
+  if (dto.name !== undefined) m.name = dto.name;
+  if (dto.url !== undefined) m.url = dto.url;
+  if (dto.method !== undefined) m.method = dto.method as Monitor['method'];
+  if (dto.expected_status !== undefined) m.expectedStatus = [...new Set(dto.expected_status)];
+  if (dto.timeout !== undefined) m.timeout = dto.timeout;
+  if (dto.check_interval !== undefined) m.checkInterval = dto.check_interval;
+  if (dto.retry_count !== undefined) m.retryCount = dto.retry_count;
+  if (dto.follow_redirects !== undefined) m.followRedirects = dto.follow_redirects;
+  if (dto.verify_ssl !== undefined) m.verifySsl = dto.verify_ssl;
+  if (dto.headers !== undefined) m.headers = dto.headers;
+  if (dto.body !== undefined) m.body = dto.body;
+  if (dto.expected_content !== undefined) m.expectedContent = dto.expected_content;
+  if (dto.excluded_content !== undefined) m.excludedContent = dto.excluded_content;
+  if (dto.json_path !== undefined) m.jsonPath = dto.json_path;
+  if (dto.expected_json_value !== undefined) m.expectedJsonValue = dto.expected_json_value;
+  if (dto.locations !== undefined) m.locations = [...new Set(dto.locations)];
+  if (dto.tags !== undefined) m.tags = [...new Set(dto.tags)];
+}
+
+/**
+ * Saves the row and its schedule together: the schedule is written before the commit, so a
+ * Redis failure rolls the row back (nothing half-created); a schedule left behind by a failed
+ * commit is removed by the reconciler.
+ */
+async function saveAndSchedule(
+  em: EntityManager,
+  deps: MonitorsDeps,
+  monitor: Monitor,
+  { checkNow }: { checkNow: boolean },
+): Promise<Monitor> {
+  const saved = await em.getRepository(Monitor).save(monitor);
+  if (saved.status === 'paused') await deps.scheduler.unschedule(saved.id);
+  else {
+    await deps.scheduler.schedule(saved);
+    if (checkNow) await deps.scheduler.checkNow(saved);
+  }
+  return saved;
+}
+
+export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
+  assertInterval(deps, dto.check_interval);
+  const monitor = deps.ds.getRepository(Monitor).create({
+    ownerId,
+    type: 'http',
+    method: 'GET',
+    headers: {},
+    body: null,
+    expectedStatus: [],
+    timeout: MONITOR_DEFAULTS.timeout,
+    checkInterval: Math.max(MONITOR_DEFAULTS.checkInterval, deps.minCheckIntervalSeconds),
+    retryCount: 0,
+    followRedirects: true,
+    verifySsl: true,
+    locations: [],
+    tags: [],
+    status: 'pending',
+    configVersion: 1,
+  });
+  applyFields(monitor, dto);
+  return deps.ds.transaction((em) => saveAndSchedule(em, deps, monitor, { checkNow: true }));
+}
+
+/** The caller's monitor, or 404 exactly as for a missing one. */
+export async function getMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor> {
+  const monitor = await ds.getRepository(Monitor).findOne({ where: { id, ownerId } });
+  if (!monitor) throw new NotFoundError('monitor', id);
+  return monitor;
+}
+
+export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: number, dto: MonitorFieldsDto): Promise<Monitor> {
+  assertInterval(deps, dto.check_interval);
+  return deps.ds.transaction(async (em: EntityManager) => {
+    // Read under a row lock: a check-worker's status update waits for this commit instead of
+    // landing between our read and our write, where saving the stale copy would revert it.
+    const monitor = await em.getRepository(Monitor).findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
+    if (!monitor) throw new NotFoundError('monitor', id);
+    applyFields(monitor, dto);
+    monitor.configVersion += 1;
+    return saveAndSchedule(em, deps, monitor, { checkNow: false });
+  });
+}
+
+/** Removes the monitor with its schedule, results, incidents and notifications. */
+export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<void> {
+  await deps.ds.transaction(async (em: EntityManager) => {
+    const result = await em.getRepository(Monitor).delete({ id, ownerId });
+    if (!result.affected) throw new NotFoundError('monitor', id);
+    await deps.scheduler.unschedule(id);
+  });
+}
+
+const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listMonitors(
+  ds: DataSource,
+  ownerId: number,
+  filters: MonitorFilters,
+  page: PageRequest,
+): Promise<{ items: Monitor[]; total: number }> {
+  const qb = ds.getRepository(Monitor).createQueryBuilder('m').where('m.owner_id = :ownerId', { ownerId });
+  if (filters.status) qb.andWhere('m.status = :status', { status: filters.status });
+  if (filters.type === 'https') qb.andWhere(`lower(m.url) LIKE 'https:%'`);
+  if (filters.search) {
+    const pattern = likePattern(filters.search);
+    qb.andWhere(
+      new Brackets((w) => w.where('lower(m.name) LIKE :pattern', { pattern }).orWhere('lower(m.url) LIKE :pattern', { pattern })),
+    );
+  }
+  if (filters.tags?.length) qb.andWhere('m.tags @> :tags', { tags: filters.tags });
+  if (filters.createdAfter) qb.andWhere('m.created_at > :createdAfter', { createdAfter: filters.createdAfter });
+  if (filters.updatedSince) qb.andWhere('m.updated_at >= :updatedSince', { updatedSince: filters.updatedSince });
+  const [items, total] = await qb.orderBy('m.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+  return { items, total };
+}

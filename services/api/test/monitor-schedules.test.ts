@@ -1,0 +1,125 @@
+import request from 'supertest';
+import { scheduleOffsetMs } from '@uptime/queues';
+import { aCaller, resetRedis } from '@uptime/testing';
+import { reconcileSchedules } from '../src/schedule-reconciler';
+import { startApiHarness, type ApiHarness } from './support/api-harness';
+
+let h: ApiHarness;
+let auth: string;
+
+beforeAll(async () => {
+  h = await startApiHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  ({ auth } = await aCaller(h.ds));
+});
+
+async function createMonitor(extra: Record<string, unknown> = {}): Promise<number> {
+  const res = await request(h.app)
+    .post('/api/v1/monitors')
+    .set('Authorization', auth)
+    .send({ name: 'm', url: 'https://m.example/', type: 'http', ...extra });
+  expect(res.status).toBe(201);
+  return res.body.data.id;
+}
+
+const schedulerOf = (id: number) => h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+
+describe('reconcileSchedules', () => {
+  it('brings back the schedules of active monitors after Redis was wiped', async () => {
+    const a = await createMonitor({ check_interval: 60 });
+    const b = await createMonitor({ check_interval: 120, expected_content: 'ok' });
+    const expectedB = (await schedulerOf(b))?.template?.data;
+    await resetRedis(h.config.redis.queuePrefix);
+    expect((await h.scheduler.scheduledVersions()).size).toBe(0);
+
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 2, updated: 0, removed: 0 });
+    const versions = await h.scheduler.scheduledVersions();
+    expect(new Map(versions)).toEqual(
+      new Map([
+        [a, '1:60'],
+        [b, '1:120'],
+      ]),
+    );
+    expect((await schedulerOf(a))?.every).toBe(60_000);
+    const restored = await schedulerOf(b);
+    expect(restored?.every).toBe(120_000);
+    expect(restored?.template?.data).toEqual(expectedB);
+  });
+
+  it('changes nothing when Redis already agrees', async () => {
+    await createMonitor();
+    await createMonitor();
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 0 });
+  });
+
+  it('removes the schedule of a paused monitor', async () => {
+    const active = await createMonitor();
+    const paused = await createMonitor();
+    await h.ds.query(`UPDATE monitors SET status = 'paused', paused_at = now() WHERE id = $1`, [paused]);
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1 });
+    expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([active]);
+    expect(await schedulerOf(paused)).toBeUndefined();
+    expect(await schedulerOf(active)).toBeDefined();
+  });
+
+  it('does not bring back a paused monitor after Redis was wiped', async () => {
+    const paused = await createMonitor();
+    await h.ds.query(`UPDATE monitors SET status = 'paused' WHERE id = $1`, [paused]);
+    await resetRedis(h.config.redis.queuePrefix);
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 0 });
+    expect(await schedulerOf(paused)).toBeUndefined();
+  });
+
+  it('removes the schedule of a monitor deleted behind its back', async () => {
+    const kept = await createMonitor();
+    const gone = await createMonitor();
+    await h.ds.query('DELETE FROM monitors WHERE id = $1', [gone]);
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1 });
+    expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([kept]);
+    expect(await schedulerOf(gone)).toBeUndefined();
+  });
+
+  it('rewrites a schedule built from a stale config version', async () => {
+    const id = await createMonitor({ check_interval: 300 });
+    await h.ds.query(`UPDATE monitors SET config_version = 5, url = 'https://moved.example/', check_interval = 90 WHERE id = $1`, [id]);
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 1, removed: 0 });
+    expect((await h.scheduler.scheduledVersions()).get(id)).toBe('5:90');
+    const scheduler = await schedulerOf(id);
+    expect(scheduler?.every).toBe(90_000);
+    expect(scheduler?.template?.data).toMatchObject({ monitorId: id, configVersion: 5, check: { url: 'https://moved.example/' } });
+  });
+
+  it('rewrites a schedule whose version record is missing', async () => {
+    const id = await createMonitor();
+    await h.redis.hdel(`${h.config.redis.queuePrefix}:scheduler:versions`, String(id));
+    expect((await h.scheduler.scheduledVersions()).get(id)).toBe('unknown');
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 1, removed: 0 });
+    expect((await h.scheduler.scheduledVersions()).get(id)).toBe('1:300');
+  });
+});
+
+describe('scheduleOffsetMs', () => {
+  it('spreads 10,000 monitors over a 60 s interval with no second holding more than 2.5%', () => {
+    const intervalMs = 60_000;
+    const perSecond = new Array<number>(60).fill(0);
+    for (let id = 1; id <= 10_000; id += 1) {
+      const offset = scheduleOffsetMs(id, intervalMs);
+      expect(Number.isInteger(offset)).toBe(true);
+      expect(offset).toBeGreaterThanOrEqual(0);
+      expect(offset).toBeLessThan(intervalMs);
+      perSecond[Math.floor(offset / 1000)] += 1;
+    }
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(250);
+    expect(Math.min(...perSecond)).toBeGreaterThan(0);
+  });
+
+  it('is stable for an id and differs between neighbours', () => {
+    expect(scheduleOffsetMs(42, 30_000)).toBe(scheduleOffsetMs(42, 30_000));
+    expect(scheduleOffsetMs(42, 30_000)).not.toBe(scheduleOffsetMs(43, 30_000));
+  });
+});

@@ -1,0 +1,48 @@
+import type { NotificationType } from '@uptime/db';
+import type { EmailMessage } from './channels/email-channel';
+import { formatDuration } from './duration';
+import { describeFailure, downtimeSeconds } from './incident-text';
+import type { IncidentContext } from './incident-context';
+
+type Fact = [label: string, value: string];
+
+function downtimeFacts(ctx: IncidentContext): Fact[] {
+  const facts: Fact[] = [
+    ['URL', ctx.monitorUrl],
+    ['Error', describeFailure(ctx)],
+    ['Status code', ctx.statusCode === null ? 'none (no HTTP response)' : String(ctx.statusCode)],
+    ['Response time', ctx.responseTime === null ? 'n/a' : `${ctx.responseTime} ms`],
+    ['Down since', ctx.startedAt.toISOString()],
+  ];
+  // The downtime email of an incident that closed before the notifier got to it (a backlog, an
+  // event handled late) says so, rather than implying the site is still down.
+  if (ctx.resolvedAt) facts.push(['Back up at', ctx.resolvedAt.toISOString()]);
+  return facts;
+}
+
+function recoveryFacts(ctx: IncidentContext): Fact[] {
+  return [
+    ['URL', ctx.monitorUrl],
+    ['Downtime', formatDuration(downtimeSeconds(ctx))],
+    ['Down since', ctx.startedAt.toISOString()],
+    ['Recovered at', (ctx.resolvedAt ?? new Date()).toISOString()],
+  ];
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function render(headline: string, facts: Fact[]): { text: string; html: string } {
+  const text = [headline, '', ...facts.map(([label, value]) => `${label}: ${value}`)].join('\n');
+  const rows = facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`);
+  const html = `<p>${escapeHtml(headline)}</p>\n<table>${rows.join('')}</table>`;
+  return { text, html };
+}
+
+/** The email of a downtime or recovery notification of `ctx`'s incident to `to`. */
+export function composeIncidentEmail(type: NotificationType, ctx: IncidentContext, from: string, to: string): EmailMessage {
+  const isDowntime = type === 'downtime';
+  const subject = isDowntime ? `[DOWN] ${ctx.monitorName} is down` : `[UP] ${ctx.monitorName} is back up`;
+  const headline = isDowntime ? `Monitor "${ctx.monitorName}" is down.` : `Monitor "${ctx.monitorName}" is back up.`;
+  return { to, from, subject, ...render(headline, isDowntime ? downtimeFacts(ctx) : recoveryFacts(ctx)) };
+}

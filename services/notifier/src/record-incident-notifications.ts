@@ -1,0 +1,102 @@
+import type { DataSource, EntityManager, NotificationErrorDetails } from '@uptime/db';
+import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident-context';
+import { downtimeMessage, recoveryMessage } from './incident-text';
+import { queryRows } from './query-rows';
+import { recipientsOf } from './recipients';
+
+export interface RecordedNotifications {
+  /** Ids of the notifications this call created; null when one existed already or is not due. */
+  downtimeId: number | null;
+  recoveryId: number | null;
+}
+
+/**
+ * Brings the notifications of an incident in line with the incident row, whichever event (offline
+ * or online) asks and however often: a downtime notification, active while the incident is open,
+ * resolved with the incident's end and duration once it is closed; and, once closed, a recovery
+ * notification unless the downtime was resolved by hand (contract §6).
+ *
+ * Every write is idempotent (unique incident_id + type, `WHERE status = 'active'`), and state is
+ * read from the incidents row inside each statement rather than from `ctx`, so an event handled
+ * late or out of order cannot leave an active notification behind for a closed incident.
+ *
+ * A notification and its email deliveries are written in one transaction: a crash cannot leave a
+ * notification whose emails were never queued, and a retry never queues them twice.
+ */
+export function recordIncidentNotifications(dataSource: DataSource, ctx: IncidentContext): Promise<RecordedNotifications> {
+  return dataSource.transaction(async (tx) => {
+    const downtimeId = await insertDowntime(tx, ctx);
+    if (downtimeId !== null && ctx.emailEnabled) await queueEmails(tx, downtimeId, recipientsOf(ctx));
+    if (ctx.resolvedAt === null) return { downtimeId, recoveryId: null };
+
+    await resolveDowntime(tx, ctx.incidentId);
+    const recoveryId = await insertRecovery(tx, ctx);
+    if (recoveryId !== null && ctx.emailEnabled && ctx.alertOnRecovery) await queueEmails(tx, recoveryId, recipientsOf(ctx));
+    return { downtimeId, recoveryId };
+  });
+}
+
+async function insertDowntime(tx: EntityManager, ctx: IncidentContext): Promise<number | null> {
+  const details: NotificationErrorDetails = {
+    status_code: ctx.statusCode,
+    response_time: ctx.responseTime,
+    error_message: ctx.error ?? '',
+  };
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at, resolved_at, duration, error_details)
+     SELECT $2, i.monitor_id, i.id, 'downtime',
+            CASE WHEN i.resolved_at IS NULL THEN 'active' ELSE 'resolved' END,
+            $3, i.started_at, i.resolved_at,
+            CASE WHEN i.resolved_at IS NULL THEN NULL ELSE ${INCIDENT_DURATION_SQL} END,
+            $4::jsonb
+       FROM incidents i
+      WHERE i.id = $1
+     ON CONFLICT (incident_id, type) DO NOTHING
+     RETURNING id`,
+    [ctx.incidentId, ctx.ownerId, downtimeMessage(ctx), JSON.stringify(details)],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** Only an active downtime: one resolved by hand keeps its own resolved_at. */
+async function resolveDowntime(tx: EntityManager, incidentId: number): Promise<void> {
+  await queryRows(
+    tx,
+    `UPDATE notifications n
+        SET status = 'resolved', resolved_at = i.resolved_at, duration = ${INCIDENT_DURATION_SQL}
+       FROM incidents i
+      WHERE n.incident_id = $1 AND n.type = 'downtime' AND n.status = 'active'
+        AND i.id = n.incident_id AND i.resolved_at IS NOT NULL`,
+    [incidentId],
+  );
+}
+
+async function insertRecovery(tx: EntityManager, ctx: IncidentContext): Promise<number | null> {
+  const rows = await queryRows<{ id: number }>(
+    tx,
+    `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at, resolved_at, duration)
+     SELECT $2, i.monitor_id, i.id, 'recovery', 'resolved', $3, i.resolved_at, i.resolved_at, ${INCIDENT_DURATION_SQL}
+       FROM incidents i
+      WHERE i.id = $1 AND i.resolved_at IS NOT NULL
+        AND NOT EXISTS (
+          SELECT 1 FROM notifications d
+           WHERE d.incident_id = i.id AND d.type = 'downtime' AND d.resolved_manually
+        )
+     ON CONFLICT (incident_id, type) DO NOTHING
+     RETURNING id`,
+    [ctx.incidentId, ctx.ownerId, recoveryMessage(ctx)],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** One pending delivery per recipient; the unique (notification_id, recipient) makes repeats no-ops. */
+async function queueEmails(tx: EntityManager, notificationId: number, recipients: string[]): Promise<void> {
+  await queryRows(
+    tx,
+    `INSERT INTO email_deliveries (notification_id, recipient)
+     SELECT $1, unnest($2::text[])
+     ON CONFLICT (notification_id, recipient) DO NOTHING`,
+    [notificationId, recipients],
+  );
+}

@@ -1,0 +1,65 @@
+import { UnrecoverableError } from 'bullmq';
+import type { DataSource } from '@uptime/db';
+import type { Logger } from '@uptime/logger';
+import { parseJob, StatusChangedJob } from '@uptime/queues';
+import type { EmailChannel } from './channels/email-channel';
+import { deliverIncidentEmails } from './deliver-incident-emails';
+import { loadIncidentContext } from './incident-context';
+import { recordIncidentNotifications } from './record-incident-notifications';
+
+export interface StatusChangedProcessorDeps {
+  dataSource: DataSource;
+  emailChannel: EmailChannel;
+  /** The sender address (MAIL_FROM). */
+  mailFrom: string;
+  logger: Logger;
+  /** How long a job waits for emails another notifier is sending before it is retried; default 20 s. */
+  inFlightWaitMs?: number;
+}
+
+/** The part of a BullMQ job the processor reads; a `Job` fits. */
+export interface QueuedJob {
+  id?: string;
+  data: unknown;
+}
+
+export type StatusChangedProcessor = (job: QueuedJob) => Promise<void>;
+
+/**
+ * Handles `status-changed`: a change to offline or to online carries the incident it opened or
+ * closed, and both lead to the same reconciliation of that incident's notifications and emails,
+ * so duplicates, retries, concurrent notifiers and out-of-order events all end in one state.
+ * Other changes (to warning, pending, paused) notify nobody and complete at once.
+ */
+export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): StatusChangedProcessor {
+  const delivery = {
+    dataSource: deps.dataSource,
+    emailChannel: deps.emailChannel,
+    mailFrom: deps.mailFrom,
+    logger: deps.logger,
+    inFlightWaitMs: deps.inFlightWaitMs ?? 20_000,
+    pollIntervalMs: 100,
+  };
+
+  return async (job) => {
+    const event = parseJob(StatusChangedJob, job.data);
+    const log = deps.logger.child({ jobId: job.id, eventId: event.eventId, monitorId: event.monitorId });
+    if ((event.to !== 'offline' && event.to !== 'online') || event.incidentId == null) return;
+
+    const ctx = await loadIncidentContext(deps.dataSource.manager, event.incidentId);
+    if (!ctx) {
+      // Deleting a monitor deletes its incidents: nobody is left to notify.
+      log.info({ incidentId: event.incidentId }, 'incident no longer exists; nothing to notify');
+      return;
+    }
+    if (ctx.monitorId !== event.monitorId) {
+      throw new UnrecoverableError(`incident ${ctx.incidentId} belongs to monitor ${ctx.monitorId}, not ${event.monitorId}`);
+    }
+
+    const recorded = await recordIncidentNotifications(deps.dataSource, ctx);
+    if (recorded.downtimeId !== null || recorded.recoveryId !== null) {
+      log.info({ incidentId: ctx.incidentId, ...recorded }, 'notifications recorded');
+    }
+    await deliverIncidentEmails(delivery, ctx);
+  };
+}

@@ -1,0 +1,69 @@
+import type { Config } from '@uptime/config';
+import type { DataSource } from '@uptime/db';
+import type { QueryRunner } from 'typeorm';
+import { createLogger, type Logger } from '@uptime/logger';
+import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
+import { SendGridEmailChannel } from '../../src/channels/sendgrid-email';
+import type { EmailChannel } from '../../src/channels/email-channel';
+import { createStatusChangedProcessor, type StatusChangedProcessor } from '../../src/status-changed.processor';
+
+/**
+ * Every test file of this service truncates the run's one database. jest may run files in parallel
+ * workers (unless --runInBand), so each file holds this advisory lock from its first hook to its last.
+ */
+const TEST_FILE_LOCK = 727_007_100;
+
+export interface Testbed {
+  ds: DataSource;
+  /** Speaks SendGrid's API; `mails` is emptied before each test. */
+  sendgrid: FakeSendGrid;
+  config: Config;
+  logger: Logger;
+  /** A processor sending through `channel`, by default SendGrid at the fake. */
+  processor(channel?: EmailChannel, options?: { inFlightWaitMs?: number }): StatusChangedProcessor;
+  /** A SendGrid channel at another (e.g. failing) fake. */
+  sendGridAt(fake: FakeSendGrid): EmailChannel;
+}
+
+/** Registers the hooks of a notifier test file: real Postgres and Redis, a fake SendGrid. */
+export function useTestbed(): Testbed {
+  let lock: QueryRunner;
+  const bed = {} as Testbed;
+
+  beforeAll(async () => {
+    bed.ds = await openTestDatabase();
+    lock = bed.ds.createQueryRunner();
+    await lock.query('SELECT pg_advisory_lock($1)', [TEST_FILE_LOCK]);
+    await resetDatabase(bed.ds);
+    await resetRedis();
+    bed.sendgrid = await startFakeSendGrid();
+    bed.config = testConfig({ SENDGRID_API_KEY: bed.sendgrid.apiKey, SENDGRID_API_URL: bed.sendgrid.url });
+    bed.logger = createLogger({ level: bed.config.logLevel, service: 'notifier-test' });
+    bed.sendGridAt = (fake) => new SendGridEmailChannel({ apiKey: fake.apiKey, apiUrl: fake.url });
+    bed.processor = (channel = bed.sendGridAt(bed.sendgrid), options = {}) =>
+      createStatusChangedProcessor({
+        dataSource: bed.ds,
+        emailChannel: channel,
+        mailFrom: bed.config.mail.from,
+        logger: bed.logger,
+        ...options,
+      });
+  });
+
+  beforeEach(async () => {
+    await resetDatabase(bed.ds);
+    bed.sendgrid.mails.length = 0;
+    bed.sendgrid.server.requests.length = 0;
+  });
+
+  afterAll(async () => {
+    await bed.sendgrid?.close();
+    if (lock) {
+      await lock.query('SELECT pg_advisory_unlock($1)', [TEST_FILE_LOCK]);
+      await lock.release();
+    }
+    await bed.ds?.destroy();
+  });
+
+  return bed;
+}
