@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs everything and runs the whole suite: typecheck, lint, jest (real Postgres and Redis).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-pnpm.sh
+pnpm install --frozen-lockfile
+pnpm typecheck
+pnpm lint
+pnpm test

@@ -1,0 +1,92 @@
+import request from 'supertest';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import type { DataSource } from '@uptime/db';
+import { JobName, QueueName } from '@uptime/queues';
+import { answer, sleep, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
+
+export interface Stack {
+  apiUrl: string;
+  ds: DataSource;
+  target: FakeHttpServer;
+  sendgrid: FakeSendGrid;
+  auth: string;
+  ownerEmail: string;
+}
+
+interface NotificationBody {
+  id: number;
+  type: string;
+  status: string;
+  duration: number | null;
+  resolved_at: string | null;
+  email_sent_at: string | null;
+}
+
+/**
+ * The core loop as a user meets it (issue 2): a monitor checked every second goes offline when
+ * its target answers 500, raises one downtime notification and one email, and on recovery
+ * resolves it with its duration and sends a recovery email. Redelivered events change nothing.
+ */
+export async function runCoreLoopScenario(stack: Stack): Promise<void> {
+  const api = request(stack.apiUrl);
+  const created = await api
+    .post('/api/v1/monitors')
+    .set('Authorization', stack.auth)
+    .send({ name: 'Shop', url: `${stack.target.url}/health`, type: 'http', check_interval: 1, timeout: 5 });
+  expect(created.status).toBe(201);
+  const id: number = created.body.data.id;
+  const status = async (): Promise<string> => (await api.get(`/api/v1/monitors/${id}`).set('Authorization', stack.auth)).body.data.status;
+  const notifications = async (): Promise<NotificationBody[]> =>
+    (await api.get(`/api/v1/notifications?monitor_id=${id}`).set('Authorization', stack.auth)).body.data;
+
+  await waitFor(async () => (await status()) === 'online', { what: 'monitor online', timeoutMs: 20000 });
+
+  stack.target.respond(answer(500, 'boom'));
+  await waitFor(async () => (await status()) === 'offline', { what: 'monitor offline', timeoutMs: 20000 });
+  await waitFor(() => stack.sendgrid.mails.length >= 1, { what: 'downtime email', timeoutMs: 20000 });
+  const active = await api.get('/api/v1/notifications/active').set('Authorization', stack.auth);
+  expect(active.body.meta.count).toBe(1);
+  expect(active.body.data[0]).toMatchObject({ type: 'downtime', status: 'active', monitor_id: id });
+  // Further failed checks: still one notification and one email.
+  await sleep(2500);
+  expect((await notifications()).filter((n) => n.type === 'downtime')).toHaveLength(1);
+  expect(stack.sendgrid.mails).toHaveLength(1);
+  expect(stack.sendgrid.mails[0]).toMatchObject({ to: stack.ownerEmail });
+  expect(stack.sendgrid.mails[0]!.subject).toContain('Shop');
+  await waitFor(async () => (await notifications())[0]?.email_sent_at, { what: 'email_sent_at' });
+
+  stack.target.respond(answer(200, 'fine'));
+  await waitFor(async () => (await status()) === 'online', { what: 'monitor online again', timeoutMs: 20000 });
+  await waitFor(() => stack.sendgrid.mails.length >= 2, { what: 'recovery email', timeoutMs: 20000 });
+  const all = await waitFor(async () => {
+    const list = await notifications();
+    return list.length === 2 && list.every((n) => n.status === 'resolved') ? list : null;
+  }, { what: 'downtime resolved and recovery recorded' });
+  const downtime = all.find((n) => n.type === 'downtime')!;
+  const recovery = all.find((n) => n.type === 'recovery')!;
+  expect(downtime.duration).toEqual(expect.any(Number));
+  expect(downtime.duration).toBeGreaterThanOrEqual(2);
+  expect(recovery).toMatchObject({ status: 'resolved', duration: downtime.duration });
+  expect(stack.sendgrid.mails[1]).toMatchObject({ to: stack.ownerEmail });
+
+  // Deliver every status event of this monitor once more, under new job ids.
+  const events: { id: string; monitor_id: number; from_status: string; to_status: string; incident_id: number | null; check_result_id: string | null }[] =
+    await stack.ds.query('SELECT id, monitor_id, from_status, to_status, incident_id, check_result_id FROM status_events WHERE monitor_id = $1', [id]);
+  expect(events.filter((e) => e.to_status === 'offline')).toHaveLength(1);
+  const connection = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+  const queue = new Queue(QueueName.statusChanges, { connection, prefix: process.env.QUEUE_PREFIX });
+  await queue.addBulk(
+    events.map((e) => ({
+      name: JobName.statusChanged,
+      data: { eventId: String(e.id), monitorId: e.monitor_id, from: e.from_status, to: e.to_status, incidentId: e.incident_id, checkResultId: e.check_result_id ? String(e.check_result_id) : null },
+      opts: { jobId: `redelivery-${e.id}` },
+    })),
+  );
+  await waitFor(async () => (await queue.getJobCounts('waiting', 'active', 'delayed')).waiting === 0, { what: 'redelivered events consumed' });
+  await sleep(1000);
+  await queue.close();
+  await connection.quit();
+  expect(await notifications()).toHaveLength(2);
+  expect(stack.sendgrid.mails).toHaveLength(2);
+}
