@@ -1,36 +1,62 @@
 import 'reflect-metadata';
 import { startApi } from '@uptime/api';
-import { startCheckWorker } from '@uptime/check-worker';
+import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import { loadConfigOrExit } from '@uptime/config';
-import { openDatabase } from '@uptime/db';
+import { createDataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
+import { startNotifier, type Notifier } from '@uptime/notifier';
+import { connectDatabase, createServiceMetrics, onShutdownSignal, SHUTDOWN_GRACE_MS, stopWithin } from '@uptime/observability';
 
 /**
  * api, check-worker and notifier in one Node process (`pnpm start`), for local use and small
- * self-hosted installs. They share one database pool and talk through Redis exactly as when
- * they run apart.
+ * self-hosted installs. They share one database pool and one metrics registry (the API's
+ * /metrics shows all three) and talk through Redis exactly as when they run apart. The API
+ * listens first, so /healthz and /readyz answer while Postgres is still being connected to.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, service: 'uptime' });
-  const dataSource = await openDatabase(config.databaseUrl, { poolSize: 20, applicationName: 'uptime' });
-  const notifier = await startNotifier({ config, dataSource, logger: logger.child({ component: 'notifier' }) });
-  const worker = await startCheckWorker({ config, dataSource, logger: logger.child({ component: 'check-worker' }) });
-  const api = await startApi({ config, dataSource, logger: logger.child({ component: 'api' }) });
-  const shutdown = async (signal: string): Promise<void> => {
-    logger.info({ signal }, 'shutting down');
-    await api.close();
-    await worker.close();
-    await notifier.close();
-    await dataSource.destroy();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  const metrics = createServiceMetrics({ processMetrics: true });
+  const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime' });
+  const starting = new AbortController();
+  const databaseReady = connectDatabase(dataSource, config.databaseUrl, { logger, signal: starting.signal });
+  const api = await startApi({ config, dataSource, logger: logger.child({ component: 'api' }), metrics, databaseReady });
+  // Filled in once started; the shutdown handler stops whatever has started by then.
+  const started: { notifier?: Notifier; worker?: RunningCheckWorker } = {};
+  onShutdownSignal(logger, async () => {
+    starting.abort(new Error('shutting down'));
+    // Everything stops taking work at once; the 30 s grace is shared, not added up.
+    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+    const left = (): number => Math.max(0, deadline - Date.now());
+    const outcomes = await Promise.all([
+      stopWithin(
+        left(),
+        () => api.close(),
+        async () => api.server.closeAllConnections(),
+        logger,
+      ),
+      started.worker?.stop({ graceMs: left() }) ?? 'graceful',
+    ]);
+    // The notifier last: a check finished during shutdown may still publish a status change.
+    outcomes.push((await started.notifier?.stop({ graceMs: Math.max(left(), 1000) })) ?? 'graceful');
+    const closed = await stopWithin(
+      5000,
+      async () => {
+        if (dataSource.isInitialized) await dataSource.destroy();
+      },
+      async () => undefined,
+      logger,
+    );
+    return outcomes.every((o) => o === 'graceful') && closed === 'graceful' ? 0 : 1;
+  });
+  await databaseReady;
+  started.notifier = await startNotifier({ config, dataSource, logger: logger.child({ component: 'notifier' }), metrics });
+  started.worker = await startCheckWorker({ config, dataSource, logger: logger.child({ component: 'check-worker' }), metrics });
 }
 
 main().catch((err: unknown) => {
+  // A shutdown during start-up aborts the connection attempts; the signal handler exits.
+  if (err instanceof Error && err.message === 'shutting down') return;
   process.stderr.write(`uptime failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

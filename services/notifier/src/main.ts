@@ -1,37 +1,70 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@uptime/config';
-import { openDatabase } from '@uptime/db';
+import { createDataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { startNotifier } from './notifier';
+import {
+  closeRedis,
+  connectDatabase,
+  createReadiness,
+  createServiceMetrics,
+  healthPortOf,
+  onShutdownSignal,
+  SHUTDOWN_GRACE_MS,
+  startHealthServer,
+  stopWithin,
+  type StopOutcome,
+} from '@uptime/observability';
+import { createRedisConnection } from '@uptime/queues';
+import { startNotifier, type Notifier } from './notifier';
 
-/** The standalone notifier process: any number may run side by side. */
+/**
+ * The standalone notifier process: any number may run side by side. Its health/metrics listener
+ * (HEALTH_PORT) comes up first and answers /readyz 503 until Postgres and Redis answer; the
+ * database is retried at start, never a reason to exit. SIGTERM: stop taking jobs, finish those
+ * in flight within 30 s, close pools, exit 0 (1 when work had to be cut short).
+ */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, service: 'notifier' });
-  const dataSource = await openDatabase(config.databaseUrl, { poolSize: 10, applicationName: 'uptime-notifier' });
-  const notifier = await startNotifier({ config, dataSource, logger });
+  const metrics = createServiceMetrics({ processMetrics: true });
+  const dataSource = createDataSource(config.databaseUrl, { poolSize: 10, applicationName: 'uptime-notifier' });
+  const redis = createRedisConnection(config.redis.url, 'uptime-notifier-health');
+  const health = await startHealthServer({
+    host: config.http.host,
+    port: healthPortOf(config, 'notifier'),
+    readiness: createReadiness({ dataSource, redis }),
+    metrics,
+    logger,
+  });
 
-  let isStopping = false;
-  const stop = async (signal: NodeJS.Signals): Promise<void> => {
-    if (isStopping) return;
-    isStopping = true;
-    logger.info({ signal }, 'shutting down: finishing jobs in flight');
-    try {
-      // Worker first: its jobs in flight still need the database.
-      await notifier.close();
-      await dataSource.destroy();
-      logger.info('notifier stopped');
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', (signal) => void stop(signal));
-  process.once('SIGINT', (signal) => void stop(signal));
+  const starting = new AbortController();
+  // Filled in once started; the shutdown handler stops whatever has started by then.
+  const started: { notifier?: Notifier } = {};
+  onShutdownSignal(logger, async () => {
+    starting.abort(new Error('shutting down'));
+    // Worker first: its jobs in flight still need the database.
+    let outcome: StopOutcome = 'graceful';
+    if (started.notifier) outcome = await started.notifier.stop({ graceMs: SHUTDOWN_GRACE_MS });
+    const closed = await stopWithin(
+      5000,
+      async () => {
+        if (dataSource.isInitialized) await dataSource.destroy();
+        await closeRedis(redis);
+        await health.close();
+      },
+      async () => redis.disconnect(),
+      logger,
+    );
+    return outcome === 'graceful' && closed === 'graceful' ? 0 : 1;
+  });
+
+  await connectDatabase(dataSource, config.databaseUrl, { logger, signal: starting.signal });
+  started.notifier = await startNotifier({ config, dataSource, logger, metrics });
 }
 
 main().catch((err: unknown) => {
+  // A shutdown during start-up aborts the connection attempts; the signal handler exits.
+  if (err instanceof Error && err.message === 'shutting down') return;
   process.stderr.write(`notifier failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# The check-worker image: runs check jobs; /healthz, /readyz and /metrics on HEALTH_PORT.
+# Build from the repository root: docker build -f deploy/docker/check-worker.Dockerfile -t uptime/check-worker .
+ARG NODE_IMAGE=node:20-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+# pnpm itself from the npm registry, pinned to the workspace's packageManager (no corepack download).
+RUN npm install -g pnpm@9.15.9
+# The lockfile alone fills pnpm's store: this layer is rebuilt only when dependencies change.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch --prod
+COPY . .
+# Only this service, its workspace packages and their production dependencies, as plain files.
+RUN pnpm --filter @uptime/check-worker deploy --prod --offline /out \
+ && rm -rf /out/test
+COPY deploy/docker/tsconfig.runtime.json /out/tsconfig.json
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    HEALTH_PORT=9464
+WORKDIR /app
+# Owned by root, run as node: the process cannot rewrite its own code.
+COPY --from=build /out /app
+USER node
+EXPOSE 9464
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# One process, PID 1 is node itself: SIGTERM reaches the service (30 s graceful shutdown).
+STOPSIGNAL SIGTERM
+CMD ["node", "--import", "tsx", "src/main.ts"]

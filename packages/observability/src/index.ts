@@ -1,0 +1,6 @@
+export * from './metrics';
+export * from './readiness';
+export * from './ops-handler';
+export * from './health-server';
+export * from './shutdown';
+export * from './connect-database';

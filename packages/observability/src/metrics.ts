@@ -1,0 +1,138 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the queue gauge needs of a BullMQ `Queue` (kept structural: this package does not depend on bullmq). */
+export interface CountableQueue {
+  readonly name: string;
+  getJobCounts(...types: string[]): Promise<Record<string, number>>;
+}
+
+export type CheckResultLabel = 'up' | 'down' | 'skipped';
+
+/** Queue states exported by `queue_jobs`; `waiting` is what the worker autoscaler follows. */
+export const QUEUE_STATES = ['waiting', 'active', 'delayed'] as const;
+
+/** A scrape must not hang on a Redis that does not answer. */
+const QUEUE_COUNT_TIMEOUT_MS = 2000;
+
+/**
+ * Every metric this product exports, on one registry per process. The all-in-one process passes
+ * the same instance to api, check-worker and notifier, so one `/metrics` shows all three.
+ */
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** `http_request_duration_seconds{method,route,status}` (api). */
+  readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  /** `checks_total{result="up|down|skipped"}`: checks finished by this process. */
+  readonly checks: Counter<'result'>;
+  /** `check_duration_seconds{result}`: from the first attempt's start to the verdict, retries included. */
+  readonly checkDuration: Histogram<'result'>;
+  /** `schedule_lag_seconds`: when a check started minus when its schedule planned it. */
+  readonly scheduleLag: Histogram<string>;
+  /** `notifications_created_total{type="downtime|recovery"}`. */
+  readonly notificationsCreated: Counter<'type'>;
+  /** `emails_sent_total`: emails a transport accepted. */
+  readonly emailsSent: Counter<string>;
+  /** `emails_failed_total{reason="permanent|transient"}`: send attempts a transport refused. */
+  readonly emailsFailed: Counter<'reason'>;
+  /** Adds a queue to `queue_jobs{queue,state}`; its counts are read from Redis on each scrape. Returns the undo. */
+  watchQueue(queue: CountableQueue): () => void;
+  /** The Prometheus text exposition of everything above. */
+  render(): Promise<string>;
+}
+
+export interface MetricsOptions {
+  /** Also export prom-client's process metrics (CPU, memory, event-loop lag, GC); on in every service process. */
+  processMetrics?: boolean;
+}
+
+/** Creates the registry and the named metrics; call once per process (or once per test). */
+export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const queues = new Set<CountableQueue>();
+
+  const httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const checks = new Counter({ name: 'checks_total', help: 'Checks finished, by result', labelNames: ['result'] as const, registers });
+  const checkDuration = new Histogram({
+    name: 'check_duration_seconds',
+    help: 'Duration of a check (all attempts) from its first request to its verdict',
+    labelNames: ['result'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers,
+  });
+  const scheduleLag = new Histogram({
+    name: 'schedule_lag_seconds',
+    help: 'Actual start of a check minus the time its schedule planned it for',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers,
+  });
+  new Gauge({
+    name: 'queue_jobs',
+    help: 'Jobs in a queue by state, read from Redis at scrape time (every process reports the same queue: aggregate with max)',
+    labelNames: ['queue', 'state'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const queue of queues) {
+        const counts = await withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).catch(() => null);
+        // Unknown counts are left out rather than reported as 0: a 0 would scale the workers down.
+        if (!counts) continue;
+        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+      }
+    },
+  });
+  const notificationsCreated = new Counter({
+    name: 'notifications_created_total',
+    help: 'Downtime and recovery notifications created',
+    labelNames: ['type'] as const,
+    registers,
+  });
+  const emailsSent = new Counter({ name: 'emails_sent_total', help: 'Emails accepted by the mail transport', registers });
+  const emailsFailed = new Counter({
+    name: 'emails_failed_total',
+    help: 'Email send attempts refused by the mail transport (transient ones are retried)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    httpRequestDuration,
+    checks,
+    checkDuration,
+    scheduleLag,
+    notificationsCreated,
+    emailsSent,
+    emailsFailed,
+    watchQueue: (queue) => {
+      queues.add(queue);
+      return () => void queues.delete(queue);
+    },
+    render: () => registry.metrics(),
+  };
+}
+
+/** Rejects when `promise` has not settled within `ms`; the timer never keeps the process alive. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what = 'operation'): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    timer.unref();
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}

@@ -1,0 +1,62 @@
+import type { Job } from 'bullmq';
+import { CheckLock } from './check-lock';
+
+/** A CheckLock that remembers the locks it holds, so a forced shutdown can release them. */
+export class HeldCheckLock extends CheckLock {
+  private readonly held = new Map<number, () => Promise<void>>();
+
+  override async acquire(monitorId: number, ttlMs: number): Promise<(() => Promise<void>) | null> {
+    const release = await super.acquire(monitorId, ttlMs);
+    if (!release) return null;
+    const tracked = async (): Promise<void> => {
+      this.held.delete(monitorId);
+      await release();
+    };
+    this.held.set(monitorId, tracked);
+    return tracked;
+  }
+
+  async releaseAll(): Promise<void> {
+    await Promise.allSettled([...this.held.values()].map((release) => release()));
+  }
+}
+
+/**
+ * The check jobs this process is running. On a forced shutdown (work still in flight after the
+ * grace period) they are put back in the waiting list at once, with their per-monitor locks
+ * released, so another worker runs them now: not after the stalled-job check notices the lost
+ * job lock (up to a minute later), and not skipped because this process's monitor lock is still
+ * held. If this process records the result after all, the retry's insert of the same
+ * (monitor, planned time) is a no-op: a check ends with exactly one result either way.
+ */
+export class InFlightChecks {
+  private readonly jobs = new Map<string, { job: Job; token?: string }>();
+
+  constructor(readonly lock: HeldCheckLock) {}
+
+  async track<T>(job: Job, token: string | undefined, run: () => Promise<T>): Promise<T> {
+    const key = job.id ?? '';
+    this.jobs.set(key, { job, token });
+    try {
+      return await run();
+    } finally {
+      this.jobs.delete(key);
+    }
+  }
+
+  /** For logs: which jobs (and monitors) are still running. */
+  describe(): { job_id: string | undefined; monitor_id: number | undefined }[] {
+    return [...this.jobs.values()].map(({ job }) => ({
+      job_id: job.id,
+      monitor_id: (job.data as { monitorId?: number } | undefined)?.monitorId,
+    }));
+  }
+
+  /** Moves every running job back to waiting and releases the monitor locks; returns what was requeued. */
+  async requeue(): Promise<{ job_id: string | undefined; monitor_id: number | undefined }[]> {
+    const running = this.describe();
+    await Promise.allSettled([...this.jobs.values()].map(({ job, token }) => job.moveToWait(token)));
+    await this.lock.releaseAll();
+    return running;
+  }
+}

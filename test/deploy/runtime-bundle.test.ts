@@ -1,0 +1,73 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, waitFor } from '@uptime/testing';
+import { ROOT } from './deploy-files';
+
+jest.setTimeout(120_000);
+
+/**
+ * What the api image's build stage produces, built here without Docker: `pnpm deploy --prod` of
+ * the service plus the runtime tsconfig, started with the image's CMD from the bundle's own
+ * directory. This is the part of an image build that can fail on our side (a dependency only in
+ * devDependencies, decorators compiled wrongly inside node_modules, a wrong entry point).
+ */
+describe('the api runtime bundle (the image contents, without Docker)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'uptime-bundle-'));
+    const out = path.join(dir, 'app');
+    const deploy = spawnSync('pnpm', ['--filter', '@uptime/api', 'deploy', '--prod', '--offline', out], { cwd: ROOT, encoding: 'utf8' });
+    if (deploy.status !== 0) throw new Error(`pnpm deploy failed: ${deploy.stderr}`);
+    copyFileSync(path.join(ROOT, 'deploy/docker/tsconfig.runtime.json'), path.join(out, 'tsconfig.json'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('holds production dependencies only', () => {
+    const modules = path.join(dir, 'app/node_modules');
+    expect(existsSync(path.join(modules, 'tsx'))).toBe(true);
+    expect(readdirSync(path.join(modules, '@uptime')).sort()).toEqual(expect.arrayContaining(['config', 'db', 'observability', 'queues']));
+    expect(readdirSync(path.join(modules, '@uptime'))).not.toContain('testing');
+    expect(existsSync(path.join(modules, 'supertest'))).toBe(false);
+    expect(existsSync(path.join(modules, 'jest'))).toBe(false);
+  });
+
+  it('starts with the image command, becomes ready and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: path.join(dir, 'app'),
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: process.env.DATABASE_URL,
+        REDIS_URL: process.env.REDIS_URL,
+        QUEUE_PREFIX: process.env.QUEUE_PREFIX,
+        SESSION_SECRET: 'bundle-test-secret-0123456789',
+        REQUIRE_HTTPS: 'false',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitFor(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`the bundle exited ${child.exitCode}: ${stderr}`);
+          return (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200;
+        },
+        { timeoutMs: 60_000, intervalMs: 250, what: 'the bundled api to be ready' },
+      );
+      const unauthenticated = await fetch(`http://127.0.0.1:${port}/api/v1/monitors`);
+      expect(unauthenticated.status).toBe(401);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
