@@ -41,8 +41,3 @@ export function bearerAuth(ds: DataSource): RequestHandler {
     next();
   };
 }
-
-/** Everything under /api/v1 except sign-in needs a caller. */
-export const requireCaller: RequestHandler = (req, _res, next) => {
-  next(req.caller ? undefined : new UnauthorizedError());
-};
