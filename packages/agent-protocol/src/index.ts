@@ -1,0 +1,4 @@
+export * from './signature';
+export * from './payloads';
+export * from './parse-payloads';
+export * from './agent-client';

@@ -1,0 +1,3 @@
+export { createAgentServer, startAgent, type AgentServerOptions, type RunningAgent } from './agent-server';
+export { loadAgentConfig, AgentConfigError, type AgentConfig } from './agent-config';
+export { AGENT_VERSION } from './version';

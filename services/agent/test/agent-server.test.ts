@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import {
+  requestAgentCheck,
+  requestAgentHealth,
+  signedHeaders,
+  signRequest,
+  toWireCheck,
+  type AgentCheckRequest,
+} from '@uptime/agent-protocol';
+import { createLogger } from '@uptime/logger';
+import type { CheckConfig } from '@uptime/probe';
+import { answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { startAgent, type RunningAgent } from '../src/agent-server';
+import { AGENT_VERSION } from '../src/version';
+
+const SECRET = 'agent-test-secret-0123456789abcdef';
+const logger = createLogger({ level: 'silent', service: 'agent-test' });
+
+function checkOf(url: string): CheckConfig {
+  return {
+    url,
+    method: 'GET',
+    headers: {},
+    body: null,
+    timeout: 5,
+    followRedirects: true,
+    verifySsl: true,
+    expectedStatus: [],
+    expectedContent: null,
+    excludedContent: null,
+    jsonPath: null,
+    expectedJsonValue: null,
+    retryCount: 0,
+  };
+}
+
+describe('reference agent', () => {
+  let agent: RunningAgent;
+  let guarded: RunningAgent;
+  let target: FakeHttpServer;
+  beforeAll(async () => {
+    target = await startFakeHttpServer(answer(200, 'all good'));
+    agent = await startAgent({
+      agentId: '7',
+      secret: SECRET,
+      location: 'eu-test',
+      allowPrivateTargets: true,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+    });
+    guarded = await startAgent({
+      agentId: '8',
+      secret: SECRET,
+      location: 'us-test',
+      allowPrivateTargets: false,
+      logger,
+      port: 0,
+      host: '127.0.0.1',
+    });
+  });
+  afterAll(async () => {
+    await agent.close({ graceMs: 0 });
+    await guarded.close({ graceMs: 0 });
+    await target.close();
+  });
+
+  const endpoint = () => ({ id: 7, url: agent.url, secret: SECRET });
+  const options = { allowPrivateTargets: true, timeoutMs: 5000 };
+  const requestFor = (url: string): AgentCheckRequest => ({ request_id: randomUUID(), monitor_id: 1, check: toWireCheck(checkOf(url)) });
+
+  /** Sends a raw signed POST /v1/check, headers overridable. */
+  async function post(
+    body: string,
+    headers: Record<string, string> = signedHeaders('7', SECRET, body),
+  ): Promise<{ status: number; json: { error?: { code: string } } }> {
+    const res = await fetch(`${agent.url}/v1/check`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: res.status, json: (await res.json()) as { error?: { code: string } } };
+  }
+
+  it('runs a check with the probe and answers a signed result for the request', async () => {
+    const request = requestFor(`${target.url}/health`);
+    const call = await requestAgentCheck(endpoint(), request, options);
+    expect(call).toMatchObject({
+      answered: true,
+      value: {
+        request_id: request.request_id,
+        agent_id: '7',
+        location: 'eu-test',
+        version: AGENT_VERSION,
+        result: { ok: true, status_code: 200, attempts: 1 },
+      },
+    });
+    expect(target.requests.at(-1)).toMatchObject({ method: 'GET', url: '/health' });
+  });
+
+  it('reports a failing target as a failed check, not as an agent error', async () => {
+    target.respond(answer(503, 'down'));
+    try {
+      const call = await requestAgentCheck(endpoint(), requestFor(target.url), options);
+      expect(call).toMatchObject({
+        answered: true,
+        value: { result: { ok: false, status_code: 503, error: expect.stringContaining('503') } },
+      });
+    } finally {
+      target.respond(answer(200, 'all good'));
+    }
+  });
+
+  it('refuses a wrong signature with 401 and runs nothing', async () => {
+    const before = target.requests.length;
+    const body = JSON.stringify(requestFor(target.url));
+    const headers = signedHeaders('7', 'not-the-agent-secret-at-all', body);
+    expect(await post(body, headers)).toEqual({ status: 401, json: { error: { code: 'INVALID_SIGNATURE', message: expect.any(String) } } });
+    // Signed for another body: a tampered request.
+    expect((await post(body.replace('"GET"', '"POST"'), signedHeaders('7', SECRET, body))).json.error?.code).toBe('INVALID_SIGNATURE');
+    expect(target.requests.length).toBe(before);
+  });
+
+  it('refuses a timestamp more than 300 s old (or ahead) with 401 CLOCK_SKEW', async () => {
+    const body = JSON.stringify(requestFor(target.url));
+    const old = Math.floor(Date.now() / 1000) - 301;
+    expect(
+      await post(body, { 'x-agent-id': '7', 'x-timestamp': String(old), 'x-signature': signRequest(SECRET, old, body) }),
+    ).toMatchObject({ status: 401, json: { error: { code: 'CLOCK_SKEW' } } });
+    const ahead = Math.floor(Date.now() / 1000) + 400;
+    expect(
+      await post(body, { 'x-agent-id': '7', 'x-timestamp': String(ahead), 'x-signature': signRequest(SECRET, ahead, body) }),
+    ).toMatchObject({ status: 401, json: { error: { code: 'CLOCK_SKEW' } } });
+  });
+
+  it('refuses a replayed request, even re-signed with a fresh timestamp', async () => {
+    const body = JSON.stringify(requestFor(target.url));
+    const headers = signedHeaders('7', SECRET, body);
+    expect((await post(body, headers)).status).toBe(200);
+    const before = target.requests.length;
+    expect(await post(body, headers)).toMatchObject({ status: 409, json: { error: { code: 'REPLAYED_REQUEST' } } });
+    const later = String(Math.floor(Date.now() / 1000) + 5);
+    expect(await post(body, { 'x-agent-id': '7', 'x-timestamp': later, 'x-signature': signRequest(SECRET, later, body) })).toMatchObject({
+      status: 409,
+    });
+    expect(target.requests.length).toBe(before);
+  });
+
+  it('refuses requests naming another agent or missing the signing headers', async () => {
+    const body = JSON.stringify(requestFor(target.url));
+    expect((await post(body, signedHeaders('8', SECRET, body))).json.error?.code).toBe('UNKNOWN_AGENT');
+    expect((await post(body, {})).json.error?.code).toBe('MISSING_SIGNATURE');
+  });
+
+  it('answers a malformed but signed request with 400', async () => {
+    const body = JSON.stringify({ request_id: randomUUID(), check: { url: 'gopher://x' } });
+    expect(await post(body)).toMatchObject({ status: 400, json: { error: { code: 'INVALID_REQUEST' } } });
+  });
+
+  it('answers a signed health request with its id, location and version', async () => {
+    const call = await requestAgentHealth(endpoint(), options);
+    expect(call).toEqual({
+      answered: true,
+      value: { status: 'ok', agent_id: '7', location: 'eu-test', version: AGENT_VERSION },
+      latencyMs: expect.any(Number),
+    });
+    const res = await fetch(`${agent.url}/v1/health`);
+    expect(res.status).toBe(401);
+    expect(await requestAgentHealth({ ...endpoint(), secret: 'a-wrong-secret-for-this-agent' }, options)).toMatchObject({
+      answered: false,
+      error: expect.stringContaining('401'),
+    });
+  });
+
+  it('keeps the SSRF guard: a loopback target fails the check unless private targets are allowed', async () => {
+    const call = await requestAgentCheck({ id: 8, url: guarded.url, secret: SECRET }, requestFor(target.url), options);
+    expect(call).toMatchObject({
+      answered: true,
+      value: { location: 'us-test', result: { ok: false, status_code: null, error: expect.stringMatching(/not allowed/) } },
+    });
+  });
+
+  it('answers unknown routes 404 and wrong methods 405', async () => {
+    expect((await fetch(`${agent.url}/v2/check`)).status).toBe(404);
+    expect((await fetch(`${agent.url}/v1/check`)).status).toBe(405);
+  });
+});

@@ -1,0 +1,40 @@
+import { Agent, type DataSource, type EntityManager } from '@uptime/db';
+import { ForbiddenError, NotFoundError } from '@uptime/errors';
+import type { Caller } from '../auth/caller';
+
+/** Who asks, as far as agent rules go. */
+export type AgentCaller = Pick<Caller, 'id' | 'role'>;
+
+const isAdmin = (c: AgentCaller): boolean => c.role === 'admin';
+
+/** Own, public, or any for an admin (contract §7). Anything else answers 404 as a missing agent. */
+export const canSee = (a: Agent, c: AgentCaller): boolean => isAdmin(c) || a.ownerId === c.id || a.isPublic;
+
+/** Change, delete, publish, read credentials: the owner or an admin. */
+export const canManage = (a: Agent, c: AgentCaller): boolean => isAdmin(c) || a.ownerId === c.id;
+
+/** Assign to a monitor: own, public and active ("accessible"), or any for an admin. */
+export const canAssign = (a: Agent, c: AgentCaller): boolean => isAdmin(c) || a.ownerId === c.id || (a.isPublic && a.status === 'active');
+
+/** The agent if the caller may see it; 404 AGENT_NOT_FOUND otherwise. */
+export async function findVisibleAgent(ds: DataSource | EntityManager, caller: AgentCaller, id: number): Promise<Agent> {
+  const agent = await ds.getRepository(Agent).findOneBy({ id });
+  if (!agent || !canSee(agent, caller)) throw new NotFoundError('agent', id);
+  return agent;
+}
+
+/**
+ * The agent if the caller may change it: 404 when they cannot even see it, 403
+ * INSUFFICIENT_PERMISSIONS when they can (someone else's public agent). Locked when `lock`.
+ */
+export async function findManageableAgent(
+  em: DataSource | EntityManager,
+  caller: AgentCaller,
+  id: number,
+  { lock = false } = {},
+): Promise<Agent> {
+  const agent = await em.getRepository(Agent).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  if (!agent || !canSee(agent, caller)) throw new NotFoundError('agent', id);
+  if (!canManage(agent, caller)) throw new ForbiddenError('Only the owner of this agent or an admin may do this');
+  return agent;
+}

@@ -1,0 +1,40 @@
+import { requestAgentHealth } from '@uptime/agent-protocol';
+import type { DataSource } from '@uptime/db';
+import type { AgentCaller } from './agent-access';
+import { findVisibleAgent } from './agent-access';
+
+/** The answer of POST /agents/{id}/validate (contract §7). */
+export interface AgentValidation {
+  reachable: boolean;
+  latency_ms: number | null;
+  version: string | null;
+  error: string | null;
+  checked_at: string;
+}
+
+const HEALTH_TIMEOUT_MS = 10_000;
+
+/**
+ * Calls the agent's signed `GET /v1/health` (through the SSRF guard unless ALLOW_PRIVATE_TARGETS)
+ * and records what it learnt as the workers do: an answer sets last_seen_at and version (and
+ * brings an unreachable agent back to active), no answer makes an active agent unreachable.
+ */
+export async function validateAgent(
+  ds: DataSource,
+  caller: AgentCaller,
+  id: number,
+  opts: { allowPrivateTargets: boolean },
+): Promise<AgentValidation> {
+  const agent = await findVisibleAgent(ds, caller, id);
+  const checkedAt = new Date();
+  const call = await requestAgentHealth(agent, { allowPrivateTargets: opts.allowPrivateTargets, timeoutMs: HEALTH_TIMEOUT_MS });
+  if (call.answered) {
+    await ds.query(
+      `UPDATE agents SET last_seen_at = now(), version = $2, status = CASE WHEN status = 'unreachable' THEN 'active' ELSE status END WHERE id = $1`,
+      [agent.id, call.value.version.slice(0, 64)],
+    );
+    return { reachable: true, latency_ms: call.latencyMs, version: call.value.version, error: null, checked_at: checkedAt.toISOString() };
+  }
+  await ds.query(`UPDATE agents SET status = 'unreachable' WHERE id = $1 AND status = 'active'`, [agent.id]);
+  return { reachable: false, latency_ms: call.latencyMs, version: null, error: call.error, checked_at: checkedAt.toISOString() };
+}

@@ -1,0 +1,69 @@
+import type { ProbeResult } from '@uptime/probe';
+import { localLocationOutcome, overallResult, tallyLocations, type LocationOutcome, type LocationStatus } from './location-vote';
+
+const AT = new Date('2026-11-22T10:00:00.000Z');
+
+function probe(ok: boolean, statusCode: number | null = ok ? 200 : 500): ProbeResult {
+  return {
+    ok,
+    statusCode,
+    responseTime: ok ? 40 : 90,
+    error: ok ? null : `Expected status 2xx, got ${statusCode}`,
+    checkedAt: AT,
+    attempts: 1,
+  };
+}
+
+function agent(
+  location: string,
+  status: LocationStatus,
+  statusCode: number | null = status === 'up' ? 200 : status === 'down' ? 503 : null,
+): LocationOutcome {
+  return {
+    location,
+    agentId: location.length,
+    status,
+    statusCode,
+    responseTime: status === 'error' ? null : 70,
+    error: status === 'up' ? null : status === 'down' ? `Expected status 2xx, got ${statusCode}` : 'agent unreachable: connection refused',
+    checkedAt: AT,
+    observedAt: AT,
+    latencyMs: status === 'error' ? null : 15,
+    agentVersion: status === 'error' ? null : '0.1.0',
+  };
+}
+
+const verdict = (local: ProbeResult, ...agents: LocationOutcome[]) =>
+  overallResult(local, 'local', [localLocationOutcome('local', local), ...agents]);
+
+describe('majority of answering locations (contract §7)', () => {
+  it('fails only when more than half of the answering locations fail', () => {
+    expect(verdict(probe(true), agent('eu', 'down')).ok).toBe(true); // 1 of 2
+    expect(verdict(probe(false), agent('eu', 'up')).ok).toBe(true); // 1 of 2
+    expect(verdict(probe(true), agent('eu', 'down'), agent('us', 'up')).ok).toBe(true); // 1 of 3
+    expect(verdict(probe(true), agent('eu', 'down'), agent('us', 'down')).ok).toBe(false); // 2 of 3
+    expect(verdict(probe(false), agent('eu', 'down'), agent('us', 'up'), agent('ap', 'up')).ok).toBe(true); // 2 of 4
+  });
+
+  it('leaves agents that did not answer out of the vote', () => {
+    expect(tallyLocations([localLocationOutcome('local', probe(true)), agent('eu', 'error'), agent('us', 'error')])).toEqual({
+      answering: 1,
+      failing: 0,
+      ok: true,
+    });
+    expect(verdict(probe(true), agent('eu', 'error'), agent('us', 'down')).ok).toBe(true); // 1 of 2 answering
+    expect(verdict(probe(false), agent('eu', 'error'), agent('us', 'error')).ok).toBe(false); // the local one alone
+  });
+
+  it('takes status code and response time from a location agreeing with the verdict, the local one first', () => {
+    expect(verdict(probe(true), agent('eu', 'down'))).toMatchObject({ ok: true, statusCode: 200, responseTime: 40, error: null });
+    expect(verdict(probe(false, 500), agent('eu', 'up'))).toMatchObject({ ok: true, statusCode: 200, responseTime: 70, error: null });
+    expect(verdict(probe(true), agent('eu', 'down', 503), agent('us', 'down', 502))).toMatchObject({
+      ok: false,
+      statusCode: 503,
+      responseTime: 70,
+      error: 'Down in 2 of 3 locations: eu: Expected status 2xx, got 503; us: Expected status 2xx, got 502',
+      checkedAt: AT,
+    });
+  });
+});
