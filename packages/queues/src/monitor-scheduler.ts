@@ -22,6 +22,8 @@ export interface SchedulableMonitor {
   jsonPath: string | null;
   expectedJsonValue: string | null;
   retryCount: number;
+  /** Assigned agents (monitor_agents); absent or empty for a check run only by the workers. */
+  agentIds?: readonly number[];
 }
 
 export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
@@ -49,6 +51,14 @@ export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
 export function scheduleOffsetMs(monitorId: number, intervalMs: number): number {
   const hashed = Math.imul(monitorId, 0x9e3779b1) >>> 0;
   return Math.floor((hashed / 2 ** 32) * intervalMs);
+}
+
+const FIRST_SLOT_MARGIN_MS = 1000;
+
+/** The first time at or after `t` that falls on the schedule's grid (`offset` within each `every`). */
+export function firstSlotAfter(t: number, every: number, offset: number): number {
+  const slot = Math.floor(t / every) * every + offset;
+  return slot >= t ? slot : slot + every;
 }
 
 const CHECK_JOB_OPTIONS = {
@@ -79,15 +89,21 @@ export class MonitorScheduler {
   }
 
   private templateOf(m: SchedulableMonitor): RunCheckJob {
-    return { monitorId: m.id, configVersion: m.configVersion, check: checkConfigOf(m) };
+    const template: RunCheckJob = { monitorId: m.id, configVersion: m.configVersion, check: checkConfigOf(m) };
+    // Only monitors with agents carry the field: the others' templates stay exactly as they were.
+    if (m.agentIds && m.agentIds.length > 0) template.agentIds = [...m.agentIds].sort((a, b) => a - b);
+    return template;
   }
 
   /** Creates or replaces the monitor's schedule. */
   async schedule(m: SchedulableMonitor): Promise<void> {
     const every = m.checkInterval * 1000;
+    const offset = scheduleOffsetMs(m.id, every) || 1;
     await this.queue.upsertJobScheduler(
       schedulerIdOf(m.id),
-      { every, offset: scheduleOffsetMs(m.id, every) || 1 },
+      // The first slot is at least a second away: this runs inside the transaction that saves the
+      // monitor, and a check firing before that commit would find no monitor and be dropped.
+      { every, offset, startDate: firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offset) },
       { name: JobName.runCheck, data: this.templateOf(m), opts: CHECK_JOB_OPTIONS },
     );
     await this.connection.hset(this.versionsKey, String(m.id), `${m.configVersion}:${m.checkInterval}`);

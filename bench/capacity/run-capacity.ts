@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import IORedis from 'ioredis';
+import { generateApiToken, hashApiToken, openDatabase } from '@uptime/db';
+import { startCountingTarget } from './counting-target';
+import { quantile } from './percentiles';
+import { cpuSeconds, groupCpuSeconds, pidsOf, rssMb } from './process-stats';
+import { startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
+
+export interface CapacityOptions {
+  monitors: number;
+  intervalSeconds: number;
+  /** 0: everything in one all-in-one process; N: api + N check-workers + notifier. */
+  workers: number;
+  windowSeconds: number;
+  checkConcurrency: number;
+  createConcurrency: number;
+  baseDatabaseUrl: string;
+  redisUrl: string;
+  log?: (line: string) => void;
+}
+
+export interface ProcessFigures {
+  name: string;
+  cpuPercent: number;
+  rssMb: number;
+}
+
+export interface CapacityReport {
+  monitors: number;
+  intervalSeconds: number;
+  workers: number;
+  windowSeconds: number;
+  createSeconds: number;
+  expectedPerSecond: number;
+  achievedPerSecond: number;
+  achievedRatio: number;
+  gapMs: { p50: number | null; p99: number | null; max: number | null };
+  neverChecked: number;
+  doubled: number;
+  lost: number;
+  hitsTotal: number;
+  resultsTotal: number;
+  bytesPerResult: number | null;
+  apiLatencyMs: { listP50: number | null; listP99: number | null; getP50: number | null; getP99: number | null };
+  processes: ProcessFigures[];
+  exitCodes: Record<string, number | null>;
+  /** Up to five monitors whose hits and results disagree (hit times and result times, ms). */
+  mismatches: { monitorId: number; hits: number[]; results: number[] }[];
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function timed(url: string, auth: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(url, { headers: { authorization: auth } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+  return performance.now() - t;
+}
+
+/**
+ * Starts the service as a user would, creates monitors through the API against a counting loopback
+ * target, waits one interval, then measures a steady window: achieved rate, per-monitor gaps, CPU
+ * and RSS per process, bytes per raw result and API read latency. Stops everything gracefully and
+ * counts hits without a recorded result (lost) and results of a check recorded twice (doubled).
+ */
+export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
+  const log = o.log ?? (() => undefined);
+  const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const dbUrl = new URL(o.baseDatabaseUrl);
+  dbUrl.pathname = `/uptime_bench_${runId}`;
+  const databaseUrl = dbUrl.toString();
+  const prefix = `uptime_bench_${runId}`;
+  const target = await startCountingTarget();
+  const processes: ServiceProcess[] = [];
+  let report: CapacityReport | undefined;
+  try {
+    // Migrate and create the caller before the services start.
+    const ds = await openDatabase(databaseUrl, { poolSize: 2 });
+    const token = generateApiToken();
+    const [user] = await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`);
+    await ds.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2)`, [user.id, hashApiToken(token)]);
+    await ds.destroy();
+    const auth = `Bearer ${token}`;
+
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const api = `http://127.0.0.1:${port}`;
+    const env = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: randomBytes(24).toString('hex'),
+      REQUIRE_HTTPS: 'false',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: o.redisUrl,
+      QUEUE_PREFIX: prefix,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MIN_CHECK_INTERVAL_SECONDS: '1',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      RATE_LIMIT_PER_HOUR: '0',
+      CHECK_CONCURRENCY: String(o.checkConcurrency),
+      LOG_LEVEL: 'warn',
+      HEALTH_PORT: '0',
+    };
+    if (o.workers === 0) processes.push(startServiceProcess('all-in-one', 'all-in-one', env));
+    else {
+      processes.push(startServiceProcess('api', 'api', env));
+      for (let i = 1; i <= o.workers; i++) processes.push(startServiceProcess('check-worker', `check-worker-${i}`, env));
+      processes.push(startServiceProcess('notifier', 'notifier', env));
+    }
+    for (let i = 0; ; i++) {
+      try {
+        await timed(`${api}/api/v1/monitors?limit=1`, auth);
+        break;
+      } catch {
+        if (i > 240) throw new Error('api did not come up within 60 s');
+        await sleep(250);
+      }
+    }
+
+    log(`creating ${o.monitors} monitors at ${o.intervalSeconds} s`);
+    const createStart = performance.now();
+    const idOfIndex: number[] = new Array(o.monitors);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: o.createConcurrency }, async () => {
+        while (next < o.monitors) {
+          const i = next++;
+          const res = await fetch(`${api}/api/v1/monitors`, {
+            method: 'POST',
+            headers: { authorization: auth, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `m${i}`, url: `${target.url}/m/${i}`, type: 'http', check_interval: o.intervalSeconds, timeout: 10 }),
+          });
+          const body = (await res.json()) as { data?: { id: number } };
+          if (res.status !== 201 || !body.data) throw new Error(`create answered ${res.status}: ${JSON.stringify(body)}`);
+          idOfIndex[i] = body.data.id;
+        }
+      }),
+    );
+    const createSeconds = (performance.now() - createStart) / 1000;
+    log(`created in ${createSeconds.toFixed(1)} s; warming up for one interval`);
+    await sleep(o.intervalSeconds * 1000 + 1000);
+
+    const pgPids = pidsOf('postgres');
+    const redisPids = pidsOf('redis-server');
+    const cpuBefore = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
+    const pgBefore = groupCpuSeconds(pgPids);
+    const redisBefore = groupCpuSeconds(redisPids);
+    const windowStart = Date.now();
+    log(`measuring for ${o.windowSeconds} s`);
+    const listLatencies: number[] = [];
+    const getLatencies: number[] = [];
+    let sample = 0;
+    while (Date.now() - windowStart < o.windowSeconds * 1000) {
+      const id = idOfIndex[sample++ % idOfIndex.length]!;
+      listLatencies.push(await timed(`${api}/api/v1/monitors?limit=25&page=${1 + (sample % 20)}`, auth));
+      getLatencies.push(await timed(`${api}/api/v1/monitors/${id}`, auth));
+      await sleep(100);
+    }
+    const windowEnd = Date.now();
+    const windowSeconds = (windowEnd - windowStart) / 1000;
+    const figures: ProcessFigures[] = processes.map((p) => ({
+      name: p.name,
+      cpuPercent: ((cpuSeconds(p.pid) - cpuBefore.get(p.name)!) / windowSeconds) * 100,
+      rssMb: rssMb(p.pid),
+    }));
+    figures.push({ name: 'postgres (all)', cpuPercent: ((groupCpuSeconds(pgPids) - pgBefore) / windowSeconds) * 100, rssMb: 0 });
+    figures.push({ name: 'redis', cpuPercent: ((groupCpuSeconds(redisPids) - redisBefore) / windowSeconds) * 100, rssMb: redisPids.reduce((s, p) => s + rssMb(p), 0) });
+
+    let inWindow = 0;
+    let neverChecked = 0;
+    const gaps: number[] = [];
+    let doubled = 0;
+    const intervalMs = o.intervalSeconds * 1000;
+    for (let i = 0; i < o.monitors; i++) {
+      const times = target.hits.get(i) ?? [];
+      const within = times.filter((t) => t >= windowStart && t < windowEnd);
+      inWindow += within.length;
+      if (within.length === 0) neverChecked += 1;
+      for (let k = 1; k < times.length; k++) {
+        if (times[k]! < windowStart || times[k]! >= windowEnd) continue;
+        const gap = times[k]! - times[k - 1]!;
+        gaps.push(gap);
+        if (gap < intervalMs / 2) doubled += 1;
+      }
+    }
+    const expectedPerSecond = o.monitors / o.intervalSeconds;
+    const achievedPerSecond = inWindow / windowSeconds;
+
+    const exitCodes: Record<string, number | null> = {};
+    for (const p of [...processes].reverse()) exitCodes[p.name] = await stopServiceProcess(p);
+    processes.length = 0;
+    const pg = new Client({ connectionString: databaseUrl });
+    await pg.connect();
+    const [{ results, bytes }] = (
+      await pg.query(`SELECT count(*)::int AS results, pg_total_relation_size('check_results')::bigint AS bytes FROM check_results`)
+    ).rows;
+    // Monitors whose target hits and recorded results disagree, with both time lists, for diagnosis.
+    const perMonitor = (await pg.query(`SELECT monitor_id, array_agg((extract(epoch FROM checked_at) * 1000)::bigint ORDER BY checked_at) AS times FROM check_results GROUP BY monitor_id`)).rows as { monitor_id: number; times: string[] }[];
+    const resultTimes = new Map(perMonitor.map((r) => [r.monitor_id, r.times.map(Number)]));
+    const mismatches: CapacityReport['mismatches'] = [];
+    for (let i = 0; i < o.monitors && mismatches.length < 5; i++) {
+      const hits = target.hits.get(i) ?? [];
+      const recorded = resultTimes.get(idOfIndex[i]!) ?? [];
+      if (hits.length !== recorded.length) mismatches.push({ monitorId: idOfIndex[i]!, hits, results: recorded });
+    }
+    await pg.end();
+    const hitsTotal = target.total();
+    report = {
+      monitors: o.monitors,
+      intervalSeconds: o.intervalSeconds,
+      workers: o.workers,
+      windowSeconds: Math.round(windowSeconds),
+      createSeconds: Math.round(createSeconds * 10) / 10,
+      expectedPerSecond,
+      achievedPerSecond: Math.round(achievedPerSecond * 10) / 10,
+      achievedRatio: Math.round((achievedPerSecond / expectedPerSecond) * 10000) / 10000,
+      gapMs: { p50: quantile(gaps, 0.5), p99: quantile(gaps, 0.99), max: gaps.length ? Math.max(...gaps) : null },
+      neverChecked,
+      doubled,
+      lost: Math.max(0, hitsTotal - results),
+      hitsTotal,
+      resultsTotal: results,
+      bytesPerResult: results > 0 ? Math.round(Number(bytes) / results) : null,
+      apiLatencyMs: {
+        listP50: round(quantile(listLatencies, 0.5)),
+        listP99: round(quantile(listLatencies, 0.99)),
+        getP50: round(quantile(getLatencies, 0.5)),
+        getP99: round(quantile(getLatencies, 0.99)),
+      },
+      processes: figures.map((f) => ({ name: f.name, cpuPercent: Math.round(f.cpuPercent), rssMb: Math.round(f.rssMb) })),
+      exitCodes,
+      mismatches,
+    };
+    return report;
+  } finally {
+    for (const p of processes) await stopServiceProcess(p, 5000);
+    await target.close();
+    await dropRun(o.baseDatabaseUrl, databaseUrl, o.redisUrl, prefix);
+  }
+}
+
+const round = (v: number | null): number | null => (v === null ? null : Math.round(v * 10) / 10);
+
+async function dropRun(baseUrl: string, databaseUrl: string, redisUrl: string, prefix: string): Promise<void> {
+  const admin = new URL(baseUrl);
+  admin.pathname = '/postgres';
+  const pg = new Client({ connectionString: admin.toString() });
+  await pg.connect();
+  await pg.query(`DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`).catch(() => undefined);
+  await pg.end();
+  const redis = new IORedis(redisUrl);
+  let cursor = '0';
+  do {
+    const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 5000);
+    cursor = nextCursor;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+  await redis.quit();
+}
