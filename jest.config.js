@@ -13,7 +13,7 @@ const swc = [
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench', '<rootDir>/test'],
   testMatch: ['**/?(*.)test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   transform: { '^.+\\.ts$': swc },

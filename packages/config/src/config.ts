@@ -22,6 +22,8 @@ export interface Config {
   readonly requireHttps: boolean;
   readonly trustProxy?: string | number | boolean;
   readonly checkConcurrency: number;
+  /** The name of the workers' own location in multi-location checks (CHECK_LOCATION, default `local`). */
+  readonly checkLocation: string;
   readonly logLevel: string;
   readonly resultRetentionDays: number;
   /** Port of the health/metrics listener of workers and notifier; 0 = an ephemeral port. */

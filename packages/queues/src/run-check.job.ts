@@ -1,4 +1,4 @@
-import { IsInt, IsObject, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Min } from 'class-validator';
 import type { CheckConfig } from '@uptime/probe';
 
 /** Payload of `run-check`: the monitor and the configuration to probe it with. */
@@ -7,6 +7,11 @@ export class RunCheckJob {
   /** The monitor's config_version the template was built from. */
   @IsInt() @Min(1) configVersion!: number;
   @IsObject() check!: CheckConfig;
+  /**
+   * Agents the check also runs through (contract §7), by id: the worker looks up their URL and
+   * secret itself, so no secret travels in a job. Absent for a monitor without agents.
+   */
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) agentIds?: number[];
 }
 
 /**

@@ -2,5 +2,8 @@ export * from './test-config';
 export * from './test-database';
 export * from './fake-http-server';
 export * from './fake-sendgrid';
+export * from './fake-oauth-provider';
 export * from './builders';
 export * from './wait-for';
+export * from './service-process';
+export * from './prometheus-text';

@@ -5,14 +5,29 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import { createReadiness, createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
 import type { MonitorScheduler } from '@uptime/queues';
-import { bearerAuth, requireCaller } from './auth/bearer-auth';
+import { identifyCaller, requireCaller } from './auth/identify-caller';
+import { createOAuth } from './auth/oauth-strategies';
+import { sessionMiddleware } from './auth/session';
+import { sessionRouter } from './auth/session.routes';
+import { signInRouter } from './auth/sign-in.routes';
 import { tokensRouter } from './auth/tokens.routes';
+import { corsPolicy } from './http/cors';
 import { errorHandler, notFoundHandler } from './http/error-handler';
+import { httpsRedirect } from './http/https-redirect';
 import { jsonBody } from './http/json-body';
+import { databaseGate, httpMetrics, opsRoutes } from './http/ops';
+import { rateLimiter } from './http/rate-limit';
 import { requestContext } from './http/request-context';
+import { monitorOperationsRouter } from './monitors/monitor-operations.routes';
 import { monitorsRouter } from './monitors/monitors.routes';
 import { notificationsRouter } from './notifications/notifications.routes';
+import { alertsRouter } from './alerts/alerts.routes';
+import { dashboardRouter } from './dashboard/dashboard.routes';
+import { preferencesRouter } from './preferences/preferences.routes';
+import { agentsRouter } from './agents/agents.routes';
+import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
 
 export interface AppDeps {
   config: Config;
@@ -20,6 +35,10 @@ export interface AppDeps {
   redis: Redis;
   scheduler: MonitorScheduler;
   logger: Logger;
+  /** The process's metrics (default: a registry of its own). */
+  metrics?: ServiceMetrics;
+  /** Default: Postgres through `dataSource` and Redis through `redis`. */
+  readiness?: ReadinessChecker;
 }
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
@@ -29,6 +48,11 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   app.use(requestContext);
+  // Operations first: before HTTPS redirects, sessions, auth and rate limits (and not logged).
+  const metrics = deps.metrics ?? createServiceMetrics();
+  app.use(httpMetrics(metrics.httpRequestDuration));
+  app.use(opsRoutes({ readiness: deps.readiness ?? createReadiness({ dataSource: ds, redis: deps.redis }), metrics }));
+  app.use(databaseGate(ds));
   app.use(
     pinoHttp({
       logger,
@@ -37,14 +61,31 @@ export function createApp(deps: AppDeps): Express {
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
+  if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   app.use(helmet());
+  app.use(corsPolicy(config.corsOrigins));
 
   const v1 = express.Router();
+  const oauth = createOAuth(config, ds);
+  const limiter = rateLimiter(config, deps.redis);
+  v1.use(sessionMiddleware(config, deps.redis));
+  v1.use(oauth.passport.initialize());
+  // Who calls, then the rate limit (per user, else per IP), then anything that may answer.
+  v1.use(identifyCaller(ds));
+  if (limiter) v1.use(limiter);
   v1.use(jsonBody);
-  v1.use(bearerAuth(ds));
+  v1.use('/auth', signInRouter({ config, oauth, logger }));
   v1.use(requireCaller);
+  v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds));
-  v1.use('/monitors', monitorsRouter({ ds, scheduler: deps.scheduler, minCheckIntervalSeconds: config.minCheckIntervalSeconds }));
+  const monitorsDeps = { ds, scheduler: deps.scheduler, redis: deps.redis, minCheckIntervalSeconds: config.minCheckIntervalSeconds, allowPrivateTargets: config.allowPrivateTargets };
+  v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
+  v1.use('/monitors', monitorsRouter(monitorsDeps));
+  v1.use('/monitors', monitorAgentsRouter({ ds, scheduler: deps.scheduler }));
+  v1.use('/agents', agentsRouter({ ds, scheduler: deps.scheduler, allowPrivateTargets: config.allowPrivateTargets }));
+  v1.use('/alerts', alertsRouter(ds));
+  v1.use('/dashboard', dashboardRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix }));
+  v1.use('/preferences', preferencesRouter({ ds, minCheckIntervalSeconds: config.minCheckIntervalSeconds }));
   v1.use('/notifications', notificationsRouter(ds));
   app.use('/api/v1', v1);
 

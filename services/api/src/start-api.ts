@@ -2,9 +2,21 @@ import type { Server } from 'node:http';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import type { ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
 import { createApp } from './app';
 import { startScheduleReconciler } from './schedule-reconciler';
+import { startRetentionJob } from './maintenance/retention';
+
+export interface ApiDeps {
+  config: Config;
+  /** May still be connecting: requests other than /healthz, /readyz and /metrics answer 503 until it is open. */
+  dataSource: DataSource;
+  logger: Logger;
+  metrics?: ServiceMetrics;
+  /** Resolves once `dataSource` is open and migrated; the schedule reconciler starts then. Default: open already. */
+  databaseReady?: Promise<void>;
+}
 
 export interface RunningApi {
   server: Server;
@@ -12,12 +24,33 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** Starts the API on an open database: listens, manages schedules, reconciles them every minute. */
-export async function startApi({ config, dataSource, logger }: { config: Config; dataSource: DataSource; logger: Logger }): Promise<RunningApi> {
+/**
+ * Starts the API: listens at once (so /healthz answers while the database is still connecting),
+ * manages schedules, and once the database is open reconciles them every minute.
+ */
+export async function startApi({ config, dataSource, logger, metrics, databaseReady = Promise.resolve() }: ApiDeps): Promise<RunningApi> {
   const redis = createRedisConnection(config.redis.url, 'uptime-api');
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-  const app = createApp({ config, dataSource, redis, scheduler, logger });
-  const reconciler = startScheduleReconciler({ ds: dataSource, scheduler, redis, logger });
+  const app = createApp({ config, dataSource, redis, scheduler, logger, metrics });
+  let isClosed = false;
+  let reconciler: { stop(): void } | undefined;
+  let retention: { stop(): void } | undefined;
+  // A start-up aborted by a shutdown rejects databaseReady: then there is nothing to reconcile.
+  void databaseReady.then(
+    () => {
+      if (isClosed) return;
+      reconciler = startScheduleReconciler({ ds: dataSource, scheduler, redis, logger });
+      // Hourly, one instance at a time: old raw results and fine rollups go (docs/statistics.md).
+      retention = startRetentionJob({
+        ds: dataSource,
+        redis,
+        prefix: config.redis.queuePrefix,
+        resultRetentionDays: config.resultRetentionDays,
+        logger,
+      });
+    },
+    () => undefined,
+  );
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.http.port, config.http.host, () => resolve(s));
     s.once('error', reject);
@@ -30,7 +63,9 @@ export async function startApi({ config, dataSource, logger }: { config: Config;
     server,
     url,
     close: async () => {
-      reconciler.stop();
+      isClosed = true;
+      reconciler?.stop();
+      retention?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await scheduler.close();

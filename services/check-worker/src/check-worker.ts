@@ -1,19 +1,44 @@
-import { Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import {
+  closeRedis,
+  createServiceMetrics,
+  SHUTDOWN_GRACE_MS,
+  stopWithin,
+  type ServiceMetrics,
+  type StopOutcome,
+} from '@uptime/observability';
 import { runProbe } from '@uptime/probe';
 import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
-import { CheckLock } from './check-lock';
+import { createAgentChecks } from './agent-checks';
+import { meteredRecord } from './check-metrics';
+import { HeldCheckLock, InFlightChecks } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { ResultBatcher } from './result-batcher';
-import { createRunCheckProcessor } from './run-check.processor';
+import { createRunCheckProcessor, plannedTimeOf } from './run-check.processor';
 import { StatusEventPublisher } from './status-event-publisher';
+
+export interface CheckWorkerDeps {
+  config: Config;
+  dataSource: DataSource;
+  logger: Logger;
+  /** The process's metrics; by default a registry of its own (tests, embedding). */
+  metrics?: ServiceMetrics;
+}
 
 export interface RunningCheckWorker {
   worker: Worker;
   publisher: StatusEventPublisher;
+  /**
+   * Stops taking jobs and waits for the checks in flight and their writes, at most `graceMs`
+   * (default 30 s); past that, puts the unfinished checks back in the queue and drops the
+   * connections ('forced'). Never closes the data source, which the caller owns.
+   */
+  stop(options?: { graceMs?: number }): Promise<StopOutcome>;
+  /** `stop()` with the default grace period. */
   close(): Promise<void>;
 }
 
@@ -21,7 +46,12 @@ export interface RunningCheckWorker {
  * A check-worker on an open database: consumes `run-check` jobs with CHECK_CONCURRENCY probes in
  * flight, records results in batches and publishes status changes. Any number may run.
  */
-export async function startCheckWorker({ config, dataSource, logger }: { config: Config; dataSource: DataSource; logger: Logger }): Promise<RunningCheckWorker> {
+export async function startCheckWorker({
+  config,
+  dataSource,
+  logger,
+  metrics = createServiceMetrics(),
+}: CheckWorkerDeps): Promise<RunningCheckWorker> {
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
@@ -30,20 +60,36 @@ export async function startCheckWorker({ config, dataSource, logger }: { config:
     // Published after commit; if this fails the outbox sweep publishes them later.
     await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
   });
+  const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix));
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
     probeOptions: { allowPrivateTargets: config.allowPrivateTargets },
-    lock: new CheckLock(commands, prefix),
-    record: (outcome) => batcher.add(outcome),
+    lock: inFlight.lock,
+    record: meteredRecord(metrics, (outcome) => batcher.add(outcome)),
     logger,
+    agents: createAgentChecks({
+      ds: dataSource,
+      allowPrivateTargets: config.allowPrivateTargets,
+      localLocation: config.checkLocation,
+      logger,
+    }),
   });
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   const worker = new Worker(
     QueueName.checks,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
       if (job.name !== JobName.runCheck) throw new Error(`check-worker has no handler for job "${job.name}"`);
-      return runCheck(job);
+      const started = Date.now();
+      // Lag of first attempts only: a retry is late by design (backoff), not because workers lag.
+      if (job.attemptsMade === 0) metrics.scheduleLag.observe(Math.max(0, started - plannedTimeOf(job).getTime()) / 1000);
+      const outcome = await inFlight.track(job, token, () => runCheck(job));
+      if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
+      logger.debug(
+        { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
+        'check finished',
+      );
+      return outcome;
     },
     {
       connection: blocking,
@@ -52,21 +98,52 @@ export async function startCheckWorker({ config, dataSource, logger }: { config:
       maxStalledCount: 1,
     },
   );
-  worker.on('failed', (job, err) => logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, 'check job failed'));
+  worker.on('failed', (job, err) =>
+    logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, 'check job failed'),
+  );
   worker.on('error', (err) => logger.error({ err }, 'check worker error'));
+  // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
+  const queue = new Queue(QueueName.checks, { connection: commands, prefix });
+  const unwatchQueue = metrics.watchQueue(queue);
   publisher.startSweeping();
   await worker.waitUntilReady();
   logger.info({ concurrency: config.checkConcurrency }, 'check-worker started');
+  const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
+    unwatchQueue();
+    const running = inFlight.describe();
+    if (running.length > 0) logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
+    const outcome = await stopWithin(
+      graceMs,
+      async () => {
+        // Stop taking jobs, let in-flight checks finish and their results be written.
+        await worker.close();
+        await batcher.drain();
+      },
+      async () => {
+        const requeued = await inFlight.requeue();
+        logger.warn({ requeued }, 'checks still running at the deadline were put back in the queue');
+      },
+      logger,
+    );
+    if (outcome === 'graceful') {
+      await publisher.close();
+      await queue.close();
+      await closeRedis(blocking);
+      await closeRedis(commands);
+    } else {
+      // Whatever is still running is abandoned (and requeued above): drop the connections.
+      blocking.disconnect();
+      commands.disconnect();
+    }
+    return outcome;
+  };
+
   return {
     worker,
     publisher,
+    stop,
     close: async () => {
-      // Stop taking jobs, let in-flight checks finish and their results be written.
-      await worker.close();
-      await batcher.drain();
-      await publisher.close();
-      await blocking.quit();
-      await commands.quit();
+      await stop();
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { EntityManager, DataSource, MonitorStatus } from '@uptime/db';
 import type { ProbeResult } from '@uptime/probe';
+import type { LocationOutcome } from './location-vote';
+import { insertLocationResults, recordAgentActivity } from './record-location-results';
 import { nextState, type MonitorState } from './status-transition';
 import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
 
@@ -9,7 +11,10 @@ export interface CheckOutcome {
   configVersion: number;
   /** The time the schedule planned this check for; identifies it (a redelivery is a no-op). */
   scheduledAt: Date;
+  /** The check's result; with several locations, the majority's (contract §7). */
   result: ProbeResult;
+  /** Each location's result, when the check also ran through agents; absent for a plain check. */
+  locations?: readonly LocationOutcome[];
 }
 
 /** A row of the status_events outbox, to publish after commit. */
@@ -158,11 +163,14 @@ async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 'id'>[]
 /**
  * Records a batch of finished checks in one transaction: the results (a check already recorded is
  * skipped), each monitor's state machine step (contract §5), incidents, rollups, and an outbox
- * row per status change. Checks of deleted or paused monitors, or of an outdated configuration,
- * are dropped. Returns the status events to publish once committed.
+ * row per status change; for checks that also ran through agents, each location's result and
+ * what the calls say about the agents. Checks of deleted or paused monitors, or of an outdated
+ * configuration, are dropped. Returns the status events to publish once committed.
  */
 export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckOutcome[]): Promise<StatusEvent[]> {
   if (outcomes.length === 0) return [];
+  // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
+  const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
   return ds.transaction(async (em) => {
     const monitors = await lockMonitors(em, [...new Set(outcomes.map((o) => o.monitorId))].sort((a, b) => a - b));
     const current = outcomes
@@ -171,10 +179,16 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
         return m !== undefined && m.status !== 'paused' && o.configVersion >= m.configVersion;
       })
       .sort((a, b) => a.scheduledAt.getTime() - b.scheduledAt.getTime());
-    if (current.length === 0) return [];
+    if (current.length === 0) {
+      if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
+      return [];
+    }
     const inserted = await insertResults(em, current);
     const recorded = current.filter((o) => inserted.has(`${o.monitorId}:${o.scheduledAt.getTime()}`));
-    if (recorded.length === 0) return [];
+    if (recorded.length === 0) {
+      if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
+      return [];
+    }
 
     const updates = new Map<number, MonitorUpdate>();
     const events: Omit<StatusEvent, 'id'>[] = [];
@@ -204,6 +218,14 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
     }
     await updateMonitors(em, updates);
     await upsertRollups(em, recorded);
-    return insertEvents(em, events);
+    const withLocations = recorded.filter((o) => o.locations !== undefined);
+    if (withLocations.length > 0) {
+      const resultIdOf = (o: CheckOutcome): string => inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`)!;
+      await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: resultIdOf(o), locations: o.locations! })));
+    }
+    const saved = await insertEvents(em, events);
+    // Last before commit: agent rows are shared by many monitors, so their locks are held briefly.
+    if (agentCalls.length > 0) await recordAgentActivity(em, withLocations.flatMap((o) => o.locations!), agentCalls);
+    return saved;
   });
 }

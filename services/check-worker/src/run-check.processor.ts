@@ -2,7 +2,10 @@ import type { Job } from 'bullmq';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig, ProbeOptions, ProbeResult } from '@uptime/probe';
 import { parseJob, RunCheckJob } from '@uptime/queues';
+import type { AgentChecks } from './agent-checks';
+import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
+import { localLocationOutcome, overallResult, type LocationOutcome } from './location-vote';
 import type { CheckOutcome } from './record-check-batch';
 
 export interface RunCheckDeps {
@@ -11,6 +14,8 @@ export interface RunCheckDeps {
   lock: CheckLock;
   record: (outcome: CheckOutcome) => Promise<void>;
   logger: Logger;
+  /** Runs checks through the agents a job names; without it those checks run locally only. */
+  agents?: AgentChecks;
 }
 
 export type RunCheckOutcome = 'recorded' | 'skipped';
@@ -38,11 +43,38 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
       return 'skipped';
     }
     try {
-      const result = await deps.probe(check, deps.probeOptions);
-      await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt: plannedTimeOf(job), result });
+      const scheduledAt = plannedTimeOf(job);
+      // Monitors without agents take exactly the path they always did: no lookup, no extra rows.
+      const agents = data.agentIds?.length && deps.agents ? await deps.agents.usable(data.agentIds) : [];
+      if (agents.length === 0) {
+        const result = await deps.probe(check, deps.probeOptions);
+        await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, result });
+        return 'recorded';
+      }
+      const { result, locations } = await runAtEveryLocation(deps, deps.agents!, agents, data);
+      await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, result, locations });
       return 'recorded';
     } finally {
       await release().catch(() => undefined);
     }
   };
+}
+
+/**
+ * The check here and through every agent at once (contract §7). Agent calls never reject (an
+ * agent that does not answer is an 'error' location, left out of the vote); the local probe
+ * rejecting is an error on our side and fails the job as it always did.
+ */
+async function runAtEveryLocation(
+  deps: RunCheckDeps,
+  agentChecks: AgentChecks,
+  agents: AgentTarget[],
+  data: RunCheckJob,
+): Promise<{ result: ProbeResult; locations: LocationOutcome[] }> {
+  const [local, remote] = await Promise.all([
+    deps.probe(data.check, deps.probeOptions),
+    Promise.all(agents.map((agent) => agentChecks.check(agent, data.check, { monitorId: data.monitorId }))),
+  ]);
+  const locations = [localLocationOutcome(agentChecks.localLocation, local), ...remote];
+  return { result: overallResult(local, agentChecks.localLocation, locations), locations };
 }

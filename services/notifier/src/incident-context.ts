@@ -9,6 +9,7 @@ export interface IncidentContext {
   ownerEmail: string;
   monitorName: string;
   monitorUrl: string;
+  /** The monitor's email_enabled, and the owner's email_notifications preference. */
   emailEnabled: boolean;
   emailRecipients: string[];
   alertOnRecovery: boolean;
@@ -51,12 +52,17 @@ export async function loadIncidentContext(db: EntityManager, incidentId: number)
   const [row] = await queryRows<Row>(
     db,
     `SELECT i.id AS incident_id, i.monitor_id, m.owner_id, u.email AS owner_email, m.name AS monitor_name,
-            m.url AS monitor_url, m.email_enabled, m.email_recipients, m.alert_on_recovery,
+            m.url AS monitor_url,
+            -- The owner's email_notifications preference (contract §8) switches every monitor's
+            -- emails off; the notifications themselves are still recorded.
+            m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled,
+            m.email_recipients, m.alert_on_recovery,
             i.started_at, i.resolved_at, CASE WHEN i.resolved_at IS NULL THEN NULL ELSE ${INCIDENT_DURATION_SQL} END AS duration,
             i.status_code, i.response_time, i.error
        FROM incidents i
        JOIN monitors m ON m.id = i.monitor_id
        JOIN users u ON u.id = m.owner_id
+       LEFT JOIN user_preferences p ON p.user_id = m.owner_id
       WHERE i.id = $1`,
     [incidentId],
   );

@@ -1,11 +1,20 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import {
+  closeRedis,
+  createServiceMetrics,
+  SHUTDOWN_GRACE_MS,
+  stopWithin,
+  type ServiceMetrics,
+  type StopOutcome,
+} from '@uptime/observability';
 import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
+import { MeteredEmailChannel } from './channels/metered-email';
 import { createStatusChangedProcessor } from './status-changed.processor';
 
 export interface NotifierDeps {
@@ -19,25 +28,35 @@ export interface NotifierDeps {
   emailChannel?: EmailChannel;
   /** Jobs processed at once by this process; default 10. */
   concurrency?: number;
+  /** The process's metrics; by default a registry of its own. */
+  metrics?: ServiceMetrics;
 }
 
 export interface Notifier {
   worker: Worker;
-  /** Stops taking jobs, waits for those in flight, then closes what the notifier opened. */
+  /**
+   * Stops taking jobs, waits for those in flight (at most `graceMs`, default 30 s), then closes
+   * what the notifier opened. Past the deadline the connection is dropped ('forced'): the
+   * unfinished jobs lose their lock and are retried as stalled, and every step is idempotent.
+   */
+  stop(options?: { graceMs?: number }): Promise<StopOutcome>;
+  /** `stop()` with the default grace period. */
   close(): Promise<void>;
 }
 
 /** Starts consuming `status-changes`; resolves once the worker is connected. */
 export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const { config, logger } = deps;
+  const metrics = deps.metrics ?? createServiceMetrics();
   const ownsConnection = deps.connection === undefined;
   const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
   const handlers: Record<string, (job: Job) => Promise<void>> = {
     [JobName.statusChanged]: createStatusChangedProcessor({
       dataSource: deps.dataSource,
-      emailChannel: deps.emailChannel ?? createEmailChannel(config.mail, logger),
+      emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
       mailFrom: config.mail.from,
       logger,
+      metrics,
     }),
   };
 
@@ -61,19 +80,40 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   );
   worker.on('failed', (job, err) => {
     const willRetry = job !== undefined && !(err instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
-    const details = { jobId: job?.id, jobName: job?.name, attemptsMade: job?.attemptsMade, err };
+    const monitorId = (job?.data as { monitorId?: number } | undefined)?.monitorId;
+    const details = { job_id: job?.id, monitor_id: monitorId, job_name: job?.name, attempts_made: job?.attemptsMade, err };
     if (willRetry) logger.warn(details, 'status-changed job failed; will retry');
     else logger.error(details, 'status-changed job failed');
   });
   worker.on('error', (err) => logger.error({ err }, 'notifier worker error'));
+  // Read on each scrape for queue_jobs{queue="status-changes"}.
+  const queue = new Queue(QueueName.statusChanges, { connection, prefix: config.redis.queuePrefix });
+  const unwatchQueue = metrics.watchQueue(queue);
   await worker.waitUntilReady();
   logger.info({ queue: QueueName.statusChanges, prefix: config.redis.queuePrefix }, 'notifier started');
 
+  const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
+    unwatchQueue();
+    const outcome = await stopWithin(
+      graceMs,
+      () => worker.close(),
+      async () => {
+        if (ownsConnection) connection.disconnect();
+      },
+      logger,
+    );
+    if (outcome === 'graceful') {
+      await queue.close();
+      if (ownsConnection) await closeRedis(connection);
+    }
+    return outcome;
+  };
+
   return {
     worker,
+    stop,
     close: async () => {
-      await worker.close();
-      if (ownsConnection) await connection.quit();
+      await stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import type { ServiceMetrics } from '@uptime/observability';
 import { parseJob, StatusChangedJob } from '@uptime/queues';
 import type { EmailChannel } from './channels/email-channel';
 import { deliverIncidentEmails } from './deliver-incident-emails';
@@ -15,6 +16,8 @@ export interface StatusChangedProcessorDeps {
   logger: Logger;
   /** How long a job waits for emails another notifier is sending before it is retried; default 20 s. */
   inFlightWaitMs?: number;
+  /** Counts the notifications created (`notifications_created_total{type}`). */
+  metrics?: Pick<ServiceMetrics, 'notificationsCreated'>;
 }
 
 /** The part of a BullMQ job the processor reads; a `Job` fits. */
@@ -43,7 +46,7 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
 
   return async (job) => {
     const event = parseJob(StatusChangedJob, job.data);
-    const log = deps.logger.child({ jobId: job.id, eventId: event.eventId, monitorId: event.monitorId });
+    const log = deps.logger.child({ job_id: job.id, event_id: event.eventId, monitor_id: event.monitorId });
     if ((event.to !== 'offline' && event.to !== 'online') || event.incidentId == null) return;
 
     const ctx = await loadIncidentContext(deps.dataSource.manager, event.incidentId);
@@ -57,6 +60,8 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
     }
 
     const recorded = await recordIncidentNotifications(deps.dataSource, ctx);
+    if (recorded.downtimeId !== null) deps.metrics?.notificationsCreated.inc({ type: 'downtime' });
+    if (recorded.recoveryId !== null) deps.metrics?.notificationsCreated.inc({ type: 'recovery' });
     if (recorded.downtimeId !== null || recorded.recoveryId !== null) {
       log.info({ incidentId: ctx.incidentId, ...recorded }, 'notifications recorded');
     }

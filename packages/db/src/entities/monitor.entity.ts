@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, JoinTable, ManyToMany, PrimaryGeneratedColumn, RelationId, UpdateDateColumn } from 'typeorm';
+import { Agent } from './agent.entity';
 
 export const MONITOR_STATUSES = ['pending', 'online', 'offline', 'warning', 'paused'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
@@ -50,4 +51,15 @@ export class Monitor {
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' }) updatedAt!: Date;
+
+  /** Agents assigned (monitor_agents); written only through the monitor-agents endpoints. */
+  @ManyToMany(() => Agent)
+  @JoinTable({ name: 'monitor_agents', joinColumn: { name: 'monitor_id' }, inverseJoinColumn: { name: 'agent_id' } })
+  agents?: Agent[];
+  /**
+   * Ids of the assigned agents, loaded with every monitor, so each schedule built from a loaded
+   * monitor (update, reconciler, resume) keeps carrying them in its job template. Undefined on a
+   * monitor not loaded from the database (a new one has none).
+   */
+  @RelationId((m: Monitor) => m.agents) agentIds?: number[];
 }

@@ -1,4 +1,7 @@
 import { InitialSchema1732270000000 } from './1732270000000-initial-schema';
+import { UserIdentities1732270001000 } from './1732270001000-user-identities';
+import { UserPreferences1732270002000 } from './1732270002000-user-preferences';
+import { Agents1732270003000 } from './1732270003000-agents';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000];

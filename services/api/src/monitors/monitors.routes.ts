@@ -48,6 +48,7 @@ async function parseUpdateBody(body: unknown): Promise<MonitorFieldsDto> {
 export function monitorsRouter(deps: MonitorsDeps): Router {
   const router = Router();
   const { ds } = deps;
+  const uptimeSource = { ds, redis: deps.redis, prefix: deps.scheduler.prefix };
 
   router.get('/', async (req, res) => {
     const query = req.query as Record<string, unknown>;
@@ -55,7 +56,7 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
     const filters = parseMonitorFilters(query);
     const { items, total } = await listMonitors(ds, callerOf(req).id, filters, page);
     const uptime = await uptimeByMonitor(
-      ds,
+      uptimeSource,
       items.map((m) => m.id),
     );
     sendList(
@@ -73,7 +74,7 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
 
   router.get('/:id', async (req, res) => {
     const monitor = await getMonitor(ds, callerOf(req).id, parseId(req.params.id, 'monitor'));
-    const uptime = await uptimeByMonitor(ds, [monitor.id]);
+    const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
     sendData(res, toMonitorResponse(monitor, uptime.get(monitor.id)));
   });
 
@@ -81,7 +82,7 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
     const id = parseId(req.params.id, 'monitor');
     const dto = await parseUpdateBody(req.body ?? {});
     const monitor = await updateMonitor(deps, callerOf(req).id, id, dto);
-    const uptime = await uptimeByMonitor(ds, [monitor.id]);
+    const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
     sendData(res, toMonitorResponse(monitor, uptime.get(monitor.id)));
   };
   router.put('/:id', update);

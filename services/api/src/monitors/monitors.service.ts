@@ -1,18 +1,34 @@
+import type { Redis } from 'ioredis';
 import { Brackets } from 'typeorm';
 import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
+import { refusedTargetReason } from '@uptime/probe';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
 import type { MonitorFilters } from './list-monitors.query';
 import type { PageRequest } from '../http/pagination';
+import { getPreferences } from '../preferences/preferences.service';
 
 export interface MonitorsDeps {
   ds: DataSource;
   scheduler: MonitorScheduler;
   minCheckIntervalSeconds: number;
+  /** ALLOW_PRIVATE_TARGETS: when false, IP-literal URLs in refused ranges are a 400. */
+  allowPrivateTargets: boolean;
+  /** The API's Redis commands connection (uptime cache). */
+  redis: Redis;
 }
 
-export const MONITOR_DEFAULTS = { checkInterval: 300, timeout: 30 } as const;
+/**
+ * The SSRF guard at create/update (contract §1 ALLOW_PRIVATE_TARGETS): an IP-literal URL the
+ * probe would refuse can never be checked, so it is refused now. Host names are decided when
+ * the check connects (the guard sees the resolved address).
+ */
+function assertTargetAllowed(deps: MonitorsDeps, url: string | undefined): void {
+  if (url === undefined || deps.allowPrivateTargets) return;
+  const reason = refusedTargetReason(url);
+  if (reason) throw new ValidationError('Invalid body: url', { url: [`url is not allowed: ${reason}`] });
+}
 
 function assertInterval(deps: MonitorsDeps, interval: number | undefined): void {
   if (interval !== undefined && interval < deps.minCheckIntervalSeconds) {
@@ -46,25 +62,25 @@ function applyFields(m: Monitor, dto: MonitorFieldsDto): void {
 /**
  * Saves the row and its schedule together: the schedule is written before the commit, so a
  * Redis failure rolls the row back (nothing half-created); a schedule left behind by a failed
- * commit is removed by the reconciler.
+ * commit is removed by the reconciler. An immediate check is queued only after the commit (see
+ * createMonitor): queued earlier, a fast worker would find no committed monitor and drop it.
  */
-async function saveAndSchedule(
-  em: EntityManager,
-  deps: MonitorsDeps,
-  monitor: Monitor,
-  { checkNow }: { checkNow: boolean },
-): Promise<Monitor> {
+async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: Monitor): Promise<Monitor> {
   const saved = await em.getRepository(Monitor).save(monitor);
   if (saved.status === 'paused') await deps.scheduler.unschedule(saved.id);
-  else {
-    await deps.scheduler.schedule(saved);
-    if (checkNow) await deps.scheduler.checkNow(saved);
-  }
+  else await deps.scheduler.schedule(saved);
   return saved;
 }
 
+/**
+ * Creates a monitor, checked at once. Interval, timeout and locations the body omits come from the
+ * owner's preferences (contract §8), whose interval is kept at or above the configured floor
+ * should the floor have risen since they were saved.
+ */
 export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
   assertInterval(deps, dto.check_interval);
+  assertTargetAllowed(deps, dto.url);
+  const preferences = await getPreferences(deps.ds, ownerId);
   const monitor = deps.ds.getRepository(Monitor).create({
     ownerId,
     type: 'http',
@@ -72,18 +88,20 @@ export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: Mo
     headers: {},
     body: null,
     expectedStatus: [],
-    timeout: MONITOR_DEFAULTS.timeout,
-    checkInterval: Math.max(MONITOR_DEFAULTS.checkInterval, deps.minCheckIntervalSeconds),
+    timeout: preferences.defaultTimeout,
+    checkInterval: Math.max(preferences.defaultCheckInterval, deps.minCheckIntervalSeconds),
     retryCount: 0,
     followRedirects: true,
     verifySsl: true,
-    locations: [],
+    locations: [...preferences.defaultLocations],
     tags: [],
     status: 'pending',
     configVersion: 1,
   });
   applyFields(monitor, dto);
-  return deps.ds.transaction((em) => saveAndSchedule(em, deps, monitor, { checkNow: true }));
+  const saved = await deps.ds.transaction((em) => saveAndSchedule(em, deps, monitor));
+  await deps.scheduler.checkNow(saved);
+  return saved;
 }
 
 /** The caller's monitor, or 404 exactly as for a missing one. */
@@ -95,6 +113,7 @@ export async function getMonitor(ds: DataSource, ownerId: number, id: number): P
 
 export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: number, dto: MonitorFieldsDto): Promise<Monitor> {
   assertInterval(deps, dto.check_interval);
+  assertTargetAllowed(deps, dto.url);
   return deps.ds.transaction(async (em: EntityManager) => {
     // Read under a row lock: a check-worker's status update waits for this commit instead of
     // landing between our read and our write, where saving the stale copy would revert it.
@@ -102,7 +121,7 @@ export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: num
     if (!monitor) throw new NotFoundError('monitor', id);
     applyFields(monitor, dto);
     monitor.configVersion += 1;
-    return saveAndSchedule(em, deps, monitor, { checkNow: false });
+    return saveAndSchedule(em, deps, monitor);
   });
 }
 

@@ -1,0 +1,178 @@
+import request from 'supertest';
+import type { RunningApi } from '@uptime/api';
+import { startApi } from '@uptime/api';
+import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
+import type { DataSource } from '@uptime/db';
+import { createLogger } from '@uptime/logger';
+import { startNotifier } from '@uptime/notifier';
+import {
+  aCaller,
+  answer,
+  openTestDatabase,
+  resetDatabase,
+  resetRedis,
+  sleep,
+  startFakeHttpServer,
+  startFakeSendGrid,
+  testConfig,
+  waitFor,
+  type FakeHttpServer,
+  type FakeSendGrid,
+} from '@uptime/testing';
+
+jest.setTimeout(120_000);
+
+/**
+ * Alert settings and pausing, end to end (issue 4): api + check-worker + notifier in one process,
+ * monitors checked every second against local targets, emails through a fake SendGrid.
+ */
+describe('alert settings and pause, api + check-worker + notifier', () => {
+  let ds: DataSource;
+  let sendgrid: FakeSendGrid;
+  let api: RunningApi;
+  let worker: RunningCheckWorker;
+  let notifier: { close(): Promise<void> };
+  const targets: FakeHttpServer[] = [];
+
+  beforeAll(async () => {
+    ds = await openTestDatabase();
+    await resetDatabase(ds);
+    await resetRedis();
+    sendgrid = await startFakeSendGrid();
+    const config = testConfig({ PORT: '0', SENDGRID_API_KEY: sendgrid.apiKey, SENDGRID_API_URL: sendgrid.url });
+    const logger = createLogger({ level: config.logLevel, service: 'test' });
+    notifier = await startNotifier({ config, dataSource: ds, logger });
+    worker = await startCheckWorker({ config, dataSource: ds, logger });
+    api = await startApi({ config, dataSource: ds, logger });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await worker?.close();
+    await notifier?.close();
+    for (const t of targets) await t.close();
+    await sendgrid?.close();
+    await ds?.destroy();
+  });
+
+  /** A caller with a monitor checked every second, already online. */
+  async function onlineMonitor(name: string, auth?: string) {
+    const caller = auth ? { auth, user: undefined } : await aCaller(ds);
+    const target = await startFakeHttpServer(answer(200, 'ok'));
+    targets.push(target);
+    const http = request(api.url);
+    const call = (method: 'get' | 'put' | 'post', path: string) => http[method](`/api/v1${path}`).set('Authorization', caller.auth);
+    const created = await call('post', '/monitors').send({ name, url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 });
+    expect(created.status).toBe(201);
+    const id: number = created.body.data.id;
+    const status = async (): Promise<string> => (await call('get', `/monitors/${id}`)).body.data.status;
+    await waitFor(async () => (await status()) === 'online', { what: `${name} online`, timeoutMs: 20_000 });
+    const notifications = async (): Promise<{ type: string; status: string; email_sent_at: string | null }[]> =>
+      (await call('get', `/notifications?monitor_id=${id}`)).body.data;
+    const mails = () => sendgrid.mails.filter((m) => m.subject.includes(name));
+    return { id, target, call, status, notifications, mails, user: caller.user };
+  }
+
+  it('sends the emails to the custom recipients instead of the owner', async () => {
+    const m = await onlineMonitor('Recipients');
+    const put = await m.call('put', `/monitors/${m.id}/alerts`).send({ email_recipients: ['ops@example.com', 'oncall@example.com'] });
+    expect(put.status).toBe(200);
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(() => m.mails().length >= 2, { what: 'two downtime emails', timeoutMs: 20_000 });
+    await sleep(1000);
+    expect(m.mails().map((x) => x.to).sort()).toEqual(['oncall@example.com', 'ops@example.com']);
+    expect(m.mails().every((x) => x.subject.startsWith('[DOWN]'))).toBe(true);
+  });
+
+  it('records the notification but sends nothing when email_enabled is false', async () => {
+    const m = await onlineMonitor('Silent');
+    await m.call('put', `/monitors/${m.id}/alerts`).send({ email_enabled: false });
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(async () => (await m.notifications()).some((n) => n.type === 'downtime' && n.status === 'active'), { what: 'downtime recorded', timeoutMs: 20_000 });
+    await sleep(1500);
+    expect(m.mails()).toHaveLength(0);
+    expect((await m.notifications())[0]!.email_sent_at).toBeNull();
+  });
+
+  it('sends no recovery email when alert_on_recovery is false', async () => {
+    const m = await onlineMonitor('NoRecovery');
+    await m.call('put', `/monitors/${m.id}/alerts`).send({ alert_on_recovery: false });
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
+    m.target.respond(answer(200, 'ok'));
+    await waitFor(async () => (await m.notifications()).some((n) => n.type === 'recovery'), { what: 'recovery recorded', timeoutMs: 20_000 });
+    await sleep(1500);
+    expect(m.mails().map((x) => x.subject.slice(0, 6))).toEqual(['[DOWN]']);
+  });
+
+  it('shows warning for two failed checks and goes offline at the third with alert_threshold 3', async () => {
+    const m = await onlineMonitor('Threshold');
+    await m.call('put', `/monitors/${m.id}/alerts`).send({ alert_threshold: 3 });
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(async () => (await m.status()) === 'warning', { what: 'warning', timeoutMs: 20_000, intervalMs: 50 });
+    expect(m.mails()).toHaveLength(0);
+    await waitFor(async () => (await m.status()) === 'offline', { what: 'offline', timeoutMs: 20_000 });
+    const events: { from_status: string; to_status: string; check_result_id: string }[] = await ds.query(
+      `SELECT from_status, to_status, check_result_id FROM status_events WHERE monitor_id = $1 ORDER BY id`,
+      [m.id],
+    );
+    expect(events.map((e) => `${e.from_status}>${e.to_status}`)).toEqual(['pending>online', 'online>warning', 'warning>offline']);
+    const failedUpToOffline: { n: number }[] = await ds.query(
+      `SELECT count(*)::int AS n FROM check_results
+        WHERE monitor_id = $1 AND NOT ok AND scheduled_at <= (SELECT scheduled_at FROM check_results WHERE id = $2)`,
+      [m.id, events[2]!.check_result_id],
+    );
+    expect(failedUpToOffline[0]!.n).toBe(3);
+    await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
+  });
+
+  it('pauses during an outage: no checks while paused, then one recovery after resume', async () => {
+    const m = await onlineMonitor('Paused');
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
+    const paused = await m.call('post', `/monitors/${m.id}/pause`).send({ reason: 'fixing it' });
+    expect(paused.body.data).toMatchObject({ status: 'paused', pause_reason: 'fixing it' });
+    await sleep(500);
+    const count = async (): Promise<number> => (await ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [m.id]))[0].n;
+    const whilePaused = await count();
+    await sleep(2500);
+    expect(await count()).toBe(whilePaused);
+    expect(await m.status()).toBe('paused');
+    expect(m.mails()).toHaveLength(1);
+
+    m.target.respond(answer(200, 'ok'));
+    const resumedAt = Date.now();
+    const resumed = await m.call('post', `/monitors/${m.id}/resume`);
+    expect(resumed.body.data).toMatchObject({ status: 'pending', paused_at: null, pause_reason: null });
+    await waitFor(async () => (await m.status()) === 'online', { what: 'online after resume', timeoutMs: 20_000, intervalMs: 50 });
+    expect(Date.now() - resumedAt).toBeLessThan(3000);
+    await waitFor(() => m.mails().length >= 2, { what: 'recovery email', timeoutMs: 20_000 });
+    await sleep(1000);
+    expect(m.mails().map((x) => x.subject.slice(0, 4))).toEqual(['[DOW', '[UP]']);
+    const list = await m.notifications();
+    expect(list.map((n) => `${n.type}:${n.status}`).sort()).toEqual(['downtime:resolved', 'recovery:resolved']);
+  });
+
+  it('resumed while still down: stays one downtime, no second email', async () => {
+    const m = await onlineMonitor('StillDown');
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
+    await m.call('post', `/monitors/${m.id}/pause`);
+    await m.call('post', `/monitors/${m.id}/resume`);
+    await waitFor(async () => (await m.status()) === 'offline', { what: 'offline again', timeoutMs: 20_000 });
+    await sleep(1500);
+    expect(m.mails()).toHaveLength(1);
+    expect((await m.notifications()).filter((n) => n.type === 'downtime')).toHaveLength(1);
+  });
+
+  it("sends no email for a user whose email_notifications preference is off, but records it", async () => {
+    const caller = await aCaller(ds);
+    const pref = await request(api.url).put('/api/v1/preferences').set('Authorization', caller.auth).send({ email_notifications: false });
+    expect(pref.status).toBe(200);
+    const m = await onlineMonitor('PrefOff', caller.auth);
+    m.target.respond(answer(500, 'boom'));
+    await waitFor(async () => (await m.notifications()).some((n) => n.type === 'downtime'), { what: 'downtime recorded', timeoutMs: 20_000 });
+    await sleep(1500);
+    expect(m.mails()).toHaveLength(0);
+  });
+});

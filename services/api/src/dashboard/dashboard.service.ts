@@ -1,0 +1,75 @@
+import type { DataSource, MonitorStatus } from '@uptime/db';
+import { listNotifications, type NotificationView } from '../notifications/notifications.service';
+import { uptimeSummaries, type Uptime, type UptimeSource } from '../monitors/uptime.repository';
+
+export interface DownMonitor {
+  id: number;
+  name: string;
+  url: string;
+  /** Start of the open downtime; the last check when none is recorded. */
+  since: Date | null;
+}
+
+export interface Dashboard {
+  monitors: Record<'total' | MonitorStatus, number>;
+  uptime: Uptime;
+  responseTimeAvg24h: number | null;
+  activeIncidents: number;
+  downMonitors: DownMonitor[];
+  recentNotifications: NotificationView[];
+}
+
+const WINDOWS = ['24h', '7d', '30d'] as const;
+
+/** Mean of the values present, two decimals; null when none. */
+function meanOf(values: (number | null)[], decimals: number): number | null {
+  const present = values.filter((v): v is number => v !== null);
+  if (present.length === 0) return null;
+  const factor = 10 ** decimals;
+  return Math.round((present.reduce((a, b) => a + b, 0) / present.length) * factor) / factor;
+}
+
+/**
+ * GET /dashboard (contract §8). Uptime and the response time are averages over the caller's
+ * monitors that have checks in the window (a monitor counts once, however often it is checked),
+ * read through the uptime cache, so the cost grows with the number of monitors, not with history.
+ */
+export async function dashboardOf(source: UptimeSource, userId: number): Promise<Dashboard> {
+  const { ds } = source;
+  const monitors: { id: number; status: MonitorStatus; open_incident_id: number | null }[] = await ds.query(
+    `SELECT id, status, open_incident_id FROM monitors WHERE owner_id = $1`,
+    [userId],
+  );
+  const [summaries, down, recent] = await Promise.all([
+    uptimeSummaries(source, monitors.map((m) => m.id)),
+    downMonitors(ds, userId),
+    listNotifications(ds, userId, {}, { page: 1, limit: 5, offset: 0 }),
+  ]);
+  const counts: Dashboard['monitors'] = { total: monitors.length, online: 0, offline: 0, warning: 0, pending: 0, paused: 0 };
+  for (const m of monitors) counts[m.status] += 1;
+  const all = [...summaries.values()];
+  const uptime = Object.fromEntries(WINDOWS.map((w) => [w, meanOf(all.map((s) => s.uptime[w]), 2)])) as unknown as Uptime;
+  const avg = meanOf(
+    all.map((s) => (s.responseTime24h.count > 0 ? s.responseTime24h.sum / s.responseTime24h.count : null)),
+    0,
+  );
+  return {
+    monitors: counts,
+    uptime,
+    responseTimeAvg24h: avg,
+    activeIncidents: monitors.filter((m) => m.open_incident_id !== null).length,
+    downMonitors: down,
+    recentNotifications: recent.items,
+  };
+}
+
+/** Offline monitors, longest outage first. */
+function downMonitors(ds: DataSource, userId: number): Promise<DownMonitor[]> {
+  return ds.query(
+    `SELECT m.id, m.name, m.url, COALESCE(i.started_at, m.last_failure) AS since
+       FROM monitors m LEFT JOIN incidents i ON i.id = m.open_incident_id
+      WHERE m.owner_id = $1 AND m.status = 'offline'
+      ORDER BY since ASC NULLS LAST, m.id`,
+    [userId],
+  );
+}

@@ -1,0 +1,17 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
+
+const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
+
+/** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (contract §5). */
+export class AlertSettingsDto {
+  @Optional() @IsBoolean() email_enabled?: boolean;
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @MaxLength(320, { each: true })
+  @IsEmail({}, { each: true, message: 'each of email_recipients must be an email address' })
+  email_recipients?: string[];
+  @Optional() @IsBoolean() slack_enabled?: boolean;
+  @Optional() @IsBoolean() alert_on_recovery?: boolean;
+  @Optional() @IsInt() @Min(1) @Max(100) alert_threshold?: number;
+}

@@ -1,0 +1,34 @@
+import { DomainError, type ErrorCode } from '@uptime/errors';
+import type { BulkRequest } from './bulk.dto';
+import { pauseMonitor, resumeMonitor } from './monitor-pause.service';
+import { deleteMonitor, updateMonitor, type MonitorsDeps } from './monitors.service';
+import { normaliseReason } from './pause.dto';
+
+export interface BulkOutcome {
+  succeeded: number[];
+  failed: { id: number; error: { code: ErrorCode; message: string } }[];
+}
+
+/**
+ * Applies one action to each monitor in turn, each in its own transaction, so one monitor's
+ * failure (missing, another user's: both MONITOR_NOT_FOUND) leaves the others done. A failure of
+ * our own (Postgres, Redis) is not the monitor's fault: it aborts the request with 503/500, and a
+ * retry is safe since every action is idempotent.
+ */
+export async function runBulk(deps: MonitorsDeps, ownerId: number, request: BulkRequest): Promise<BulkOutcome> {
+  const outcome: BulkOutcome = { succeeded: [], failed: [] };
+  const reason = normaliseReason(request.reason);
+  for (const id of request.monitorIds) {
+    try {
+      if (request.action === 'pause') await pauseMonitor(deps, ownerId, id, reason);
+      else if (request.action === 'resume') await resumeMonitor(deps, ownerId, id);
+      else if (request.action === 'delete') await deleteMonitor(deps, ownerId, id);
+      else await updateMonitor(deps, ownerId, id, request.settings!);
+      outcome.succeeded.push(id);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status >= 500) throw err;
+      outcome.failed.push({ id, error: { code: err.code, message: err.message } });
+    }
+  }
+  return outcome;
+}

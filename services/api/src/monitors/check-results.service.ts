@@ -1,0 +1,94 @@
+import type { DataSource } from '@uptime/db';
+import { ValidationError } from '@uptime/errors';
+import type { PageRequest } from '../http/pagination';
+import { parseIsoDate } from '../notifications/notifications.query';
+import { getMonitor } from './monitors.service';
+import { withLocations, type LocationResultItem } from './location-results.repository';
+
+/** One recorded check as read for the API. */
+export interface CheckResultView {
+  id: string;
+  checkedAt: Date;
+  ok: boolean;
+  statusCode: number | null;
+  responseTime: number | null;
+  error: string | null;
+  location: string | null;
+  /** Each location's result when the check also ran through agents (contract §7); empty otherwise. */
+  locations?: LocationResultItem[];
+}
+
+export interface HistoryQuery {
+  from?: Date;
+  to?: Date;
+  limit: number;
+}
+
+const HISTORY_LIMIT = { default: 100, max: 1000 };
+
+/** `from`, `to` (ISO 8601; a time without zone is UTC) and `limit` of GET /monitors/{id}/history. */
+export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery {
+  const details: Record<string, string[]> = {};
+  const date = (name: 'from' | 'to'): Date | undefined => {
+    const raw = query[name];
+    if (raw === undefined || raw === '') return undefined;
+    const parsed = typeof raw === 'string' ? parseIsoDate(raw) : undefined;
+    if (!parsed) details[name] = [`${name} must be an ISO 8601 date or date-time`];
+    return parsed;
+  };
+  const from = date('from');
+  const to = date('to');
+  let limit = HISTORY_LIMIT.default;
+  const rawLimit = query.limit;
+  if (rawLimit !== undefined && rawLimit !== '') {
+    limit = typeof rawLimit === 'string' && /^\d{1,6}$/.test(rawLimit) ? Number(rawLimit) : NaN;
+    if (!(limit >= 1 && limit <= HISTORY_LIMIT.max)) details.limit = [`limit must be an integer from 1 to ${HISTORY_LIMIT.max}`];
+  }
+  if (from && to && from > to) details.from = ['from must not be after to'];
+  if (Object.keys(details).length > 0) throw new ValidationError(`Invalid query: ${Object.keys(details).join(', ')}`, details);
+  return { from, to, limit };
+}
+
+const SELECT_RESULT = `SELECT id::text AS id, checked_at AS "checkedAt", ok, status_code AS "statusCode",
+                              response_time AS "responseTime", error, location
+                         FROM check_results`;
+
+/**
+ * Checks of a monitor within [from, to] (by checked_at), newest first, and how many there are.
+ * Ordered by the planned time, which the (monitor_id, scheduled_at) index serves backwards, so
+ * the newest page costs the same with 90 days of results as with one.
+ */
+export async function monitorHistory(ds: DataSource, ownerId: number, id: number, q: HistoryQuery): Promise<{ items: CheckResultView[]; total: number }> {
+  await getMonitor(ds, ownerId, id);
+  const where = `monitor_id = $1 AND ($2::timestamptz IS NULL OR checked_at >= $2) AND ($3::timestamptz IS NULL OR checked_at <= $3)`;
+  const params = [id, q.from ?? null, q.to ?? null];
+  const [items, counted] = await Promise.all([
+    ds.query(`${SELECT_RESULT} WHERE ${where} ORDER BY scheduled_at DESC, id DESC LIMIT $4`, [...params, q.limit]) as Promise<CheckResultView[]>,
+    ds.query(`SELECT count(*)::int AS total FROM check_results WHERE ${where}`, params) as Promise<{ total: number }[]>,
+  ]);
+  return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0 };
+}
+
+/** One page of a monitor's checks, newest first. */
+export async function monitorResults(ds: DataSource, ownerId: number, id: number, page: PageRequest): Promise<{ items: CheckResultView[]; total: number }> {
+  await getMonitor(ds, ownerId, id);
+  const [items, counted] = await Promise.all([
+    ds.query(`${SELECT_RESULT} WHERE monitor_id = $1 ORDER BY scheduled_at DESC, id DESC LIMIT $2 OFFSET $3`, [id, page.limit, page.offset]) as Promise<CheckResultView[]>,
+    ds.query(`SELECT count(*)::int AS total FROM check_results WHERE monitor_id = $1`, [id]) as Promise<{ total: number }[]>,
+  ]);
+  return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0 };
+}
+
+/** A check as the API shows it (contract §5); `location` is null for a check made by the worker itself. */
+export function toCheckResultResponse(r: CheckResultView) {
+  return {
+    id: Number(r.id),
+    checked_at: r.checkedAt.toISOString(),
+    status: r.ok ? ('up' as const) : ('down' as const),
+    status_code: r.statusCode,
+    response_time: r.responseTime,
+    error: r.error,
+    location: r.location,
+    locations: r.locations ?? [],
+  };
+}

@@ -1,0 +1,64 @@
+import { Monitor, type EntityManager } from '@uptime/db';
+import { NotFoundError } from '@uptime/errors';
+import type { MonitorsDeps } from './monitors.service';
+
+/** The caller's monitor read under a row lock: a check being recorded waits for our commit. */
+async function lockOwned(em: EntityManager, ownerId: number, id: number): Promise<Monitor> {
+  const monitor = await em.getRepository(Monitor).findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
+  if (!monitor) throw new NotFoundError('monitor', id);
+  return monitor;
+}
+
+/**
+ * Pauses (≡ disables) a monitor: status `paused`, `paused_at`, `pause_reason`, and its schedule
+ * removed (contract §5). Results of checks still in flight are dropped by the recorder, which
+ * reads the status under the same row lock. An open downtime stays open, so a resume followed by
+ * a success still ends it with one recovery.
+ *
+ * Pausing a paused monitor answers it unchanged (the first `paused_at` stays), except that a
+ * given reason replaces the old one.
+ */
+export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: number, reason: string | null | undefined): Promise<Monitor> {
+  return deps.ds.transaction(async (em) => {
+    const monitor = await lockOwned(em, ownerId, id);
+    if (monitor.status === 'paused') {
+      if (reason !== undefined && reason !== monitor.pauseReason) {
+        monitor.pauseReason = reason;
+        await em.getRepository(Monitor).save(monitor);
+      }
+    } else {
+      monitor.status = 'paused';
+      monitor.pausedAt = new Date();
+      monitor.pauseReason = reason ?? null;
+      await em.getRepository(Monitor).save(monitor);
+    }
+    // Before commit, like every schedule change: a Redis failure rolls the pause back.
+    await deps.scheduler.unschedule(monitor.id);
+    return monitor;
+  });
+}
+
+/**
+ * Resumes (≡ enables) a paused monitor: status `pending` with a fresh failure count, scheduled
+ * again and checked at once (contract §5). Resuming a monitor that is not paused changes nothing
+ * and answers it as it is.
+ */
+export async function resumeMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<Monitor> {
+  let resumed = false;
+  const monitor = await deps.ds.transaction(async (em) => {
+    const locked = await lockOwned(em, ownerId, id);
+    if (locked.status !== 'paused') return locked;
+    locked.status = 'pending';
+    locked.pausedAt = null;
+    locked.pauseReason = null;
+    locked.consecutiveFailures = 0;
+    const saved = await em.getRepository(Monitor).save(locked);
+    await deps.scheduler.schedule(saved);
+    resumed = true;
+    return saved;
+  });
+  // After the commit, like a new monitor's first check: queued earlier, a fast worker would still
+  // see the monitor paused and drop the result.
+  if (resumed) await deps.scheduler.checkNow(monitor);
+  return monitor;
+}

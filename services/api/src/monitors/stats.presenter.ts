@@ -1,0 +1,19 @@
+import { bucketUptime, type MonitorStats } from './stats.service';
+
+/** `data` of GET /monitors/{id}/stats: the seed's statistics plus `series` (contract §5). */
+export function toStatsResponse(s: MonitorStats) {
+  return {
+    period: s.period,
+    granularity: s.granularity,
+    uptime: s.uptime,
+    response_times: s.responseTimes,
+    incidents: { count: s.incidents.count, total_downtime: s.incidents.totalDowntime },
+    checks: { total: s.checks.total, successful: s.checks.successful, failed: s.checks.total - s.checks.successful },
+    series: s.series.map((b) => ({
+      timestamp: b.timestamp.toISOString(),
+      uptime: bucketUptime(b),
+      avg_response_time: b.rtCount > 0 ? Math.round(b.rtSum / b.rtCount) : null,
+      checks: b.checks,
+    })),
+  };
+}

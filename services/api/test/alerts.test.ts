@@ -1,0 +1,123 @@
+import request from 'supertest';
+import { aCaller, aMonitor } from '@uptime/testing';
+import type { User } from '@uptime/db';
+import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+
+let h: ApiHarness;
+let auth: string;
+let user: User;
+let otherAuth: string;
+let other: User;
+
+beforeAll(async () => {
+  h = await startApiHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  ({ auth, user } = await aCaller(h.ds));
+  ({ auth: otherAuth, user: other } = await aCaller(h.ds));
+});
+
+const api = (method: 'get' | 'put', path: string, as = auth) => request(h.app)[method](`/api/v1${path}`).set('Authorization', as);
+
+describe('GET|PUT /monitors/:id/alerts', () => {
+  it('answers the defaults of a new monitor', async () => {
+    const m = await aMonitor(h.ds, user);
+    const res = await api('get', `/monitors/${m.id}/alerts`);
+    expect(res.status).toBe(200);
+    expectMeta(res);
+    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, alert_on_recovery: true, alert_threshold: 1 });
+  });
+
+  it('applies a partial body and answers every setting', async () => {
+    const m = await aMonitor(h.ds, user);
+    const res = await api('put', `/monitors/${m.id}/alerts`).send({ email_recipients: ['ops@example.com', 'OPS@example.com', 'dev@example.com'], alert_threshold: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      email_enabled: true,
+      email_recipients: ['ops@example.com', 'dev@example.com'],
+      slack_enabled: false,
+      alert_on_recovery: true,
+      alert_threshold: 3,
+    });
+    const again = await api('put', `/monitors/${m.id}/alerts`).send({ email_enabled: false, alert_on_recovery: false, slack_enabled: true });
+    expect(again.body.data).toEqual({ email_enabled: false, email_recipients: ['ops@example.com', 'dev@example.com'], slack_enabled: true, alert_on_recovery: false, alert_threshold: 3 });
+    const [row] = await h.ds.query('SELECT email_enabled, email_recipients, alert_on_recovery, alert_threshold FROM monitors WHERE id = $1', [m.id]);
+    expect(row).toEqual({ email_enabled: false, email_recipients: ['ops@example.com', 'dev@example.com'], alert_on_recovery: false, alert_threshold: 3 });
+    expect((await api('get', `/monitors/${m.id}/alerts`)).body.data).toEqual(again.body.data);
+  });
+
+  it.each([
+    [{ email_recipients: ['not-an-email'] }, 'email_recipients'],
+    [{ email_recipients: Array.from({ length: 21 }, (_v, i) => `u${i}@example.com`) }, 'email_recipients'],
+    [{ email_recipients: 'ops@example.com' }, 'email_recipients'],
+    [{ alert_threshold: 0 }, 'alert_threshold'],
+    [{ alert_threshold: 101 }, 'alert_threshold'],
+    [{ alert_threshold: 2.5 }, 'alert_threshold'],
+    [{ email_enabled: 'yes' }, 'email_enabled'],
+    [{ email_enabled: null }, 'email_enabled'],
+    [{ webhook_url: 'https://x' }, 'webhook_url'],
+  ])('refuses %j with a VALIDATION_ERROR and changes nothing', async (body, field) => {
+    const m = await aMonitor(h.ds, user);
+    const res = await api('put', `/monitors/${m.id}/alerts`).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(Object.keys(res.body.error.details)).toContain(field);
+    expect((await api('get', `/monitors/${m.id}/alerts`)).body.data.alert_threshold).toBe(1);
+  });
+
+  it("answers 404 for another user's monitor, read or written", async () => {
+    const m = await aMonitor(h.ds, user);
+    expect((await api('get', `/monitors/${m.id}/alerts`, otherAuth)).body.error.code).toBe('MONITOR_NOT_FOUND');
+    const put = await api('put', `/monitors/${m.id}/alerts`, otherAuth).send({ alert_threshold: 5 });
+    expect(put.status).toBe(404);
+    expect(put.body.error.code).toBe('MONITOR_NOT_FOUND');
+    expect((await api('get', `/monitors/${m.id}/alerts`)).body.data.alert_threshold).toBe(1);
+  });
+});
+
+async function aNotification(owner: User, monitorId: number, startedAt: string, type: 'downtime' | 'recovery' = 'downtime'): Promise<number> {
+  const [incident] = await h.ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, $2) RETURNING id`, [monitorId, startedAt]);
+  const [n] = await h.ds.query(
+    `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at)
+     VALUES ($1, $2, $3, $4, 'active', 'down', $5) RETURNING id`,
+    [owner.id, monitorId, incident.id, type, startedAt],
+  );
+  return n.id;
+}
+
+describe('GET /alerts', () => {
+  it("lists the caller's notifications newest first, since a time, limited", async () => {
+    const m = await aMonitor(h.ds, user);
+    const foreign = await aMonitor(h.ds, other);
+    const a = await aNotification(user, m.id, '2026-01-01T00:00:00Z');
+    const b = await aNotification(user, m.id, '2026-01-02T00:00:00Z', 'recovery');
+    const c = await aNotification(user, m.id, '2026-01-03T00:00:00Z');
+    await aNotification(other, foreign.id, '2026-01-04T00:00:00Z');
+
+    const all = await api('get', '/alerts');
+    expect(all.status).toBe(200);
+    expectMeta(all);
+    expect(all.body.data.map((n: { id: number }) => n.id)).toEqual([c, b, a]);
+    expect(all.body.pagination).toEqual({ page: 1, limit: 50, total: 3, pages: 1, has_next: false, has_prev: false });
+    expect(all.body.data[1]).toMatchObject({ id: b, monitor_id: m.id, monitor_name: m.name, type: 'recovery', status: 'active', started_at: '2026-01-02T00:00:00.000Z' });
+
+    const since = await api('get', '/alerts?since=2026-01-02T00:00:00Z&limit=1');
+    expect(since.body.data.map((n: { id: number }) => n.id)).toEqual([c]);
+    expect(since.body.pagination).toMatchObject({ limit: 1, total: 2, pages: 2, has_next: true });
+  });
+
+  it.each([
+    ['since=last-week', 'since'],
+    ['limit=101', 'limit'],
+    ['limit=0', 'limit'],
+  ])('refuses %s', async (query, field) => {
+    const res = await api('get', `/alerts?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(Object.keys(res.body.error.details)).toContain(field);
+  });
+});
