@@ -33,7 +33,16 @@ export function pidsOf(name: string): number[] {
   }
 }
 
-/** CPU seconds of a group of pids (processes that come and go are counted while alive). */
-export function groupCpuSeconds(pids: number[]): number {
-  return pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+/** CPU seconds per pid of every process named `name`, for `groupCpuSince`. */
+export function cpuSnapshot(name: string): Map<number, number> {
+  return new Map(pidsOf(name).map((pid) => [pid, cpuSeconds(pid)]));
+}
+
+/**
+ * CPU seconds that processes named `name` used since `before` was taken: processes started in
+ * between count from zero (Postgres forks a backend per connection); ones that exited are missed,
+ * so this is a lower bound when connections churn.
+ */
+export function groupCpuSince(name: string, before: Map<number, number>): number {
+  return pidsOf(name).reduce((sum, pid) => sum + cpuSeconds(pid) - (before.get(pid) ?? 0), 0);
 }

@@ -4,7 +4,7 @@ import IORedis from 'ioredis';
 import { generateApiToken, hashApiToken, openDatabase } from '@uptime/db';
 import { startCountingTarget } from './counting-target';
 import { quantile } from './percentiles';
-import { cpuSeconds, groupCpuSeconds, pidsOf, rssMb } from './process-stats';
+import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
 
 export interface CapacityOptions {
@@ -141,11 +141,9 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     log(`created in ${createSeconds.toFixed(1)} s; warming up for one interval`);
     await sleep(o.intervalSeconds * 1000 + 1000);
 
-    const pgPids = pidsOf('postgres');
-    const redisPids = pidsOf('redis-server');
     const cpuBefore = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
-    const pgBefore = groupCpuSeconds(pgPids);
-    const redisBefore = groupCpuSeconds(redisPids);
+    const pgBefore = cpuSnapshot('postgres');
+    const redisBefore = cpuSnapshot('redis-server');
     const windowStart = Date.now();
     log(`measuring for ${o.windowSeconds} s`);
     const listLatencies: number[] = [];
@@ -164,8 +162,12 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       cpuPercent: ((cpuSeconds(p.pid) - cpuBefore.get(p.name)!) / windowSeconds) * 100,
       rssMb: rssMb(p.pid),
     }));
-    figures.push({ name: 'postgres (all)', cpuPercent: ((groupCpuSeconds(pgPids) - pgBefore) / windowSeconds) * 100, rssMb: 0 });
-    figures.push({ name: 'redis', cpuPercent: ((groupCpuSeconds(redisPids) - redisBefore) / windowSeconds) * 100, rssMb: redisPids.reduce((s, p) => s + rssMb(p), 0) });
+    figures.push({ name: 'postgres (all)', cpuPercent: (groupCpuSince('postgres', pgBefore) / windowSeconds) * 100, rssMb: 0 });
+    figures.push({
+      name: 'redis',
+      cpuPercent: (groupCpuSince('redis-server', redisBefore) / windowSeconds) * 100,
+      rssMb: pidsOf('redis-server').reduce((sum, pid) => sum + rssMb(pid), 0),
+    });
 
     let inWindow = 0;
     let neverChecked = 0;

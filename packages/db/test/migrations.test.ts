@@ -20,4 +20,24 @@ describe('database schema', () => {
     const [row] = await ds.query(`SELECT int_array_add('{1,2,3}'::int[], '{10,0,5}'::int[]) AS sum`);
     expect(row.sum).toEqual([11, 2, 8]);
   });
+
+  it('deletes the location results of a check with it, when the monitor goes', async () => {
+    const [user] = await ds.query(`INSERT INTO users (email) VALUES ('cascade@example.test') RETURNING id`);
+    const [monitor] = await ds.query(
+      `INSERT INTO monitors (owner_id, name, url, timeout, check_interval) VALUES ($1, 'm', 'https://example.test', 30, 60) RETURNING id`,
+      [user.id],
+    );
+    const [check] = await ds.query(
+      `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok) VALUES ($1, now(), now(), true) RETURNING id`,
+      [monitor.id],
+    );
+    await ds.query(
+      `INSERT INTO check_location_results (check_result_id, location, ok, checked_at) VALUES ($1, 'eu', true, now()), ($1, 'us', false, now())`,
+      [check.id],
+    );
+    const count = async (): Promise<number> => (await ds.query(`SELECT count(*)::int AS n FROM check_location_results`))[0].n;
+    expect(await count()).toBe(2);
+    await ds.query(`DELETE FROM monitors WHERE id = $1`, [monitor.id]);
+    expect(await count()).toBe(0);
+  });
 });
