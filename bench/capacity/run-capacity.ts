@@ -217,7 +217,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       expectedPerSecond,
       achievedPerSecond: Math.round(achievedPerSecond * 10) / 10,
       achievedRatio: Math.round((achievedPerSecond / expectedPerSecond) * 10000) / 10000,
-      gapMs: { p50: quantile(gaps, 0.5), p99: quantile(gaps, 0.99), max: gaps.length ? Math.max(...gaps) : null },
+      gapMs: { p50: quantile(gaps, 0.5), p99: quantile(gaps, 0.99), max: gaps.length ? gaps.reduce((a, b) => (b > a ? b : a)) : null },
       neverChecked,
       doubled,
       lost: Math.max(0, hitsTotal - results),
