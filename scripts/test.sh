@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-pnpm.sh
+bash scripts/ensure-system-packages.sh
 pnpm install --frozen-lockfile
 pnpm typecheck
 pnpm lint

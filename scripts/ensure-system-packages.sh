@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Debian packages the test suite drives, installed when missing (this kind of machine runs as
+# root and reaches Debian's archive; nothing is downloaded from elsewhere):
+# - docker-compose: test/deploy/compose.test.ts validates docker-compose.yml with
+#   `docker-compose config` (no engine needed);
+# - chromium: services/api/test/browser-explorer.test.ts drives /api/docs headless (never a
+#   browser downloaded by a test tool).
+set -euo pipefail
+missing=()
+if ! command -v docker-compose >/dev/null 2>&1 && ! docker compose version >/dev/null 2>&1; then missing+=(docker-compose); fi
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} from Debian's packages"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
