@@ -20,6 +20,8 @@ module.exports = {
   globalSetup: '<rootDir>/jest/global-setup.ts',
   globalTeardown: '<rootDir>/jest/global-teardown.ts',
   setupFiles: ['reflect-metadata'],
+  // A test during which an answer did not match the OpenAPI document fails (docs/api.md).
+  setupFilesAfterEnv: ['<rootDir>/services/api/test/support/fail-on-contract-violations.ts'],
   testTimeout: 30000,
   // Test files share one database per run and truncate it: never in parallel.
   maxWorkers: 1,

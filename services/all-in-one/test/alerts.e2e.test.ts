@@ -1,6 +1,6 @@
-import request from 'supertest';
 import type { RunningApi } from '@uptime/api';
 import { startApi } from '@uptime/api';
+import { successOf } from '@uptime/client';
 import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import type { DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
@@ -19,6 +19,7 @@ import {
   type FakeHttpServer,
   type FakeSendGrid,
 } from '@uptime/testing';
+import { contractCheckedClient } from './api-client';
 
 jest.setTimeout(120_000);
 
@@ -60,22 +61,20 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     const caller = auth ? { auth, user: undefined } : await aCaller(ds);
     const target = await startFakeHttpServer(answer(200, 'ok'));
     targets.push(target);
-    const http = request(api.url);
-    const call = (method: 'get' | 'put' | 'post', path: string) => http[method](`/api/v1${path}`).set('Authorization', caller.auth);
-    const created = await call('post', '/monitors').send({ name, url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 });
+    const client = await contractCheckedClient(api.url, caller.auth);
+    const created = await client.post('/api/v1/monitors', { body: { name, url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 } });
     expect(created.status).toBe(201);
-    const id: number = created.body.data.id;
-    const status = async (): Promise<string> => (await call('get', `/monitors/${id}`)).body.data.status;
+    const id = successOf(created).data.id;
+    const status = async (): Promise<string> => successOf(await client.get('/api/v1/monitors/{id}', { path: { id } })).data.status;
     await waitFor(async () => (await status()) === 'online', { what: `${name} online`, timeoutMs: 20_000 });
-    const notifications = async (): Promise<{ type: string; status: string; email_sent_at: string | null }[]> =>
-      (await call('get', `/notifications?monitor_id=${id}`)).body.data;
+    const notifications = async () => successOf(await client.get('/api/v1/notifications', { query: { monitor_id: id } })).data;
     const mails = () => sendgrid.mails.filter((m) => m.subject.includes(name));
-    return { id, target, call, status, notifications, mails, user: caller.user };
+    return { id, target, client, status, notifications, mails, user: caller.user };
   }
 
   it('sends the emails to the custom recipients instead of the owner', async () => {
     const m = await onlineMonitor('Recipients');
-    const put = await m.call('put', `/monitors/${m.id}/alerts`).send({ email_recipients: ['ops@example.com', 'oncall@example.com'] });
+    const put = await m.client.put('/api/v1/monitors/{id}/alerts', { path: { id: m.id }, body: { email_recipients: ['ops@example.com', 'oncall@example.com'] } });
     expect(put.status).toBe(200);
     m.target.respond(answer(500, 'boom'));
     await waitFor(() => m.mails().length >= 2, { what: 'two downtime emails', timeoutMs: 20_000 });
@@ -86,7 +85,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
 
   it('records the notification but sends nothing when email_enabled is false', async () => {
     const m = await onlineMonitor('Silent');
-    await m.call('put', `/monitors/${m.id}/alerts`).send({ email_enabled: false });
+    await m.client.put('/api/v1/monitors/{id}/alerts', { path: { id: m.id }, body: { email_enabled: false } });
     m.target.respond(answer(500, 'boom'));
     await waitFor(async () => (await m.notifications()).some((n) => n.type === 'downtime' && n.status === 'active'), { what: 'downtime recorded', timeoutMs: 20_000 });
     await sleep(1500);
@@ -96,7 +95,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
 
   it('sends no recovery email when alert_on_recovery is false', async () => {
     const m = await onlineMonitor('NoRecovery');
-    await m.call('put', `/monitors/${m.id}/alerts`).send({ alert_on_recovery: false });
+    await m.client.put('/api/v1/monitors/{id}/alerts', { path: { id: m.id }, body: { alert_on_recovery: false } });
     m.target.respond(answer(500, 'boom'));
     await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
     m.target.respond(answer(200, 'ok'));
@@ -107,7 +106,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
 
   it('shows warning for two failed checks and goes offline at the third with alert_threshold 3', async () => {
     const m = await onlineMonitor('Threshold');
-    await m.call('put', `/monitors/${m.id}/alerts`).send({ alert_threshold: 3 });
+    await m.client.put('/api/v1/monitors/{id}/alerts', { path: { id: m.id }, body: { alert_threshold: 3 } });
     m.target.respond(answer(500, 'boom'));
     await waitFor(async () => (await m.status()) === 'warning', { what: 'warning', timeoutMs: 20_000, intervalMs: 50 });
     expect(m.mails()).toHaveLength(0);
@@ -130,8 +129,8 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     const m = await onlineMonitor('Paused');
     m.target.respond(answer(500, 'boom'));
     await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
-    const paused = await m.call('post', `/monitors/${m.id}/pause`).send({ reason: 'fixing it' });
-    expect(paused.body.data).toMatchObject({ status: 'paused', pause_reason: 'fixing it' });
+    const paused = await m.client.post('/api/v1/monitors/{id}/pause', { path: { id: m.id }, body: { reason: 'fixing it' } });
+    expect(successOf(paused).data).toMatchObject({ status: 'paused', pause_reason: 'fixing it' });
     await sleep(500);
     const count = async (): Promise<number> => (await ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [m.id]))[0].n;
     const whilePaused = await count();
@@ -142,8 +141,8 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
 
     m.target.respond(answer(200, 'ok'));
     const resumedAt = Date.now();
-    const resumed = await m.call('post', `/monitors/${m.id}/resume`);
-    expect(resumed.body.data).toMatchObject({ status: 'pending', paused_at: null, pause_reason: null });
+    const resumed = await m.client.post('/api/v1/monitors/{id}/resume', { path: { id: m.id } });
+    expect(successOf(resumed).data).toMatchObject({ status: 'pending', paused_at: null, pause_reason: null });
     await waitFor(async () => (await m.status()) === 'online', { what: 'online after resume', timeoutMs: 20_000, intervalMs: 50 });
     expect(Date.now() - resumedAt).toBeLessThan(3000);
     await waitFor(() => m.mails().length >= 2, { what: 'recovery email', timeoutMs: 20_000 });
@@ -157,8 +156,8 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     const m = await onlineMonitor('StillDown');
     m.target.respond(answer(500, 'boom'));
     await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
-    await m.call('post', `/monitors/${m.id}/pause`);
-    await m.call('post', `/monitors/${m.id}/resume`);
+    await m.client.post('/api/v1/monitors/{id}/pause', { path: { id: m.id } });
+    await m.client.post('/api/v1/monitors/{id}/resume', { path: { id: m.id } });
     await waitFor(async () => (await m.status()) === 'offline', { what: 'offline again', timeoutMs: 20_000 });
     await sleep(1500);
     expect(m.mails()).toHaveLength(1);
@@ -167,7 +166,8 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
 
   it("sends no email for a user whose email_notifications preference is off, but records it", async () => {
     const caller = await aCaller(ds);
-    const pref = await request(api.url).put('/api/v1/preferences').set('Authorization', caller.auth).send({ email_notifications: false });
+    const client = await contractCheckedClient(api.url, caller.auth);
+    const pref = await client.put('/api/v1/preferences', { body: { email_notifications: false } });
     expect(pref.status).toBe(200);
     const m = await onlineMonitor('PrefOff', caller.auth);
     m.target.respond(answer(500, 'boom'));

@@ -1,9 +1,10 @@
-import request from 'supertest';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { JobName, QueueName } from '@uptime/queues';
+import { successOf } from '@uptime/client';
 import { answer, sleep, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
+import { contractCheckedClient } from './api-client';
 
 export interface Stack {
   apiUrl: string;
@@ -14,40 +15,29 @@ export interface Stack {
   ownerEmail: string;
 }
 
-interface NotificationBody {
-  id: number;
-  type: string;
-  status: string;
-  duration: number | null;
-  resolved_at: string | null;
-  email_sent_at: string | null;
-}
-
 /**
  * The core loop as a user meets it (issue 2): a monitor checked every second goes offline when
  * its target answers 500, raises one downtime notification and one email, and on recovery
  * resolves it with its duration and sends a recovery email. Redelivered events change nothing.
  */
 export async function runCoreLoopScenario(stack: Stack): Promise<void> {
-  const api = request(stack.apiUrl);
-  const created = await api
-    .post('/api/v1/monitors')
-    .set('Authorization', stack.auth)
-    .send({ name: 'Shop', url: `${stack.target.url}/health`, type: 'http', check_interval: 1, timeout: 5 });
+  const api = await contractCheckedClient(stack.apiUrl, stack.auth);
+  const created = await api.post('/api/v1/monitors', {
+    body: { name: 'Shop', url: `${stack.target.url}/health`, type: 'http', check_interval: 1, timeout: 5 },
+  });
   expect(created.status).toBe(201);
-  const id: number = created.body.data.id;
-  const status = async (): Promise<string> => (await api.get(`/api/v1/monitors/${id}`).set('Authorization', stack.auth)).body.data.status;
-  const notifications = async (): Promise<NotificationBody[]> =>
-    (await api.get(`/api/v1/notifications?monitor_id=${id}`).set('Authorization', stack.auth)).body.data;
+  const id = successOf(created).data.id;
+  const status = async (): Promise<string> => successOf(await api.get('/api/v1/monitors/{id}', { path: { id } })).data.status;
+  const notifications = async () => successOf(await api.get('/api/v1/notifications', { query: { monitor_id: id } })).data;
 
   await waitFor(async () => (await status()) === 'online', { what: 'monitor online', timeoutMs: 20000 });
 
   stack.target.respond(answer(500, 'boom'));
   await waitFor(async () => (await status()) === 'offline', { what: 'monitor offline', timeoutMs: 20000 });
   await waitFor(() => stack.sendgrid.mails.length >= 1, { what: 'downtime email', timeoutMs: 20000 });
-  const active = await api.get('/api/v1/notifications/active').set('Authorization', stack.auth);
-  expect(active.body.meta.count).toBe(1);
-  expect(active.body.data[0]).toMatchObject({ type: 'downtime', status: 'active', monitor_id: id });
+  const active = successOf(await api.get('/api/v1/notifications/active'));
+  expect(active.meta.count).toBe(1);
+  expect(active.data[0]).toMatchObject({ type: 'downtime', status: 'active', monitor_id: id });
   // Further failed checks: still one notification and one email.
   await sleep(2500);
   expect((await notifications()).filter((n) => n.type === 'downtime')).toHaveLength(1);

@@ -28,6 +28,8 @@ import { dashboardRouter } from './dashboard/dashboard.routes';
 import { preferencesRouter } from './preferences/preferences.routes';
 import { agentsRouter } from './agents/agents.routes';
 import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
+import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
+import { inspectResponses, type ResponseInspector } from './openapi/response-inspection';
 
 export interface AppDeps {
   config: Config;
@@ -39,6 +41,8 @@ export interface AppDeps {
   metrics?: ServiceMetrics;
   /** Default: Postgres through `dataSource` and Redis through `redis`. */
   readiness?: ReadinessChecker;
+  /** Sees every answer (the tests check each one against the OpenAPI document). */
+  responseInspector?: ResponseInspector;
 }
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
@@ -47,6 +51,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
+  if (deps.responseInspector) app.use(inspectResponses(deps.responseInspector));
   app.use(requestContext);
   // Operations first: before HTTPS redirects, sessions, auth and rate limits (and not logged).
   const metrics = deps.metrics ?? createServiceMetrics();
@@ -62,8 +67,11 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
+  // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
+  app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
   app.use(helmet());
   app.use(corsPolicy(config.corsOrigins));
+  app.get('/api/v1/openapi.json', openApiDocumentRoute());
 
   const v1 = express.Router();
   const oauth = createOAuth(config, ds);

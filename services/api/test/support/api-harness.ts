@@ -6,6 +6,7 @@ import { createLogger } from '@uptime/logger';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
 import { openTestDatabase, resetDatabase, resetRedis, testConfig } from '@uptime/testing';
 import { createApp } from '../../src/app';
+import { checkInspectedResponse } from './document-contract';
 
 export interface ApiHarness {
   app: Express;
@@ -25,7 +26,8 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   const redis = createRedisConnection(config.redis.url, 'uptime-api-test');
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
   const logger = createLogger({ level: config.logLevel, service: 'api-test' });
-  const app = createApp({ config, dataSource: ds, redis, scheduler, logger });
+  // Every answer is checked against the OpenAPI document; a mismatch fails the test (jest setup).
+  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, responseInspector: checkInspectedResponse });
   return {
     app,
     ds,

@@ -1,0 +1,101 @@
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
+import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import type { JsonSchema } from './json-schema';
+
+/** The header names and values `IsHeaderMap` (monitor-fields.dto.ts) accepts. */
+const HEADER_MAP: JsonSchema = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$" },
+  additionalProperties: { type: 'string', maxLength: 4096, pattern: '^[^\\r\\n]*$' },
+  examples: [{ Accept: 'application/json' }],
+};
+
+/**
+ * JSON Schema of our own class-validator decorators (registered with `registerDecorator`), by
+ * their name. Each says what the decorator's validate function accepts.
+ */
+const CUSTOM_RULES: Record<string, JsonSchema> = {
+  isHttpUrl: { type: 'string', format: 'uri', maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$', examples: ['https://example.com/health'] },
+  isAgentUrl: {
+    type: 'string',
+    format: 'uri',
+    maxLength: 2048,
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s?#@]+$',
+    description: 'Base URL of the agent: absolute http(s), without credentials, query or fragment',
+    examples: ['https://agent-eu.example.com'],
+  },
+  isHeaderMap: HEADER_MAP,
+  isTimeZone: { type: 'string', maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+\\-/]{0,63}$', description: 'IANA time zone name', examples: ['Europe/Berlin', 'UTC'] },
+};
+
+/**
+ * A decorator without a schema here must not silently become `{}` (or depend on emitted design
+ * types, which tsx does not emit): building the document fails and names it.
+ */
+const converters: ISchemaConverters = {
+  ...(CUSTOM_RULES as ISchemaConverters),
+  [ValidationTypes.CUSTOM_VALIDATION]: (meta) => {
+    const target = typeof meta.target === 'function' ? meta.target.name : meta.target;
+    throw new Error(`No JSON Schema for the validation rule "${meta.name ?? meta.type}" on ${target}.${meta.propertyName}; add it to CUSTOM_RULES`);
+  },
+};
+
+/** The conditions of `ValidateIf`/`IsOptional` on one property: a false answer skips every rule. */
+function conditionsOf(dto: new () => object, property: string): ((object: object, value: unknown) => boolean)[] {
+  return getMetadataStorage()
+    .getTargetValidationMetadatas(dto, '', true, false)
+    .filter((m) => m.propertyName === property && m.type === ValidationTypes.CONDITIONAL_VALIDATION)
+    .map((m) => m.constraints[0] as (object: object, value: unknown) => boolean);
+}
+
+/**
+ * Whether the DTO lets `null` through: asked of the property's own conditions, so `Nullable()`
+ * (null skips the rules, then clears the field) and `Optional()` (null is validated and refused)
+ * are told apart by what they do, not by how they are spelled.
+ */
+function acceptsNull(dto: new () => object, property: string): boolean {
+  return conditionsOf(dto, property).some((condition) => condition({ [property]: null }, null) === false);
+}
+
+function withNull(schema: JsonSchema): JsonSchema {
+  if (schema.type === undefined) return schema;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const widened: JsonSchema = { ...schema, type: [...types, 'null'] };
+  if (schema.enum) widened.enum = [...schema.enum, null];
+  return widened;
+}
+
+/**
+ * The request-body schema of a class-validator DTO, generated from the decorators the API
+ * validates with (through class-validator-jsonschema): types, ranges, lengths, enums, patterns,
+ * required properties, and null where the DTO accepts it. Closed (`additionalProperties: false`),
+ * since parseInput refuses unknown fields.
+ */
+export function schemaOfDto(dto: new () => object): JsonSchema {
+  const generated = targetConstructorToSchema(dto, { additionalConverters: converters }) as JsonSchema;
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(generated.properties ?? {})) {
+    properties[name] = acceptsNull(dto, name) ? withNull(schema) : schema;
+  }
+  const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+  if (generated.required?.length) schema.required = generated.required;
+  return schema;
+}
+
+/** Property-level documentation for a generated schema; naming a property it lacks is an error. */
+export function annotate(schema: JsonSchema, notes: Record<string, JsonSchema>, required?: readonly string[]): JsonSchema {
+  const properties = { ...schema.properties };
+  for (const [name, note] of Object.entries(notes)) {
+    const current = properties[name];
+    if (!current) throw new Error(`annotate: the schema has no property "${name}"`);
+    properties[name] = { ...current, ...note };
+  }
+  const out: JsonSchema = { ...schema, properties };
+  if (required) {
+    for (const name of required) if (!properties[name]) throw new Error(`annotate: cannot require unknown property "${name}"`);
+    out.required = [...new Set([...(schema.required ?? []), ...required])];
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+import type { AgentResponse } from '../agents/agent.presenter';
+import type { TokenResponse } from '../auth/token.presenter';
+import type { UserResponse } from '../auth/user.presenter';
+import type { toDashboardResponse } from '../dashboard/dashboard.routes';
+import type { Meta } from '../http/envelope';
+import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
+import type { toCheckResultResponse } from '../monitors/check-results.service';
+import type { MonitorResponse } from '../monitors/monitor.presenter';
+import type { toStatsResponse } from '../monitors/stats.presenter';
+import type { toTestResultResponse } from '../monitors/test-check';
+import type { NotificationResponse } from '../notifications/notification.presenter';
+import type { toPreferencesResponse } from '../preferences/preferences.presenter';
+
+/**
+ * Examples shown in the document, typed as the presenters' answers (a renamed field is a compile
+ * error) and validated against the document's own schemas by the OpenAPI tests.
+ */
+export const EXAMPLE_META: Meta = { timestamp: '2026-11-22T10:00:00.000Z', request_id: '6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11' };
+
+export const EXAMPLE_MONITOR: MonitorResponse = {
+  id: 42,
+  name: 'Shop',
+  url: 'https://shop.example.com/health',
+  type: 'http',
+  method: 'GET',
+  headers: { Accept: 'application/json' },
+  body: null,
+  expected_status: [],
+  timeout: 30,
+  check_interval: 60,
+  retry_count: 1,
+  follow_redirects: true,
+  verify_ssl: true,
+  expected_content: null,
+  excluded_content: null,
+  json_path: '$.status',
+  expected_json_value: 'ok',
+  locations: [],
+  tags: ['production'],
+  status: 'online',
+  uptime_24h: 99.93,
+  uptime_7d: 99.98,
+  uptime_30d: 99.99,
+  response_time: 182,
+  last_check: '2026-11-22T09:59:30.000Z',
+  last_success: '2026-11-22T09:59:30.000Z',
+  last_failure: '2026-11-21T17:02:00.000Z',
+  paused_at: null,
+  pause_reason: null,
+  created_at: '2026-11-01T08:00:00.000Z',
+  updated_at: '2026-11-20T12:30:00.000Z',
+};
+
+export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {
+  id: 98231,
+  checked_at: '2026-11-22T09:59:30.000Z',
+  status: 'down',
+  status_code: 500,
+  response_time: 41,
+  error: 'Unexpected status 500',
+  location: null,
+  locations: [],
+};
+
+export const EXAMPLE_TEST_RESULT: ReturnType<typeof toTestResultResponse> = {
+  status: 'up',
+  response_time: 175,
+  status_code: 200,
+  checked_at: '2026-11-22T10:00:00.000Z',
+  error: null,
+};
+
+export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {
+  period: '24h',
+  granularity: '1h',
+  uptime: { '24h': 99.93, '7d': 99.98, '30d': 99.99 },
+  response_times: { avg: 180, min: 120, max: 950, p95: 400 },
+  incidents: { count: 1, total_downtime: 60 },
+  checks: { total: 1440, successful: 1439, failed: 1 },
+  series: [{ timestamp: '2026-11-22T09:00:00.000Z', uptime: 100, avg_response_time: 178, checks: 60 }],
+};
+
+export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> = {
+  email_enabled: true,
+  email_recipients: ['ops@example.com'],
+  slack_enabled: false,
+  alert_on_recovery: true,
+  alert_threshold: 2,
+};
+
+export const EXAMPLE_NOTIFICATION: NotificationResponse = {
+  id: 7,
+  monitor_id: 42,
+  monitor_name: 'Shop',
+  monitor_url: 'https://shop.example.com/health',
+  type: 'downtime',
+  message: 'Shop is down: Unexpected status 500',
+  status: 'active',
+  started_at: '2026-11-22T09:58:00.000Z',
+  resolved_at: null,
+  duration: null,
+  notification_method: 'email',
+  acknowledged: false,
+  acknowledged_at: null,
+  email_sent_at: '2026-11-22T09:58:01.000Z',
+  error_details: { status_code: 500, response_time: 41, error_message: 'Unexpected status 500' },
+  created_at: '2026-11-22T09:58:00.000Z',
+};
+
+export const EXAMPLE_AGENT: AgentResponse = {
+  id: 3,
+  name: 'Frankfurt',
+  location: 'eu-central',
+  url: 'https://agent-fra.example.com',
+  status: 'active',
+  is_public: false,
+  owner_id: 1,
+  version: '1.2.0',
+  last_seen_at: '2026-11-22T09:59:58.000Z',
+  created_at: '2026-11-01T08:00:00.000Z',
+  updated_at: '2026-11-01T08:00:00.000Z',
+};
+
+export const EXAMPLE_USER: UserResponse = {
+  id: 1,
+  email: 'ada@example.com',
+  name: 'Ada',
+  provider: 'github',
+  providers: ['github', 'google'],
+  avatar_url: 'https://avatars.example.com/ada.png',
+  role: 'user',
+  created_at: '2026-10-01T08:00:00.000Z',
+  last_login: '2026-11-22T08:00:00.000Z',
+};
+
+export const EXAMPLE_TOKEN: TokenResponse = {
+  id: 5,
+  name: 'ci',
+  created_at: '2026-11-01T08:00:00.000Z',
+  expires_at: null,
+  last_used_at: '2026-11-22T09:00:00.000Z',
+};
+
+export const EXAMPLE_PREFERENCES: ReturnType<typeof toPreferencesResponse> = {
+  timezone: 'Europe/Berlin',
+  email_notifications: true,
+  default_check_interval: 300,
+  default_timeout: 30,
+  default_locations: [],
+  theme: 'system',
+};
+
+export const EXAMPLE_DASHBOARD: ReturnType<typeof toDashboardResponse> = {
+  monitors: { total: 3, online: 1, offline: 1, warning: 0, pending: 0, paused: 1 },
+  uptime: { '24h': 99.5, '7d': 99.8, '30d': 99.9 },
+  response_time_avg_24h: 210,
+  active_incidents: 1,
+  down_monitors: [{ id: 42, name: 'Shop', url: 'https://shop.example.com/health', since: '2026-11-22T09:58:00.000Z' }],
+  recent_notifications: [EXAMPLE_NOTIFICATION],
+};
+
+export const dataExample = (data: unknown): unknown => ({ data, meta: EXAMPLE_META });
+export const messageExample = (message: string, data?: unknown): unknown =>
+  data === undefined ? { message, meta: EXAMPLE_META } : { message, data, meta: EXAMPLE_META };
+export const listExample = (items: unknown[], meta: Record<string, unknown> = EXAMPLE_META): unknown => ({
+  data: items,
+  pagination: { page: 1, limit: 25, total: items.length, pages: items.length > 0 ? 1 : 0, has_next: false, has_prev: false },
+  meta,
+});

@@ -1,0 +1,261 @@
+import { MONITOR_STATUSES } from '@uptime/db';
+import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitors/stats.query';
+import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
+import {
+  dataExample,
+  EXAMPLE_ALERT_SETTINGS,
+  EXAMPLE_CHECK_RESULT,
+  EXAMPLE_MONITOR,
+  EXAMPLE_STATS,
+  EXAMPLE_TEST_RESULT,
+  listExample,
+  messageExample,
+} from '../examples';
+import { arrayOf, enumOf, int, ref, str } from '../json-schema';
+import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
+
+const BASE = '/api/v1/monitors';
+const MONITOR = `${BASE}/{id}`;
+const id = idParam('monitor');
+const notFound = ['MONITOR_NOT_FOUND'] as const;
+
+const isoDate = (name: string, description: string): ParameterSpec => ({
+  name,
+  in: 'query',
+  description: `${description}; ISO 8601 date or date-time (a time without zone is UTC)`,
+  schema: str({ examples: ['2026-11-01', '2026-11-01T00:00:00Z'] }),
+});
+
+const listFilters: ParameterSpec[] = [
+  ...pageParams(25, 100),
+  {
+    name: 'status',
+    in: 'query',
+    description: 'Only monitors with this status (`true`, seen in the seed, is accepted and ignored)',
+    schema: enumOf([...MONITOR_STATUSES, 'true']),
+  },
+  { name: 'search', in: 'query', description: 'Case-insensitive, in name and URL', schema: str({ maxLength: 200 }) },
+  { name: 'type', in: 'query', description: '`https` keeps monitors whose URL is https', schema: enumOf(['http', 'https']) },
+  { name: 'tags', in: 'query', description: 'Comma-separated (`production,eu`): monitors having all of them', schema: str() },
+  isoDate('created_after', 'Created at or after'),
+  isoDate('updated_since', 'Updated at or after'),
+  { name: 'uptime', in: 'query', description: 'Accepted and ignored (seen in the seed)', schema: str() },
+];
+
+const monitorAnswer = (description: string) => ({ description, schema: dataEnvelope(ref('Monitor')), example: dataExample(EXAMPLE_MONITOR) });
+
+const update = (method: 'put' | 'patch'): OperationSpec => ({
+  method,
+  path: MONITOR,
+  operationId: method === 'put' ? 'replaceMonitor' : 'updateMonitor',
+  tag: 'Monitors',
+  summary: method === 'put' ? 'Update a monitor (PUT takes a partial body too)' : 'Update a monitor',
+  description: 'Validated like create; a new check_interval reschedules the checks. Answers the whole monitor.',
+  parameters: [id],
+  body: { schema: ref('MonitorUpdate'), required: false, example: { name: 'Shop (EU)', check_interval: 120, timeout: 10 } },
+  responses: { 200: monitorAnswer('The updated monitor') },
+  errors: [...notFound, 'INVALID_MONITOR_TYPE'],
+});
+
+const pause = (verb: 'pause' | 'disable'): OperationSpec => ({
+  method: 'post',
+  path: `${MONITOR}/${verb}`,
+  operationId: `${verb}Monitor`,
+  tag: 'Monitors',
+  summary: verb === 'pause' ? 'Pause a monitor' : 'Disable a monitor (same as pause)',
+  description: 'No checks while paused; status becomes `paused` with `paused_at` and `pause_reason`.',
+  parameters: [id],
+  body: { schema: ref('PauseRequest'), required: false, example: { reason: 'Maintenance window' } },
+  responses: { 200: { description: 'The paused monitor', schema: messageEnvelope(ref('Monitor')), example: messageExample('Monitor paused', { ...EXAMPLE_MONITOR, status: 'paused', paused_at: '2026-11-22T10:00:00.000Z', pause_reason: 'Maintenance window' }) } },
+  errors: [...notFound],
+});
+
+const resume = (verb: 'resume' | 'enable'): OperationSpec => ({
+  method: 'post',
+  path: `${MONITOR}/${verb}`,
+  operationId: `${verb}Monitor`,
+  tag: 'Monitors',
+  summary: verb === 'resume' ? 'Resume a monitor' : 'Enable a monitor (same as resume)',
+  description: 'Back to `pending` and checked at once. Takes no body (an empty object is fine).',
+  parameters: [id],
+  responses: { 200: { description: 'The resumed monitor', schema: messageEnvelope(ref('Monitor')), example: messageExample('Monitor resumed', { ...EXAMPLE_MONITOR, status: 'pending' }) } },
+  errors: [...notFound],
+});
+
+/** `/monitors`: CRUD (monitors.routes.ts) and operations (monitor-operations.routes.ts, monitor-agents.routes.ts). */
+export const MONITOR_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'get',
+    path: BASE,
+    operationId: 'listMonitors',
+    tag: 'Monitors',
+    summary: 'List monitors',
+    description: "The caller's monitors, by id.",
+    parameters: listFilters,
+    responses: { 200: { description: 'A page of monitors', schema: listEnvelope(ref('Monitor')), example: listExample([EXAMPLE_MONITOR]) } },
+  },
+  {
+    method: 'post',
+    path: BASE,
+    operationId: 'createMonitor',
+    tag: 'Monitors',
+    summary: 'Create a monitor',
+    description: 'The new monitor is `pending` and checked at once, then every check_interval.',
+    body: { schema: ref('MonitorCreate'), required: true, example: { name: 'Shop', url: 'https://shop.example.com/health', type: 'http', check_interval: 60 } },
+    responses: { 201: { description: 'The new monitor', schema: dataEnvelope(ref('Monitor')), example: dataExample({ ...EXAMPLE_MONITOR, status: 'pending' }) } },
+    errors: ['INVALID_MONITOR_TYPE'],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/bulk`,
+    operationId: 'bulkMonitors',
+    tag: 'Monitors',
+    summary: 'Pause, resume, delete or update many monitors',
+    description: 'Each monitor on its own: those that fail (missing, another user\'s) are listed under `failed`. Invalid `settings` change nothing.',
+    body: { schema: ref('BulkRequest'), required: true, example: { action: 'pause', monitor_ids: [42, 43], reason: 'Deploy' } },
+    responses: {
+      200: {
+        description: 'What succeeded and what failed',
+        schema: messageEnvelope(ref('BulkOutcome')),
+        example: messageExample('1 monitor(s) paused, 1 failed', { succeeded: [42], failed: [{ id: 43, error: { code: 'MONITOR_NOT_FOUND', message: 'Monitor 43 not found' } }] }),
+      },
+    },
+    errors: ['INVALID_MONITOR_TYPE'],
+  },
+  {
+    method: 'get',
+    path: MONITOR,
+    operationId: 'getMonitor',
+    tag: 'Monitors',
+    summary: 'Get a monitor',
+    parameters: [id],
+    responses: { 200: monitorAnswer('The monitor') },
+    errors: [...notFound],
+  },
+  update('put'),
+  update('patch'),
+  {
+    method: 'delete',
+    path: MONITOR,
+    operationId: 'deleteMonitor',
+    tag: 'Monitors',
+    summary: 'Delete a monitor',
+    description: 'Removes its schedule, results and notifications.',
+    parameters: [id],
+    responses: { 200: { description: 'Deleted', schema: ref('MessageResponse'), example: messageExample('Monitor deleted') } },
+    errors: [...notFound],
+  },
+  pause('pause'),
+  pause('disable'),
+  resume('resume'),
+  resume('enable'),
+  {
+    method: 'post',
+    path: `${MONITOR}/test`,
+    operationId: 'testMonitor',
+    tag: 'Monitors',
+    summary: 'Run a check now (dry run)',
+    description: 'Through the probe the workers use, with the same SSRF policy; records nothing and does not change the status. Takes no body.',
+    parameters: [id],
+    responses: { 200: { description: 'The result', schema: dataEnvelope(ref('TestResult')), example: dataExample(EXAMPLE_TEST_RESULT) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: `${MONITOR}/stats`,
+    operationId: 'getMonitorStats',
+    tag: 'Monitors',
+    summary: 'Statistics over a period',
+    description: 'Read from rollups. A series longer than 2,200 buckets is refused (use a coarser granularity).',
+    parameters: [
+      id,
+      { name: 'period', in: 'query', schema: enumOf(Object.keys(STATS_PERIODS), { default: '24h' }) },
+      { name: 'granularity', in: 'query', description: 'Default: 5m for 24h, 1h for 7d and 30d, 1d for 90d', schema: enumOf(Object.keys(STATS_GRANULARITIES)) },
+    ],
+    responses: { 200: { description: 'The statistics', schema: dataEnvelope(ref('MonitorStats')), example: dataExample(EXAMPLE_STATS) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: `${MONITOR}/history`,
+    operationId: 'getMonitorHistory',
+    tag: 'Monitors',
+    summary: 'Checks within a time range',
+    description: 'Newest first, at most `limit`; pagination.total counts every check in the range.',
+    parameters: [
+      id,
+      isoDate('from', 'Checked at or after'),
+      isoDate('to', 'Checked at or before'),
+      { name: 'limit', in: 'query', schema: int({ minimum: 1, maximum: 1000, default: 100 }) },
+    ],
+    responses: { 200: { description: 'The checks', schema: listEnvelope(ref('CheckResult')), example: listExample([EXAMPLE_CHECK_RESULT]) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: `${MONITOR}/results`,
+    operationId: 'listMonitorResults',
+    tag: 'Monitors',
+    summary: 'Checks, page by page',
+    description: 'Newest first.',
+    parameters: [id, ...pageParams(50, 100)],
+    responses: { 200: { description: 'A page of checks', schema: listEnvelope(ref('CheckResult')), example: listExample([EXAMPLE_CHECK_RESULT]) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: `${MONITOR}/alerts`,
+    operationId: 'getAlertSettings',
+    tag: 'Monitors',
+    summary: 'Alert settings of a monitor',
+    parameters: [id],
+    responses: { 200: { description: 'The settings', schema: dataEnvelope(ref('AlertSettings')), example: dataExample(EXAMPLE_ALERT_SETTINGS) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'put',
+    path: `${MONITOR}/alerts`,
+    operationId: 'updateAlertSettings',
+    tag: 'Monitors',
+    summary: 'Change alert settings',
+    description: 'A partial body; the next check and alert follow the new settings.',
+    parameters: [id],
+    body: { schema: ref('AlertSettingsUpdate'), required: false, example: { email_recipients: ['ops@example.com'], alert_threshold: 2 } },
+    responses: { 200: { description: 'The settings now', schema: dataEnvelope(ref('AlertSettings')), example: dataExample(EXAMPLE_ALERT_SETTINGS) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: `${MONITOR}/agents`,
+    operationId: 'listMonitorAgents',
+    tag: 'Monitors',
+    summary: 'Agents assigned to a monitor',
+    parameters: [id],
+    responses: { 200: { description: 'The assigned agents', schema: dataEnvelope(arrayOf(ref('Agent'))) } },
+    errors: [...notFound],
+  },
+  {
+    method: 'post',
+    path: `${MONITOR}/agents`,
+    operationId: 'assignMonitorAgents',
+    tag: 'Monitors',
+    summary: 'Assign agents to a monitor',
+    description: 'Only your own agents and public active ones (else 403); the monitor is rescheduled with them.',
+    parameters: [id],
+    body: { schema: ref('AgentIds'), required: true, example: { agent_ids: [3] } },
+    responses: { 200: { description: 'The agents now assigned', schema: messageEnvelope(arrayOf(ref('Agent'))) } },
+    errors: [...notFound, 'INSUFFICIENT_PERMISSIONS'],
+  },
+  {
+    method: 'delete',
+    path: `${MONITOR}/agents`,
+    operationId: 'removeMonitorAgents',
+    tag: 'Monitors',
+    summary: 'Remove agents from a monitor',
+    description: 'Ids not assigned are ignored.',
+    parameters: [id],
+    body: { schema: ref('AgentIds'), required: true, example: { agent_ids: [3] } },
+    responses: { 200: { description: 'The agents still assigned', schema: messageEnvelope(arrayOf(ref('Agent'))) } },
+    errors: [...notFound],
+  },
+];

@@ -1,0 +1,72 @@
+import { AgentFieldsDto, AgentIdsDto, AgentStatusDto, TogglePublishingDto } from '../agents/agent.dto';
+import { CreateTokenDto } from '../auth/tokens.dto';
+import { AlertSettingsDto } from '../monitors/alert-settings.dto';
+import { BulkRequestDto } from '../monitors/bulk.dto';
+import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
+import { SUPPORTED_MONITOR_TYPES } from '../monitors/monitor-type';
+import { PauseMonitorDto } from '../monitors/pause.dto';
+import { UpdatePreferencesDto } from '../preferences/preferences.dto';
+import { annotate, schemaOfDto } from './dto-schema';
+import { enumOf, ref, type JsonSchema } from './json-schema';
+
+/**
+ * Request bodies, generated from the DTOs the routes validate with (dto-schema.ts). What a DTO
+ * cannot say by itself is added here: descriptions and defaults, the fields a create requires
+ * (the routes check them before the DTO), and `type`, which the routes check against
+ * SUPPORTED_MONITOR_TYPES before the DTO.
+ */
+function monitorFields(): JsonSchema {
+  return annotate(schemaOfDto(MonitorFieldsDto), {
+    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'Only http (HTTP and HTTPS URLs); anything else is 400 INVALID_MONITOR_TYPE' }),
+    url: { description: 'Absolute http(s) URL to check' },
+    method: { description: 'HTTP method of the check (case-insensitive)', default: 'GET' },
+    expected_status: { description: 'Statuses counted as up; empty means any 2xx', default: [] },
+    timeout: { description: 'Seconds; default: the preference default_timeout (30)', default: 30 },
+    check_interval: { description: 'Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)', default: 300 },
+    retry_count: { description: 'Retries of a failed attempt within one check', default: 0 },
+    follow_redirects: { default: true },
+    verify_ssl: { default: true },
+    headers: { description: 'Request headers sent with each check', default: {} },
+    body: { description: 'Request body sent with each check; null clears it' },
+    expected_content: { description: 'Text the response must contain; null clears it' },
+    excluded_content: { description: 'Text the response must not contain; null clears it' },
+    json_path: { description: 'JSONPath that must exist in a JSON response; null clears it' },
+    expected_json_value: { description: 'Expected value of the first json_path match (strings raw, other values as JSON)' },
+    locations: { description: 'Check locations', default: [] },
+    tags: { default: [] },
+  });
+}
+
+/** Create: the monitor fields, of which name, url and type are required (contract §5). */
+const CREATE_REQUIRED = ['name', 'url', 'type'] as const;
+
+/** Request-body schemas by component name. */
+export function requestSchemas(): Record<string, JsonSchema> {
+  const fields = monitorFields();
+  const bulk = annotate(schemaOfDto(BulkRequestDto), {
+    monitor_ids: { description: 'Duplicates are acted on once' },
+    reason: { description: 'Only with action pause' },
+  });
+  // The DTO only says "an object": the route validates it as a PATCH body.
+  bulk.properties = {
+    ...bulk.properties,
+    settings: { ...ref('MonitorUpdate'), type: 'object', minProperties: 1, description: 'Required with action update, validated like PATCH; applied to each monitor' },
+  };
+  return {
+    MonitorCreate: { ...annotate(fields, {}, CREATE_REQUIRED), description: 'A new monitor' },
+    MonitorUpdate: { ...fields, description: 'PUT and PATCH: a partial body, each field validated as on create' },
+    PauseRequest: annotate(schemaOfDto(PauseMonitorDto), { reason: { description: 'Why; blank or null means none' } }),
+    AlertSettingsUpdate: annotate(schemaOfDto(AlertSettingsDto), {
+      email_recipients: { description: "Empty: the owner's address" },
+      alert_threshold: { description: 'Consecutive failures before offline' },
+    }),
+    BulkRequest: bulk,
+    AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, ['name', 'location', 'url']),
+    AgentUpdate: { ...schemaOfDto(AgentFieldsDto), description: 'A partial body' },
+    AgentStatusUpdate: schemaOfDto(AgentStatusDto),
+    TogglePublishing: annotate(schemaOfDto(TogglePublishingDto), { is_public: { description: 'Absent: flip' } }),
+    AgentIds: schemaOfDto(AgentIdsDto),
+    PreferencesUpdate: { ...schemaOfDto(UpdatePreferencesDto), description: 'A partial body; unknown keys are 400' },
+    TokenCreate: annotate(schemaOfDto(CreateTokenDto), { expires_in_days: { description: 'Absent: never expires' } }),
+  };
+}

@@ -1,0 +1,78 @@
+import type { Express } from 'express';
+import { OPS_PATHS } from '@uptime/observability';
+import { buildOpenApiDocument } from '../src/openapi/document';
+import { startApiHarness, type ApiHarness } from './support/api-harness';
+
+/** What Express 5's router (router@2) keeps of each layer; `rawPath` is the path it was mounted or declared with. */
+interface Layer {
+  rawPath?: unknown;
+  route?: { path: unknown; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+/** The explorer (/api/docs) is a web page with its assets, not an API operation. */
+const NOT_API = ['/api/docs'];
+
+const join = (prefix: string, path: string): string => (path === '/' ? prefix || '/' : `${prefix}${path}`);
+const toTemplate = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+/** Every `METHOD /path` the app's routers declare, nested routers included, as OpenAPI templates. */
+function servedRoutes(app: Express): Set<string> {
+  const served = new Set<string>();
+  const walk = (stack: Layer[], prefix: string): void => {
+    for (const layer of stack) {
+      if (layer.route) {
+        if (typeof layer.route.path !== 'string') throw new Error(`A route with a non-string path under ${prefix}: ${String(layer.route.path)}`);
+        const path = toTemplate(join(prefix, layer.route.path));
+        for (const method of Object.keys(layer.route.methods)) {
+          if (method === '_all') throw new Error(`${path} answers every method (router.all): describe it or remove it`);
+          served.add(`${method.toUpperCase()} ${path}`);
+        }
+      } else if (layer.handle?.stack) {
+        // A mounted router: its mount path is needed to name its routes.
+        if (typeof layer.rawPath !== 'string') throw new Error(`A router mounted under ${prefix || '/'} without a readable mount path (router@2 layer.rawPath)`);
+        walk(layer.handle.stack, join(prefix, layer.rawPath === '/' ? '' : layer.rawPath));
+      }
+    }
+  };
+  walk((app.router as unknown as { stack: Layer[] }).stack, '');
+  return served;
+}
+
+describe('route coverage: the document and the app serve the same operations', () => {
+  let h: ApiHarness;
+  beforeAll(async () => {
+    h = await startApiHarness();
+  });
+  afterAll(() => h.close());
+
+  const documented = (): Set<string> => {
+    const doc = buildOpenApiDocument();
+    return new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)));
+  };
+
+  /** The routes plus the operations paths, which a middleware answers before routing (http/ops.ts). */
+  const served = (): Set<string> => {
+    const routes = [...servedRoutes(h.app)].filter((r) => !NOT_API.some((p) => r.split(' ')[1]!.startsWith(p)));
+    return new Set([...routes, ...OPS_PATHS.map((p) => `GET ${p}`)]);
+  };
+
+  it('finds the routers and their routes', () => {
+    const routes = servedRoutes(h.app);
+    expect(routes.size).toBeGreaterThan(45);
+    expect(routes).toContain('GET /api/v1/monitors/{id}');
+    expect(routes).toContain('POST /api/v1/monitors/bulk');
+    expect(routes).toContain('GET /api/v1/auth/{provider}/callback');
+    expect(routes).toContain('GET /api/v1/openapi.json');
+  });
+
+  it('documents every route the app serves', () => {
+    const missing = [...served()].filter((r) => !documented().has(r));
+    expect(missing).toEqual([]);
+  });
+
+  it('serves every operation the document describes', () => {
+    const extra = [...documented()].filter((r) => !served().has(r));
+    expect(extra).toEqual([]);
+  });
+});

@@ -1,0 +1,26 @@
+import type { InspectedResponse } from '../../src/openapi/response-inspection';
+import { buildOpenApiDocument } from '../../src/openapi/document';
+import { recordContractViolations } from './contract-violations';
+import { OpenApiContract, type ObservedResponse } from './openapi-contract';
+
+let contract: OpenApiContract | undefined;
+
+/** The checker for the document this code serves, built once per test file. */
+export function documentContract(): OpenApiContract {
+  contract ??= new OpenApiContract(buildOpenApiDocument());
+  return contract;
+}
+
+/** Checks one answer and records what does not match; never throws into the response path. */
+export function checkObservedResponse(observed: ObservedResponse, against: OpenApiContract = documentContract()): void {
+  try {
+    recordContractViolations(against.check(observed));
+  } catch (err) {
+    recordContractViolations([`${observed.method} ${observed.path} → ${observed.status}: could not be checked: ${String(err)}`]);
+  }
+}
+
+/** The api harness's `responseInspector`: every answer of the app, checked against the document. */
+export function checkInspectedResponse(response: InspectedResponse): void {
+  checkObservedResponse({ ...response, body: response.body.toString('utf8') });
+}
