@@ -198,7 +198,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       await pg.query(`SELECT count(*)::int AS results, pg_total_relation_size('check_results')::bigint AS bytes FROM check_results`)
     ).rows;
     // Monitors whose target hits and recorded results disagree, with both time lists, for diagnosis.
-    const perMonitor = (await pg.query(`SELECT monitor_id, array_agg((extract(epoch FROM checked_at) * 1000)::bigint ORDER BY checked_at) AS times FROM check_results GROUP BY monitor_id`)).rows as { monitor_id: number; times: string[] }[];
+    const perMonitor = (await pg.query(`SELECT monitor_id, array_agg((extract(epoch FROM scheduled_at) * 1000)::bigint + start_lag_ms ORDER BY scheduled_at) AS times FROM check_results GROUP BY monitor_id`)).rows as { monitor_id: number; times: string[] }[];
     const resultTimes = new Map(perMonitor.map((r) => [r.monitor_id, r.times.map(Number)]));
     const mismatches: CapacityReport['mismatches'] = [];
     for (let i = 0; i < o.monitors && mismatches.length < 5; i++) {

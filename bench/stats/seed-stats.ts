@@ -17,8 +17,8 @@ const HIST_SQL = `ARRAY[${Array.from(
 export async function seedMainMonitor(ds: DataSource, monitorId: number, now: Date, days: number): Promise<number> {
   const start = new Date(Math.floor((now.getTime() - days * DAY_MS) / 60_000) * 60_000);
   await ds.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, status_code, response_time, error)
-     SELECT $1, t, t + interval '150 milliseconds', NOT failed, CASE WHEN failed THEN 503 ELSE 200 END,
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
+     SELECT $1, t, 150, NOT failed, CASE WHEN failed THEN 503 ELSE 200 END,
             CASE WHEN failed THEN NULL WHEN i % 50 = 0 THEN 1200 + i % 700 ELSE 40 + (i * 37) % 360 END,
             CASE WHEN failed THEN 'Unexpected status 503' END
        FROM generate_series(0, $3::int - 1) AS i,
@@ -33,9 +33,9 @@ export async function seedMainMonitor(ds: DataSource, monitorId: number, now: Da
   ] as const) {
     await ds.query(
       `INSERT INTO ${table} (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, rt_hist)
-       SELECT monitor_id, date_bin('${step}', checked_at, 'epoch'), count(*), count(*) FILTER (WHERE ok), count(response_time),
+       SELECT monitor_id, date_bin('${step}', scheduled_at + start_lag_ms * interval '1 millisecond', 'epoch'), count(*), count(*) FILTER (WHERE ok), count(response_time),
               coalesce(sum(response_time), 0), min(response_time), max(response_time), ${HIST_SQL}
-         FROM check_results WHERE monitor_id = $1 AND checked_at >= date_bin('${step}', $2::timestamptz, 'epoch')
+         FROM check_results WHERE monitor_id = $1 AND scheduled_at >= date_bin('${step}', $2::timestamptz, 'epoch')
         GROUP BY 1, 2`,
       [monitorId, since],
     );

@@ -28,7 +28,7 @@ describe('database schema', () => {
       [user.id],
     );
     const [check] = await ds.query(
-      `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok) VALUES ($1, now(), now(), true) RETURNING id`,
+      `INSERT INTO check_results (monitor_id, scheduled_at, ok) VALUES ($1, now(), true) RETURNING id`,
       [monitor.id],
     );
     await ds.query(

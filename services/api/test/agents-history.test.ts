@@ -20,7 +20,7 @@ async function aCheck(
   locations: [string, number | null, boolean | null, number | null, string | null][] = [],
 ): Promise<number> {
   const [{ id }] = await h.ds.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, status_code, response_time, error) VALUES ($1, $2, $2, $3, $4, 40, $5) RETURNING id`,
+    `INSERT INTO check_results (monitor_id, scheduled_at, ok, status_code, response_time, error) VALUES ($1, $2, $3, $4, 40, $5) RETURNING id`,
     [monitorId, at, ok, ok ? 200 : 503, ok ? null : 'Down in 2 of 3 locations: eu: x; us: y'],
   );
   for (const [location, agentId, locOk, statusCode, error] of locations) {

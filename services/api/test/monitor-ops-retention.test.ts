@@ -23,7 +23,7 @@ describe('retention', () => {
     const now = new Date('2026-11-22T12:00:00.000Z');
     const ago = (days: number): Date => new Date(now.getTime() - days * DAY);
     for (const days of [1, 89, 91, 95, 120, 200]) {
-      await ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok) VALUES ($1, $2, $2, true)`, [m.id, ago(days)]);
+      await ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, ok) VALUES ($1, $2, true)`, [m.id, ago(days)]);
     }
     for (const [table, days] of [
       ['check_rollups_5m', [1, 34, 36, 40]],
@@ -36,8 +36,8 @@ describe('retention', () => {
     }
     const report = await applyRetention(ds, 90, now, 2);
     expect(report).toEqual({ results: 4, rollups5m: 2, rollups1h: 1 });
-    const left: { checked_at: Date }[] = await ds.query('SELECT checked_at FROM check_results ORDER BY checked_at');
-    expect(left.map((r) => r.checked_at.toISOString())).toEqual([ago(89).toISOString(), ago(1).toISOString()]);
+    const left: { scheduled_at: Date }[] = await ds.query('SELECT scheduled_at FROM check_results ORDER BY scheduled_at');
+    expect(left.map((r) => r.scheduled_at.toISOString())).toEqual([ago(89).toISOString(), ago(1).toISOString()]);
     expect([await count('check_rollups_5m'), await count('check_rollups_1h'), await count('check_rollups_1d')]).toEqual([2, 2, 2]);
     expect(await applyRetention(ds, 90, now, 2)).toEqual({ results: 0, rollups5m: 0, rollups1h: 0 });
   });

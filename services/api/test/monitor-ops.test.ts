@@ -152,9 +152,10 @@ describe('POST /monitors/:id/test', () => {
 
 async function seedResults(id: number, count: number, startIso = '2026-01-01T00:00:00.000Z'): Promise<void> {
   await h.ds.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, status_code, response_time, error, location)
-     SELECT $1, t, t + interval '1 second', i % 3 <> 0, CASE WHEN i % 3 = 0 THEN 500 ELSE 200 END, 100 + i,
-            CASE WHEN i % 3 = 0 THEN 'Unexpected status 500' END, CASE WHEN i = 2 THEN 'eu-west' END
+    // Each check started one second after its planned time (start_lag_ms 1000).
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
+     SELECT $1, t, 1000, i % 3 <> 0, CASE WHEN i % 3 = 0 THEN 500 ELSE 200 END, 100 + i,
+            CASE WHEN i % 3 = 0 THEN 'Unexpected status 500' END
        FROM generate_series(1, $2) AS i, LATERAL (SELECT $3::timestamptz + (i - 1) * interval '1 minute' AS t) s`,
     [id, count, startIso],
   );
@@ -186,7 +187,9 @@ describe('GET /monitors/:id/history', () => {
     });
     const all = await api('get', `/monitors/${id}/history`);
     expect(all.body.data).toHaveLength(10);
-    expect(all.body.data.find((r: { location: string | null }) => r.location === 'eu-west')).toMatchObject({ status: 'up', response_time: 102 });
+    // A result row has no location of its own; each location's result is in `locations`.
+    expect(all.body.data.every((r: { location: string | null }) => r.location === null)).toBe(true);
+    expect(all.body.data.find((r: { response_time: number }) => r.response_time === 102)).toMatchObject({ status: 'up', status_code: 200 });
     expect(all.body.data.find((r: { response_time: number }) => r.response_time === 103)).toMatchObject({ status: 'down', status_code: 500, error: 'Unexpected status 500' });
   });
 

@@ -218,7 +218,7 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
 describe('DELETE /monitors/:id', () => {
   async function addHistory(id: number, userId: number): Promise<void> {
     await h.ds.query(
-      `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, status_code, response_time) VALUES ($1, now(), now(), false, 500, 12)`,
+      `INSERT INTO check_results (monitor_id, scheduled_at, ok, status_code, response_time) VALUES ($1, now(), false, 500, 12)`,
       [id],
     );
     const [incident] = await h.ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, now()) RETURNING id`, [id]);

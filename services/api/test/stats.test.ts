@@ -35,7 +35,7 @@ interface Check {
 /** Writes raw results and the rollups the check-worker would have written for them. */
 async function seed(monitorId: number, checks: Check[]): Promise<void> {
   for (const c of checks) {
-    await h.ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, response_time) VALUES ($1, $2, $2, $3, $4)`, [monitorId, new Date(c.at), c.ok, c.rt]);
+    await h.ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, ok, response_time) VALUES ($1, $2, $3, $4)`, [monitorId, new Date(c.at), c.ok, c.rt]);
   }
   for (const [table, step] of [['check_rollups_5m', 5 * MIN], ['check_rollups_1h', HOUR], ['check_rollups_1d', DAY]] as const) {
     const buckets = new Map<number, Check[]>();

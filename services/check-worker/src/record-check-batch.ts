@@ -59,16 +59,24 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
   );
 }
 
+const INT4_MAX = 2_147_483_647;
+
+/** When the check started, as milliseconds after its planned time (stored instead of a timestamp). */
+function startLagMs(o: CheckOutcome): number {
+  const lag = Math.round(o.result.checkedAt.getTime() - o.scheduledAt.getTime());
+  return Math.max(-INT4_MAX, Math.min(INT4_MAX, lag));
+}
+
 async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, checked_at, ok, status_code, response_time, error)
-     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[], $4::bool[], $5::smallint[], $6::int[], $7::text[])
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
+     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[])
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
       outcomes.map((o) => o.monitorId),
       outcomes.map((o) => o.scheduledAt),
-      outcomes.map((o) => o.result.checkedAt),
+      outcomes.map((o) => startLagMs(o)),
       outcomes.map((o) => o.result.ok),
       outcomes.map((o) => o.result.statusCode),
       outcomes.map((o) => o.result.responseTime),

@@ -3,6 +3,7 @@ import { UserIdentities1732270001000 } from './1732270001000-user-identities';
 import { UserPreferences1732270002000 } from './1732270002000-user-preferences';
 import { Agents1732270003000 } from './1732270003000-agents';
 import { LeanCheckResults1732270004000 } from './1732270004000-lean-check-results';
+import { CompactCheckResults1732270005000 } from './1732270005000-compact-check-results';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000];

@@ -49,8 +49,11 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
   return { from, to, limit };
 }
 
-const SELECT_RESULT = `SELECT id::text AS id, checked_at AS "checkedAt", ok, status_code AS "statusCode",
-                              response_time AS "responseTime", error, location
+// A check's start is stored as a lag after its planned time (migration 1732270005000); a result
+// row has no location of its own: each location's result is in check_location_results.
+const CHECKED_AT = `(scheduled_at + start_lag_ms * interval '1 millisecond')`;
+const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, status_code AS "statusCode",
+                              response_time AS "responseTime", error, NULL::varchar AS location
                          FROM check_results`;
 
 /**
@@ -60,7 +63,7 @@ const SELECT_RESULT = `SELECT id::text AS id, checked_at AS "checkedAt", ok, sta
  */
 export async function monitorHistory(ds: DataSource, ownerId: number, id: number, q: HistoryQuery): Promise<{ items: CheckResultView[]; total: number }> {
   await getMonitor(ds, ownerId, id);
-  const where = `monitor_id = $1 AND ($2::timestamptz IS NULL OR checked_at >= $2) AND ($3::timestamptz IS NULL OR checked_at <= $3)`;
+  const where = `monitor_id = $1 AND ($2::timestamptz IS NULL OR ${CHECKED_AT} >= $2) AND ($3::timestamptz IS NULL OR ${CHECKED_AT} <= $3)`;
   const params = [id, q.from ?? null, q.to ?? null];
   const [items, counted] = await Promise.all([
     ds.query(`${SELECT_RESULT} WHERE ${where} ORDER BY scheduled_at DESC, id DESC LIMIT $4`, [...params, q.limit]) as Promise<CheckResultView[]>,
