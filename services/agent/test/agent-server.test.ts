@@ -8,31 +8,13 @@ import {
   type AgentCheckRequest,
 } from '@uptime/agent-protocol';
 import { createLogger } from '@uptime/logger';
-import type { CheckConfig } from '@uptime/probe';
-import { answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { aCheckConfig, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import { startAgent, type RunningAgent } from '../src/agent-server';
 import { AGENT_VERSION } from '../src/version';
 
 const SECRET = 'agent-test-secret-0123456789abcdef';
 const logger = createLogger({ level: 'silent', service: 'agent-test' });
 
-function checkOf(url: string): CheckConfig {
-  return {
-    url,
-    method: 'GET',
-    headers: {},
-    body: null,
-    timeout: 5,
-    followRedirects: true,
-    verifySsl: true,
-    expectedStatus: [],
-    expectedContent: null,
-    excludedContent: null,
-    jsonPath: null,
-    expectedJsonValue: null,
-    retryCount: 0,
-  };
-}
 
 describe('reference agent', () => {
   let agent: RunningAgent;
@@ -67,7 +49,7 @@ describe('reference agent', () => {
 
   const endpoint = () => ({ id: 7, url: agent.url, secret: SECRET });
   const options = { allowPrivateTargets: true, timeoutMs: 5000 };
-  const requestFor = (url: string): AgentCheckRequest => ({ request_id: randomUUID(), monitor_id: 1, check: toWireCheck(checkOf(url)) });
+  const requestFor = (url: string): AgentCheckRequest => ({ request_id: randomUUID(), monitor_id: 1, check: toWireCheck(aCheckConfig(url)) });
 
   /** Sends a raw signed POST /v1/check, headers overridable. */
   async function post(

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { Agent, Monitor, type AgentStatus, type DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { runProbe, type CheckConfig, type ProbeOptions } from '@uptime/probe';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { checkConfigOf, createRedisConnection, MonitorScheduler } from '@uptime/queues';
 import {
   aMonitor,
   aUser,
@@ -143,21 +143,7 @@ describe('checks through agents', () => {
       aJob({
         monitorId: monitor.id,
         configVersion: monitor.configVersion,
-        check: {
-          url: monitor.url,
-          method: 'GET',
-          headers: {},
-          body: null,
-          timeout: 5,
-          followRedirects: true,
-          verifySsl: true,
-          expectedStatus: [],
-          expectedContent: null,
-          excludedContent: null,
-          jsonPath: null,
-          expectedJsonValue: null,
-          retryCount: 0,
-        },
+        check: checkConfigOf(monitor),
         agentIds: [euAgent.id, usAgent.id],
       });
     return { monitor, job };

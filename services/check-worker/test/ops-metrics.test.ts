@@ -10,6 +10,7 @@ import {
 } from '@uptime/observability';
 import { createRedisConnection, JobName, MonitorScheduler } from '@uptime/queues';
 import {
+  aCheckConfig,
   aMonitor,
   answer,
   aUser,
@@ -124,21 +125,7 @@ describe('check-worker metrics', () => {
     const job = {
       monitorId: monitor.id,
       configVersion: 1,
-      check: {
-        url: monitor.url,
-        method: 'GET',
-        headers: {},
-        body: null,
-        timeout: 5,
-        followRedirects: true,
-        verifySsl: true,
-        expectedStatus: [],
-        expectedContent: null,
-        excludedContent: null,
-        jsonPath: null,
-        expectedJsonValue: null,
-        retryCount: 0,
-      },
+      check: aCheckConfig(monitor.url),
     };
     await scheduler.queue.add(JobName.runCheck, job, { delay: 600_000, jobId: `later-${monitor.id}` });
     await scheduler.queue.add(JobName.runCheck, job, { delay: 600_000, jobId: `later-again-${monitor.id}` });

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
 import { createLogger } from '@uptime/logger';
 import { createRedisConnection } from '@uptime/queues';
-import { runProbe, type CheckConfig } from '@uptime/probe';
-import { answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { runProbe } from '@uptime/probe';
+import { aCheckConfig, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import type { Redis } from 'ioredis';
 import { CheckLock } from '../src/check-lock';
 import { createRunCheckProcessor, plannedTimeOf } from '../src/run-check.processor';
@@ -10,9 +10,6 @@ import type { CheckOutcome } from '../src/record-check-batch';
 
 const logger = createLogger({ level: 'silent', service: 'test' });
 
-function checkConfig(url: string): CheckConfig {
-  return { url, method: 'GET', headers: {}, body: null, timeout: 5, followRedirects: true, verifySsl: true, expectedStatus: [], expectedContent: null, excludedContent: null, jsonPath: null, expectedJsonValue: null, retryCount: 0 };
-}
 
 function aJob(id: string, data: unknown): Job {
   return { id, data, timestamp: Date.now(), opts: {} } as unknown as Job;
@@ -49,7 +46,7 @@ describe('run-check processor', () => {
       },
       logger,
     });
-    await expect(run(aJob('now-41-1795000000000', { monitorId: 41, configVersion: 3, check: checkConfig(target.url) }))).resolves.toBe('recorded');
+    await expect(run(aJob('now-41-1795000000000', { monitorId: 41, configVersion: 3, check: aCheckConfig(target.url) }))).resolves.toBe('recorded');
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({ monitorId: 41, configVersion: 3, result: { ok: false, statusCode: 503 } });
     expect(recorded[0]!.scheduledAt.getTime()).toBe(1795000000000);
@@ -61,10 +58,10 @@ describe('run-check processor', () => {
     expect(release).not.toBeNull();
     const record = jest.fn(async () => undefined);
     const run = createRunCheckProcessor({ probe: runProbe, probeOptions: { allowPrivateTargets: true }, lock, record, logger });
-    await expect(run(aJob('now-42-1795000000000', { monitorId: 42, configVersion: 1, check: checkConfig(target.url) }))).resolves.toBe('skipped');
+    await expect(run(aJob('now-42-1795000000000', { monitorId: 42, configVersion: 1, check: aCheckConfig(target.url) }))).resolves.toBe('skipped');
     expect(record).not.toHaveBeenCalled();
     await release!();
-    await expect(run(aJob('now-42-1795000001000', { monitorId: 42, configVersion: 1, check: checkConfig(target.url) }))).resolves.toBe('recorded');
+    await expect(run(aJob('now-42-1795000001000', { monitorId: 42, configVersion: 1, check: aCheckConfig(target.url) }))).resolves.toBe('recorded');
   });
 
   it('fails the job, recording nothing, when writing the result fails on our side', async () => {
@@ -77,7 +74,7 @@ describe('run-check processor', () => {
       },
       logger,
     });
-    await expect(run(aJob('now-43-1795000000000', { monitorId: 43, configVersion: 1, check: checkConfig(target.url) }))).rejects.toThrow('ECONNREFUSED');
+    await expect(run(aJob('now-43-1795000000000', { monitorId: 43, configVersion: 1, check: aCheckConfig(target.url) }))).rejects.toThrow('ECONNREFUSED');
     // The lock was released: the next check is not skipped.
     expect(await redis.exists(`${prefix}:check-lock:43`)).toBe(0);
   });

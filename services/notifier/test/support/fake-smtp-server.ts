@@ -68,7 +68,7 @@ export async function startFakeSmtpServer(): Promise<FakeSmtpServer> {
         else if (verb === 'QUIT') {
           reply('221 bye');
           socket.end();
-        } else reply('502 not implemented');
+        } else reply('502 5.5.1 Command unrecognized');
       }
     });
   });
