@@ -4,24 +4,11 @@ import type { CheckConfig } from '@uptime/probe';
 import { JobName, QueueName } from './queue-names';
 import { monitorIdOfScheduler, schedulerIdOf, type RunCheckJob } from './run-check.job';
 
-/** The fields of a monitor that its schedule and checks depend on. */
-export interface SchedulableMonitor {
+/** The fields of a monitor that its schedule and checks depend on: its check plus how often. */
+export interface SchedulableMonitor extends CheckConfig {
   id: number;
   configVersion: number;
   checkInterval: number;
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string | null;
-  timeout: number;
-  followRedirects: boolean;
-  verifySsl: boolean;
-  expectedStatus: number[];
-  expectedContent: string | null;
-  excludedContent: string | null;
-  jsonPath: string | null;
-  expectedJsonValue: string | null;
-  retryCount: number;
   /** Assigned agents (monitor_agents); absent or empty for a check run only by the workers. */
   agentIds?: readonly number[];
 }

@@ -5,6 +5,7 @@ import { createLogger } from '@uptime/logger';
 import { runProbe, type CheckConfig, type ProbeOptions } from '@uptime/probe';
 import { checkConfigOf, createRedisConnection, MonitorScheduler } from '@uptime/queues';
 import {
+  aCheckConfig,
   aMonitor,
   aUser,
   answer,
@@ -287,21 +288,7 @@ describe('checks through agents', () => {
     const monitor = await aMonitor(ds, owner, { url: target.url });
     const agentChecks = createAgentChecks({ ds, allowPrivateTargets: true, localLocation: 'local', logger });
     const usable = jest.spyOn(agentChecks, 'usable');
-    const check = {
-      url: target.url,
-      method: 'GET',
-      headers: {},
-      body: null,
-      timeout: 5,
-      followRedirects: true,
-      verifySsl: true,
-      expectedStatus: [],
-      expectedContent: null,
-      excludedContent: null,
-      jsonPath: null,
-      expectedJsonValue: null,
-      retryCount: 0,
-    };
+    const check = aCheckConfig(target.url);
     await processor(agentChecks)(aJob({ monitorId: monitor.id, configVersion: 1, check }));
     expect(usable).not.toHaveBeenCalled();
     const [{ results }] = await ds.query(`SELECT count(*)::int AS results FROM check_results WHERE monitor_id = $1`, [monitor.id]);
