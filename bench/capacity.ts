@@ -40,7 +40,7 @@ function printTable(r: CapacityReport): void {
     ['gap between checks p50 / p99 / max', `${r.gapMs.p50} / ${r.gapMs.p99} / ${r.gapMs.max} ms`],
     ['monitors never checked in window', String(r.neverChecked)],
     ['checks doubled / lost', `${r.doubled} / ${r.lost}`],
-    ['raw result size', `${r.bytesPerResult} bytes per check (table + indexes)`],
+    ['raw result size', `${r.bytesPerResult} bytes per check (table + indexes) as written, ${r.bytesPerResultCompacted} once the day is closed`],
     ['GET /monitors?limit=25 p50 / p99', `${r.apiLatencyMs.listP50} / ${r.apiLatencyMs.listP99} ms`],
     ['GET /monitors/{id} p50 / p99', `${r.apiLatencyMs.getP50} / ${r.apiLatencyMs.getP99} ms`],
     ...r.processes.map((p): [string, string] => [`${p.name}`, `CPU ${p.cpuPercent} %${p.rssMb ? `, RSS ${p.rssMb} MB` : ''}`]),

@@ -24,6 +24,9 @@ describe('capacity harness, small run', () => {
     expect(report.lost).toBe(0);
     expect(report.resultsTotal).toBe(report.hitsTotal);
     expect(report.hitsTotal).toBeGreaterThanOrEqual(200 * 10);
+    // Sizes are read across the daily partitions (the partitioned parent itself has no storage).
+    expect(report.bytesPerResult).toBeGreaterThan(40);
+    expect(report.bytesPerResultCompacted).toBeLessThanOrEqual(report.bytesPerResult!);
     expect(Object.values(report.exitCodes).every((code) => code === 0)).toBe(true);
   });
 });

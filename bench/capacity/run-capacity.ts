@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import IORedis from 'ioredis';
-import { generateApiToken, hashApiToken, openDatabase } from '@uptime/db';
+import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, resultStorage } from '@uptime/db';
 import { startCountingTarget } from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
@@ -41,7 +41,10 @@ export interface CapacityReport {
   lost: number;
   hitsTotal: number;
   resultsTotal: number;
+  /** Raw results on disk (every partition's heap and indexes) per check, as written during the run. */
   bytesPerResult: number | null;
+  /** The same once the day is closed and its key index rebuilt (what all but today's partition cost). */
+  bytesPerResultCompacted: number | null;
   apiLatencyMs: { listP50: number | null; listP99: number | null; getP50: number | null; getP99: number | null };
   processes: ProcessFigures[];
   exitCodes: Record<string, number | null>;
@@ -192,11 +195,15 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const exitCodes: Record<string, number | null> = {};
     for (const p of [...processes].reverse()) exitCodes[p.name] = await stopServiceProcess(p);
     processes.length = 0;
+    const resultsDs = await openDatabase(databaseUrl, { poolSize: 1 });
     const pg = new Client({ connectionString: databaseUrl });
     await pg.connect();
-    const [{ results, bytes }] = (
-      await pg.query(`SELECT count(*)::int AS results, pg_total_relation_size('check_results')::bigint AS bytes FROM check_results`)
-    ).rows;
+    const { results, bytes } = await resultStorage(resultsDs);
+    // What the day's partition costs once closed: the maintenance job rebuilds a closed day's
+    // key index packed; here the run's days are closed at once to read that size.
+    await compactResultPartitions(resultsDs, new Date(8.64e15));
+    const compactedBytes = (await resultStorage(resultsDs)).bytes;
+    await resultsDs.destroy();
     // Monitors whose target hits and recorded results disagree, with both time lists, for diagnosis.
     const perMonitor = (await pg.query(`SELECT monitor_id, array_agg((extract(epoch FROM scheduled_at) * 1000)::bigint + start_lag_ms ORDER BY scheduled_at) AS times FROM check_results GROUP BY monitor_id`)).rows as { monitor_id: number; times: string[] }[];
     const resultTimes = new Map(perMonitor.map((r) => [r.monitor_id, r.times.map(Number)]));
@@ -223,7 +230,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       lost: Math.max(0, hitsTotal - results),
       hitsTotal,
       resultsTotal: results,
-      bytesPerResult: results > 0 ? Math.round(Number(bytes) / results) : null,
+      bytesPerResult: results > 0 ? Math.round(bytes / results) : null,
+      bytesPerResultCompacted: results > 0 ? Math.round(compactedBytes / results) : null,
       apiLatencyMs: {
         listP50: round(quantile(listLatencies, 0.5)),
         listP99: round(quantile(listLatencies, 0.99)),

@@ -1,4 +1,4 @@
-import { LATENCY_BUCKET_BOUNDS_MS, LATENCY_BUCKET_COUNT, type DataSource } from '@uptime/db';
+import { ensureResultPartitions, LATENCY_BUCKET_BOUNDS_MS, LATENCY_BUCKET_COUNT, type DataSource } from '@uptime/db';
 
 const DAY_MS = 86_400_000;
 
@@ -16,6 +16,8 @@ const HIST_SQL = `ARRAY[${Array.from(
  */
 export async function seedMainMonitor(ds: DataSource, monitorId: number, now: Date, days: number): Promise<number> {
   const start = new Date(Math.floor((now.getTime() - days * DAY_MS) / 60_000) * 60_000);
+  // Each day in its own partition, as the maintenance job keeps them in production.
+  await ensureResultPartitions(ds, start, now);
   await ds.query(
     `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
      SELECT $1, t, 150, NOT failed, CASE WHEN failed THEN 503 ELSE 200 END,

@@ -2,5 +2,6 @@ export * from './entities';
 export * from './data-source';
 export * from './latency-histogram';
 export * from './api-token-secret';
+export * from './result-partitions';
 export { MIGRATIONS } from './migrations';
 export { DataSource, type EntityManager, type Repository } from 'typeorm';

@@ -6,7 +6,7 @@ import type { ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
 import { createApp } from './app';
 import { startScheduleReconciler } from './schedule-reconciler';
-import { startRetentionJob } from './maintenance/retention';
+import { startMaintenanceJob } from './maintenance/maintenance-job';
 
 export interface ApiDeps {
   config: Config;
@@ -34,14 +34,15 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   const app = createApp({ config, dataSource, redis, scheduler, logger, metrics });
   let isClosed = false;
   let reconciler: { stop(): void } | undefined;
-  let retention: { stop(): void } | undefined;
+  let maintenance: { stop(): void } | undefined;
   // A start-up aborted by a shutdown rejects databaseReady: then there is nothing to reconcile.
   void databaseReady.then(
     () => {
       if (isClosed) return;
       reconciler = startScheduleReconciler({ ds: dataSource, scheduler, redis, logger });
-      // Hourly, one instance at a time: old raw results and fine rollups go (docs/statistics.md).
-      retention = startRetentionJob({
+      // Hourly, one instance at a time: result partitions created ahead and compacted, old raw
+      // results and fine rollups gone (docs/statistics.md, docs/capacity.md).
+      maintenance = startMaintenanceJob({
         ds: dataSource,
         redis,
         prefix: config.redis.queuePrefix,
@@ -65,7 +66,7 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     close: async () => {
       isClosed = true;
       reconciler?.stop();
-      retention?.stop();
+      maintenance?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await scheduler.close();

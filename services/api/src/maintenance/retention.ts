@@ -1,10 +1,12 @@
-import type { Redis } from 'ioredis';
-import type { DataSource } from '@uptime/db';
-import type { Logger } from '@uptime/logger';
+import { DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, utcDayStart, type DataSource } from '@uptime/db';
 import { ROLLUP_RETENTION_DAYS, type RollupTable } from '../monitors/rollup-ranges';
 
 export interface RetentionReport {
+  /** Raw results deleted row by row (from the default partition). */
   results: number;
+  /** Daily partitions of raw results dropped whole. */
+  resultPartitions: string[];
+  locationResults: number;
   rollups5m: number;
   rollups1h: number;
 }
@@ -14,7 +16,8 @@ export const RETENTION_CHUNK = 10_000;
 
 /**
  * Deletes rows older than `cutoff` in chunks, each its own short statement, so the check-worker's
- * inserts never wait behind one huge delete and the WAL grows by a chunk at a time.
+ * inserts never wait behind one huge delete and the WAL grows by a chunk at a time. `table` must
+ * not be partitioned: a ctid is unique only within one table.
  */
 async function deleteInChunks(ds: DataSource, table: string, column: string, cutoff: Date, chunk: number): Promise<number> {
   let total = 0;
@@ -29,47 +32,23 @@ async function deleteInChunks(ds: DataSource, table: string, column: string, cut
 }
 
 /**
- * Raw results older than RESULT_RETENTION_DAYS, 5-minute rollups older than 35 days and hourly
- * ones older than 400 days go; daily rollups stay, so uptime and statistics keep their history
- * (statistics read the rollups, never the raw results).
+ * Raw results of the UTC days wholly older than RESULT_RETENTION_DAYS go (so a result is kept
+ * that long at least, and less than a day longer): their daily partitions are dropped, stray
+ * rows of the default partition deleted, and location results by the same cutoff. 5-minute
+ * rollups older than 35 days and hourly ones older than 400 days go too; daily rollups stay, so
+ * uptime and statistics keep their history (statistics read the rollups, never the raw results).
  */
 export async function applyRetention(ds: DataSource, resultRetentionDays: number, now = new Date(), chunk = RETENTION_CHUNK): Promise<RetentionReport> {
   const before = (days: number): Date => new Date(now.getTime() - days * DAY_MS);
   const rollupCutoff = (table: RollupTable): Date => before(ROLLUP_RETENTION_DAYS[table]!);
+  const resultCutoff = utcDayStart(before(resultRetentionDays));
+  const { dropped } = await dropResultPartitionsBefore(ds, resultCutoff);
   return {
     // By planned time: the BRIN index on scheduled_at finds the old range without a b-tree per row.
-    results: await deleteInChunks(ds, 'check_results', 'scheduled_at', before(resultRetentionDays), chunk),
+    results: await deleteInChunks(ds, DEFAULT_RESULT_PARTITION, 'scheduled_at', resultCutoff, chunk),
+    resultPartitions: dropped,
+    locationResults: await deleteInChunks(ds, 'check_location_results', 'checked_at', resultCutoff, chunk),
     rollups5m: await deleteInChunks(ds, 'check_rollups_5m', 'bucket', rollupCutoff('check_rollups_5m'), chunk),
     rollups1h: await deleteInChunks(ds, 'check_rollups_1h', 'bucket', rollupCutoff('check_rollups_1h'), chunk),
   };
-}
-
-/**
- * Runs the retention now and then every `intervalMs` (an hour), on one API instance at a time:
- * a Redis lock held for the interval, like the schedule reconciler's.
- */
-export function startRetentionJob(opts: {
-  ds: DataSource;
-  redis: Redis;
-  prefix: string;
-  resultRetentionDays: number;
-  logger: Logger;
-  intervalMs?: number;
-}): { stop(): void; runOnce(): Promise<RetentionReport | null> } {
-  const intervalMs = opts.intervalMs ?? 3_600_000;
-  const lockKey = `${opts.prefix}:maintenance:retention-lock`;
-  const runOnce = async (): Promise<RetentionReport | null> => {
-    const got = await opts.redis.set(lockKey, String(process.pid), 'PX', Math.max(intervalMs - 1000, 5000), 'NX');
-    if (got !== 'OK') return null;
-    const report = await applyRetention(opts.ds, opts.resultRetentionDays);
-    if (report.results || report.rollups5m || report.rollups1h) opts.logger.info({ ...report }, 'old results and rollups deleted');
-    return report;
-  };
-  const tick = (): void => {
-    runOnce().catch((err: unknown) => opts.logger.warn({ err }, 'retention failed; retrying next round'));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer), runOnce };
 }

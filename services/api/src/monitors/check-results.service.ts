@@ -58,15 +58,16 @@ const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, 
 
 /**
  * Checks of a monitor within [from, to] (by checked_at), newest first, and how many there are.
- * Ordered by the planned time, which the (monitor_id, scheduled_at) index serves backwards, so
- * the newest page costs the same with 90 days of results as with one.
+ * Ordered by the planned time, unique per monitor: each daily partition's (monitor_id,
+ * scheduled_at) index is read backwards and merged, so the newest page costs about the same with
+ * 90 days of results as with one.
  */
 export async function monitorHistory(ds: DataSource, ownerId: number, id: number, q: HistoryQuery): Promise<{ items: CheckResultView[]; total: number }> {
   await getMonitor(ds, ownerId, id);
   const where = `monitor_id = $1 AND ($2::timestamptz IS NULL OR ${CHECKED_AT} >= $2) AND ($3::timestamptz IS NULL OR ${CHECKED_AT} <= $3)`;
   const params = [id, q.from ?? null, q.to ?? null];
   const [items, counted] = await Promise.all([
-    ds.query(`${SELECT_RESULT} WHERE ${where} ORDER BY scheduled_at DESC, id DESC LIMIT $4`, [...params, q.limit]) as Promise<CheckResultView[]>,
+    ds.query(`${SELECT_RESULT} WHERE ${where} ORDER BY scheduled_at DESC LIMIT $4`, [...params, q.limit]) as Promise<CheckResultView[]>,
     ds.query(`SELECT count(*)::int AS total FROM check_results WHERE ${where}`, params) as Promise<{ total: number }[]>,
   ]);
   return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0 };
@@ -76,7 +77,7 @@ export async function monitorHistory(ds: DataSource, ownerId: number, id: number
 export async function monitorResults(ds: DataSource, ownerId: number, id: number, page: PageRequest): Promise<{ items: CheckResultView[]; total: number }> {
   await getMonitor(ds, ownerId, id);
   const [items, counted] = await Promise.all([
-    ds.query(`${SELECT_RESULT} WHERE monitor_id = $1 ORDER BY scheduled_at DESC, id DESC LIMIT $2 OFFSET $3`, [id, page.limit, page.offset]) as Promise<CheckResultView[]>,
+    ds.query(`${SELECT_RESULT} WHERE monitor_id = $1 ORDER BY scheduled_at DESC LIMIT $2 OFFSET $3`, [id, page.limit, page.offset]) as Promise<CheckResultView[]>,
     ds.query(`SELECT count(*)::int AS total FROM check_results WHERE monitor_id = $1`, [id]) as Promise<{ total: number }[]>,
   ]);
   return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0 };

@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+import { compactResultPartitions, ensureResultPartitions, type DataSource, type EnsureReport } from '@uptime/db';
+import type { Logger } from '@uptime/logger';
+import { applyRetention, type RetentionReport } from './retention';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** Partitions exist this many days ahead, so a stopped API does not send results to the default partition for a week. */
+export const PARTITION_DAYS_AHEAD = 7;
+/** A day is compacted this long after it ends: a check planned before midnight may record a little later. */
+export const COMPACT_AFTER_DAY_END_MS = HOUR_MS;
+
+export interface MaintenanceReport {
+  partitions: EnsureReport;
+  compacted: string[];
+  retention: RetentionReport;
+}
+
+/** One round: raw-result partitions created ahead, old data gone, closed days compacted. */
+export async function runMaintenance(ds: DataSource, resultRetentionDays: number, now = new Date()): Promise<MaintenanceReport> {
+  const partitions = await ensureResultPartitions(ds, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS));
+  const retention = await applyRetention(ds, resultRetentionDays, now);
+  const compacted = await compactResultPartitions(ds, new Date(now.getTime() - COMPACT_AFTER_DAY_END_MS));
+  return { partitions, compacted, retention };
+}
+
+function worthLogging(r: MaintenanceReport): boolean {
+  const { retention: t } = r;
+  return r.partitions.created.length + r.partitions.skipped.length + r.compacted.length + t.resultPartitions.length > 0 || t.results + t.locationResults + t.rollups5m + t.rollups1h > 0;
+}
+
+/**
+ * Runs the maintenance now and then every `intervalMs` (an hour), on one API instance at a time:
+ * a Redis lock held for the interval, like the schedule reconciler's.
+ */
+export function startMaintenanceJob(opts: {
+  ds: DataSource;
+  redis: Redis;
+  prefix: string;
+  resultRetentionDays: number;
+  logger: Logger;
+  intervalMs?: number;
+}): { stop(): void; runOnce(): Promise<MaintenanceReport | null> } {
+  const intervalMs = opts.intervalMs ?? HOUR_MS;
+  const lockKey = `${opts.prefix}:maintenance:retention-lock`;
+  const runOnce = async (): Promise<MaintenanceReport | null> => {
+    const got = await opts.redis.set(lockKey, String(process.pid), 'PX', Math.max(intervalMs - 1000, 5000), 'NX');
+    if (got !== 'OK') return null;
+    const report = await runMaintenance(opts.ds, opts.resultRetentionDays);
+    if (worthLogging(report)) opts.logger.info({ ...report }, 'maintenance: result partitions and retention');
+    return report;
+  };
+  const tick = (): void => {
+    runOnce().catch((err: unknown) => opts.logger.warn({ err }, 'maintenance failed; retrying next round'));
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), runOnce };
+}
