@@ -35,6 +35,7 @@ function printTable(r: CapacityReport): void {
   const rows: [string, string][] = [
     ['monitors × interval', `${r.monitors} × ${r.intervalSeconds} s (${r.workers === 0 ? 'all-in-one' : `api + ${r.workers} check-workers + notifier`})`],
     ['created through the API in', `${r.createSeconds} s`],
+    ['warm-up before the window', `${r.warmupSeconds} s (backlog then: ${r.backlogAtWindowStart} checks)`],
     ['expected checks/s', String(r.expectedPerSecond)],
     ['achieved checks/s', `${r.achievedPerSecond} (${(r.achievedRatio * 100).toFixed(2)} %)`],
     ['gap between checks p50 / p99 / max', `${r.gapMs.p50} / ${r.gapMs.p99} / ${r.gapMs.max} ms`],

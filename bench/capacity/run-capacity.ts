@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import IORedis from 'ioredis';
 import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, resultStorage } from '@uptime/db';
+import { QueueName } from '@uptime/queues';
 import { startCountingTarget } from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
@@ -32,6 +33,10 @@ export interface CapacityReport {
   workers: number;
   windowSeconds: number;
   createSeconds: number;
+  /** From the last monitor created to the window: one interval, then until the queue's backlog was worked off. */
+  warmupSeconds: number;
+  /** Checks due but not yet taken by a worker when the window opened. */
+  backlogAtWindowStart: number;
   expectedPerSecond: number;
   achievedPerSecond: number;
   achievedRatio: number;
@@ -142,7 +147,12 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     );
     const createSeconds = (performance.now() - createStart) / 1000;
     log(`created in ${createSeconds.toFixed(1)} s; warming up for one interval`);
+    const warmupStart = performance.now();
     await sleep(o.intervalSeconds * 1000 + 1000);
+    // The creation burst queued one immediate check per monitor on top of the schedules: the
+    // window opens once the workers have worked that backlog off (at most two more intervals).
+    const backlog = await waitForBacklog(o.redisUrl, `${prefix}:${QueueName.checks}:wait`, o.monitors / o.intervalSeconds, o.intervalSeconds * 2000, log);
+    const warmupSeconds = (performance.now() - warmupStart) / 1000;
 
     const cpuBefore = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
     const pgBefore = cpuSnapshot('postgres');
@@ -221,6 +231,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       workers: o.workers,
       windowSeconds: Math.round(windowSeconds),
       createSeconds: Math.round(createSeconds * 10) / 10,
+      warmupSeconds: Math.round(warmupSeconds),
+      backlogAtWindowStart: backlog,
       expectedPerSecond,
       achievedPerSecond: Math.round(achievedPerSecond * 10) / 10,
       achievedRatio: Math.round((achievedPerSecond / expectedPerSecond) * 10000) / 10000,
@@ -251,6 +263,29 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
 }
 
 const round = (v: number | null): number | null => (v === null ? null : Math.round(v * 10) / 10);
+
+/**
+ * Waits until fewer checks wait in the queue than one second of the expected rate, three samples
+ * in a row, or `maxMs`; returns the queue's length then.
+ */
+async function waitForBacklog(redisUrl: string, waitKey: string, perSecond: number, maxMs: number, log: (line: string) => void): Promise<number> {
+  const redis = new IORedis(redisUrl);
+  try {
+    const deadline = Date.now() + maxMs;
+    let calm = 0;
+    for (;;) {
+      const waiting = await redis.llen(waitKey);
+      calm = waiting < perSecond ? calm + 1 : 0;
+      if (calm >= 3 || Date.now() >= deadline) {
+        if (calm < 3) log(`backlog still ${waiting} checks when the window opens`);
+        return waiting;
+      }
+      await sleep(1000);
+    }
+  } finally {
+    await redis.quit();
+  }
+}
 
 async function dropRun(baseUrl: string, databaseUrl: string, redisUrl: string, prefix: string): Promise<void> {
   const admin = new URL(baseUrl);
