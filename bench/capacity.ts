@@ -1,9 +1,14 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatProfileReport } from './capacity/profile-report';
 import { runCapacity, type CapacityReport } from './capacity/run-capacity';
 
 /**
- * pnpm bench:capacity --monitors 30000 --interval 30 [--workers 2] [--window 120] [--concurrency 200]
- * Prints a table and one JSON line (see docs/capacity.md).
+ * pnpm bench:capacity --monitors 30000 --interval 30 [--workers 2] [--window 120] [--concurrency 200] [--profile <dir> [--profile-interval 1000]]
+ * Prints a table and one JSON line (see docs/capacity.md). `--profile <dir>` adds where the time
+ * went in the window: CPU profiles of each process, Redis commands, Postgres statements; the
+ * section is printed after the table and written to <dir>/summary.json. `--profile-interval`: the CPU
+ * sampling interval in µs; every sample costs the profiled processes CPU, fewer cost less.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -14,6 +19,8 @@ async function main(): Promise<void> {
       window: { type: 'string', default: '120' },
       concurrency: { type: 'string', default: '200' },
       'create-concurrency': { type: 'string', default: '32' },
+      profile: { type: 'string' },
+      'profile-interval': { type: 'string', default: '1000' },
     },
   });
   const report = await runCapacity({
@@ -25,10 +32,14 @@ async function main(): Promise<void> {
     createConcurrency: Number(values['create-concurrency']),
     baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    profileDir: values.profile === undefined ? undefined : path.resolve(values.profile),
+    profileIntervalUs: Number(values['profile-interval']),
     log: (line) => console.error(`[bench] ${line}`),
   });
   printTable(report);
-  console.log(JSON.stringify(report));
+  if (report.profile) for (const line of formatProfileReport(report.profile)) console.log(line);
+  // The JSON line stays one line: the profile is in its summary.json.
+  console.log(JSON.stringify({ ...report, profile: report.profile ? path.join(report.profile.dir, 'summary.json') : undefined }));
 }
 
 function printTable(r: CapacityReport): void {

@@ -6,7 +6,8 @@ import { QueueName } from '@uptime/queues';
 import { startCountingTarget } from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
-import { startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
+import { CapacityProfiler, type ProfileReport } from './profile';
+import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
 
 export interface CapacityOptions {
   monitors: number;
@@ -18,6 +19,10 @@ export interface CapacityOptions {
   createConcurrency: number;
   baseDatabaseUrl: string;
   redisUrl: string;
+  /** CPU-profile every service process into this directory and read Redis and Postgres statistics over the window. */
+  profileDir?: string;
+  /** The CPU profiles' sampling interval (V8's default: 1000 µs). */
+  profileIntervalUs?: number;
   log?: (line: string) => void;
 }
 
@@ -55,6 +60,8 @@ export interface CapacityReport {
   exitCodes: Record<string, number | null>;
   /** Up to five monitors whose hits and results disagree (hit times and result times, ms). */
   mismatches: { monitorId: number; hits: number[]; results: number[] }[];
+  /** With `profileDir` only. */
+  profile?: ProfileReport;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -82,6 +89,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
   const prefix = `uptime_bench_${runId}`;
   const target = await startCountingTarget();
   const processes: ServiceProcess[] = [];
+  const profiler = o.profileDir ? new CapacityProfiler({ dir: o.profileDir, intervalUs: o.profileIntervalUs ?? 1000, databaseUrl, redisUrl: o.redisUrl, root: ROOT, log }) : undefined;
   let report: CapacityReport | undefined;
   try {
     // Migrate and create the caller before the services start.
@@ -90,6 +98,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const [user] = await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`);
     await ds.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2)`, [user.id, hashApiToken(token)]);
     await ds.destroy();
+    await profiler?.prepare();
     const auth = `Bearer ${token}`;
 
     const port = 20000 + Math.floor(Math.random() * 20000);
@@ -110,11 +119,12 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       LOG_LEVEL: 'warn',
       HEALTH_PORT: '0',
     };
-    if (o.workers === 0) processes.push(startServiceProcess('all-in-one', 'all-in-one', env));
+    const start = (kind: Parameters<typeof startServiceProcess>[0], name: string): ServiceProcess => startServiceProcess(kind, name, env, profiler?.nodeArgs(name));
+    if (o.workers === 0) processes.push(start('all-in-one', 'all-in-one'));
     else {
-      processes.push(startServiceProcess('api', 'api', env));
-      for (let i = 1; i <= o.workers; i++) processes.push(startServiceProcess('check-worker', `check-worker-${i}`, env));
-      processes.push(startServiceProcess('notifier', 'notifier', env));
+      processes.push(start('api', 'api'));
+      for (let i = 1; i <= o.workers; i++) processes.push(start('check-worker', `check-worker-${i}`));
+      processes.push(start('notifier', 'notifier'));
     }
     for (let i = 0; ; i++) {
       try {
@@ -154,6 +164,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const backlog = await waitForBacklog(o.redisUrl, `${prefix}:${QueueName.checks}:wait`, o.monitors / o.intervalSeconds, o.intervalSeconds * 2000, log);
     const warmupSeconds = (performance.now() - warmupStart) / 1000;
 
+    await profiler?.windowStarted();
     const cpuBefore = new Map(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
     const pgBefore = cpuSnapshot('postgres');
     const redisBefore = cpuSnapshot('redis-server');
@@ -181,6 +192,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       cpuPercent: (groupCpuSince('redis-server', redisBefore) / windowSeconds) * 100,
       rssMb: pidsOf('redis-server').reduce((sum, pid) => sum + rssMb(pid), 0),
     });
+    await profiler?.windowEnded();
 
     let inWindow = 0;
     let neverChecked = 0;
@@ -204,6 +216,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
 
     const exitCodes: Record<string, number | null> = {};
     for (const p of [...processes].reverse()) exitCodes[p.name] = await stopServiceProcess(p);
+    // Each process wrote its CPU profile as it exited.
+    const profile = profiler?.summarise(processes);
     processes.length = 0;
     const resultsDs = await openDatabase(databaseUrl, { poolSize: 1 });
     const pg = new Client({ connectionString: databaseUrl });
@@ -253,9 +267,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       processes: figures.map((f) => ({ name: f.name, cpuPercent: Math.round(f.cpuPercent), rssMb: Math.round(f.rssMb) })),
       exitCodes,
       mismatches,
+      ...(profile ? { profile } : {}),
     };
     return report;
   } finally {
+    await profiler?.close();
     for (const p of processes) await stopServiceProcess(p, 5000);
     await target.close();
     await dropRun(o.baseDatabaseUrl, databaseUrl, o.redisUrl, prefix);

@@ -16,9 +16,12 @@ const ENTRY = {
   notifier: 'services/notifier/src/main.ts',
 } as const;
 
-/** Starts a service the way `pnpm start` does (tsx), as a direct child so its pid is the node process. */
-export function startServiceProcess(kind: keyof typeof ENTRY, name: string, env: NodeJS.ProcessEnv): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY[kind]], {
+/**
+ * Starts a service the way `pnpm start` does (tsx), as a direct child so its pid is the node
+ * process; `nodeArgs` (such as --cpu-prof) go to that node process.
+ */
+export function startServiceProcess(kind: keyof typeof ENTRY, name: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ENTRY[kind]], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
