@@ -1,4 +1,4 @@
-import type { EntityManager, DataSource, MonitorStatus } from '@uptime/db';
+import { MAX_START_LAG_MS, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
 import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
@@ -59,12 +59,10 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
   );
 }
 
-const INT4_MAX = 2_147_483_647;
-
 /** When the check started, as milliseconds after its planned time (stored instead of a timestamp). */
 function startLagMs(o: CheckOutcome): number {
   const lag = Math.round(o.result.checkedAt.getTime() - o.scheduledAt.getTime());
-  return Math.max(-INT4_MAX, Math.min(INT4_MAX, lag));
+  return Math.max(-MAX_START_LAG_MS, Math.min(MAX_START_LAG_MS, lag));
 }
 
 async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DataSource } from '@uptime/db';
+import type { DataSource, EntityManager } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { JobName, QueueName, statusChangedJobId, type StatusChangedJob } from '@uptime/queues';
 import type { StatusEvent } from './record-check-batch';
@@ -30,7 +30,11 @@ export class StatusEventPublisher {
     this.queue = new Queue(QueueName.statusChanges, { connection, prefix });
   }
 
-  async publish(events: readonly StatusEvent[]): Promise<void> {
+  /**
+   * Queues the events, then marks them published through `db`: the sweep passes its own
+   * transaction, which holds the rows' locks (another connection would wait for them forever).
+   */
+  async publish(events: readonly StatusEvent[], db: Pick<EntityManager, 'query'> = this.ds): Promise<void> {
     if (events.length === 0) return;
     await this.queue.addBulk(
       events.map((e) => {
@@ -38,7 +42,7 @@ export class StatusEventPublisher {
         return { name: JobName.statusChanged, data, opts: { ...JOB_OPTIONS, jobId: statusChangedJobId(e.id) } };
       }),
     );
-    await this.ds.query('UPDATE status_events SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL', [events.map((e) => e.id)]);
+    await db.query('UPDATE status_events SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL', [events.map((e) => e.id)]);
   }
 
   /** Publishes events older than `olderThanMs` that were never marked published. */
@@ -54,6 +58,7 @@ export class StatusEventPublisher {
       if (rows.length === 0) return 0;
       await this.publish(
         rows.map((r) => ({ id: String(r.id), monitorId: r.monitor_id, from: r.from_status, to: r.to_status, incidentId: r.incident_id, checkResultId: r.check_result_id ? String(r.check_result_id) : null })),
+        em,
       );
       return rows.length;
     });

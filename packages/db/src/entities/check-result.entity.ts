@@ -4,6 +4,13 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
  * One check of one monitor. Kept narrow, 8 columns in alignment order (migration
  * 1732270005000): millions of these exist. The check started `start_lag_ms` after `scheduled_at`.
  */
+/**
+ * The most a check's start may lag its planned time as stored (either way). A check that starts
+ * later still (all workers down for over a day) is recorded as one day late; in exchange a read
+ * by check time can bound the planned time and touch only the daily partitions it needs.
+ */
+export const MAX_START_LAG_MS = 86_400_000;
+
 @Entity({ name: 'check_results' })
 export class CheckResult {
   @PrimaryGeneratedColumn({ type: 'bigint' }) id!: string;

@@ -1,4 +1,4 @@
-import type { DataSource } from '@uptime/db';
+import { MAX_START_LAG_MS, type DataSource } from '@uptime/db';
 import { ValidationError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { parseIsoDate } from '../notifications/notifications.query';
@@ -64,7 +64,12 @@ const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, 
  */
 export async function monitorHistory(ds: DataSource, ownerId: number, id: number, q: HistoryQuery): Promise<{ items: CheckResultView[]; total: number }> {
   await getMonitor(ds, ownerId, id);
-  const where = `monitor_id = $1 AND ($2::timestamptz IS NULL OR ${CHECKED_AT} >= $2) AND ($3::timestamptz IS NULL OR ${CHECKED_AT} <= $3)`;
+  // The bounds on the planned time follow from the check time's (a start lags its plan by at most
+  // MAX_START_LAG_MS): they let Postgres skip the daily partitions outside the range.
+  const lag = `${MAX_START_LAG_MS} * interval '1 millisecond'`;
+  const where = `monitor_id = $1
+    AND ($2::timestamptz IS NULL OR (${CHECKED_AT} >= $2 AND scheduled_at >= $2::timestamptz - ${lag}))
+    AND ($3::timestamptz IS NULL OR (${CHECKED_AT} <= $3 AND scheduled_at <= $3::timestamptz + ${lag}))`;
   const params = [id, q.from ?? null, q.to ?? null];
   const [items, counted] = await Promise.all([
     ds.query(`${SELECT_RESULT} WHERE ${where} ORDER BY scheduled_at DESC LIMIT $4`, [...params, q.limit]) as Promise<CheckResultView[]>,
