@@ -141,29 +141,33 @@ interface LiveSums {
 /**
  * The rows that may still change — hourly since the previous hour (7 d; and 24 h for the previous
  * hour), 5-minute of this hour (24 h), daily since yesterday (30 d) — summed per monitor in
- * Postgres, so a dashboard of 1,000 monitors ships 1,000 rows, not 14,000.
+ * Postgres, so a dashboard of 1,000 monitors ships 1,000 rows, not 14,000. Read monitor by monitor
+ * (LATERAL) through each rollup's (monitor_id, bucket) key: given the id list alone, the planner
+ * chose a range of the bucket index for every monitor early in each hour, when that range is
+ * small for the table but large for a page of 25 monitors (docs/capacity.md).
  */
 async function readLive(ds: DataSource, monitorIds: number[], hour: Date): Promise<Map<number, LiveSums>> {
   const today = floorTo(hour, DAY_MS);
   const rows: ({ monitor_id: number } & Record<keyof LiveSums, string | null>)[] = await ds.query(
-    `SELECT monitor_id,
+    `SELECT m.id AS monitor_id,
             sum(checks) FILTER (WHERE t = '5m' OR (t = '1h' AND bucket < $3)) AS c24,
             sum(successes) FILTER (WHERE t = '5m' OR (t = '1h' AND bucket < $3)) AS s24,
             sum(rt_count) FILTER (WHERE t = '5m' OR (t = '1h' AND bucket < $3)) AS rc24,
             sum(rt_sum) FILTER (WHERE t = '5m' OR (t = '1h' AND bucket < $3)) AS rs24,
             sum(checks) FILTER (WHERE t = '1h') AS c7, sum(successes) FILTER (WHERE t = '1h') AS s7,
             sum(checks) FILTER (WHERE t = '1d') AS c30, sum(successes) FILTER (WHERE t = '1d') AS s30
-       FROM (
-         SELECT monitor_id, '1h' AS t, bucket, checks, successes, rt_count, rt_sum FROM check_rollups_1h
-          WHERE monitor_id = ANY($1) AND bucket >= $2
+       FROM unnest($1::int[]) AS m(id)
+       CROSS JOIN LATERAL (
+         SELECT '1h' AS t, bucket, checks, successes, rt_count, rt_sum FROM check_rollups_1h
+          WHERE monitor_id = m.id AND bucket >= $2
          UNION ALL
-         SELECT monitor_id, '5m', bucket, checks, successes, rt_count, rt_sum FROM check_rollups_5m
-          WHERE monitor_id = ANY($1) AND bucket >= $3
+         SELECT '5m', bucket, checks, successes, rt_count, rt_sum FROM check_rollups_5m
+          WHERE monitor_id = m.id AND bucket >= $3
          UNION ALL
-         SELECT monitor_id, '1d', bucket, checks, successes, rt_count, rt_sum FROM check_rollups_1d
-          WHERE monitor_id = ANY($1) AND bucket >= $4
+         SELECT '1d', bucket, checks, successes, rt_count, rt_sum FROM check_rollups_1d
+          WHERE monitor_id = m.id AND bucket >= $4
        ) live
-      GROUP BY monitor_id`,
+      GROUP BY m.id`,
     [monitorIds, new Date(hour.getTime() - HOUR_MS), hour, new Date(today.getTime() - DAY_MS)],
   );
   const n = (v: string | null): number => Number(v ?? 0);
