@@ -101,5 +101,7 @@ describe('daily partitions of raw results', () => {
     });
     const left: { scheduled_at: Date }[] = await ds.query(`SELECT scheduled_at FROM check_results WHERE monitor_id = $1`, [m.id]);
     expect(left.map((r) => r.scheduled_at.toISOString())).toEqual(['2001-06-03T10:00:00.000Z']);
+    // Leave no partition behind for the other test files sharing this database.
+    expect((await dropResultPartitionsBefore(ds, at('2001-06-04T00:00:00Z'))).dropped).toEqual(['check_results_p20010603']);
   });
 });
