@@ -86,14 +86,19 @@ export class MonitorScheduler {
   async schedule(m: SchedulableMonitor): Promise<void> {
     const every = m.checkInterval * 1000;
     const offset = scheduleOffsetMs(m.id, every) || 1;
-    await this.queue.upsertJobScheduler(
-      schedulerIdOf(m.id),
-      // The first slot is at least a second away: this runs inside the transaction that saves the
-      // monitor, and a check firing before that commit would find no monitor and be dropped.
-      { every, offset, startDate: firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offset) },
-      { name: JobName.runCheck, data: this.templateOf(m), opts: CHECK_JOB_OPTIONS },
-    );
-    await this.connection.hset(this.versionsKey, String(m.id), `${m.configVersion}:${m.checkInterval}`);
+    // Both at once, one round trip: the version record only matters beside an existing scheduler
+    // (scheduledVersions reads the schedulers first), and a scheduler whose record is missing or
+    // differs is rebuilt by the reconciler, so neither order protects anything.
+    await Promise.all([
+      this.queue.upsertJobScheduler(
+        schedulerIdOf(m.id),
+        // The first slot is at least a second away: this may run inside the transaction that saves
+        // the monitor, and a check firing before that commit would find no monitor and be dropped.
+        { every, offset, startDate: firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offset) },
+        { name: JobName.runCheck, data: this.templateOf(m), opts: CHECK_JOB_OPTIONS },
+      ),
+      this.connection.hset(this.versionsKey, String(m.id), `${m.configVersion}:${m.checkInterval}`),
+    ]);
   }
 
   /** Queues one check to run now (a new or resumed monitor is checked at once). */

@@ -12,6 +12,7 @@ import { createOAuth } from './auth/oauth-strategies';
 import { sessionMiddleware } from './auth/session';
 import { sessionRouter } from './auth/session.routes';
 import { signInRouter } from './auth/sign-in.routes';
+import { TokenCache } from './auth/token-cache';
 import { tokensRouter } from './auth/tokens.routes';
 import { corsPolicy } from './http/cors';
 import { errorHandler, notFoundHandler } from './http/error-handler';
@@ -58,14 +59,15 @@ export function createApp(deps: AppDeps): Express {
   app.use(httpMetrics(metrics.httpRequestDuration));
   app.use(opsRoutes({ readiness: deps.readiness ?? createReadiness({ dataSource: ds, redis: deps.redis }), metrics }));
   app.use(databaseGate(ds));
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => String(res.locals?.requestId ?? ''),
-      customProps: (_req, res) => ({ request_id: (res as express.Response).locals?.requestId }),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  const requestLogger = pinoHttp<express.Request, express.Response>({
+    logger,
+    genReqId: (_req, res) => String(res.locals?.requestId ?? ''),
+    customProps: (_req, res) => ({ request_id: (res as express.Response).locals?.requestId }),
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+  });
+  // pino-http writes its one line per request at info, but serializes each request into child
+  // loggers whatever the level; nothing else reads req.log, so below info it is not run at all.
+  app.use((req, res, next) => (logger.isLevelEnabled('info') ? requestLogger(req, res, next) : next()));
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
@@ -76,16 +78,23 @@ export function createApp(deps: AppDeps): Express {
   const v1 = express.Router();
   const oauth = createOAuth(config, ds);
   const limiter = rateLimiter(config, deps.redis);
-  v1.use(sessionMiddleware(config, deps.redis));
-  v1.use(oauth.passport.initialize());
+  const tokenCache = new TokenCache();
+  const sessions = sessionMiddleware(config, deps.redis);
+  // A request with an Authorization header is identified by it alone (identifyCaller never falls
+  // back to the session), so outside /auth, whose sign-in and session routes use req.session
+  // themselves, it needs no session: none is generated, or read from Redis when a cookie comes too.
+  // An empty header counts as none there, so it is none here as well.
+  v1.use((req, res, next) => (req.headers.authorization && !req.path.startsWith('/auth') ? next() : sessions(req, res, next)));
+  // Only the sign-in routes authenticate through passport.
+  v1.use('/auth', oauth.passport.initialize());
   // Who calls, then the rate limit (per user, else per IP), then anything that may answer.
-  v1.use(identifyCaller(ds));
+  v1.use(identifyCaller(ds, tokenCache));
   if (limiter) v1.use(limiter);
   v1.use(jsonBody);
   v1.use('/auth', signInRouter({ config, oauth, logger }));
   v1.use(requireCaller);
   v1.use('/auth', sessionRouter({ ds, config }));
-  v1.use('/auth/tokens', tokensRouter(ds));
+  v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
   const monitorsDeps = { ds, scheduler: deps.scheduler, redis: deps.redis, minCheckIntervalSeconds: config.minCheckIntervalSeconds, allowPrivateTargets: config.allowPrivateTargets };
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
   v1.use('/monitors', monitorsRouter(monitorsDeps));

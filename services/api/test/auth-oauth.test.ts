@@ -286,6 +286,25 @@ describe('OAuth sign-in through the real passport strategies', () => {
     expect(res.body.error.message).toMatch(/token/i);
   });
 
+  it('outside /auth too: a bearer token decides over a session cookie, an empty header does not', async () => {
+    fakes.github.signInAs({ id: '779', email: 'cookie@example.test', emailVerified: true });
+    const { cookie } = await signIn(h.app, 'github');
+    const other = await aCaller(h.ds, { email: 'token@example.test' });
+    const list = (authorization?: string) => {
+      const req = request(h.app).get('/api/v1/monitors').set('Cookie', cookie);
+      return authorization === undefined ? req : req.set('Authorization', authorization);
+    };
+    expect((await list()).status).toBe(200);
+    expect((await list('')).status).toBe(200);
+    expect((await list('Bearer upt_notavalidtoken')).status).toBe(401);
+    await request(h.app)
+      .post('/api/v1/monitors')
+      .set('Authorization', other.auth)
+      .send({ name: 'Theirs', url: 'https://example.com/', type: 'http' });
+    expect((await list(other.auth)).body.data.map((m: { name: string }) => m.name)).toEqual(['Theirs']);
+    expect((await list()).body.data).toEqual([]);
+  });
+
   it('forgets a session whose user was deleted', async () => {
     fakes.google.signInAs({ id: 'g-del', email: 'gone@example.test', emailVerified: true });
     const { cookie, sid } = await signIn(h.app, 'google');

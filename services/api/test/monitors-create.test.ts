@@ -6,6 +6,7 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 let h: ApiHarness;
 let auth: string;
+let userId: number;
 
 beforeAll(async () => {
   h = await startApiHarness();
@@ -15,7 +16,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await h.reset();
-  ({ auth } = await aCaller(h.ds));
+  const caller = await aCaller(h.ds);
+  ({ auth } = caller);
+  userId = caller.user.id;
 });
 
 const create = (body: unknown) =>
@@ -335,6 +338,41 @@ describe('POST /monitors', () => {
       expect((await createStrict({ ...valid, check_interval: 30 })).body.data.check_interval).toBe(30);
       expect((await createStrict(valid)).body.data.check_interval).toBe(300);
     });
+
+    it('raises a preferred interval saved under a lower floor to the floor, and schedules that', async () => {
+      await h.ds.query(`INSERT INTO user_preferences (user_id, default_check_interval, default_timeout) VALUES ($1, 10, 7)`, [userId]);
+      const res = await createStrict(valid);
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ check_interval: 30, timeout: 7 });
+      expect((await strict.scheduler.queue.getJobScheduler(`monitor-${res.body.data.id}`))?.every).toBe(30_000);
+    });
+  });
+
+  it("answers the owner's preferred interval, timeout and locations, and schedules with them", async () => {
+    await h.ds.query(
+      `INSERT INTO user_preferences (user_id, default_check_interval, default_timeout, default_locations) VALUES ($1, 45, 12, '{eu-west,us-east}')`,
+      [userId],
+    );
+    const res = await create(valid);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ check_interval: 45, timeout: 12, locations: ['eu-west', 'us-east'] });
+    const scheduler = await h.scheduler.queue.getJobScheduler(`monitor-${res.body.data.id}`);
+    expect(scheduler?.every).toBe(45_000);
+    expect((scheduler?.template?.data as { check: { timeout: number } }).check.timeout).toBe(12);
+    const got = await request(h.app).get(`/api/v1/monitors/${res.body.data.id}`).set('Authorization', auth);
+    expect(got.body.data).toEqual(res.body.data);
+  });
+
+  it('leaves no monitor behind when its schedule cannot be written', async () => {
+    const schedule = jest.spyOn(h.scheduler, 'schedule').mockRejectedValueOnce(new Error('Redis is gone'));
+    try {
+      expectError(await create(valid), 500, 'INTERNAL_ERROR');
+    } finally {
+      schedule.mockRestore();
+    }
+    expect(await monitorCount()).toBe(0);
+    expect((await create(valid)).status).toBe(201);
+    expect(await monitorCount()).toBe(1);
   });
 });
 

@@ -169,6 +169,15 @@ describe('DELETE /auth/tokens/:id', () => {
     expect((await api('get', '')).body.data.map((t: { id: number }) => t.id)).not.toContain(token.id);
   });
 
+  it('revokes a token used just before, from the next request on', async () => {
+    const token = await createToken();
+    const bearer = `Bearer ${token.token}`;
+    for (let i = 0; i < 3; i++) expect((await api('get', '', bearer)).status).toBe(200);
+    expect((await api('delete', `/${token.id}`)).status).toBe(200);
+    expectError(await api('get', '', bearer), 401, 'UNAUTHORIZED');
+    expectError(await request(h.app).get('/api/v1/monitors').set('Authorization', bearer), 401, 'UNAUTHORIZED');
+  });
+
   it('revokes the token making the request', async () => {
     const token = await createToken();
     const bearer = `Bearer ${token.token}`;
@@ -199,6 +208,21 @@ describe('bearer authentication', () => {
     await h.ds.query(`UPDATE api_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [token.id]);
     expectError(await api('get', '', `Bearer ${token.token}`), 401, 'UNAUTHORIZED');
     expectError(await request(h.app).get('/api/v1/monitors').set('Authorization', `Bearer ${token.token}`), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers 401 once a token used moments ago expires', async () => {
+    const token = await createToken({ name: 'brief', expires_in_days: 1 });
+    expect((await api('get', '', `Bearer ${token.token}`)).status).toBe(200);
+    // What a request reads of the token may be a few seconds old, but never its expiry: the
+    // expiry it read is compared with the clock on every request.
+    const realNow = Date.now;
+    const later = Date.parse(token.expires_at as string) + 1;
+    jest.spyOn(Date, 'now').mockImplementation(() => Math.max(realNow(), later));
+    try {
+      expectError(await api('get', '', `Bearer ${token.token}`), 401, 'UNAUTHORIZED');
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   it('accepts a token that has not expired yet', async () => {

@@ -1,40 +1,43 @@
 import type { RequestHandler } from 'express';
 import { hashApiToken, type DataSource } from '@uptime/db';
 import { UnauthorizedError } from '@uptime/errors';
-import type { Caller } from './caller';
-
-interface TokenRow {
-  token_id: number;
-  user_id: number;
-  email: string;
-  role: Caller['role'];
-  expires_at: Date | null;
-  last_used_at: Date | null;
-}
+import type { TokenCache, TokenRow } from './token-cache';
 
 const LAST_USED_PRECISION_MS = 60_000;
 
+async function lookUpToken(ds: DataSource, cache: TokenCache, hash: string): Promise<TokenRow | undefined> {
+  const cached = cache.get(hash);
+  if (cached) return cached;
+  const generation = cache.currentGeneration();
+  const rows: TokenRow[] = await ds.query(
+    `SELECT t.id AS token_id, u.id AS user_id, u.email, u.role, t.expires_at, t.last_used_at
+       FROM api_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = $1`,
+    [hash],
+  );
+  const row = rows[0];
+  if (row) cache.set(hash, row, generation);
+  return row;
+}
+
 /**
- * `Authorization: Bearer upt_…`: the token's SHA-256 is looked up; revoked (deleted), expired or
- * unknown tokens are a 401. Requests without the header pass through for other schemes.
+ * `Authorization: Bearer upt_…`: the token's SHA-256 is looked up (remembered for a few seconds,
+ * see TokenCache); revoked (deleted), expired or unknown tokens are a 401. Requests without the
+ * header pass through for other schemes.
  */
-export function bearerAuth(ds: DataSource): RequestHandler {
+export function bearerAuth(ds: DataSource, cache: TokenCache): RequestHandler {
   return async (req, _res, next) => {
     const header = req.get('authorization');
     if (!header) return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) return next(new UnauthorizedError('Malformed Authorization header; expected "Bearer <token>"'));
-    const rows: TokenRow[] = await ds.query(
-      `SELECT t.id AS token_id, u.id AS user_id, u.email, u.role, t.expires_at, t.last_used_at
-         FROM api_tokens t JOIN users u ON u.id = t.user_id
-        WHERE t.token_hash = $1`,
-      [hashApiToken(match[1])],
-    );
-    const row = rows[0];
+    const row = await lookUpToken(ds, cache, hashApiToken(match[1]));
     if (!row) return next(new UnauthorizedError('Invalid or revoked API token'));
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) return next(new UnauthorizedError('API token expired'));
-    // Written at most once a minute per token, so reads do not each cost a write.
+    // Written at most once a minute per token, so reads do not each cost a write. The cached row
+    // is marked first, so the requests arriving meanwhile do not write it as well.
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
+      row.last_used_at = new Date();
       await ds.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.token_id]);
     }
     req.caller = { id: row.user_id, email: row.email, role: row.role, via: 'token' };

@@ -5,12 +5,13 @@ import { parsePage } from '../http/pagination';
 import { parseId } from '../http/id-param';
 import { parseInput } from '../http/validate';
 import { callerOf } from './caller';
+import type { TokenCache } from './token-cache';
 import { toTokenResponse } from './token.presenter';
 import { CreateTokenDto } from './tokens.dto';
 import { createToken, listTokens, revokeToken } from './tokens.service';
 
 /** `/auth/tokens`: API tokens of the caller (contract §4). */
-export function tokensRouter(ds: DataSource): Router {
+export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
   const router = Router();
   router.post('/', async (req, res) => {
     const dto = await parseInput(CreateTokenDto, req.body);
@@ -24,7 +25,7 @@ export function tokensRouter(ds: DataSource): Router {
     sendList(res, items.map(toTokenResponse), { page: page.page, limit: page.limit, total });
   });
   router.delete('/:id', async (req, res) => {
-    await revokeToken(ds, callerOf(req).id, parseId(req.params.id, 'token'));
+    await revokeToken(ds, tokenCache, callerOf(req).id, parseId(req.params.id, 'token'));
     sendMessage(res, 'Token revoked');
   });
   return router;

@@ -1,6 +1,7 @@
 import { ApiToken, generateApiToken, hashApiToken, type DataSource } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
+import type { TokenCache } from './token-cache';
 
 export interface CreatedToken {
   token: ApiToken;
@@ -30,8 +31,12 @@ export async function listTokens(ds: DataSource, userId: number, page: PageReque
   return { items, total };
 }
 
-/** Revokes by deleting: a revoked token can never authenticate again. */
-export async function revokeToken(ds: DataSource, userId: number, tokenId: number): Promise<void> {
+/**
+ * Revokes by deleting: a revoked token can never authenticate again, in this process from the
+ * next request on (it is dropped from the process's token cache).
+ */
+export async function revokeToken(ds: DataSource, tokenCache: TokenCache, userId: number, tokenId: number): Promise<void> {
   const result = await ds.getRepository(ApiToken).delete({ id: tokenId, userId });
   if (!result.affected) throw new NotFoundError('token', tokenId);
+  tokenCache.forgetToken(tokenId);
 }

@@ -7,7 +7,7 @@ import { refusedTargetReason } from '@uptime/probe';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
 import type { MonitorFilters } from './list-monitors.query';
 import type { PageRequest } from '../http/pagination';
-import { getPreferences } from '../preferences/preferences.service';
+import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
 
 export interface MonitorsDeps {
   ds: DataSource;
@@ -73,35 +73,100 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
 }
 
 /**
- * Creates a monitor, checked at once. Interval, timeout and locations the body omits come from the
- * owner's preferences (contract §8), whose interval is kept at or above the configured floor
- * should the floor have risen since they were saved.
+ * The row of a new monitor in one statement: the owner's preferences are read by the INSERT
+ * itself rather than in a round trip of their own, and `RETURNING *` hands back every column
+ * (defaults, id, timestamps), so nothing is selected again. Interval, timeout and locations the
+ * body omits come from the preferences (contract §8), else from the product defaults; the
+ * preferred interval is kept at or above the configured floor should the floor have risen since
+ * they were saved.
  */
-export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
-  assertInterval(deps, dto.check_interval);
-  assertTargetAllowed(deps, dto.url);
-  const preferences = await getPreferences(deps.ds, ownerId);
-  const monitor = deps.ds.getRepository(Monitor).create({
+const INSERT_MONITOR = `
+  WITH prefs AS (
+    SELECT default_check_interval, default_timeout, default_locations FROM user_preferences WHERE user_id = $1
+  )
+  INSERT INTO monitors (owner_id, name, url, type, method, headers, body, expected_status, timeout, check_interval,
+                        retry_count, follow_redirects, verify_ssl, expected_content, excluded_content, json_path,
+                        expected_json_value, locations, tags, status, config_version)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+          COALESCE($9::integer, (SELECT default_timeout FROM prefs), $22::integer),
+          COALESCE($10::integer, GREATEST(COALESCE((SELECT default_check_interval FROM prefs), $23::integer), $24::integer)),
+          $11, $12, $13, $14, $15, $16, $17,
+          COALESCE($18::text[], (SELECT default_locations FROM prefs), $25::text[]),
+          $19, $20, $21)
+  RETURNING *`;
+
+async function insertMonitor(ds: DataSource, deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
+  const m = Object.assign(new Monitor(), {
     ownerId,
     type: 'http',
     method: 'GET',
     headers: {},
     body: null,
     expectedStatus: [],
-    timeout: preferences.defaultTimeout,
-    checkInterval: Math.max(preferences.defaultCheckInterval, deps.minCheckIntervalSeconds),
     retryCount: 0,
     followRedirects: true,
     verifySsl: true,
-    locations: [...preferences.defaultLocations],
     tags: [],
     status: 'pending',
     configVersion: 1,
-  });
-  applyFields(monitor, dto);
-  const saved = await deps.ds.transaction((em) => saveAndSchedule(em, deps, monitor));
-  await deps.scheduler.checkNow(saved);
-  return saved;
+  } satisfies Partial<Monitor>);
+  applyFields(m, dto);
+  const [row] = (await ds.query(INSERT_MONITOR, [
+    ownerId,
+    m.name,
+    m.url,
+    m.type,
+    m.method,
+    JSON.stringify(m.headers),
+    m.body,
+    m.expectedStatus,
+    m.timeout ?? null,
+    m.checkInterval ?? null,
+    m.retryCount,
+    m.followRedirects,
+    m.verifySsl,
+    m.expectedContent ?? null,
+    m.excludedContent ?? null,
+    m.jsonPath ?? null,
+    m.expectedJsonValue ?? null,
+    m.locations ?? null,
+    m.tags,
+    m.status,
+    m.configVersion,
+    DEFAULT_PREFERENCES.defaultTimeout,
+    DEFAULT_PREFERENCES.defaultCheckInterval,
+    deps.minCheckIntervalSeconds,
+    DEFAULT_PREFERENCES.defaultLocations,
+  ])) as Record<string, unknown>[];
+  // Every column as TypeORM would have loaded it (pg already parses jsonb, arrays and timestamps).
+  for (const column of ds.getMetadata(Monitor).columns) {
+    (m as unknown as Record<string, unknown>)[column.propertyName] = row![column.databaseName];
+  }
+  return m;
+}
+
+/**
+ * Creates a monitor, checked at once. The row is committed first (one statement, no transaction
+ * around it), then its schedule and its immediate check are written to Redis together, so no
+ * check can reach a worker before the monitor exists, and the request waits for two round trips
+ * in all. Should Redis fail, the row is deleted again: a failed create leaves no monitor behind,
+ * and a schedule or check that did get written finds none (the worker drops the check, the
+ * reconciler removes the schedule), as after a failed commit of saveAndSchedule.
+ */
+export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
+  assertInterval(deps, dto.check_interval);
+  assertTargetAllowed(deps, dto.url);
+  const monitor = await insertMonitor(deps.ds, deps, ownerId, dto);
+  // allSettled: the row goes only once neither write can still land after it.
+  const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
+  const failure = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) {
+    // Should this fail too, the monitor stays and the reconciler gives it its schedule; the
+    // caller still learns that the create failed, from the original error.
+    await deps.ds.query('DELETE FROM monitors WHERE id = $1', [monitor.id]).catch(() => undefined);
+    throw failure.reason;
+  }
+  return monitor;
 }
 
 /** The caller's monitor, or 404 exactly as for a missing one. */
