@@ -3,6 +3,7 @@ import type { Logger } from '@uptime/logger';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { Redis } from 'ioredis';
 import { In } from 'typeorm';
+import { startSingletonInterval, type SingletonInterval } from './singleton-interval';
 
 export interface ReconcileReport {
   created: number;
@@ -39,31 +40,24 @@ export async function reconcileSchedules(ds: DataSource, scheduler: MonitorSched
   return { created, updated: stale.length - created, removed: scheduled.size };
 }
 
-/**
- * Runs the reconciler now and then every `intervalMs`, one API instance at a time (a Redis lock),
- * so several instances do not repeat the work.
- */
+/** Runs the reconciler now and then every `intervalMs` (a minute), one API instance at a time. */
 export function startScheduleReconciler(opts: {
   ds: DataSource;
   scheduler: MonitorScheduler;
   redis: Redis;
   logger: Logger;
   intervalMs?: number;
-}): { stop(): void; runOnce(): Promise<ReconcileReport | null> } {
-  const intervalMs = opts.intervalMs ?? 60_000;
-  const lockKey = `${opts.scheduler.prefix}:scheduler:reconcile-lock`;
-  const runOnce = async (): Promise<ReconcileReport | null> => {
-    const got = await opts.redis.set(lockKey, String(process.pid), 'PX', Math.max(intervalMs - 1000, 5000), 'NX');
-    if (got !== 'OK') return null;
-    const report = await reconcileSchedules(opts.ds, opts.scheduler);
-    if (report.created || report.updated || report.removed) opts.logger.info({ ...report }, 'schedules reconciled');
-    return report;
-  };
-  const tick = (): void => {
-    runOnce().catch((err: unknown) => opts.logger.warn({ err }, 'schedule reconciliation failed; retrying next round'));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer), runOnce };
+}): SingletonInterval<ReconcileReport> {
+  return startSingletonInterval({
+    redis: opts.redis,
+    lockKey: `${opts.scheduler.prefix}:scheduler:reconcile-lock`,
+    intervalMs: opts.intervalMs ?? 60_000,
+    logger: opts.logger,
+    failure: 'schedule reconciliation failed; retrying next round',
+    run: async () => {
+      const report = await reconcileSchedules(opts.ds, opts.scheduler);
+      if (report.created || report.updated || report.removed) opts.logger.info({ ...report }, 'schedules reconciled');
+      return report;
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { compactResultPartitions, ensureResultPartitions, type DataSource, type EnsureReport } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import { startSingletonInterval, type SingletonInterval } from '../singleton-interval';
 import { applyRetention, type RetentionReport } from './retention';
 
 const DAY_MS = 86_400_000;
@@ -29,10 +30,7 @@ function worthLogging(r: MaintenanceReport): boolean {
   return r.partitions.created.length + r.partitions.skipped.length + r.compacted.length + t.resultPartitions.length > 0 || t.results + t.locationResults + t.rollups5m + t.rollups1h > 0;
 }
 
-/**
- * Runs the maintenance now and then every `intervalMs` (an hour), on one API instance at a time:
- * a Redis lock held for the interval, like the schedule reconciler's.
- */
+/** Runs the maintenance now and then every `intervalMs` (an hour), one API instance at a time. */
 export function startMaintenanceJob(opts: {
   ds: DataSource;
   redis: Redis;
@@ -40,21 +38,17 @@ export function startMaintenanceJob(opts: {
   resultRetentionDays: number;
   logger: Logger;
   intervalMs?: number;
-}): { stop(): void; runOnce(): Promise<MaintenanceReport | null> } {
-  const intervalMs = opts.intervalMs ?? HOUR_MS;
-  const lockKey = `${opts.prefix}:maintenance:retention-lock`;
-  const runOnce = async (): Promise<MaintenanceReport | null> => {
-    const got = await opts.redis.set(lockKey, String(process.pid), 'PX', Math.max(intervalMs - 1000, 5000), 'NX');
-    if (got !== 'OK') return null;
-    const report = await runMaintenance(opts.ds, opts.resultRetentionDays);
-    if (worthLogging(report)) opts.logger.info({ ...report }, 'maintenance: result partitions and retention');
-    return report;
-  };
-  const tick = (): void => {
-    runOnce().catch((err: unknown) => opts.logger.warn({ err }, 'maintenance failed; retrying next round'));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer), runOnce };
+}): SingletonInterval<MaintenanceReport> {
+  return startSingletonInterval({
+    redis: opts.redis,
+    lockKey: `${opts.prefix}:maintenance:retention-lock`,
+    intervalMs: opts.intervalMs ?? HOUR_MS,
+    logger: opts.logger,
+    failure: 'maintenance failed; retrying next round',
+    run: async () => {
+      const report = await runMaintenance(opts.ds, opts.resultRetentionDays);
+      if (worthLogging(report)) opts.logger.info({ ...report }, 'maintenance: result partitions and retention');
+      return report;
+    },
+  });
 }
