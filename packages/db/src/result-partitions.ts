@@ -21,7 +21,7 @@ export interface ResultPartition {
   name: string;
   /** The first instant of the partition's UTC day. */
   day: Date;
-  /** The unique (monitor_id, scheduled_at) index of this partition. */
+  /** This partition's part of the unique (monitor_id, scheduled_at) index. */
   keyIndex: string;
   compacted: boolean;
 }
@@ -42,7 +42,8 @@ export async function listResultPartitions(ds: DataSource): Promise<ResultPartit
     `SELECT c.relname AS name, i.relname AS key_index, obj_description(i.oid, 'pg_class') AS comment
        FROM pg_inherits h
        JOIN pg_class c ON c.oid = h.inhrelid
-       LEFT JOIN pg_index x ON x.indrelid = c.oid AND x.indisunique
+       LEFT JOIN pg_index x ON x.indrelid = c.oid
+             AND x.indexrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'check_results_monitor_time_key'::regclass)
        LEFT JOIN pg_class i ON i.oid = x.indexrelid
       WHERE h.inhparent = 'check_results'::regclass`,
   );
@@ -107,12 +108,26 @@ export async function compactResultPartitions(ds: DataSource, closedBefore: Date
   const compacted: string[] = [];
   for (const p of await listResultPartitions(ds)) {
     if (p.compacted || nextDay(p.day).getTime() > closedBefore.getTime()) continue;
+    await dropInvalidIndexes(ds, p.name);
     await ds.query(`ALTER INDEX ${p.keyIndex} SET (fillfactor = 100)`);
     await ds.query(`REINDEX INDEX CONCURRENTLY ${p.keyIndex}`);
     await ds.query(`COMMENT ON INDEX ${p.keyIndex} IS '${COMPACTED_MARK}'`);
     compacted.push(p.name);
   }
   return compacted;
+}
+
+/**
+ * An interrupted REINDEX CONCURRENTLY (a restart, a cancelled statement) leaves its new index
+ * behind, invalid but still written to by every insert; the next attempt would add another.
+ */
+async function dropInvalidIndexes(ds: DataSource, partition: string): Promise<void> {
+  const invalid: { name: string }[] = await ds.query(
+    `SELECT i.relname AS name FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+      WHERE x.indrelid = $1::regclass AND NOT x.indisvalid`,
+    [partition],
+  );
+  for (const { name } of invalid) await ds.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
 }
 
 /**

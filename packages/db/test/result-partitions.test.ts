@@ -91,6 +91,25 @@ describe('daily partitions of raw results', () => {
     await expect(insert(monitors[0]!.id, at('2033-02-01T00:00:00Z'))).rejects.toThrow(/duplicate key/);
   });
 
+  it('lose the index an interrupted rebuild left behind when they are compacted', async () => {
+    const m = await aMonitor(ds, await aUser(ds));
+    await ensureResultPartitions(ds, at('2001-03-01T00:00:00Z'), at('2001-03-01T00:00:00Z'));
+    await insert(m.id, at('2001-03-01T01:00:00Z'));
+    await insert(m.id, at('2001-03-01T02:00:00Z'));
+    // A concurrent build that fails half-way leaves an invalid index, as a cancelled REINDEX does.
+    await expect(ds.query(`CREATE UNIQUE INDEX CONCURRENTLY check_results_p20010301_ccnew ON check_results_p20010301 (ok)`)).rejects.toThrow(/could not create unique index/);
+    const invalid = async (): Promise<string[]> =>
+      (
+        await ds.query(
+          `SELECT i.relname AS name FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indrelid = 'check_results_p20010301'::regclass AND NOT x.indisvalid`,
+        )
+      ).map((r: { name: string }) => r.name);
+    expect(await invalid()).toEqual(['check_results_p20010301_ccnew']);
+    expect(await compactResultPartitions(ds, at('2001-03-02T01:00:00Z'))).toContain('check_results_p20010301');
+    expect(await invalid()).toEqual([]);
+    expect((await dropResultPartitionsBefore(ds, at('2001-03-02T00:00:00Z'))).dropped).toEqual(['check_results_p20010301']);
+  });
+
   it('are dropped whole once their day is before the cutoff', async () => {
     const m = await aMonitor(ds, await aUser(ds));
     await ensureResultPartitions(ds, at('2001-06-01T00:00:00Z'), at('2001-06-03T00:00:00Z'));
