@@ -1,16 +1,8 @@
 import request from 'supertest';
 import { aCaller, aMonitor } from '@uptime/testing';
-import { startApiHarness, type ApiHarness } from './support/api-harness';
+import { useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
-
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => h.reset());
+const h = useApiHarness();
 
 /** A check_results row as the worker writes it, with its per-location rows when given. */
 async function aCheck(

@@ -2,21 +2,14 @@ import request from 'supertest';
 import { createLogger } from '@uptime/logger';
 import { aCaller, freePort } from '@uptime/testing';
 import { startAgent, type RunningAgent } from '../../agent/src/agent-server';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let owner: { auth: string; id: number };
 let other: { auth: string; id: number };
 let admin: { auth: string; id: number };
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   const callers = await Promise.all([aCaller(h.ds), aCaller(h.ds), aCaller(h.ds, { role: 'admin' })]);
   [owner, other, admin] = callers.map((c) => ({ auth: c.auth, id: c.user.id }));
 });

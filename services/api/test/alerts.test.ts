@@ -1,22 +1,15 @@
 import request from 'supertest';
 import { aCaller, aMonitor } from '@uptime/testing';
 import type { User } from '@uptime/db';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let auth: string;
 let user: User;
 let otherAuth: string;
 let other: User;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   ({ auth, user } = await aCaller(h.ds));
   ({ auth: otherAuth, user: other } = await aCaller(h.ds));
 });

@@ -1,22 +1,19 @@
 import request from 'supertest';
 import { aCaller, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, startApiHarness, useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let auth: string;
 let otherAuth: string;
 let target: FakeHttpServer;
 
 beforeAll(async () => {
-  h = await startApiHarness();
   target = await startFakeHttpServer(answer(200, 'all good'));
 });
 afterAll(async () => {
   await target.close();
-  await h.close();
 });
 beforeEach(async () => {
-  await h.reset();
   target.respond(answer(200, 'all good'));
   ({ auth } = await aCaller(h.ds));
   ({ auth: otherAuth } = await aCaller(h.ds));

@@ -2,19 +2,12 @@ import request from 'supertest';
 import { scheduleOffsetMs } from '@uptime/queues';
 import { aCaller, resetRedis } from '@uptime/testing';
 import { reconcileSchedules } from '../src/schedule-reconciler';
-import { startApiHarness, type ApiHarness } from './support/api-harness';
+import { useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let auth: string;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   ({ auth } = await aCaller(h.ds));
 });
 

@@ -1,21 +1,14 @@
 import request from 'supertest';
 import { aCaller } from '@uptime/testing';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, startApiHarness, useApiHarness, type ApiHarness } from './support/api-harness';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-let h: ApiHarness;
+const h = useApiHarness();
 let auth: string;
 let userId: number;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   const caller = await aCaller(h.ds);
   ({ auth } = caller);
   userId = caller.user.id;

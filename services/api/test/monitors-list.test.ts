@@ -1,20 +1,13 @@
 import request from 'supertest';
 import type { User } from '@uptime/db';
 import { aCaller, aMonitor } from '@uptime/testing';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let user: User;
 let auth: string;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   ({ user, auth } = await aCaller(h.ds));
 });
 

@@ -1,19 +1,12 @@
 import request from 'supertest';
 import { aCaller } from '@uptime/testing';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let auth: string;
 let otherAuth: string;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   ({ auth } = await aCaller(h.ds));
   ({ auth: otherAuth } = await aCaller(h.ds));
 });

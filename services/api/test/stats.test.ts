@@ -1,21 +1,14 @@
 import request from 'supertest';
 import { aCaller, aMonitor } from '@uptime/testing';
 import { LATENCY_BUCKET_COUNT, latencyBucketIndex, type User } from '@uptime/db';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, useApiHarness } from './support/api-harness';
 
-let h: ApiHarness;
+const h = useApiHarness();
 let auth: string;
 let user: User;
 let otherAuth: string;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   ({ auth, user } = await aCaller(h.ds));
   ({ auth: otherAuth } = await aCaller(h.ds));
 });

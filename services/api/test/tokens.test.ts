@@ -1,23 +1,16 @@
 import request from 'supertest';
 import type { User } from '@uptime/db';
 import { aCaller, aToken } from '@uptime/testing';
-import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harness';
+import { expectMeta, useApiHarness } from './support/api-harness';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
 
-let h: ApiHarness;
+const h = useApiHarness();
 let user: User;
 let auth: string;
 
-beforeAll(async () => {
-  h = await startApiHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   ({ user, auth } = await aCaller(h.ds));
 });
 

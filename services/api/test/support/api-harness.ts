@@ -46,6 +46,45 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   };
 }
 
+/**
+ * The harness of a whole test file: started before its tests, emptied before each one (before
+ * the file's own beforeEach hooks, which run after this one), closed after them. Call it at the
+ * top of the file; its members are available from the hooks and tests on.
+ */
+export function useApiHarness(overrides: Record<string, string | undefined> = {}): ApiHarness {
+  let started: ApiHarness | undefined;
+  const current = (): ApiHarness => {
+    if (!started) throw new Error('the API harness starts in beforeAll: use it from hooks and tests');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startApiHarness(overrides);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  beforeEach(() => current().reset());
+  return {
+    get app() {
+      return current().app;
+    },
+    get ds() {
+      return current().ds;
+    },
+    get redis() {
+      return current().redis;
+    },
+    get scheduler() {
+      return current().scheduler;
+    },
+    get config() {
+      return current().config;
+    },
+    reset: () => current().reset(),
+    close: () => current().close(),
+  };
+}
+
 /** Asserts the contract's meta block and X-Request-Id header (contract §2). */
 export function expectMeta(res: { body: { meta?: { request_id?: string; timestamp?: string } }; headers: Record<string, string> }): void {
   expect(res.body.meta?.request_id).toBe(res.headers['x-request-id']);
