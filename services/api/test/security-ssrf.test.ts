@@ -5,7 +5,7 @@ import request from 'supertest';
 import { Monitor } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { isBlockedAddress, runProbe, runProbeWithPolicy, type CheckConfig } from '@uptime/probe';
-import { aCaller, aMonitor, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { aCaller, aCheckConfig, aMonitor, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 // The check path exactly as the check-worker runs it (read only: it is that service's code).
 import { CheckLock } from '../../check-worker/src/check-lock';
 import { createRunCheckProcessor, type RunCheckDeps } from '../../check-worker/src/run-check.processor';
@@ -136,21 +136,7 @@ describe('SSRF guard on the check path (the check-worker processor with runProbe
     await new Promise<void>((resolve) => v6.close(() => resolve()));
   });
 
-  const checkOf = (url: string): CheckConfig => ({
-    url,
-    method: 'GET',
-    headers: {},
-    body: null,
-    timeout: 3,
-    followRedirects: true,
-    verifySsl: true,
-    expectedStatus: [],
-    expectedContent: null,
-    excludedContent: null,
-    jsonPath: null,
-    expectedJsonValue: null,
-    retryCount: 0,
-  });
+  const checkOf = (url: string): CheckConfig => aCheckConfig(url, { timeout: 3 });
 
   /** Runs one check through the worker's processor and returns what it recorded. */
   async function runCheck(
