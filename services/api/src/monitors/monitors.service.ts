@@ -95,7 +95,7 @@ const INSERT_MONITOR = `
           $19, $20, $21)
   RETURNING *`;
 
-async function insertMonitor(ds: DataSource, deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
+async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
   const m = Object.assign(new Monitor(), {
     ownerId,
     type: 'http',
@@ -111,7 +111,7 @@ async function insertMonitor(ds: DataSource, deps: MonitorsDeps, ownerId: number
     configVersion: 1,
   } satisfies Partial<Monitor>);
   applyFields(m, dto);
-  const [row] = (await ds.query(INSERT_MONITOR, [
+  const [row] = (await deps.ds.query(INSERT_MONITOR, [
     ownerId,
     m.name,
     m.url,
@@ -139,7 +139,7 @@ async function insertMonitor(ds: DataSource, deps: MonitorsDeps, ownerId: number
     DEFAULT_PREFERENCES.defaultLocations,
   ])) as Record<string, unknown>[];
   // Every column as TypeORM would have loaded it (pg already parses jsonb, arrays and timestamps).
-  for (const column of ds.getMetadata(Monitor).columns) {
+  for (const column of deps.ds.getMetadata(Monitor).columns) {
     (m as unknown as Record<string, unknown>)[column.propertyName] = row![column.databaseName];
   }
   return m;
@@ -156,7 +156,7 @@ async function insertMonitor(ds: DataSource, deps: MonitorsDeps, ownerId: number
 export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
   assertInterval(deps, dto.check_interval);
   assertTargetAllowed(deps, dto.url);
-  const monitor = await insertMonitor(deps.ds, deps, ownerId, dto);
+  const monitor = await insertMonitor(deps, ownerId, dto);
   // allSettled: the row goes only once neither write can still land after it.
   const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
   const failure = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
