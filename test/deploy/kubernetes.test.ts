@@ -165,4 +165,45 @@ describe('deploy/kubernetes manifests', () => {
       expect(secret).toHaveProperty(key);
     }
   });
+
+  describe('the optional KEDA overlay', () => {
+    const KEDA = path.join(DIR, 'keda');
+    const kustomization = parseAllDocuments(readFileSync(path.join(KEDA, 'kustomization.yaml'), 'utf8'))[0].toJS() as {
+      resources: string[];
+      patches: { patch: string }[];
+    };
+    const scaled = parseAllDocuments(readFileSync(path.join(KEDA, 'check-worker-scaledobject.yaml'), 'utf8'))[0].toJS() as K8sObject;
+    const metricsSource = readFileSync(path.join(ROOT, 'packages/observability/src/metrics.ts'), 'utf8');
+
+    it('builds on the base manifests and replaces their check-worker HPA with the ScaledObject', () => {
+      expect(kustomization.resources).toEqual(['../', 'check-worker-scaledobject.yaml']);
+      const removed = parseAllDocuments(kustomization.patches[0].patch)[0].toJS() as K8sObject & { $patch: string };
+      expect(removed.$patch).toBe('delete');
+      // The object it deletes exists in the base, under that exact identity.
+      const hpa = find('HorizontalPodAutoscaler', removed.metadata.name);
+      expect(`${hpa.apiVersion} ${hpa.metadata.namespace}`).toBe(`${removed.apiVersion} ${removed.metadata.namespace}`);
+    });
+
+    it('scales the check-worker Deployment on the lag metric the check-workers export', () => {
+      expect(`${scaled.apiVersion}/${scaled.kind}`).toBe('keda.sh/v1alpha1/ScaledObject');
+      const spec = scaled.spec as {
+        scaleTargetRef: { apiVersion: string; kind: string; name: string };
+        minReplicaCount: number;
+        maxReplicaCount: number;
+        triggers: { type: string; metricType: string; metadata: { query: string; threshold: string; serverAddress: string } }[];
+      };
+      const target = find(spec.scaleTargetRef.kind, spec.scaleTargetRef.name);
+      expect(target.apiVersion).toBe(spec.scaleTargetRef.apiVersion);
+      expect(scaled.metadata.namespace).toBe(target.metadata.namespace);
+      expect(spec.minReplicaCount).toBeGreaterThanOrEqual(1);
+      expect(spec.maxReplicaCount).toBeGreaterThan(spec.minReplicaCount);
+      const [trigger] = spec.triggers;
+      expect(trigger).toMatchObject({ type: 'prometheus', metricType: 'Value' });
+      const metric = /\b(\w+)_bucket\b/.exec(trigger.metadata.query)?.[1];
+      expect(metric).toBe('uptime_check_lag_seconds');
+      expect(metricsSource).toContain(`name: '${metric}'`);
+      expect(Number(trigger.metadata.threshold)).toBeGreaterThan(0);
+      expect(new URL(trigger.metadata.serverAddress).protocol).toBe('http:');
+    });
+  });
 });

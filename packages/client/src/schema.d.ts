@@ -1444,6 +1444,15 @@ export interface components {
                 since: string | null;
             }[];
             recent_notifications: components["schemas"]["Notification"][];
+            /** @description How the check-worker fleet keeps up (all workers, not only the caller’s monitors) */
+            checks: {
+                /** @description Checks started per second by all check-workers over the last minute */
+                per_second: number;
+                /** @description 99th percentile of start minus planned time over the last minute (the worst worker); null when no check ran */
+                lag_p99_seconds: number | null;
+                /** @description True when the p99 lag exceeds 10 % of the checks’ interval on any check-worker, or when monitors are active and no check-worker reports at all */
+                late: boolean;
+            };
         };
         /** @description A user’s preferences (contract §8) */
         Preferences: {
@@ -5551,7 +5560,12 @@ export interface operations {
                      *             },
                      *             "created_at": "2026-11-22T09:58:00.000Z"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "checks": {
+                     *           "per_second": 33.4,
+                     *           "lag_p99_seconds": 0.21,
+                     *           "late": false
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",

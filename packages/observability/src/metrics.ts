@@ -26,8 +26,8 @@ export interface ServiceMetrics {
   readonly checks: Counter<'result'>;
   /** `check_duration_seconds{result}`: from the first attempt's start to the verdict, retries included. */
   readonly checkDuration: Histogram<'result'>;
-  /** `schedule_lag_seconds`: when a check started minus when its schedule planned it. */
-  readonly scheduleLag: Histogram<string>;
+  /** `uptime_check_lag_seconds`: when a check started minus when its schedule planned it. */
+  readonly checkLag: Histogram<string>;
   /** `notifications_created_total{type="downtime|recovery"}`. */
   readonly notificationsCreated: Counter<'type'>;
   /** `emails_sent_total`: emails a transport accepted. */
@@ -67,9 +67,9 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers,
   });
-  const scheduleLag = new Histogram({
-    name: 'schedule_lag_seconds',
-    help: 'Actual start of a check minus the time its schedule planned it for',
+  const checkLag = new Histogram({
+    name: 'uptime_check_lag_seconds',
+    help: 'Actual start of a check minus the time its schedule planned it for (first attempts)',
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers,
   });
@@ -107,7 +107,7 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     httpRequestDuration,
     checks,
     checkDuration,
-    scheduleLag,
+    checkLag,
     notificationsCreated,
     emailsSent,
     emailsFailed,

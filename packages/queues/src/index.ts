@@ -4,3 +4,4 @@ export * from './status-changed.job';
 export * from './parse-job';
 export * from './redis-connection';
 export * from './monitor-scheduler';
+export * from './check-stats';

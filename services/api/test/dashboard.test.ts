@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { publishCheckStats } from '@uptime/queues';
 import { aCaller, aMonitor } from '@uptime/testing';
 import type { User } from '@uptime/db';
 import { expectMeta, useApiHarness } from './support/api-harness';
@@ -70,7 +71,7 @@ describe('GET /dashboard', () => {
     const res = await request(h.app).get('/api/v1/dashboard').set('Authorization', auth);
     expect(res.status).toBe(200);
     expectMeta(res);
-    expect(Object.keys(res.body.data).sort()).toEqual(['active_incidents', 'down_monitors', 'monitors', 'recent_notifications', 'response_time_avg_24h', 'uptime']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['active_incidents', 'checks', 'down_monitors', 'monitors', 'recent_notifications', 'response_time_avg_24h', 'uptime']);
     expect(res.body.data.monitors).toEqual({ total: 6, online: 1, offline: 2, warning: 1, pending: 1, paused: 1 });
     expect(res.body.data.uptime).toEqual({ '24h': 62.5, '7d': 62.5, '30d': 62.5 });
     expect(res.body.data.response_time_avg_24h).toBe(200);
@@ -97,7 +98,33 @@ describe('GET /dashboard', () => {
       active_incidents: 0,
       down_monitors: [],
       recent_notifications: [],
+      checks: { per_second: 0, lag_p99_seconds: null, late: false },
     });
+  });
+
+  it('sums the check-workers’ figures: rates added, the worst p99, late when one is', async () => {
+    await aMonitor(h.ds, user, { status: 'online' });
+    const prefix = h.config.redis.queuePrefix;
+    const now = Date.now();
+    await publishCheckStats(h.redis, prefix, 'worker-a', { perSecond: 310.5, lagP99Seconds: 0.2, late: false, at: now });
+    await publishCheckStats(h.redis, prefix, 'worker-b', { perSecond: 290.2, lagP99Seconds: 4.5, late: true, at: now });
+    // A worker that stopped reporting 20 s ago is gone: left out, and its field removed.
+    await publishCheckStats(h.redis, prefix, 'worker-gone', { perSecond: 999, lagP99Seconds: 99, late: true, at: now - 20_000 });
+
+    const res = await request(h.app).get('/api/v1/dashboard').set('Authorization', auth);
+    expect(res.body.data.checks).toEqual({ per_second: 600.7, lag_p99_seconds: 4.5, late: true });
+    expect(await h.redis.hkeys(`${prefix}:check-stats`)).toEqual(expect.arrayContaining(['worker-a', 'worker-b']));
+    expect(await h.redis.hexists(`${prefix}:check-stats`, 'worker-gone')).toBe(0);
+
+    await publishCheckStats(h.redis, prefix, 'worker-b', { perSecond: 290.2, lagP99Seconds: 0.3, late: false, at: Date.now() });
+    const calm = await request(h.app).get('/api/v1/dashboard').set('Authorization', auth);
+    expect(calm.body.data.checks).toEqual({ per_second: 600.7, lag_p99_seconds: 0.3, late: false });
+  });
+
+  it('says checks are late when monitors are active and no check-worker reports', async () => {
+    await aMonitor(h.ds, user, { status: 'online' });
+    const res = await request(h.app).get('/api/v1/dashboard').set('Authorization', auth);
+    expect(res.body.data.checks).toEqual({ per_second: 0, lag_p99_seconds: null, late: true });
   });
 
   it('needs a caller', async () => {

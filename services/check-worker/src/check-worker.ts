@@ -14,11 +14,12 @@ import {
 import { runProbe } from '@uptime/probe';
 import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
 import { createAgentChecks } from './agent-checks';
+import { startCheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
 import { HeldCheckLock, InFlightChecks } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { ResultBatcher } from './result-batcher';
-import { createRunCheckProcessor, plannedTimeOf } from './run-check.processor';
+import { createRunCheckProcessor } from './run-check.processor';
 import { StatusEventPublisher } from './status-event-publisher';
 
 export interface CheckWorkerDeps {
@@ -27,6 +28,8 @@ export interface CheckWorkerDeps {
   logger: Logger;
   /** The process's metrics; by default a registry of its own (tests, embedding). */
   metrics?: ServiceMetrics;
+  /** How often the worker publishes its check figures for GET /dashboard (default 5 s; tests go faster). */
+  checkStatsPublishMs?: number;
 }
 
 export interface RunningCheckWorker {
@@ -51,6 +54,7 @@ export async function startCheckWorker({
   dataSource,
   logger,
   metrics = createServiceMetrics(),
+  checkStatsPublishMs,
 }: CheckWorkerDeps): Promise<RunningCheckWorker> {
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
@@ -60,6 +64,7 @@ export async function startCheckWorker({
     // Published after commit; if this fails the outbox sweep publishes them later.
     await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
   });
+  const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix));
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
@@ -81,8 +86,7 @@ export async function startCheckWorker({
     async (job: Job, token?: string) => {
       if (job.name !== JobName.runCheck) throw new Error(`check-worker has no handler for job "${job.name}"`);
       const started = Date.now();
-      // Lag of first attempts only: a retry is late by design (backoff), not because workers lag.
-      if (job.attemptsMade === 0) metrics.scheduleLag.observe(Math.max(0, started - plannedTimeOf(job).getTime()) / 1000);
+      lag.observe(job, started);
       const outcome = await inFlight.track(job, token, () => runCheck(job));
       if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
       logger.debug(
@@ -110,6 +114,7 @@ export async function startCheckWorker({
   logger.info({ concurrency: config.checkConcurrency }, 'check-worker started');
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
     unwatchQueue();
+    await lag.stop();
     const running = inFlight.describe();
     if (running.length > 0) logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
     const outcome = await stopWithin(

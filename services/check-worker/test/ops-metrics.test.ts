@@ -86,8 +86,8 @@ describe('check-worker metrics', () => {
     const duration = metricValue(text, 'check_duration_seconds_sum', { result: 'up' })!;
     expect(duration).toBeGreaterThanOrEqual(0);
     expect(duration).toBeLessThan((Date.now() - startedAt) / 1000);
-    expect(metricValue(text, 'schedule_lag_seconds_count')).toBe(1);
-    const lag = metricValue(text, 'schedule_lag_seconds_sum')!;
+    expect(metricValue(text, 'uptime_check_lag_seconds_count')).toBe(1);
+    const lag = metricValue(text, 'uptime_check_lag_seconds_sum')!;
     expect(lag).toBeGreaterThanOrEqual(0);
     expect(lag).toBeLessThan((Date.now() - startedAt) / 1000);
     // prom-client's process metrics ride along.
@@ -101,7 +101,7 @@ describe('check-worker metrics', () => {
     expect(metricValue(text, 'checks_total', { result: 'up' })).toBe(1);
     expect(metricValue(text, 'checks_total', { result: 'down' })).toBe(1);
     expect(metricValue(text, 'check_duration_seconds_count', { result: 'down' })).toBe(1);
-    expect(metricValue(text, 'schedule_lag_seconds_count')).toBe(2);
+    expect(metricValue(text, 'uptime_check_lag_seconds_count')).toBe(2);
   });
 
   it('counts a check skipped because the previous one of its monitor still runs', async () => {

@@ -14,6 +14,7 @@ export function toDashboardResponse(d: Dashboard) {
     active_incidents: d.activeIncidents,
     down_monitors: d.downMonitors.map((m) => ({ id: m.id, name: m.name, url: m.url, since: m.since ? m.since.toISOString() : null })),
     recent_notifications: d.recentNotifications.map(toNotificationResponse),
+    checks: { per_second: d.checks.perSecond, lag_p99_seconds: d.checks.lagP99Seconds, late: d.checks.late },
   };
 }
 

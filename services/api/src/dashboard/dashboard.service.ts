@@ -1,4 +1,5 @@
 import type { DataSource, MonitorStatus } from '@uptime/db';
+import { readCheckStats, type CheckStats } from '@uptime/queues';
 import { listNotifications, type NotificationView } from '../notifications/notifications.service';
 import { uptimeSummaries, type Uptime, type UptimeSource } from '../monitors/uptime.repository';
 
@@ -17,6 +18,23 @@ export interface Dashboard {
   activeIncidents: number;
   downMonitors: DownMonitor[];
   recentNotifications: NotificationView[];
+  checks: FleetChecks;
+}
+
+/** How the check-workers keep up, for "checks are running N s late: add a check-worker". */
+export interface FleetChecks {
+  perSecond: number;
+  lagP99Seconds: number | null;
+  late: boolean;
+}
+
+/**
+ * The workers' own figures (docs/operations.md). With active monitors and no worker reporting,
+ * nothing is being checked at all: that is late too, with no lag to tell.
+ */
+function fleetChecks(stats: CheckStats, activeMonitors: number): FleetChecks {
+  if (stats.workers === 0) return { perSecond: 0, lagP99Seconds: null, late: activeMonitors > 0 };
+  return { perSecond: stats.perSecond, lagP99Seconds: stats.lagP99Seconds, late: stats.late };
 }
 
 const WINDOWS = ['24h', '7d', '30d'] as const;
@@ -40,10 +58,11 @@ export async function dashboardOf(source: UptimeSource, userId: number): Promise
     `SELECT id, status, open_incident_id FROM monitors WHERE owner_id = $1`,
     [userId],
   );
-  const [summaries, down, recent] = await Promise.all([
+  const [summaries, down, recent, stats] = await Promise.all([
     uptimeSummaries(source, monitors.map((m) => m.id)),
     downMonitors(ds, userId),
     listNotifications(ds, userId, {}, { page: 1, limit: 5, offset: 0 }),
+    readCheckStats(source.redis, source.prefix),
   ]);
   const counts: Dashboard['monitors'] = { total: monitors.length, online: 0, offline: 0, warning: 0, pending: 0, paused: 0 };
   for (const m of monitors) counts[m.status] += 1;
@@ -60,6 +79,7 @@ export async function dashboardOf(source: UptimeSource, userId: number): Promise
     activeIncidents: monitors.filter((m) => m.open_incident_id !== null).length,
     downMonitors: down,
     recentNotifications: recent.items,
+    checks: fleetChecks(stats, monitors.length - counts.paused),
   };
 }
 

@@ -157,6 +157,7 @@ export const EXAMPLE_DASHBOARD: ReturnType<typeof toDashboardResponse> = {
   active_incidents: 1,
   down_monitors: [{ id: 42, name: 'Shop', url: 'https://shop.example.com/health', since: '2026-11-22T09:58:00.000Z' }],
   recent_notifications: [EXAMPLE_NOTIFICATION],
+  checks: { per_second: 33.4, lag_p99_seconds: 0.21, late: false },
 };
 
 export const dataExample = (data: unknown): unknown => ({ data, meta: EXAMPLE_META });

@@ -256,6 +256,19 @@ const dashboard = objectOf<Dashboard>(
       }),
     ),
     recent_notifications: arrayOf(ref('Notification'), { maxItems: 5 }),
+    checks: objectOf<Dashboard['checks']>(
+      {
+        per_second: num({ minimum: 0, description: 'Checks started per second by all check-workers over the last minute' }),
+        lag_p99_seconds: nullable(
+          num({ minimum: 0, description: '99th percentile of start minus planned time over the last minute (the worst worker); null when no check ran' }),
+        ),
+        late: bool({
+          description:
+            'True when the p99 lag exceeds 10 % of the checks’ interval on any check-worker, or when monitors are active and no check-worker reports at all',
+        }),
+      },
+      { description: 'How the check-worker fleet keeps up (all workers, not only the caller’s monitors)' },
+    ),
   },
   { description: 'GET /dashboard (contract §8)' },
 );
