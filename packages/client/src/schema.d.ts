@@ -985,7 +985,7 @@ export interface components {
             locations: string[];
             tags: string[];
             /**
-             * @description pending until the first check; paused while paused (docs/monitors.md)
+             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)
              * @enum {string}
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";

@@ -97,7 +97,10 @@ const monitor = objectOf<MonitorResponse>(
     expected_json_value: monitorField('expected_json_value', { description: "Expected value of json_path's first match, as a string" }),
     locations: monitorField('locations'),
     tags: monitorField('tags'),
-    status: enumOf(MONITOR_STATUSES, { description: 'pending until the first check; paused while paused (docs/monitors.md)' }),
+    status: enumOf(MONITOR_STATUSES, {
+      description:
+        'pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)',
+    }),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),
     uptime_30d: percent('Uptime percentage over the last 30 days'),

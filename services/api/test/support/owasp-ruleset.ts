@@ -4,6 +4,11 @@ import owasp from '@stoplight/spectral-owasp-ruleset';
 /**
  * Spectral's OWASP API Security Top 10 (2023) ruleset, as the document is linted with
  * (spectral-owasp.test.ts). Every rule applies except those set aside here, each with why.
+ *
+ * Warnings are not failures, and those that remain are true of the API: no 401 on the
+ * operations that need no caller (sign-in, health, readiness, metrics, this document), no 429
+ * on those outside the rate limiter, and free-text strings (names, messages) bounded by length
+ * but not by a pattern.
  */
 const base = owasp as RulesetDefinition & { rules: Record<string, RuleDefinition> };
 const rateLimit: RuleDefinition = base.rules['owasp:api4:2023-rate-limit']!;
@@ -12,8 +17,8 @@ export const OWASP_RULESET: RulesetDefinition = {
   extends: [base],
   rules: {
     // Ids are integers by design (docs/api.md). Guessing one gains nothing: every route checks
-    // the owner, and another user's monitor, notification, agent or token answers 404 exactly as
-    // a missing one does (docs/errors.md; the cross-tenant tests hold this).
+    // who owns it; another user's monitor, notification or token answers 404 exactly as a
+    // missing one does, and an agent its owner has not published is not found (docs/errors.md).
     'owasp:api1:2023-no-numeric-ids': 'off',
     // CORS headers are answered only to an allowed Origin (CORS_ORIGINS, docs/security.md) and
     // only when it asks, so no answer carries Access-Control-Allow-Origin unconditionally;
