@@ -1200,10 +1200,16 @@ export interface components {
              * @example https://example.com/health
              */
             monitor_url: string;
-            /** @enum {string} */
+            /**
+             * @description downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)
+             * @enum {string}
+             */
             type: "downtime" | "recovery";
             message: string;
-            /** @enum {string} */
+            /**
+             * @description active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)
+             * @enum {string}
+             */
             status: "active" | "resolved";
             /**
              * Format: date-time
@@ -1285,7 +1291,10 @@ export interface components {
              * @example https://agent-eu.example.com
              */
             url: string;
-            /** @enum {string} */
+            /**
+             * @description active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)
+             * @enum {string}
+             */
             status: "active" | "inactive" | "maintenance" | "unreachable";
             is_public: boolean;
             /** Format: int32 */
@@ -1319,7 +1328,10 @@ export interface components {
              * @example https://agent-eu.example.com
              */
             url: string;
-            /** @enum {string} */
+            /**
+             * @description active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)
+             * @enum {string}
+             */
             status: "active" | "inactive" | "maintenance" | "unreachable";
             is_public: boolean;
             /** Format: int32 */
@@ -1401,7 +1413,10 @@ export interface components {
                 agent_id: number;
                 name: string;
                 location: string;
-                /** @enum {string} */
+                /**
+                 * @description active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)
+                 * @enum {string}
+                 */
                 status: "active" | "inactive" | "maintenance" | "unreachable";
                 is_public: boolean;
                 /**

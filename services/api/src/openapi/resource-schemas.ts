@@ -58,6 +58,10 @@ const preferenceField = fieldsOf(UpdatePreferencesDto);
 const tokenName = fieldsOf(CreateTokenDto)('name');
 /** agents.version is varchar(64); what an agent reports is cut to fit. */
 const AGENT_VERSION_MAX = 64;
+const agentStatus = enumOf(AGENT_STATUSES, {
+  description:
+    'active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)',
+});
 /** agents.secret is varchar(128). */
 const agentSecret = str({ maxLength: 128, pattern: '^[0-9a-f]+$', description: 'HMAC-SHA256 key, hex' });
 
@@ -211,9 +215,9 @@ const notification = objectOf<NotificationResponse>(
     monitor_id: id(),
     monitor_name: monitorField('name'),
     monitor_url: monitorField('url', { format: 'uri' }),
-    type: enumOf(NOTIFICATION_TYPES),
+    type: enumOf(NOTIFICATION_TYPES, { description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)' }),
     message: text(),
-    status: enumOf(NOTIFICATION_STATUSES),
+    status: enumOf(NOTIFICATION_STATUSES, { description: 'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)' }),
     started_at: timestamp(),
     resolved_at: nullable(timestamp()),
     duration: nullable(int({ minimum: 0, maximum: INT32_MAX, description: 'Seconds from started_at to resolved_at; null while active' })),
@@ -235,7 +239,7 @@ const agent = objectOf<AgentResponse>(
     name: agentField('name'),
     location: agentField('location'),
     url: agentField('url', { format: 'uri' }),
-    status: enumOf(AGENT_STATUSES),
+    status: agentStatus,
     is_public: bool(),
     owner_id: id(),
     version: nullable(str({ maxLength: AGENT_VERSION_MAX })),
@@ -250,7 +254,7 @@ const agentStatsRow = objectOf<AgentStatsRow>({
   agent_id: id(),
   name: agentField('name'),
   location: agentField('location'),
-  status: enumOf(AGENT_STATUSES),
+  status: agentStatus,
   is_public: bool(),
   last_seen_at: nullable(timestamp()),
   checks: count(),
