@@ -646,7 +646,7 @@ export interface paths {
         put?: never;
         /**
          * Extend the session
-         * @description Session only (a bearer token is a 401). `expires_at` is at the top level, as in the seed.
+         * @description Session only (a bearer token is a 401). `expires_at` is at the top level, beside `message`.
          */
         post: operations["refreshSession"];
         delete?: never;
@@ -897,18 +897,33 @@ export interface components {
              */
             timestamp: string;
             request_id: string;
-            /** @description How many notifications are active (all pages) */
+            /**
+             * Format: int64
+             * @description How many notifications are active (all pages)
+             */
             count: number;
         };
-        /** @description All six fields on every list (contract §2) */
+        /** @description All six fields on every list */
         Pagination: {
-            /** @description This page, the first is 1 */
+            /**
+             * Format: int64
+             * @description This page, the first is 1
+             */
             page: number;
-            /** @description Items per page */
+            /**
+             * Format: int64
+             * @description Items per page
+             */
             limit: number;
-            /** @description Items on all pages */
+            /**
+             * Format: int64
+             * @description Items on all pages
+             */
             total: number;
-            /** @description Number of pages */
+            /**
+             * Format: int64
+             * @description Number of pages
+             */
             pages: number;
             has_next: boolean;
             has_prev: boolean;
@@ -936,11 +951,11 @@ export interface components {
             /** @description The agents the caller may not assign */
             agent_ids: number[];
         };
-        /** @description Every error answer (contract §3) */
+        /** @description Every error answer (docs/errors.md) */
         ErrorResponse: {
             error: {
                 /**
-                 * @description Stable, machine-readable (contract §3)
+                 * @description Stable, machine-readable (docs/errors.md)
                  * @enum {string}
                  */
                 code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -955,17 +970,26 @@ export interface components {
             message: string;
             meta: components["schemas"]["Meta"];
         };
-        /** @description A monitor (contract §5) */
+        /** @description A monitor (docs/monitors.md) */
         Monitor: {
+            /** Format: int32 */
             id: number;
             name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://example.com/health
+             */
             url: string;
             /** @enum {string} */
             type: "http";
             /** @enum {string} */
             method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
-            /** @description Request headers sent with each check */
+            /**
+             * @description Request headers sent with each check
+             * @example {
+             *       "Accept": "application/json"
+             *     }
+             */
             headers: {
                 [key: string]: string;
             };
@@ -973,11 +997,20 @@ export interface components {
             body: string | null;
             /** @description Statuses counted as up; empty means any 2xx */
             expected_status: number[];
-            /** @description Seconds */
+            /**
+             * Format: int32
+             * @description Seconds
+             */
             timeout: number;
-            /** @description Seconds between checks */
+            /**
+             * Format: int32
+             * @description Seconds between checks
+             */
             check_interval: number;
-            /** @description Retries of a failed attempt within one check */
+            /**
+             * Format: int32
+             * @description Retries of a failed attempt within one check
+             */
             retry_count: number;
             follow_redirects: boolean;
             verify_ssl: boolean;
@@ -992,7 +1025,7 @@ export interface components {
             locations: string[];
             tags: string[];
             /**
-             * @description pending until the first check; paused while paused (contract §5)
+             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)
              * @enum {string}
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
@@ -1002,7 +1035,10 @@ export interface components {
             uptime_7d: number | null;
             /** @description Uptime percentage over the last 30 days; null without checks */
             uptime_30d: number | null;
-            /** @description Response time of the last check, milliseconds */
+            /**
+             * Format: int32
+             * @description Response time of the last check, milliseconds
+             */
             response_time: number | null;
             /**
              * Format: date-time
@@ -1043,13 +1079,18 @@ export interface components {
              * @enum {string}
              */
             status: "up" | "down" | "error";
+            /** Format: int32 */
             status_code: number | null;
-            /** @description Response time at this location, milliseconds */
+            /**
+             * Format: int32
+             * @description Response time at this location, milliseconds
+             */
             response_time: number | null;
             error: string | null;
         };
         /** @description One recorded check */
         CheckResult: {
+            /** Format: int64 */
             id: number;
             /**
              * Format: date-time
@@ -1058,8 +1099,12 @@ export interface components {
             checked_at: string;
             /** @enum {string} */
             status: "up" | "down";
+            /** Format: int32 */
             status_code: number | null;
-            /** @description Response time, milliseconds */
+            /**
+             * Format: int32
+             * @description Response time, milliseconds
+             */
             response_time: number | null;
             error: string | null;
             /** @description null for a check made by the worker itself */
@@ -1071,8 +1116,12 @@ export interface components {
         TestResult: {
             /** @enum {string} */
             status: "up" | "down";
-            /** @description Response time, milliseconds */
+            /**
+             * Format: int32
+             * @description Response time, milliseconds
+             */
             response_time: number | null;
+            /** Format: int32 */
             status_code: number | null;
             /**
              * Format: date-time
@@ -1096,23 +1145,42 @@ export interface components {
                 "30d": number | null;
             };
             response_times: {
-                /** @description Mean, milliseconds */
+                /**
+                 * Format: int32
+                 * @description Mean, milliseconds
+                 */
                 avg: number | null;
-                /** @description Fastest, milliseconds */
+                /**
+                 * Format: int32
+                 * @description Fastest, milliseconds
+                 */
                 min: number | null;
-                /** @description Slowest, milliseconds */
+                /**
+                 * Format: int32
+                 * @description Slowest, milliseconds
+                 */
                 max: number | null;
-                /** @description 95th percentile, milliseconds */
+                /**
+                 * Format: int32
+                 * @description 95th percentile, milliseconds
+                 */
                 p95: number | null;
             };
             incidents: {
+                /** Format: int64 */
                 count: number;
-                /** @description Seconds of downtime within the period */
+                /**
+                 * Format: int64
+                 * @description Seconds of downtime within the period
+                 */
                 total_downtime: number;
             };
             checks: {
+                /** Format: int64 */
                 total: number;
+                /** Format: int64 */
                 successful: number;
+                /** Format: int64 */
                 failed: number;
             };
             /** @description One bucket per granularity step over the period */
@@ -1125,8 +1193,12 @@ export interface components {
                 timestamp: string;
                 /** @description Uptime in the bucket; null without checks */
                 uptime: number | null;
-                /** @description Mean response time in the bucket, milliseconds */
+                /**
+                 * Format: int32
+                 * @description Mean response time in the bucket, milliseconds
+                 */
                 avg_response_time: number | null;
+                /** Format: int64 */
                 checks: number;
             }[];
         };
@@ -1138,12 +1210,16 @@ export interface components {
             /** @description Stored; email is the only method sent */
             slack_enabled: boolean;
             alert_on_recovery: boolean;
-            /** @description Consecutive failures before offline */
+            /**
+             * Format: int32
+             * @description Consecutive failures before offline
+             */
             alert_threshold: number;
         };
         BulkOutcome: {
             succeeded: number[];
             failed: {
+                /** Format: int32 */
                 id: number;
                 error: {
                     /** @enum {string} */
@@ -1152,17 +1228,28 @@ export interface components {
                 };
             }[];
         };
-        /** @description A downtime or recovery notification (contract §6) */
+        /** @description A downtime or recovery notification (docs/notifications.md) */
         Notification: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             monitor_id: number;
             monitor_name: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://example.com/health
+             */
             monitor_url: string;
-            /** @enum {string} */
+            /**
+             * @description downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)
+             * @enum {string}
+             */
             type: "downtime" | "recovery";
             message: string;
-            /** @enum {string} */
+            /**
+             * @description active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)
+             * @enum {string}
+             */
             status: "active" | "resolved";
             /**
              * Format: date-time
@@ -1174,7 +1261,10 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             resolved_at: string | null;
-            /** @description Seconds from started_at to resolved_at; null while active */
+            /**
+             * Format: int32
+             * @description Seconds from started_at to resolved_at; null while active
+             */
             duration: number | null;
             /** @enum {string} */
             notification_method: "email";
@@ -1191,8 +1281,12 @@ export interface components {
              */
             email_sent_at: string | null;
             error_details: {
+                /** Format: int32 */
                 status_code: number | null;
-                /** @description Response time, milliseconds */
+                /**
+                 * Format: int32
+                 * @description Response time, milliseconds
+                 */
                 response_time: number | null;
                 error_message: string;
             } | null;
@@ -1203,6 +1297,7 @@ export interface components {
             created_at: string;
         };
         Acknowledgement: {
+            /** Format: int32 */
             id: number;
             acknowledged: boolean;
             /**
@@ -1212,6 +1307,7 @@ export interface components {
             acknowledged_at: string | null;
         };
         Resolution: {
+            /** Format: int32 */
             id: number;
             /** @enum {string} */
             status: "active" | "resolved";
@@ -1220,18 +1316,28 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             resolved_at: string | null;
+            /** Format: int32 */
             duration: number | null;
         };
-        /** @description A monitoring agent (contract §7); never carries its secret */
+        /** @description A monitoring agent (docs/agent-protocol.md); never carries its secret */
         Agent: {
+            /** Format: int32 */
             id: number;
             name: string;
             location: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Base URL of the agent: absolute http(s), without credentials, query or fragment
+             * @example https://agent-eu.example.com
+             */
             url: string;
-            /** @enum {string} */
+            /**
+             * @description active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)
+             * @enum {string}
+             */
             status: "active" | "inactive" | "maintenance" | "unreachable";
             is_public: boolean;
+            /** Format: int32 */
             owner_id: number;
             version: string | null;
             /**
@@ -1252,14 +1358,23 @@ export interface components {
         };
         /** @description The new agent with its HMAC secret, shown here once (later only by /credentials) */
         AgentWithSecret: {
+            /** Format: int32 */
             id: number;
             name: string;
             location: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Base URL of the agent: absolute http(s), without credentials, query or fragment
+             * @example https://agent-eu.example.com
+             */
             url: string;
-            /** @enum {string} */
+            /**
+             * @description active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)
+             * @enum {string}
+             */
             status: "active" | "inactive" | "maintenance" | "unreachable";
             is_public: boolean;
+            /** Format: int32 */
             owner_id: number;
             version: string | null;
             /**
@@ -1281,13 +1396,17 @@ export interface components {
             secret: string;
         };
         AgentCredentials: {
+            /** Format: int32 */
             agent_id: number;
             /** @description HMAC-SHA256 key, hex */
             secret: string;
         };
         AgentValidation: {
             reachable: boolean;
-            /** @description Round trip of the health call, milliseconds */
+            /**
+             * Format: int32
+             * @description Round trip of the health call, milliseconds
+             */
             latency_ms: number | null;
             version: string | null;
             error: string | null;
@@ -1311,20 +1430,33 @@ export interface components {
              */
             to: string;
             totals: {
+                /** Format: int64 */
                 agents: number;
+                /** Format: int64 */
                 active: number;
+                /** Format: int64 */
                 inactive: number;
+                /** Format: int64 */
                 maintenance: number;
+                /** Format: int64 */
                 unreachable: number;
+                /** Format: int64 */
                 checks: number;
+                /** Format: int64 */
                 errors: number;
+                /** Format: int64 */
                 failures: number;
             };
+            /** @description One per agent the caller may see */
             agents: {
+                /** Format: int32 */
                 agent_id: number;
                 name: string;
                 location: string;
-                /** @enum {string} */
+                /**
+                 * @description active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)
+                 * @enum {string}
+                 */
                 status: "active" | "inactive" | "maintenance" | "unreachable";
                 is_public: boolean;
                 /**
@@ -1332,21 +1464,35 @@ export interface components {
                  * @example 2026-11-22T10:00:00.000Z
                  */
                 last_seen_at: string | null;
+                /** Format: int64 */
                 checks: number;
-                /** @description Calls the agent did not answer */
+                /**
+                 * Format: int64
+                 * @description Calls the agent did not answer
+                 */
                 errors: number;
-                /** @description Checks the agent answered with down */
+                /**
+                 * Format: int64
+                 * @description Checks the agent answered with down
+                 */
                 failures: number;
                 /** @description errors / checks × 100; null without checks */
                 error_rate: number | null;
-                /** @description Mean round trip, milliseconds */
+                /**
+                 * Format: int32
+                 * @description Mean round trip, milliseconds
+                 */
                 avg_latency_ms: number | null;
-                /** @description 95th percentile round trip, milliseconds */
+                /**
+                 * Format: int32
+                 * @description 95th percentile round trip, milliseconds
+                 */
                 p95_latency_ms: number | null;
             }[];
         };
         /** @description The signed-in user */
         User: {
+            /** Format: int32 */
             id: number;
             /** Format: email */
             email: string;
@@ -1375,6 +1521,7 @@ export interface components {
         };
         /** @description An API token (never its value) */
         Token: {
+            /** Format: int32 */
             id: number;
             name: string;
             /**
@@ -1395,6 +1542,7 @@ export interface components {
         };
         /** @description A new API token with its value */
         CreatedToken: {
+            /** Format: int32 */
             id: number;
             name: string;
             /** @description The token itself, shown only in this answer */
@@ -1410,14 +1558,20 @@ export interface components {
              */
             expires_at: string | null;
         };
-        /** @description GET /dashboard (contract §8) */
+        /** @description GET /dashboard (docs/dashboard.md) */
         Dashboard: {
             monitors: {
+                /** Format: int64 */
                 total: number;
+                /** Format: int64 */
                 online: number;
+                /** Format: int64 */
                 offline: number;
+                /** Format: int64 */
                 warning: number;
+                /** Format: int64 */
                 pending: number;
+                /** Format: int64 */
                 paused: number;
             };
             uptime: {
@@ -1428,13 +1582,22 @@ export interface components {
                 /** @description Mean uptime of the monitors with checks, last 30 days; null without checks */
                 "30d": number | null;
             };
-            /** @description Mean response time over the last 24 hours, milliseconds */
+            /**
+             * Format: int32
+             * @description Mean response time over the last 24 hours, milliseconds
+             */
             response_time_avg_24h: number | null;
+            /** Format: int64 */
             active_incidents: number;
+            /** @description Every offline monitor of the caller */
             down_monitors: {
+                /** Format: int32 */
                 id: number;
                 name: string;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @example https://example.com/health
+                 */
                 url: string;
                 /**
                  * Format: date-time
@@ -1454,12 +1617,18 @@ export interface components {
                 late: boolean;
             };
         };
-        /** @description A user’s preferences (contract §8) */
+        /** @description A user’s preferences (docs/dashboard.md) */
         Preferences: {
-            /** @description IANA time zone */
+            /**
+             * @description IANA time zone name
+             * @example Europe/Berlin
+             * @example UTC
+             */
             timezone: string;
             email_notifications: boolean;
+            /** Format: int32 */
             default_check_interval: number;
+            /** Format: int32 */
             default_timeout: number;
             default_locations: string[];
             /** @enum {string} */
@@ -1507,16 +1676,19 @@ export interface components {
              */
             expected_status?: number[];
             /**
+             * Format: int32
              * @description Seconds; default: the preference default_timeout (30)
              * @default 30
              */
             timeout?: number;
             /**
+             * Format: int32
              * @description Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)
              * @default 300
              */
             check_interval?: number;
             /**
+             * Format: int32
              * @description Retries of a failed attempt within one check
              * @default 0
              */
@@ -1579,16 +1751,19 @@ export interface components {
              */
             expected_status?: number[];
             /**
+             * Format: int32
              * @description Seconds; default: the preference default_timeout (30)
              * @default 30
              */
             timeout?: number;
             /**
+             * Format: int32
              * @description Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)
              * @default 300
              */
             check_interval?: number;
             /**
+             * Format: int32
              * @description Retries of a failed attempt within one check
              * @default 0
              */
@@ -1635,7 +1810,10 @@ export interface components {
             email_recipients?: string[];
             slack_enabled?: boolean;
             alert_on_recovery?: boolean;
-            /** @description Consecutive failures before offline */
+            /**
+             * Format: int32
+             * @description Consecutive failures before offline
+             */
             alert_threshold?: number;
         };
         BulkRequest: {
@@ -1692,7 +1870,9 @@ export interface components {
              */
             timezone?: string;
             email_notifications?: boolean;
+            /** Format: int32 */
             default_check_interval?: number;
+            /** Format: int32 */
             default_timeout?: number;
             default_locations?: string[];
             /** @enum {string} */
@@ -1700,7 +1880,10 @@ export interface components {
         };
         TokenCreate: {
             name: string;
-            /** @description Absent: never expires */
+            /**
+             * Format: int32
+             * @description Absent: never expires
+             */
             expires_in_days?: number | null;
         };
     };
@@ -2303,7 +2486,7 @@ export interface components {
         "X-RateLimit-Remaining": number;
         /** @description When the window resets, Unix time in seconds */
         "X-RateLimit-Reset": number;
-        /** @description Seconds to wait before trying again */
+        /** @description Seconds to wait before trying again (at most the one-hour window) */
         "Retry-After": number;
         /** @description Where the redirect goes */
         Location: string;
@@ -2319,7 +2502,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 100 */
                 limit?: number;
-                /** @description Only monitors with this status (`true`, seen in the seed, is accepted and ignored) */
+                /** @description Only monitors with this status (`true` is accepted and ignored, for older clients) */
                 status?: "pending" | "online" | "offline" | "warning" | "paused" | "true";
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
@@ -2331,7 +2514,7 @@ export interface operations {
                 created_after?: string;
                 /** @description Updated at or after; ISO 8601 date or date-time (a time without zone is UTC) */
                 updated_since?: string;
-                /** @description Accepted and ignored (seen in the seed) */
+                /** @description Accepted and ignored, for older clients */
                 uptime?: string;
             };
             header?: never;
@@ -4477,7 +4660,7 @@ export interface operations {
                      *         "last_seen_at": null,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-01T08:00:00.000Z",
-                     *         "secret": "9f2c…"
+                     *         "secret": "9f2c4b7e1a0d83f65c2e9b14d7a0c3f8e6b5a49d2c1f0e7a8b3d6c5e4f2a1b09"
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { User } from '@uptime/db';
 import { aCaller, aMonitor } from '@uptime/testing';
+import { TAG_FILTER_MAX_LENGTH } from '../src/monitors/list-monitors.query';
 import { expectMeta, useApiHarness } from './support/api-harness';
 
 const h = useApiHarness();
@@ -182,6 +183,15 @@ describe('GET /monitors filters', () => {
     expect(idsOf(await list('?tags=a'))).toEqual([abc.id, a.id, ab.id]);
     expect(idsOf(await list('?tags=a,%20b'))).toEqual([abc.id, ab.id]);
     expect(idsOf(await list('?tags=zzz'))).toEqual([]);
+  });
+
+  it('takes a tags filter of 20 full-length tags, and answers 400 for a longer one', async () => {
+    const tags = Array.from({ length: 20 }, (_, i) => `${i}`.padStart(50, 't'));
+    const tagged = await aMonitor(h.ds, user, { name: 'tagged', tags });
+    const longest = tags.join(', ');
+    expect(longest).toHaveLength(TAG_FILTER_MAX_LENGTH);
+    expect(idsOf(await list(`?tags=${encodeURIComponent(longest)}`))).toEqual([tagged.id]);
+    expectValidation(await list(`?tags=${encodeURIComponent(`${longest},`)}`), 'tags');
   });
 
   it('filters by created_after', async () => {

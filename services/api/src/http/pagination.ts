@@ -7,8 +7,10 @@ export interface PageRequest {
 }
 
 const INTEGER = /^\d+$/;
+/** The highest page asked for: any page a JSON number carries exactly. */
+export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
 
-/** Reads `page` and `limit` from a query; page < 1 or limit outside 1..max is a 400 (contract §2). */
+/** Reads `page` and `limit` from a query; page < 1 or limit outside 1..max is a 400 (docs/api.md). */
 export function parsePage(
   query: Record<string, unknown>,
   { defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number },
@@ -20,12 +22,12 @@ export function parsePage(
     const value = typeof raw === 'string' && INTEGER.test(raw) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(value) || value < 1 || value > max) {
       details[name] = [
-        max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least 1` : `${name} must be an integer from 1 to ${max}`,
+        max === MAX_PAGE ? `${name} must be an integer of at least 1` : `${name} must be an integer from 1 to ${max}`,
       ];
     }
     return value;
   };
-  const page = read('page', 1, Number.MAX_SAFE_INTEGER);
+  const page = read('page', 1, MAX_PAGE);
   const limit = read('limit', defaultLimit, maxLimit);
   if (Object.keys(details).length > 0) throw new ValidationError('Invalid pagination', details);
   return { page, limit, offset: (page - 1) * limit };

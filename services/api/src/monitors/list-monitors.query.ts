@@ -10,6 +10,9 @@ export interface MonitorFilters {
   updatedSince?: Date;
 }
 
+/** 20 tags (a monitor's most) of 50 characters, with a comma and a space between. */
+export const TAG_FILTER_MAX_LENGTH = 1038;
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** A date or date-time in ISO 8601 form; `new Date()` alone would also take "1" or "12345" as years. */
@@ -28,8 +31,8 @@ function parseDate(name: string, raw: string | undefined, details: Record<string
 }
 
 /**
- * The filters of GET /monitors (contract §5). `status=true` and `uptime=true`, seen in the
- * seed's overview example, are accepted and ignored.
+ * The filters of GET /monitors (docs/monitors.md). `status=true` and `uptime=true` are accepted
+ * and ignored: older clients send them.
  */
 export function parseMonitorFilters(query: Record<string, unknown>): MonitorFilters {
   const details: Record<string, string[]> = {};
@@ -50,6 +53,7 @@ export function parseMonitorFilters(query: Record<string, unknown>): MonitorFilt
     filters.search = search;
   }
   const tags = str(query.tags);
+  if (tags !== undefined && tags.length > TAG_FILTER_MAX_LENGTH) details.tags = [`tags must be at most ${TAG_FILTER_MAX_LENGTH} characters`];
   if (tags !== undefined)
     filters.tags = tags
       .split(',')

@@ -113,6 +113,7 @@ export class MonitorFieldsDto {
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
+  @MaxLength(50, { each: true })
   @Matches(/^[\w.:/-]{1,50}$/, { each: true, message: 'each tag must be 1-50 letters, digits or "_.:/-"' })
   tags?: string[];
 }

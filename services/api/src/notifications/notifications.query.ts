@@ -17,6 +17,8 @@ const PG_INT_MAX = 2_147_483_647;
 
 // A date, or a date-time with optional seconds, fraction and zone. Stricter than `new Date()`,
 // which also accepts free text such as "March 7" and would make the filter's meaning guesswork.
+/** The longest text ISO_8601 matches: `2026-11-01T10:00:00.123456789+02:00`. */
+export const ISO_DATE_MAX_LENGTH = 35;
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /**
@@ -49,7 +51,7 @@ function parseMonitorId(raw: string | undefined, details: Details): number | und
 }
 
 /**
- * ISO 8601 to a Date. A time without a zone is read as UTC (contract §2: times are UTC), never
+ * ISO 8601 to a Date. A time without a zone is read as UTC (the API's times are UTC: docs/api.md), never
  * as the server's local time. Calendar-impossible dates (2026-02-30) are refused, where
  * `new Date()` would roll them over into the next month.
  */

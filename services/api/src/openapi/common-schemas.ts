@@ -1,41 +1,53 @@
 import { ERROR_CODES } from '@uptime/errors';
+import { AgentIdsDto } from '../agents/agent.dto';
 import type { Meta, Pagination } from '../http/envelope';
-import { arrayOf, bool, enumOf, int, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import { INCOMING_REQUEST_ID } from '../http/request-context';
+import { schemaOfDto } from './dto-schema';
+import { arrayOf, bool, enumOf, INT32_MAX, int, objectOf, QUERY_VALUE_MAX, ref, SAFE_INT_MAX, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
 
 type MetaFields = Pick<Meta, 'timestamp' | 'request_id'>;
 
-/** The envelope pieces of contract §2 and §3, shared by every operation. */
+/** A request id: a sane incoming X-Request-Id (request-context.ts) or a UUID, which also matches. */
+const requestId = (extra: Omit<JsonSchema, 'type'> = {}): JsonSchema => str({ pattern: INCOMING_REQUEST_ID.source, maxLength: 64, ...extra });
+/** One message per rule of the field (or per unknown field): a field has far fewer rules. */
+const FIELD_MESSAGES_MAX = 50;
+/** Refused agents are among those of one request. */
+const AgentIdsMax = schemaOfDto(AgentIdsDto).properties!.agent_ids!.maxItems;
+const count = (description?: string): JsonSchema => int({ minimum: 0, maximum: SAFE_INT_MAX, ...(description ? { description } : {}) });
+const message = (description?: string): JsonSchema => str({ maxLength: TEXT_MAX, ...(description ? { description } : {}) });
+
+/** The envelope pieces (docs/api.md and docs/errors.md), shared by every operation. */
 export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
   Meta: objectOf<MetaFields>(
     {
       timestamp: timestamp({ description: 'When the answer was made' }),
-      request_id: str({ description: 'Equal to the X-Request-Id header', examples: ['6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11'] }),
+      request_id: requestId({ description: 'Equal to the X-Request-Id header', examples: ['6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11'] }),
     },
     { description: 'On every JSON answer of the API' },
   ),
   MetaWithCount: objectOf<MetaFields & { count: number }>(
     {
       timestamp: timestamp(),
-      request_id: str(),
-      count: int({ minimum: 0, description: 'How many notifications are active (all pages)' }),
+      request_id: requestId(),
+      count: count('How many notifications are active (all pages)'),
     },
     { description: 'meta of GET /notifications/active' },
   ),
   Pagination: objectOf<Pagination>(
     {
-      page: int({ minimum: 1, description: 'This page, the first is 1' }),
-      limit: int({ minimum: 1, description: 'Items per page' }),
-      total: int({ minimum: 0, description: 'Items on all pages' }),
-      pages: int({ minimum: 0, description: 'Number of pages' }),
+      page: int({ minimum: 1, maximum: SAFE_INT_MAX, description: 'This page, the first is 1' }),
+      limit: int({ minimum: 1, maximum: SAFE_INT_MAX, description: 'Items per page' }),
+      total: count('Items on all pages'),
+      pages: count('Number of pages'),
       has_next: bool(),
       has_prev: bool(),
     },
-    { description: 'All six fields on every list (contract §2)' },
+    { description: 'All six fields on every list' },
   ),
   FieldErrors: {
     type: 'object',
     description: 'VALIDATION_ERROR details: field (or `body`, or a dotted path) → messages',
-    additionalProperties: arrayOf(str()),
+    additionalProperties: arrayOf(message(), { maxItems: FIELD_MESSAGES_MAX }),
     examples: [{ timeout: ['timeout must not be greater than 300'] }],
   },
   InvalidTypeDetails: objectOf<{ field: string; value: unknown }>(
@@ -43,7 +55,7 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
     { description: 'INVALID_MONITOR_TYPE details' },
   ),
   RefusedAgentsDetails: objectOf<{ agent_ids: number[] }>(
-    { agent_ids: arrayOf(int({ minimum: 1 }), { description: 'The agents the caller may not assign' }) },
+    { agent_ids: arrayOf(int({ minimum: 1, maximum: INT32_MAX }), { maxItems: AgentIdsMax, description: 'The agents the caller may not assign' }) },
     { description: 'INSUFFICIENT_PERMISSIONS details when assigning agents' },
   ),
   ErrorResponse: objectOf<{ error: unknown; meta: unknown }>(
@@ -53,16 +65,16 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
         required: ['code', 'message'],
         additionalProperties: false,
         properties: {
-          code: enumOf(ERROR_CODES, { description: 'Stable, machine-readable (contract §3)' }),
-          message: str({ description: 'For people; never a stack trace' }),
+          code: enumOf(ERROR_CODES, { description: 'Stable, machine-readable (docs/errors.md)' }),
+          message: message('For people; never a stack trace'),
           details: { anyOf: [ref('InvalidTypeDetails'), ref('FieldErrors'), ref('RefusedAgentsDetails')] },
         },
       },
       meta: ref('Meta'),
     },
-    { description: 'Every error answer (contract §3)' },
+    { description: 'Every error answer (docs/errors.md)' },
   ),
-  MessageResponse: objectOf<{ message: string; meta: unknown }>({ message: str(), meta: ref('Meta') }, { description: 'An action without data' }),
+  MessageResponse: objectOf<{ message: string; meta: unknown }>({ message: message(), meta: ref('Meta') }, { description: 'An action without data' }),
 };
 
 /** Response headers, by component name. */
@@ -70,16 +82,17 @@ export const COMMON_HEADERS = {
   'X-Request-Id': {
     description: 'The request id (an incoming X-Request-Id of 8-64 safe characters is kept); equal to meta.request_id',
     required: true,
-    schema: str(),
+    schema: requestId(),
   },
   'X-RateLimit-Limit': {
     description: 'Requests allowed per hour (RATE_LIMIT_PER_HOUR); absent when rate limiting is off (0)',
-    schema: int({ minimum: 1 }),
+    schema: int({ minimum: 1, maximum: SAFE_INT_MAX }),
   },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: int({ minimum: 0 }) },
-  'X-RateLimit-Reset': { description: 'When the window resets, Unix time in seconds', schema: int() },
-  'Retry-After': { description: 'Seconds to wait before trying again', schema: int({ minimum: 0 }) },
-  Location: { description: 'Where the redirect goes', schema: str({ format: 'uri-reference' }) },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: count() },
+  'X-RateLimit-Reset': { description: 'When the window resets, Unix time in seconds', schema: count() },
+  'Retry-After': { description: 'Seconds to wait before trying again (at most the one-hour window)', schema: int({ minimum: 0, maximum: 3600 }) },
+  // A redirect goes to the same URL over https (its request line is at most 16 KiB) or to a provider's sign-in page.
+  Location: { description: 'Where the redirect goes', schema: str({ format: 'uri-reference', maxLength: 2 * QUERY_VALUE_MAX }) },
 } as const;
 
 export type HeaderName = keyof typeof COMMON_HEADERS;
@@ -95,4 +108,4 @@ export const listEnvelope = (item: JsonSchema, meta = 'Meta'): JsonSchema =>
 
 /** `{ message, data, meta }` for actions that also answer the changed resource. */
 export const messageEnvelope = (data: JsonSchema): JsonSchema =>
-  objectOf<{ message: string; data: unknown; meta: unknown }>({ message: str(), data, meta: ref('Meta') });
+  objectOf<{ message: string; data: unknown; meta: unknown }>({ message: message(), data, meta: ref('Meta') });

@@ -85,7 +85,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'Uptime API', version: '0.1.0', description: DESCRIPTION },
-    servers: [{ url: '/', description: 'This server' }],
+    servers: [
+      {
+        url: '/',
+        description:
+          'This server, whichever environment it is (production, staging, a test run or a local install): paths are absolute and the host is the one the document was fetched from',
+        // The API is meant for any user of the install and their tools, not only its own web app.
+        'x-internal': false,
+      },
+    ],
     tags: TAGS,
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,

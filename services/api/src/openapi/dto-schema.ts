@@ -1,7 +1,7 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
-import type { JsonSchema } from './json-schema';
+import { integerFormat, type JsonSchema } from './json-schema';
 
 /** The header names and values `IsHeaderMap` (monitor-fields.dto.ts) accepts. */
 const HEADER_MAP: JsonSchema = {
@@ -59,6 +59,17 @@ function acceptsNull(dto: new () => object, property: string): boolean {
   return conditionsOf(dto, property).some((condition) => condition({ [property]: null }, null) === false);
 }
 
+/**
+ * class-validator has no integer width: the format follows from the `@Min`/`@Max` bounds the
+ * DTO declares (and an integer without both is refused by the document's lint).
+ */
+function withIntegerFormat(schema: JsonSchema): JsonSchema {
+  const items = schema.items ? { items: withIntegerFormat(schema.items) } : {};
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const format = types.includes('integer') && schema.format === undefined ? { format: integerFormat(schema.minimum, schema.maximum) } : {};
+  return { ...schema, ...format, ...items };
+}
+
 function withNull(schema: JsonSchema): JsonSchema {
   if (schema.type === undefined) return schema;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -77,7 +88,7 @@ export function schemaOfDto(dto: new () => object): JsonSchema {
   const generated = targetConstructorToSchema(dto, { additionalConverters: converters }) as JsonSchema;
   const properties: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(generated.properties ?? {})) {
-    properties[name] = acceptsNull(dto, name) ? withNull(schema) : schema;
+    properties[name] = withIntegerFormat(acceptsNull(dto, name) ? withNull(schema) : schema);
   }
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
   if (generated.required?.length) schema.required = generated.required;

@@ -41,19 +41,46 @@ export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 
 
 type Extra = Omit<JsonSchema, 'type'>;
 
+/** Postgres `integer`: ids of most tables, durations, milliseconds. */
+export const INT32_MAX = 2_147_483_647;
+/** The largest integer JSON carries exactly: counts, `bigint` ids, Unix times, page numbers. */
+export const SAFE_INT_MAX = Number.MAX_SAFE_INTEGER;
+/**
+ * Free text the service composes (error messages, check errors, notification messages). It may
+ * quote what the caller sent, which is at most a 1 MiB body or a 16 KiB request line.
+ */
+export const TEXT_MAX = 2_097_152;
+/**
+ * A query value the API passes on without parsing (the OAuth callback's, ignored filters): the
+ * request line that carries it is at most 16 KiB (Node's maxHeaderSize; longer is a 431).
+ */
+export const QUERY_VALUE_MAX = 16_384;
+/** ISO 8601 UTC with milliseconds is exactly this long (`2026-11-22T10:00:00.000Z`). */
+const TIMESTAMP_LENGTH = 24;
+
+/**
+ * `int32` when both bounds fit in 32 bits, else `int64`: the format follows from the bounds, so
+ * it cannot contradict them.
+ */
+export function integerFormat(minimum: number | undefined, maximum: number | undefined): 'int32' | 'int64' {
+  const fits = (n: number | undefined): boolean => n !== undefined && n >= -INT32_MAX - 1 && n <= INT32_MAX;
+  return fits(minimum) && fits(maximum) ? 'int32' : 'int64';
+}
+
 export const str = (extra: Extra = {}): JsonSchema => ({ type: 'string', ...extra });
-export const int = (extra: Extra = {}): JsonSchema => ({ type: 'integer', ...extra });
+export const int = (extra: Extra = {}): JsonSchema => ({ type: 'integer', format: integerFormat(extra.minimum, extra.maximum), ...extra });
 export const num = (extra: Extra = {}): JsonSchema => ({ type: 'number', ...extra });
 export const bool = (extra: Extra = {}): JsonSchema => ({ type: 'boolean', ...extra });
 export const arrayOf = (items: JsonSchema, extra: Extra = {}): JsonSchema => ({ type: 'array', items, ...extra });
 export const enumOf = (values: readonly string[], extra: Extra = {}): JsonSchema => ({ type: 'string', enum: [...values], ...extra });
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-/** Contract §2: ISO 8601 UTC with milliseconds. */
+/** A point in time: ISO 8601 UTC with milliseconds (docs/api.md, envelopes). */
 export const timestamp = (extra: Extra = {}): JsonSchema => ({
   type: 'string',
   format: 'date-time',
   pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$',
+  maxLength: TIMESTAMP_LENGTH,
   examples: ['2026-11-22T10:00:00.000Z'],
   ...extra,
 });

@@ -1,7 +1,8 @@
 import { ERROR_STATUS, type ErrorCode } from '@uptime/errors';
 import { headerRef, type HeaderName } from './common-schemas';
+import { MAX_PAGE } from '../http/pagination';
 import { EXAMPLE_META } from './examples';
-import { enumOf, int, ref, str, type JsonSchema } from './json-schema';
+import { enumOf, INT32_MAX, int, ref, str, TEXT_MAX, type JsonSchema } from './json-schema';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -106,7 +107,7 @@ const DETAILS: Partial<Record<ErrorCode, string>> = {
 /** The error envelope restricted to the codes of one status of one operation. */
 function errorSchema(codes: ErrorCode[]): JsonSchema {
   const details = [...new Set(codes.flatMap((c) => (DETAILS[c] ? [DETAILS[c]] : [])))];
-  const properties: Record<string, JsonSchema> = { code: enumOf(codes), message: str() };
+  const properties: Record<string, JsonSchema> = { code: enumOf(codes), message: str({ maxLength: TEXT_MAX }) };
   if (details.length === 1) properties.details = ref(details[0]!);
   if (details.length > 1) properties.details = { anyOf: details.map(ref) };
   return {
@@ -136,10 +137,21 @@ function errorResponse(status: number, codes: ErrorCode[], access: Access): Reco
   };
 }
 
-function successResponse(spec: ResponseSpec, access: Access): Record<string, unknown> {
+/**
+ * A list answers at most `limit` items: its `data` array takes the maximum of the operation's
+ * `limit` parameter, so the two are stated once.
+ */
+function withPageLimit(schema: JsonSchema, parameters: readonly ParameterSpec[] | undefined): JsonSchema {
+  const data = schema.properties?.data;
+  const limit = parameters?.find((p) => p.in === 'query' && p.name === 'limit')?.schema.maximum;
+  if (data?.type !== 'array' || data.maxItems !== undefined || limit === undefined) return schema;
+  return { ...schema, properties: { ...schema.properties, data: { ...data, maxItems: limit } } };
+}
+
+function successResponse(spec: ResponseSpec, access: Access, parameters: readonly ParameterSpec[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = { description: spec.description, headers: headersOf([...baseHeaders(access), ...(spec.headers ?? [])]) };
   if (spec.schema) {
-    const media: Record<string, unknown> = { schema: spec.schema };
+    const media: Record<string, unknown> = { schema: withPageLimit(spec.schema, parameters) };
     if (spec.example !== undefined) media.example = spec.example;
     out.content = { [spec.contentType ?? 'application/json']: media };
   }
@@ -162,7 +174,7 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
 
   const responses: Record<string, unknown> = {};
-  for (const [status, response] of Object.entries(spec.responses)) responses[status] = successResponse(response, access);
+  for (const [status, response] of Object.entries(spec.responses)) responses[status] = successResponse(response, access, spec.parameters);
   for (const [status, list] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
     if (responses[String(status)]) throw new Error(`${spec.operationId}: ${status} is both a documented answer and the status of ${list.join(', ')}`);
     const name = [...list, ...(access === 'outside' ? ['outside'] : [])].join('.');
@@ -176,6 +188,8 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     summary: spec.summary,
     ...(spec.description ? { description: spec.description } : {}),
     security: SECURITY[access],
+    // Outside /api/v1 nothing is rate limited: said so for gateways, and for the lint (spectral.test.ts).
+    ...(access === 'outside' ? { 'x-rate-limited': false } : {}),
   };
   if (spec.parameters?.length) {
     operation.parameters = spec.parameters.map(({ required, ...p }) => ({ ...p, required: p.in === 'path' ? true : (required ?? false) }));
@@ -198,12 +212,12 @@ export const idParam = (what: string): ParameterSpec => ({
   name: 'id',
   in: 'path',
   description: `The ${what}'s id`,
-  schema: int({ minimum: 1, maximum: 2_147_483_647 }),
+  schema: int({ minimum: 1, maximum: INT32_MAX }),
   example: 42,
 });
 
-/** `page` and `limit` of a list (contract §2: out of range is a 400). */
+/** `page` and `limit` of a list (out of range is a 400: http/pagination.ts). */
 export const pageParams = (defaultLimit: number, maxLimit: number): ParameterSpec[] => [
-  { name: 'page', in: 'query', description: 'Page, from 1', schema: int({ minimum: 1, default: 1 }) },
+  { name: 'page', in: 'query', description: 'Page, from 1', schema: int({ minimum: 1, maximum: MAX_PAGE, default: 1 }) },
   { name: 'limit', in: 'query', description: `Items per page, 1 to ${maxLimit}`, schema: int({ minimum: 1, maximum: maxLimit, default: defaultLimit }) },
 ];

@@ -37,7 +37,7 @@ function monitorFields(): JsonSchema {
   });
 }
 
-/** Create: the monitor fields, of which name, url and type are required (contract §5). */
+/** Create: the monitor fields, of which name, url and type are required (docs/monitors.md). */
 const CREATE_REQUIRED = ['name', 'url', 'type'] as const;
 
 /** Request-body schemas by component name. */

@@ -21,45 +21,90 @@ import type { BulkOutcome } from '../monitors/bulk.service';
 import type { toCheckResultResponse } from '../monitors/check-results.service';
 import type { LocationResultItem } from '../monitors/location-results.repository';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
-import { STATS_GRANULARITIES, STATS_PERIODS } from '../monitors/stats.query';
+import { MAX_SERIES_BUCKETS, STATS_GRANULARITIES, STATS_PERIODS } from '../monitors/stats.query';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
 import type { toAcknowledgementResponse, NotificationResponse, toResolutionResponse } from '../notifications/notification.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 import { ERROR_CODES } from '@uptime/errors';
-import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import { AgentFieldsDto } from '../agents/agent.dto';
+import { CreateTokenDto } from '../auth/tokens.dto';
+import { AlertSettingsDto } from '../monitors/alert-settings.dto';
+import { BulkRequestDto } from '../monitors/bulk.dto';
+import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
+import { UpdatePreferencesDto } from '../preferences/preferences.dto';
+import { schemaOfDto } from './dto-schema';
+import { arrayOf, bool, enumOf, INT32_MAX, int, nullable, num, objectOf, ref, SAFE_INT_MAX, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
 
 type Stats = ReturnType<typeof toStatsResponse>;
 type Dashboard = ReturnType<typeof toDashboardResponse>;
 
-const id = (description?: string): JsonSchema => int({ minimum: 1, ...(description ? { description } : {}) });
+/**
+ * A writable field as the API answers it: the same schema the request is validated with (the
+ * DTO's), so a stored value and the bound it was accepted under cannot disagree.
+ */
+function fieldsOf(dto: new () => object): (name: string, extra?: JsonSchema) => JsonSchema {
+  const properties = schemaOfDto(dto).properties ?? {};
+  return (name, extra = {}) => {
+    const schema = properties[name];
+    if (!schema) throw new Error(`${dto.name} has no field ${name}`);
+    const { default: _default, ...rest } = schema;
+    return { ...rest, ...extra };
+  };
+}
+const monitorField = fieldsOf(MonitorFieldsDto);
+const agentField = fieldsOf(AgentFieldsDto);
+const preferenceField = fieldsOf(UpdatePreferencesDto);
+const tokenName = fieldsOf(CreateTokenDto)('name');
+/** agents.version is varchar(64); what an agent reports is cut to fit. */
+const AGENT_VERSION_MAX = 64;
+const agentStatus = enumOf(AGENT_STATUSES, {
+  description:
+    'active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)',
+});
+/** agents.secret is varchar(128). */
+const agentSecret = str({ maxLength: 128, pattern: '^[0-9a-f]+$', description: 'HMAC-SHA256 key, hex' });
+
+/** Ids of `integer` columns; check results have `bigint` ids. */
+const id = (description?: string): JsonSchema => int({ minimum: 1, maximum: INT32_MAX, ...(description ? { description } : {}) });
+const bigId = (): JsonSchema => int({ minimum: 1, maximum: SAFE_INT_MAX });
+const count = (description?: string): JsonSchema => int({ minimum: 0, maximum: SAFE_INT_MAX, ...(description ? { description } : {}) });
+/** Free text the service composes (errors, messages): bounded by the most it may quote. */
+const text = (description?: string): JsonSchema => str({ maxLength: TEXT_MAX, ...(description ? { description } : {}) });
+/** An HTTP status code as received (the parser takes three digits). */
+const statusCode = (): JsonSchema => nullable(int({ minimum: 0, maximum: 999 }));
+/** The location of a check: an agent's location (varchar 64). */
+const location = (description?: string): JsonSchema => agentField('location', description ? { description } : {});
 const percent = (description: string): JsonSchema => nullable(num({ minimum: 0, maximum: 100, description: `${description}; null without checks` }));
-const ms = (description: string): JsonSchema => nullable(int({ minimum: 0, description: `${description}, milliseconds` }));
+const ms = (description: string): JsonSchema => nullable(int({ minimum: 0, maximum: INT32_MAX, description: `${description}, milliseconds` }));
 const uptimeWindows = (what: string): JsonSchema =>
   objectOf<Stats['uptime']>({ '24h': percent(`${what}, last 24 hours`), '7d': percent(`${what}, last 7 days`), '30d': percent(`${what}, last 30 days`) });
 
 const monitor = objectOf<MonitorResponse>(
   {
     id: id(),
-    name: str({ maxLength: 200 }),
-    url: str({ format: 'uri' }),
+    name: monitorField('name'),
+    url: monitorField('url', { format: 'uri' }),
     type: enumOf(['http']),
     method: enumOf(HTTP_METHODS),
-    headers: { type: 'object', additionalProperties: str(), description: 'Request headers sent with each check' },
-    body: nullable(str({ description: 'Request body sent with each check' })),
-    expected_status: arrayOf(int({ minimum: 100, maximum: 599 }), { description: 'Statuses counted as up; empty means any 2xx' }),
-    timeout: int({ minimum: 5, maximum: 300, description: 'Seconds' }),
-    check_interval: int({ minimum: 1, maximum: 86400, description: 'Seconds between checks' }),
-    retry_count: int({ minimum: 0, maximum: 10, description: 'Retries of a failed attempt within one check' }),
+    headers: monitorField('headers', { description: 'Request headers sent with each check' }),
+    body: monitorField('body', { description: 'Request body sent with each check' }),
+    expected_status: monitorField('expected_status', { description: 'Statuses counted as up; empty means any 2xx' }),
+    timeout: monitorField('timeout', { description: 'Seconds' }),
+    check_interval: monitorField('check_interval', { description: 'Seconds between checks' }),
+    retry_count: monitorField('retry_count', { description: 'Retries of a failed attempt within one check' }),
     follow_redirects: bool(),
     verify_ssl: bool(),
-    expected_content: nullable(str({ description: 'Text the body must contain' })),
-    excluded_content: nullable(str({ description: 'Text the body must not contain' })),
-    json_path: nullable(str({ description: 'JSONPath that must exist in a JSON body' })),
-    expected_json_value: nullable(str({ description: "Expected value of json_path's first match, as a string" })),
-    locations: arrayOf(str()),
-    tags: arrayOf(str()),
-    status: enumOf(MONITOR_STATUSES, { description: 'pending until the first check; paused while paused (contract §5)' }),
+    expected_content: monitorField('expected_content', { description: 'Text the body must contain' }),
+    excluded_content: monitorField('excluded_content', { description: 'Text the body must not contain' }),
+    json_path: monitorField('json_path', { description: 'JSONPath that must exist in a JSON body' }),
+    expected_json_value: monitorField('expected_json_value', { description: "Expected value of json_path's first match, as a string" }),
+    locations: monitorField('locations'),
+    tags: monitorField('tags'),
+    status: enumOf(MONITOR_STATUSES, {
+      description:
+        'pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)',
+    }),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),
     uptime_30d: percent('Uptime percentage over the last 30 days'),
@@ -68,31 +113,34 @@ const monitor = objectOf<MonitorResponse>(
     last_success: nullable(timestamp()),
     last_failure: nullable(timestamp()),
     paused_at: nullable(timestamp()),
-    pause_reason: nullable(str()),
+    pause_reason: nullable(str({ maxLength: 500 })),
     created_at: timestamp(),
     updated_at: timestamp(),
   },
-  { description: 'A monitor (contract §5)' },
+  { description: 'A monitor (docs/monitors.md)' },
 );
 
 const locationResult = objectOf<LocationResultItem>({
-  location: str(),
+  location: location(),
   status: enumOf(['up', 'down', 'error'], { description: 'error: the agent did not answer (not counted in the vote)' }),
-  status_code: nullable(int()),
+  status_code: statusCode(),
   response_time: ms('Response time at this location'),
-  error: nullable(str()),
+  error: nullable(text()),
 });
 
 const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
   {
-    id: id(),
+    id: bigId(),
     checked_at: timestamp(),
     status: enumOf(['up', 'down']),
-    status_code: nullable(int()),
+    status_code: statusCode(),
     response_time: ms('Response time'),
-    error: nullable(str()),
-    location: nullable(str({ description: 'null for a check made by the worker itself' })),
-    locations: arrayOf(ref('LocationResult'), { description: "Each location's result when the check also ran through agents" }),
+    error: nullable(text()),
+    location: nullable(location('null for a check made by the worker itself')),
+    locations: arrayOf(ref('LocationResult'), {
+      maxItems: monitorField('locations').maxItems,
+      description: "Each location's result when the check also ran through agents",
+    }),
   },
   { description: 'One recorded check' },
 );
@@ -101,9 +149,9 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
   {
     status: enumOf(['up', 'down']),
     response_time: ms('Response time'),
-    status_code: nullable(int()),
+    status_code: statusCode(),
     checked_at: timestamp(),
-    error: nullable(str()),
+    error: nullable(text()),
   },
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
@@ -120,18 +168,18 @@ const stats = objectOf<Stats>(
       p95: ms('95th percentile'),
     }),
     incidents: objectOf<Stats['incidents']>({
-      count: int({ minimum: 0 }),
-      total_downtime: int({ minimum: 0, description: 'Seconds of downtime within the period' }),
+      count: count(),
+      total_downtime: count('Seconds of downtime within the period'),
     }),
-    checks: objectOf<Stats['checks']>({ total: int({ minimum: 0 }), successful: int({ minimum: 0 }), failed: int({ minimum: 0 }) }),
+    checks: objectOf<Stats['checks']>({ total: count(), successful: count(), failed: count() }),
     series: arrayOf(
       objectOf<Stats['series'][number]>({
         timestamp: timestamp({ description: 'Start of the bucket' }),
         uptime: percent('Uptime in the bucket'),
         avg_response_time: ms('Mean response time in the bucket'),
-        checks: int({ minimum: 0 }),
+        checks: count(),
       }),
-      { description: 'One bucket per granularity step over the period' },
+      { maxItems: MAX_SERIES_BUCKETS, description: 'One bucket per granularity step over the period' },
     ),
   },
   { description: 'Statistics of a monitor over a period' },
@@ -140,7 +188,7 @@ const stats = objectOf<Stats>(
 const alertSettings = objectOf<ReturnType<typeof toAlertSettingsResponse>>(
   {
     email_enabled: bool(),
-    email_recipients: arrayOf(str({ format: 'email' }), { description: "Empty: the owner's address" }),
+    email_recipients: { ...schemaOfDto(AlertSettingsDto).properties!.email_recipients, description: "Empty: the owner's address" },
     slack_enabled: bool({ description: 'Stored; email is the only method sent' }),
     alert_on_recovery: bool(),
     alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
@@ -148,13 +196,16 @@ const alertSettings = objectOf<ReturnType<typeof toAlertSettingsResponse>>(
   { description: "A monitor's alert settings" },
 );
 
+/** At most one entry per monitor of the request. */
+const bulkLimit = { maxItems: schemaOfDto(BulkRequestDto).properties!.monitor_ids!.maxItems };
 const bulkOutcome = objectOf<BulkOutcome>({
-  succeeded: arrayOf(id()),
+  succeeded: arrayOf(id(), bulkLimit),
   failed: arrayOf(
     objectOf<BulkOutcome['failed'][number]>({
       id: id(),
-      error: objectOf<BulkOutcome['failed'][number]['error']>({ code: enumOf(ERROR_CODES), message: str() }),
+      error: objectOf<BulkOutcome['failed'][number]['error']>({ code: enumOf(ERROR_CODES), message: text() }),
     }),
+    bulkLimit,
   ),
 });
 
@@ -162,53 +213,53 @@ const notification = objectOf<NotificationResponse>(
   {
     id: id(),
     monitor_id: id(),
-    monitor_name: str(),
-    monitor_url: str({ format: 'uri' }),
-    type: enumOf(NOTIFICATION_TYPES),
-    message: str(),
-    status: enumOf(NOTIFICATION_STATUSES),
+    monitor_name: monitorField('name'),
+    monitor_url: monitorField('url', { format: 'uri' }),
+    type: enumOf(NOTIFICATION_TYPES, { description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)' }),
+    message: text(),
+    status: enumOf(NOTIFICATION_STATUSES, { description: 'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)' }),
     started_at: timestamp(),
     resolved_at: nullable(timestamp()),
-    duration: nullable(int({ minimum: 0, description: 'Seconds from started_at to resolved_at; null while active' })),
+    duration: nullable(int({ minimum: 0, maximum: INT32_MAX, description: 'Seconds from started_at to resolved_at; null while active' })),
     notification_method: enumOf(['email']),
     acknowledged: bool(),
     acknowledged_at: nullable(timestamp()),
     email_sent_at: nullable(timestamp({ description: 'When the mail transport accepted the email' })),
     error_details: nullable(
-      objectOf<NotificationErrorDetails>({ status_code: nullable(int()), response_time: ms('Response time'), error_message: str() }),
+      objectOf<NotificationErrorDetails>({ status_code: statusCode(), response_time: ms('Response time'), error_message: text() }),
     ),
     created_at: timestamp(),
   },
-  { description: 'A downtime or recovery notification (contract §6)' },
+  { description: 'A downtime or recovery notification (docs/notifications.md)' },
 );
 
 const agent = objectOf<AgentResponse>(
   {
     id: id(),
-    name: str(),
-    location: str(),
-    url: str({ format: 'uri' }),
-    status: enumOf(AGENT_STATUSES),
+    name: agentField('name'),
+    location: agentField('location'),
+    url: agentField('url', { format: 'uri' }),
+    status: agentStatus,
     is_public: bool(),
     owner_id: id(),
-    version: nullable(str()),
+    version: nullable(str({ maxLength: AGENT_VERSION_MAX })),
     last_seen_at: nullable(timestamp()),
     created_at: timestamp(),
     updated_at: timestamp(),
   },
-  { description: 'A monitoring agent (contract §7); never carries its secret' },
+  { description: 'A monitoring agent (docs/agent-protocol.md); never carries its secret' },
 );
 
 const agentStatsRow = objectOf<AgentStatsRow>({
   agent_id: id(),
-  name: str(),
-  location: str(),
-  status: enumOf(AGENT_STATUSES),
+  name: agentField('name'),
+  location: agentField('location'),
+  status: agentStatus,
   is_public: bool(),
   last_seen_at: nullable(timestamp()),
-  checks: int({ minimum: 0 }),
-  errors: int({ minimum: 0, description: 'Calls the agent did not answer' }),
-  failures: int({ minimum: 0, description: 'Checks the agent answered with down' }),
+  checks: count(),
+  errors: count('Calls the agent did not answer'),
+  failures: count('Checks the agent answered with down'),
   error_rate: percent('errors / checks × 100'),
   avg_latency_ms: ms('Mean round trip'),
   p95_latency_ms: ms('95th percentile round trip'),
@@ -217,11 +268,11 @@ const agentStatsRow = objectOf<AgentStatsRow>({
 const user = objectOf<UserResponse>(
   {
     id: id(),
-    email: str({ format: 'email' }),
-    name: nullable(str()),
+    email: str({ format: 'email', maxLength: 320 }),
+    name: nullable(str({ maxLength: 200 })),
     provider: nullable(enumOf(OAUTH_PROVIDERS, { description: 'Provider of the current session; null for a bearer token' })),
-    providers: arrayOf(enumOf(OAUTH_PROVIDERS), { description: 'Every linked provider' }),
-    avatar_url: nullable(str({ format: 'uri' })),
+    providers: arrayOf(enumOf(OAUTH_PROVIDERS), { maxItems: OAUTH_PROVIDERS.length, description: 'Every linked provider' }),
+    avatar_url: nullable(str({ format: 'uri', maxLength: TEXT_MAX })),
     role: enumOf(USER_ROLES),
     created_at: timestamp(),
     last_login: nullable(timestamp()),
@@ -230,30 +281,31 @@ const user = objectOf<UserResponse>(
 );
 
 const token = objectOf<TokenResponse>(
-  { id: id(), name: str(), created_at: timestamp(), expires_at: nullable(timestamp()), last_used_at: nullable(timestamp()) },
+  { id: id(), name: tokenName, created_at: timestamp(), expires_at: nullable(timestamp()), last_used_at: nullable(timestamp()) },
   { description: 'An API token (never its value)' },
 );
 
 const dashboard = objectOf<Dashboard>(
   {
     monitors: objectOf<Dashboard['monitors']>({
-      total: int({ minimum: 0 }),
-      online: int({ minimum: 0 }),
-      offline: int({ minimum: 0 }),
-      warning: int({ minimum: 0 }),
-      pending: int({ minimum: 0 }),
-      paused: int({ minimum: 0 }),
+      total: count(),
+      online: count(),
+      offline: count(),
+      warning: count(),
+      pending: count(),
+      paused: count(),
     }),
     uptime: uptimeWindows('Mean uptime of the monitors with checks'),
     response_time_avg_24h: ms('Mean response time over the last 24 hours'),
-    active_incidents: int({ minimum: 0 }),
+    active_incidents: count(),
     down_monitors: arrayOf(
       objectOf<Dashboard['down_monitors'][number]>({
         id: id(),
-        name: str(),
-        url: str({ format: 'uri' }),
+        name: monitorField('name'),
+        url: monitorField('url', { format: 'uri' }),
         since: nullable(timestamp({ description: 'Start of the open downtime' })),
       }),
+      { maxItems: INT32_MAX, description: 'Every offline monitor of the caller' },
     ),
     recent_notifications: arrayOf(ref('Notification'), { maxItems: 5 }),
     checks: objectOf<Dashboard['checks']>(
@@ -270,19 +322,19 @@ const dashboard = objectOf<Dashboard>(
       { description: 'How the check-worker fleet keeps up (all workers, not only the caller’s monitors)' },
     ),
   },
-  { description: 'GET /dashboard (contract §8)' },
+  { description: 'GET /dashboard (docs/dashboard.md)' },
 );
 
 const preferences = objectOf<ReturnType<typeof toPreferencesResponse>>(
   {
-    timezone: str({ description: 'IANA time zone' }),
+    timezone: preferenceField('timezone'),
     email_notifications: bool(),
-    default_check_interval: int({ minimum: 1, maximum: 86400 }),
-    default_timeout: int({ minimum: 5, maximum: 300 }),
-    default_locations: arrayOf(str()),
+    default_check_interval: preferenceField('default_check_interval'),
+    default_timeout: preferenceField('default_timeout'),
+    default_locations: preferenceField('default_locations'),
     theme: enumOf(THEMES),
   },
-  { description: 'A user’s preferences (contract §8)' },
+  { description: 'A user’s preferences (docs/dashboard.md)' },
 );
 
 /** The resources the API answers with, by component name. */
@@ -304,19 +356,19 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
     id: id(),
     status: enumOf(NOTIFICATION_STATUSES),
     resolved_at: nullable(timestamp()),
-    duration: nullable(int({ minimum: 0 })),
+    duration: nullable(int({ minimum: 0, maximum: INT32_MAX })),
   }),
   Agent: agent,
   AgentWithSecret: objectOf<AgentResponse & { secret: string }>(
-    { ...(agent.properties as { [K in keyof AgentResponse]: JsonSchema }), secret: str({ description: 'HMAC-SHA256 key, hex' }) },
+    { ...(agent.properties as { [K in keyof AgentResponse]: JsonSchema }), secret: agentSecret },
     { description: 'The new agent with its HMAC secret, shown here once (later only by /credentials)' },
   ),
-  AgentCredentials: objectOf<{ agent_id: number; secret: string }>({ agent_id: id(), secret: str({ description: 'HMAC-SHA256 key, hex' }) }),
+  AgentCredentials: objectOf<{ agent_id: number; secret: string }>({ agent_id: id(), secret: agentSecret }),
   AgentValidation: objectOf<AgentValidation>({
     reachable: bool(),
     latency_ms: ms('Round trip of the health call'),
-    version: nullable(str()),
-    error: nullable(str()),
+    version: nullable(str({ maxLength: AGENT_VERSION_MAX })),
+    error: nullable(text()),
     checked_at: timestamp(),
   }),
   AgentStats: objectOf<AgentStats>({
@@ -324,24 +376,24 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
     from: timestamp(),
     to: timestamp(),
     totals: objectOf<AgentStats['totals']>({
-      agents: int({ minimum: 0 }),
-      active: int({ minimum: 0 }),
-      inactive: int({ minimum: 0 }),
-      maintenance: int({ minimum: 0 }),
-      unreachable: int({ minimum: 0 }),
-      checks: int({ minimum: 0 }),
-      errors: int({ minimum: 0 }),
-      failures: int({ minimum: 0 }),
+      agents: count(),
+      active: count(),
+      inactive: count(),
+      maintenance: count(),
+      unreachable: count(),
+      checks: count(),
+      errors: count(),
+      failures: count(),
     }),
-    agents: arrayOf(agentStatsRow),
+    agents: arrayOf(agentStatsRow, { maxItems: INT32_MAX, description: 'One per agent the caller may see' }),
   }),
   User: user,
   Token: token,
   CreatedToken: objectOf<Omit<TokenResponse, 'last_used_at'> & { token: string }>(
     {
       id: id(),
-      name: str(),
-      token: str({ pattern: '^upt_[A-Za-z0-9_-]{40,}$', description: 'The token itself, shown only in this answer' }),
+      name: tokenName,
+      token: str({ pattern: '^upt_[A-Za-z0-9_-]{40,}$', maxLength: 128, description: 'The token itself, shown only in this answer' }),
       created_at: timestamp(),
       expires_at: nullable(timestamp()),
     },
@@ -359,7 +411,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
         type: 'object',
         required: ['ok', 'latency_ms'],
         additionalProperties: false,
-        properties: { ok: bool(), latency_ms: num({ minimum: 0 }), error: str() },
+        properties: { ok: bool(), latency_ms: num({ minimum: 0 }), error: text() },
       },
     },
   }),

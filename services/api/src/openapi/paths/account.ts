@@ -3,7 +3,7 @@ import { dataExample, EXAMPLE_DASHBOARD, EXAMPLE_PREFERENCES } from '../examples
 import { ref } from '../json-schema';
 import type { OperationSpec } from '../operation';
 
-/** `/dashboard` and `/preferences` (contract §8). */
+/** `/dashboard` and `/preferences` (docs/dashboard.md). */
 export const ACCOUNT_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',

@@ -10,7 +10,7 @@ const agentAnswer = (description: string) => ({ description, schema: dataEnvelop
 /** Changing an agent is for its owner or an admin: others get 403 (or 404 when they cannot see it). */
 const manage = ['AGENT_NOT_FOUND', 'INSUFFICIENT_PERMISSIONS'] as const;
 
-/** `/agents` (agents.routes.ts, contract §7). */
+/** `/agents` (agents.routes.ts, docs/agent-protocol.md). */
 export const AGENT_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -33,7 +33,7 @@ export const AGENT_OPERATIONS: OperationSpec[] = [
       201: {
         description: 'The new agent with its secret',
         schema: dataEnvelope(ref('AgentWithSecret')),
-        example: dataExample({ ...EXAMPLE_AGENT, version: null, last_seen_at: null, secret: '9f2c…' }),
+        example: dataExample({ ...EXAMPLE_AGENT, version: null, last_seen_at: null, secret: '9f2c4b7e1a0d83f65c2e9b14d7a0c3f8e6b5a49d2c1f0e7a8b3d6c5e4f2a1b09' }),
       },
     },
     errors: ['RESOURCE_EXISTS'],

@@ -1,7 +1,7 @@
 import { OAUTH_PROVIDERS } from '@uptime/db';
 import { dataEnvelope, listEnvelope } from '../common-schemas';
 import { dataExample, EXAMPLE_META, EXAMPLE_TOKEN, EXAMPLE_USER, listExample, messageExample } from '../examples';
-import { enumOf, objectOf, ref, str, timestamp } from '../json-schema';
+import { enumOf, objectOf, QUERY_VALUE_MAX, ref, str, TEXT_MAX, timestamp } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 
 const provider: ParameterSpec = {
@@ -10,11 +10,11 @@ const provider: ParameterSpec = {
   description: 'A provider without credentials on this server answers 404',
   schema: enumOf(OAUTH_PROVIDERS),
 };
-const query = (name: string, description: string): ParameterSpec => ({ name, in: 'query', description, schema: str() });
+const query = (name: string, description: string): ParameterSpec => ({ name, in: 'query', description, schema: str({ maxLength: QUERY_VALUE_MAX }) });
 /** The sign-in legs: reachable without a caller. */
 const SIGN_IN_ERRORS = ['NOT_FOUND'] as const;
 
-/** `/auth` (sign-in.routes.ts, session.routes.ts, tokens.routes.ts; contract §4). */
+/** `/auth` (sign-in.routes.ts, session.routes.ts, tokens.routes.ts; docs/identity.md). */
 export const AUTH_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -61,12 +61,12 @@ export const AUTH_OPERATIONS: OperationSpec[] = [
     operationId: 'refreshSession',
     tag: 'Auth',
     summary: 'Extend the session',
-    description: 'Session only (a bearer token is a 401). `expires_at` is at the top level, as in the seed.',
+    description: 'Session only (a bearer token is a 401). `expires_at` is at the top level, beside `message`.',
     access: 'session',
     responses: {
       200: {
         description: 'Extended; the cookie is sent again',
-        schema: objectOf<{ message: string; expires_at: string; meta: unknown }>({ message: str(), expires_at: timestamp(), meta: ref('Meta') }),
+        schema: objectOf<{ message: string; expires_at: string; meta: unknown }>({ message: str({ maxLength: TEXT_MAX }), expires_at: timestamp(), meta: ref('Meta') }),
         example: { message: 'Session extended', expires_at: '2026-11-29T10:00:00.000Z', meta: EXAMPLE_META },
       },
     },

@@ -1,5 +1,7 @@
 import { MONITOR_STATUSES } from '@uptime/db';
+import { TAG_FILTER_MAX_LENGTH } from '../../monitors/list-monitors.query';
 import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitors/stats.query';
+import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.query';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
 import {
   dataExample,
@@ -11,7 +13,7 @@ import {
   listExample,
   messageExample,
 } from '../examples';
-import { arrayOf, enumOf, int, ref, str } from '../json-schema';
+import { arrayOf, enumOf, INT32_MAX, int, QUERY_VALUE_MAX, ref, str } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 
 const BASE = '/api/v1/monitors';
@@ -23,7 +25,7 @@ const isoDate = (name: string, description: string): ParameterSpec => ({
   name,
   in: 'query',
   description: `${description}; ISO 8601 date or date-time (a time without zone is UTC)`,
-  schema: str({ examples: ['2026-11-01', '2026-11-01T00:00:00Z'] }),
+  schema: str({ maxLength: ISO_DATE_MAX_LENGTH, examples: ['2026-11-01', '2026-11-01T00:00:00Z'] }),
 });
 
 const listFilters: ParameterSpec[] = [
@@ -31,16 +33,19 @@ const listFilters: ParameterSpec[] = [
   {
     name: 'status',
     in: 'query',
-    description: 'Only monitors with this status (`true`, seen in the seed, is accepted and ignored)',
+    description: 'Only monitors with this status (`true` is accepted and ignored, for older clients)',
     schema: enumOf([...MONITOR_STATUSES, 'true']),
   },
   { name: 'search', in: 'query', description: 'Case-insensitive, in name and URL', schema: str({ maxLength: 200 }) },
   { name: 'type', in: 'query', description: '`https` keeps monitors whose URL is https', schema: enumOf(['http', 'https']) },
-  { name: 'tags', in: 'query', description: 'Comma-separated (`production,eu`): monitors having all of them', schema: str() },
+  { name: 'tags', in: 'query', description: 'Comma-separated (`production,eu`): monitors having all of them', schema: str({ maxLength: TAG_FILTER_MAX_LENGTH }) },
   isoDate('created_after', 'Created at or after'),
   isoDate('updated_since', 'Updated at or after'),
-  { name: 'uptime', in: 'query', description: 'Accepted and ignored (seen in the seed)', schema: str() },
+  { name: 'uptime', in: 'query', description: 'Accepted and ignored, for older clients', schema: str({ maxLength: QUERY_VALUE_MAX }) },
 ];
+
+/** Unpaged: at most one entry per agent. */
+const agentList = arrayOf(ref('Agent'), { maxItems: INT32_MAX });
 
 const monitorAnswer = (description: string) => ({ description, schema: dataEnvelope(ref('Monitor')), example: dataExample(EXAMPLE_MONITOR) });
 
@@ -231,7 +236,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     tag: 'Monitors',
     summary: 'Agents assigned to a monitor',
     parameters: [id],
-    responses: { 200: { description: 'The assigned agents', schema: dataEnvelope(arrayOf(ref('Agent'))) } },
+    responses: { 200: { description: 'The assigned agents', schema: dataEnvelope(agentList) } },
     errors: [...notFound],
   },
   {
@@ -243,7 +248,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     description: 'Only your own agents and public active ones (else 403); the monitor is rescheduled with them.',
     parameters: [id],
     body: { schema: ref('AgentIds'), required: true, example: { agent_ids: [3] } },
-    responses: { 200: { description: 'The agents now assigned', schema: messageEnvelope(arrayOf(ref('Agent'))) } },
+    responses: { 200: { description: 'The agents now assigned', schema: messageEnvelope(agentList) } },
     errors: [...notFound, 'INSUFFICIENT_PERMISSIONS'],
   },
   {
@@ -255,7 +260,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     description: 'Ids not assigned are ignored.',
     parameters: [id],
     body: { schema: ref('AgentIds'), required: true, example: { agent_ids: [3] } },
-    responses: { 200: { description: 'The agents still assigned', schema: messageEnvelope(arrayOf(ref('Agent'))) } },
+    responses: { 200: { description: 'The agents still assigned', schema: messageEnvelope(agentList) } },
     errors: [...notFound],
   },
 ];

@@ -1,7 +1,8 @@
 import { NOTIFICATION_STATUSES, NOTIFICATION_TYPES } from '@uptime/db';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
 import { dataExample, EXAMPLE_META, EXAMPLE_NOTIFICATION, listExample, messageExample } from '../examples';
-import { enumOf, int, ref, str } from '../json-schema';
+import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.query';
+import { enumOf, INT32_MAX, int, ref, str } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 
 const BASE = '/api/v1/notifications';
@@ -11,11 +12,11 @@ const since: ParameterSpec = {
   name: 'since',
   in: 'query',
   description: 'Only notifications that started at or after it; ISO 8601 date or date-time (a time without zone is UTC)',
-  schema: str({ examples: ['2026-11-21T00:00:00Z'] }),
+  schema: str({ maxLength: ISO_DATE_MAX_LENGTH, examples: ['2026-11-21T00:00:00Z'] }),
 };
 const list = (description: string) => ({ description, schema: listEnvelope(ref('Notification')), example: listExample([EXAMPLE_NOTIFICATION]) });
 
-/** `/notifications` (notifications.routes.ts, contract §6) and `/alerts` (alerts.routes.ts). */
+/** `/notifications` (notifications.routes.ts, docs/notifications.md) and `/alerts` (alerts.routes.ts). */
 export const NOTIFICATION_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -26,7 +27,7 @@ export const NOTIFICATION_OPERATIONS: OperationSpec[] = [
     description: 'Newest first.',
     parameters: [
       ...page,
-      { name: 'monitor_id', in: 'query', schema: int({ minimum: 1, maximum: 2_147_483_647 }) },
+      { name: 'monitor_id', in: 'query', schema: int({ minimum: 1, maximum: INT32_MAX }) },
       { name: 'type', in: 'query', schema: enumOf(NOTIFICATION_TYPES) },
       { name: 'status', in: 'query', schema: enumOf(NOTIFICATION_STATUSES) },
       since,

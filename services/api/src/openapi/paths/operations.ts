@@ -1,4 +1,4 @@
-import { ref, str } from '../json-schema';
+import { ref, str, TEXT_MAX } from '../json-schema';
 import type { OperationSpec } from '../operation';
 
 /** Served before sessions, authentication and rate limits (http/ops.ts, openapi/explorer.ts). */
@@ -37,7 +37,7 @@ export const OUTSIDE_OPERATIONS: OperationSpec[] = [
     tag: 'Operations',
     summary: 'Prometheus metrics',
     access: 'outside',
-    responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: str() } },
+    responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: str({ maxLength: TEXT_MAX }) } },
   },
   {
     method: 'get',
