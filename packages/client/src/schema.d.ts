@@ -5648,7 +5648,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The secret of the link (43 url-safe characters) */
+                /** @description The secret of the link (43 url-safe characters); anything else is refused like an unknown link */
                 token: string;
             };
             cookie?: never;

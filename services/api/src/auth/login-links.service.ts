@@ -7,7 +7,8 @@ import { roleAtSignIn } from './roles';
 export const LOGIN_LINK_TTL_MS = 15 * 60_000;
 
 /** The secret in the URL: 43 url-safe characters (256 random bits). */
-const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const LINK_TOKEN_LENGTH = 43;
+export const LINK_TOKEN = new RegExp(`^[A-Za-z0-9_-]{${LINK_TOKEN_LENGTH}}$`);
 
 export interface LoginLink {
   url: string;

@@ -48,6 +48,8 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
   /** Error codes this operation answers beyond those every operation of its access can. */
   errors?: ErrorCode[];
+  /** A one-time link whose secret is in its path, by necessity (owasp-ruleset.ts says why). */
+  oneTimeLink?: boolean;
 }
 
 /** Any request under /api/v1 may carry a body that is malformed, too large or not JSON, be rate-limited, or meet a backend outage. */
@@ -190,6 +192,7 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     security: SECURITY[access],
     // Outside /api/v1 nothing is rate limited: said so for gateways, and for the lint (spectral.test.ts).
     ...(access === 'outside' ? { 'x-rate-limited': false } : {}),
+    ...(spec.oneTimeLink ? { 'x-one-time-link': true } : {}),
   };
   if (spec.parameters?.length) {
     operation.parameters = spec.parameters.map(({ required, ...p }) => ({ ...p, required: p.in === 'path' ? true : (required ?? false) }));

@@ -12,6 +12,7 @@ import owasp from '@stoplight/spectral-owasp-ruleset';
  */
 const base = owasp as RulesetDefinition & { rules: Record<string, RuleDefinition> };
 const rateLimit: RuleDefinition = base.rules['owasp:api4:2023-rate-limit']!;
+const credentialsInUrl: RuleDefinition = base.rules['owasp:api2:2023-no-credentials-in-url']!;
 
 export const OWASP_RULESET: RulesetDefinition = {
   extends: [base],
@@ -30,6 +31,14 @@ export const OWASP_RULESET: RulesetDefinition = {
     'owasp:api4:2023-rate-limit': {
       ...rateLimit,
       given: "$.paths[*][?(@ && @['x-rate-limited'] !== false)].responses[?(@property.match(/^(2|4)/))]",
+    },
+    // The one-time sign-in link (GET /api/v1/auth/link/{token}) is, like a password-reset link,
+    // a URL printed to a terminal and opened in a browser: its secret can only travel in the
+    // path. It works once, for 15 minutes, and is stored only as a hash (docs/security.md).
+    // Such an operation says so with `x-one-time-link: true`; every other parameter is checked.
+    'owasp:api2:2023-no-credentials-in-url': {
+      ...credentialsInUrl,
+      given: "$.paths[*][?(@ && @['x-one-time-link'] !== true)]..parameters[?(@ && @.in && @.in.match(/query|path/))].name",
     },
   },
 };

@@ -1,4 +1,5 @@
 import { OAUTH_PROVIDERS, type OAuthProvider } from '@uptime/db';
+import { LINK_TOKEN, LINK_TOKEN_LENGTH } from '../../auth/login-links.service';
 import { dataEnvelope } from '../common-schemas';
 import { dataExample } from '../examples';
 import { arrayOf, enumOf, objectOf, str } from '../json-schema';
@@ -19,7 +20,7 @@ export const SIGN_IN_OPTION_OPERATIONS: OperationSpec[] = [
       200: {
         description: 'The configured providers',
         schema: dataEnvelope(
-          objectOf<{ providers: OAuthProvider[] }>({ providers: arrayOf(enumOf(OAUTH_PROVIDERS)) }),
+          objectOf<{ providers: OAuthProvider[] }>({ providers: arrayOf(enumOf(OAUTH_PROVIDERS), { maxItems: OAUTH_PROVIDERS.length }) }),
         ),
         example: dataExample({ providers: ['github', 'google'] }),
       },
@@ -34,7 +35,15 @@ export const SIGN_IN_OPTION_OPERATIONS: OperationSpec[] = [
     description:
       'The URL `pnpm cli login-link --email E` prints, for installs without OAuth. Open it in a browser. A valid link starts a new session (cookie `uptime.sid`, as an OAuth sign-in does) and redirects to APP_URL. A link works once and for 15 minutes; a used, expired or unknown one starts no session, sets no cookie and redirects to `${APP_URL}/sign-in?error=invalid_link`.',
     access: 'public',
-    parameters: [{ name: 'token', in: 'path', description: 'The secret of the link (43 url-safe characters)', schema: str() }],
+    oneTimeLink: true,
+    parameters: [
+      {
+        name: 'token',
+        in: 'path',
+        description: 'The secret of the link (43 url-safe characters); anything else is refused like an unknown link',
+        schema: str({ maxLength: LINK_TOKEN_LENGTH, pattern: LINK_TOKEN.source }),
+      },
+    ],
     responses: {
       302: {
         description: 'Signed in: to APP_URL, with the session cookie. Refused: to `${APP_URL}/sign-in?error=invalid_link`, without one.',
