@@ -1024,8 +1024,22 @@ export interface components {
             error: string | null;
             /** @description null for a check made by the worker itself */
             location: string | null;
+            timings: components["schemas"]["CheckTimings"];
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
+        };
+        /** @description Where the last attempt's time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases. */
+        CheckTimings: {
+            /** @description Name lookup (about 0 for an IP-literal host); null when not reached, milliseconds */
+            dns: number | null;
+            /** @description TCP connect; null when not reached, milliseconds */
+            connect: number | null;
+            /** @description TLS handshake; null for http, or when not reached, milliseconds */
+            tls: number | null;
+            /** @description From the request being sent to the first byte of the answer; null when none arrived, milliseconds */
+            first_byte: number | null;
+            /** @description The whole attempt (equal to response_time), milliseconds */
+            total: number | null;
         };
         /** @description The result of a dry-run check (nothing recorded) */
         TestResult: {
@@ -1040,6 +1054,7 @@ export interface components {
              */
             checked_at: string;
             error: string | null;
+            timings: components["schemas"]["CheckTimings"];
         };
         /** @description Statistics of a monitor over a period */
         MonitorStats: {
@@ -3264,7 +3279,14 @@ export interface operations {
                      *         "response_time": 175,
                      *         "status_code": 200,
                      *         "checked_at": "2026-11-22T10:00:00.000Z",
-                     *         "error": null
+                     *         "error": null,
+                     *         "timings": {
+                     *           "dns": 11,
+                     *           "connect": 24,
+                     *           "tls": 58,
+                     *           "first_byte": 71,
+                     *           "total": 175
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3415,6 +3437,13 @@ export interface operations {
                      *           "response_time": 41,
                      *           "error": "Unexpected status 500",
                      *           "location": null,
+                     *           "timings": {
+                     *             "dns": 2,
+                     *             "connect": 9,
+                     *             "tls": 14,
+                     *             "first_byte": 12,
+                     *             "total": 41
+                     *           },
                      *           "locations": []
                      *         }
                      *       ],
@@ -3490,6 +3519,13 @@ export interface operations {
                      *           "response_time": 41,
                      *           "error": "Unexpected status 500",
                      *           "location": null,
+                     *           "timings": {
+                     *             "dns": 2,
+                     *             "connect": 9,
+                     *             "tls": 14,
+                     *             "first_byte": 12,
+                     *             "total": 41
+                     *           },
                      *           "locations": []
                      *         }
                      *       ],

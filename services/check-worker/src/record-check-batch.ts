@@ -65,10 +65,15 @@ function startLagMs(o: CheckOutcome): number {
   return Math.max(-MAX_START_LAG_MS, Math.min(MAX_START_LAG_MS, lag));
 }
 
+/** A timing phase as stored: smallint milliseconds, saturating (migration 1732270020000). */
+const phaseMs = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : Math.min(SMALLINT_MAX, ms));
+const SMALLINT_MAX = 32_767;
+
 async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
-     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[])
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms)
+     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[],
+                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[])
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
@@ -79,6 +84,10 @@ async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promi
       outcomes.map((o) => o.result.statusCode),
       outcomes.map((o) => o.result.responseTime),
       outcomes.map((o) => truncate(o.result.error, 500)),
+      outcomes.map((o) => phaseMs(o.result.timings?.dns)),
+      outcomes.map((o) => phaseMs(o.result.timings?.connect)),
+      outcomes.map((o) => phaseMs(o.result.timings?.tls)),
+      outcomes.map((o) => phaseMs(o.result.timings?.firstByte)),
     ],
   );
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));

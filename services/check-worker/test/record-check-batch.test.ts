@@ -25,6 +25,19 @@ describe('recordCheckBatch', () => {
 
   const reload = (id: number) => ds.getRepository(Monitor).findOneByOrFail({ id });
 
+  it('stores the timing phases of a check, saturating at the smallint limit, and none when absent', async () => {
+    const m = await aMonitor(ds, await aUser(ds));
+    await recordCheckBatch(ds, [
+      outcome(m.id, 0, true, { timings: { dns: 3, connect: 7, tls: null, firstByte: 40_000 } }),
+      outcome(m.id, 30, true),
+    ]);
+    const rows = await ds.query('SELECT dns_ms, connect_ms, tls_ms, first_byte_ms FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
+    expect(rows).toEqual([
+      { dns_ms: 3, connect_ms: 7, tls_ms: null, first_byte_ms: 32767 },
+      { dns_ms: null, connect_ms: null, tls_ms: null, first_byte_ms: null },
+    ]);
+  });
+
   it('records results, moves the monitor online and keeps its last check facts', async () => {
     const m = await aMonitor(ds, await aUser(ds));
     const events = await recordCheckBatch(ds, [outcome(m.id, 0, true, { responseTime: 42 })]);

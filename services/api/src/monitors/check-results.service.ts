@@ -14,6 +14,10 @@ export interface CheckResultView {
   responseTime: number | null;
   error: string | null;
   location: string | null;
+  dnsMs: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  firstByteMs: number | null;
   /** Each location's result when the check also ran through agents (contract §7); empty otherwise. */
   locations?: LocationResultItem[];
 }
@@ -53,7 +57,8 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
 // row has no location of its own: each location's result is in check_location_results.
 const CHECKED_AT = `(scheduled_at + start_lag_ms * interval '1 millisecond')`;
 const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, status_code AS "statusCode",
-                              response_time AS "responseTime", error, NULL::varchar AS location
+                              response_time AS "responseTime", error, NULL::varchar AS location,
+                              dns_ms AS "dnsMs", connect_ms AS "connectMs", tls_ms AS "tlsMs", first_byte_ms AS "firstByteMs"
                          FROM check_results`;
 
 /**
@@ -98,6 +103,7 @@ export function toCheckResultResponse(r: CheckResultView) {
     response_time: r.responseTime,
     error: r.error,
     location: r.location,
+    timings: { dns: r.dnsMs, connect: r.connectMs, tls: r.tlsMs, first_byte: r.firstByteMs, total: r.responseTime },
     locations: r.locations ?? [],
   };
 }

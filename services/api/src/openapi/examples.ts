@@ -59,6 +59,7 @@ export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {
   response_time: 41,
   error: 'Unexpected status 500',
   location: null,
+  timings: { dns: 2, connect: 9, tls: 14, first_byte: 12, total: 41 },
   locations: [],
 };
 
@@ -68,6 +69,7 @@ export const EXAMPLE_TEST_RESULT: ReturnType<typeof toTestResultResponse> = {
   status_code: 200,
   checked_at: '2026-11-22T10:00:00.000Z',
   error: null,
+  timings: { dns: 11, connect: 24, tls: 58, first_byte: 71, total: 175 },
 };
 
 export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {

@@ -92,9 +92,24 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     response_time: ms('Response time'),
     error: nullable(str()),
     location: nullable(str({ description: 'null for a check made by the worker itself' })),
+    timings: ref('CheckTimings'),
     locations: arrayOf(ref('LocationResult'), { description: "Each location's result when the check also ran through agents" }),
   },
   { description: 'One recorded check' },
+);
+
+const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
+  {
+    dns: ms('Name lookup (about 0 for an IP-literal host); null when not reached'),
+    connect: ms('TCP connect; null when not reached'),
+    tls: ms('TLS handshake; null for http, or when not reached'),
+    first_byte: ms('From the request being sent to the first byte of the answer; null when none arrived'),
+    total: ms('The whole attempt (equal to response_time)'),
+  },
+  {
+    description:
+      'Where the last attempt\'s time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases.',
+  },
 );
 
 const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
@@ -104,6 +119,7 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
     status_code: nullable(int()),
     checked_at: timestamp(),
     error: nullable(str()),
+    timings: ref('CheckTimings'),
   },
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
@@ -277,6 +293,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   Monitor: monitor,
   LocationResult: locationResult,
   CheckResult: checkResult,
+  CheckTimings: checkTimings,
   TestResult: testResult,
   MonitorStats: stats,
   AlertSettings: alertSettings,
