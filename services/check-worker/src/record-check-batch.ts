@@ -30,6 +30,7 @@ export interface StatusEvent {
 interface LockedMonitor extends MonitorState {
   id: number;
   configVersion: number;
+  lastCheck: Date | null;
 }
 
 interface MonitorUpdate {
@@ -45,16 +46,32 @@ const truncate = (s: string | null, max: number): string | null => (s === null |
 async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<number, LockedMonitor>> {
   // Sorted ids and FOR UPDATE: batches touching the same monitors serialise here, always in the
   // same order, so every transition is decided by exactly one transaction and none deadlock.
-  const rows: { id: number; status: MonitorStatus; consecutive_failures: number; alert_threshold: number; open_incident_id: number | null; config_version: number }[] =
+  const rows: {
+    id: number;
+    status: MonitorStatus;
+    consecutive_failures: number;
+    alert_threshold: number;
+    open_incident_id: number | null;
+    config_version: number;
+    last_check: Date | null;
+  }[] =
     await em.query(
-      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version
+      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
   return new Map(
     rows.map((r) => [
       r.id,
-      { id: r.id, status: r.status, consecutiveFailures: r.consecutive_failures, alertThreshold: r.alert_threshold, openIncidentId: r.open_incident_id, configVersion: r.config_version },
+      {
+        id: r.id,
+        status: r.status,
+        consecutiveFailures: r.consecutive_failures,
+        alertThreshold: r.alert_threshold,
+        openIncidentId: r.open_incident_id,
+        configVersion: r.config_version,
+        lastCheck: r.last_check,
+      },
     ]),
   );
 }
@@ -208,6 +225,11 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
     const updates = new Map<number, MonitorUpdate>();
     const events: Omit<StatusEvent, 'id'>[] = [];
     for (const o of recorded) {
+      // Only a monitor's newest check moves its state. Results written back after an outage by
+      // several workers (result-backlog.ts), or a stalled check's late retry, may arrive after
+      // a newer one: they are history (the row and rollups above), not news.
+      const newest = updates.get(o.monitorId)?.lastCheck ?? monitors.get(o.monitorId)!.lastCheck;
+      if (newest !== null && o.result.checkedAt < newest) continue;
       const before = updates.get(o.monitorId)?.state ?? monitors.get(o.monitorId)!;
       const step = nextState(before, o.result.ok);
       let openIncidentId = before.openIncidentId;
