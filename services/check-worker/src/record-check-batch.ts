@@ -1,6 +1,7 @@
-import { MAX_START_LAG_MS, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
+import { MAX_START_LAG_MS, uncheckedSpanBefore, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
 import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
+import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
 import { nextState, type MonitorState } from './status-transition';
 import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
@@ -31,6 +32,8 @@ interface LockedMonitor extends MonitorState {
   id: number;
   configVersion: number;
   lastCheck: Date | null;
+  checkIntervalSeconds: number;
+  configChangedAt: Date;
 }
 
 interface MonitorUpdate {
@@ -54,9 +57,11 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
     open_incident_id: number | null;
     config_version: number;
     last_check: Date | null;
+    check_interval: number;
+    updated_at: Date;
   }[] =
     await em.query(
-      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check
+      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
@@ -71,6 +76,8 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
         openIncidentId: r.open_incident_id,
         configVersion: r.config_version,
         lastCheck: r.last_check,
+        checkIntervalSeconds: r.check_interval,
+        configChangedAt: r.updated_at,
       },
     ]),
   );
@@ -224,6 +231,7 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
 
     const updates = new Map<number, MonitorUpdate>();
     const events: Omit<StatusEvent, 'id'>[] = [];
+    const noData: NoDataSpan[] = [];
     for (const o of recorded) {
       // Only a monitor's newest check moves its state. Results written back after an outage by
       // several workers (result-backlog.ts), or a stalled check's late retry, may arrive after
@@ -231,6 +239,9 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       const newest = updates.get(o.monitorId)?.lastCheck ?? monitors.get(o.monitorId)!.lastCheck;
       if (newest !== null && o.result.checkedAt < newest) continue;
       const before = updates.get(o.monitorId)?.state ?? monitors.get(o.monitorId)!;
+      const monitor = monitors.get(o.monitorId)!;
+      const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
+      if (unchecked) noData.push({ monitorId: o.monitorId, ...unchecked });
       const step = nextState(before, o.result.ok);
       let openIncidentId = before.openIncidentId;
       let incidentId: number | null = null;
@@ -254,6 +265,7 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       }
     }
     await updateMonitors(em, updates);
+    await insertNoDataSpans(em, noData);
     await upsertRollups(em, recorded);
     const withLocations = recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {

@@ -38,6 +38,18 @@ describe('recordCheckBatch', () => {
     ]);
   });
 
+  it('stores a check older than the newest one as history without moving the state', async () => {
+    const m = await aMonitor(ds, await aUser(ds));
+    await recordCheckBatch(ds, [outcome(m.id, 60, true)]);
+    // Written back late (another worker's backlog after an outage): a failure from before.
+    const events = await recordCheckBatch(ds, [outcome(m.id, 30, false)]);
+    expect(events).toEqual([]);
+    expect(await reload(m.id)).toMatchObject({ status: 'online', consecutiveFailures: 0, openIncidentId: null });
+    expect((await reload(m.id)).lastCheck?.getTime()).toBe(T0 + 60_000);
+    const rows = await ds.query('SELECT ok FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
+    expect(rows).toEqual([{ ok: false }, { ok: true }]);
+  });
+
   it('records results, moves the monitor online and keeps its last check facts', async () => {
     const m = await aMonitor(ds, await aUser(ds));
     const events = await recordCheckBatch(ds, [outcome(m.id, 0, true, { responseTime: 42 })]);
