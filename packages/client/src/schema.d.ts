@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Checks within a time range
-         * @description Newest first, at most `limit`; pagination.total counts every check in the range.
+         * @description Newest first, at most `limit`; pagination.total counts every check in the range. `no_data` lists the spans within the range when the monitor went unchecked for more than two intervals (newest first, at most 100; one still going on has `to` null).
          */
         get: operations["getMonitorHistory"];
         put?: never;
@@ -1041,6 +1041,23 @@ export interface components {
             /** @description The whole attempt (equal to response_time), milliseconds */
             total: number | null;
         };
+        /** @description A span of more than two intervals in which an active monitor was not checked ("no data") */
+        NoDataSpan: {
+            /**
+             * Format: date-time
+             * @description When the check after the last one was due
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The check that resumed; null while the monitor still goes unchecked
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            to: string | null;
+            /** @description Seconds, up to now while it goes on */
+            duration: number;
+        };
         /** @description The result of a dry-run check (nothing recorded) */
         TestResult: {
             /** @enum {string} */
@@ -1104,6 +1121,13 @@ export interface components {
                 avg_response_time: number | null;
                 checks: number;
             }[];
+            /** @description Time nobody checked the monitor (workers down, a queue backlog). Uptime leaves it out: it counts checks only. */
+            no_data: {
+                /** @description Seconds within the period when the monitor went unchecked */
+                total_seconds: number;
+                /** @description Newest first, at most 100 */
+                spans: components["schemas"]["NoDataSpan"][];
+            };
         };
         /** @description A monitor's alert settings */
         AlertSettings: {
@@ -3371,7 +3395,17 @@ export interface operations {
                      *             "avg_response_time": 178,
                      *             "checks": 60
                      *           }
-                     *         ]
+                     *         ],
+                     *         "no_data": {
+                     *           "total_seconds": 300,
+                     *           "spans": [
+                     *             {
+                     *               "from": "2026-11-22T03:10:00.000Z",
+                     *               "to": "2026-11-22T03:15:00.000Z",
+                     *               "duration": 300
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3416,7 +3450,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The checks */
+            /** @description The checks, and the unchecked time */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3458,12 +3492,20 @@ export interface operations {
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
                      *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                     *       }
+                     *       },
+                     *       "no_data": [
+                     *         {
+                     *           "from": "2026-11-22T03:10:00.000Z",
+                     *           "to": "2026-11-22T03:15:00.000Z",
+                     *           "duration": 300
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["CheckResult"][];
                         pagination: components["schemas"]["Pagination"];
+                        no_data: components["schemas"]["NoDataSpan"][];
                         meta: components["schemas"]["Meta"];
                     };
                 };

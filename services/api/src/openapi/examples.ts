@@ -6,6 +6,7 @@ import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import type { toCheckResultResponse } from '../monitors/check-results.service';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
+import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
 import type { NotificationResponse } from '../notifications/notification.presenter';
@@ -72,6 +73,12 @@ export const EXAMPLE_TEST_RESULT: ReturnType<typeof toTestResultResponse> = {
   timings: { dns: 11, connect: 24, tls: 58, first_byte: 71, total: 175 },
 };
 
+export const EXAMPLE_NO_DATA_SPAN: ReturnType<typeof toNoDataSpanResponse> = {
+  from: '2026-11-22T03:10:00.000Z',
+  to: '2026-11-22T03:15:00.000Z',
+  duration: 300,
+};
+
 export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {
   period: '24h',
   granularity: '1h',
@@ -80,6 +87,7 @@ export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {
   incidents: { count: 1, total_downtime: 60 },
   checks: { total: 1440, successful: 1439, failed: 1 },
   series: [{ timestamp: '2026-11-22T09:00:00.000Z', uptime: 100, avg_response_time: 178, checks: 60 }],
+  no_data: { total_seconds: 300, spans: [EXAMPLE_NO_DATA_SPAN] },
 };
 
 export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> = {

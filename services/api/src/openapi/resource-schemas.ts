@@ -21,6 +21,7 @@ import type { BulkOutcome } from '../monitors/bulk.service';
 import type { toCheckResultResponse } from '../monitors/check-results.service';
 import type { LocationResultItem } from '../monitors/location-results.repository';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
+import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
 import { STATS_GRANULARITIES, STATS_PERIODS } from '../monitors/stats.query';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
@@ -149,8 +150,24 @@ const stats = objectOf<Stats>(
       }),
       { description: 'One bucket per granularity step over the period' },
     ),
+    no_data: objectOf<Stats['no_data']>(
+      {
+        total_seconds: int({ minimum: 0, description: 'Seconds within the period when the monitor went unchecked' }),
+        spans: arrayOf(ref('NoDataSpan'), { maxItems: 100, description: 'Newest first, at most 100' }),
+      },
+      { description: 'Time nobody checked the monitor (workers down, a queue backlog). Uptime leaves it out: it counts checks only.' },
+    ),
   },
   { description: 'Statistics of a monitor over a period' },
+);
+
+const noDataSpan = objectOf<ReturnType<typeof toNoDataSpanResponse>>(
+  {
+    from: timestamp({ description: 'When the check after the last one was due' }),
+    to: nullable(timestamp({ description: 'The check that resumed; null while the monitor still goes unchecked' })),
+    duration: int({ minimum: 0, description: 'Seconds, up to now while it goes on' }),
+  },
+  { description: 'A span of more than two intervals in which an active monitor was not checked ("no data")' },
 );
 
 const alertSettings = objectOf<ReturnType<typeof toAlertSettingsResponse>>(
@@ -294,6 +311,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   LocationResult: locationResult,
   CheckResult: checkResult,
   CheckTimings: checkTimings,
+  NoDataSpan: noDataSpan,
   TestResult: testResult,
   MonitorStats: stats,
   AlertSettings: alertSettings,
