@@ -19,10 +19,13 @@ import {
 } from '@uptime/testing';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
 
-jest.setTimeout(120_000);
+/**
+ * Shorter than the 60 s the worker is built to ride out, to keep the suite quick;
+ * `FAULT_OUTAGE_MS=60000` runs the full target (docs/reliability.md).
+ */
+const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 12_000);
 
-/** Shorter than the 60 s the worker is built to ride out (docs/reliability.md), to keep the suite quick. */
-const OUTAGE_MS = 12_000;
+jest.setTimeout(OUTAGE_MS + 100_000);
 
 /**
  * A check-worker whose Postgres goes away (connections refused, or the port open and nothing

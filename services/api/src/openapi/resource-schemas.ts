@@ -152,7 +152,7 @@ const stats = objectOf<Stats>(
     ),
     no_data: objectOf<Stats['no_data']>(
       {
-        total_seconds: int({ minimum: 0, description: 'Seconds within the period when the monitor went unchecked' }),
+        total_seconds: int({ minimum: 0, maximum: 2_147_483_647, description: 'Seconds within the period when the monitor went unchecked' }),
         spans: arrayOf(ref('NoDataSpan'), { maxItems: 100, description: 'Newest first, at most 100' }),
       },
       { description: 'Time nobody checked the monitor (workers down, a queue backlog). Uptime leaves it out: it counts checks only.' },
@@ -165,7 +165,7 @@ const noDataSpan = objectOf<ReturnType<typeof toNoDataSpanResponse>>(
   {
     from: timestamp({ description: 'When the check after the last one was due' }),
     to: nullable(timestamp({ description: 'The check that resumed; null while the monitor still goes unchecked' })),
-    duration: int({ minimum: 0, description: 'Seconds, up to now while it goes on' }),
+    duration: int({ minimum: 0, maximum: 2_147_483_647, description: 'Seconds, up to now while it goes on' }),
   },
   { description: 'A span of more than two intervals in which an active monitor was not checked ("no data")' },
 );

@@ -22,7 +22,7 @@ const notFound = ['MONITOR_NOT_FOUND'] as const;
 
 /** The list envelope of checks, with the unchecked spans of the range beside them. */
 const historyEnvelope = objectOf<{ data: unknown; pagination: unknown; no_data: unknown; meta: unknown }>({
-  data: arrayOf(ref('CheckResult')),
+  data: arrayOf(ref('CheckResult'), { maxItems: 1000 }),
   pagination: ref('Pagination'),
   no_data: arrayOf(ref('NoDataSpan'), { maxItems: 100 }),
   meta: ref('Meta'),
