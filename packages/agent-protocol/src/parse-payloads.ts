@@ -1,3 +1,4 @@
+import { refusedCheckHeaderProblems } from '@uptime/probe';
 import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult } from './payloads';
 
 /** A parsed payload, or every problem found in it (field → message). */
@@ -72,6 +73,9 @@ function readCheck(source: unknown, problems: string[]): WireCheckConfig | null 
     retry_count: r.field('retry_count', (v): v is number => isInt(v, 0, 10), 'an integer from 0 to 10'),
   };
   problems.push(...r.problems);
+  // The same rule as the API's (packages/probe/src/check-headers.ts): an agent is checked by
+  // many owners' monitors, so a framing header must not reach it by another route either.
+  if (isHeaderMap(check.headers)) problems.push(...refusedCheckHeaderProblems(check.headers).map((p) => `check.headers: ${p}`));
   return check;
 }
 

@@ -24,6 +24,19 @@ describe('protocol payloads', () => {
     if (parsed.ok) expect(fromWireCheck(parsed.value.check)).toEqual(check);
   });
 
+  it('refuses a check whose headers frame or route the request, naming each', () => {
+    const headers = { 'X-Ok': '1', HOST: 'metadata.google.internal', 'Transfer-Encoding': 'chunked', 'Proxy-Authorization': 'x' };
+    const parsed = parseCheckRequest({ request_id: 'abcdef123456', check: { ...toWireCheck(check), headers } });
+    expect(parsed).toEqual({
+      ok: false,
+      problems: [
+        expect.stringMatching(/^check\.headers: header HOST is not allowed/),
+        expect.stringMatching(/^check\.headers: header Transfer-Encoding is not allowed/),
+        expect.stringMatching(/^check\.headers: header Proxy-Authorization is not allowed/),
+      ],
+    });
+  });
+
   it('lists every problem of a malformed request', () => {
     const parsed = parseCheckRequest({ request_id: 'x', check: { ...toWireCheck(check), url: 'ftp://x', timeout: 0, headers: { a: 1 } } });
     expect(parsed).toEqual({

@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Checks within a time range
-         * @description Newest first, at most `limit`; pagination.total counts every check in the range.
+         * @description Newest first, at most `limit`; pagination.total counts every check in the range. `no_data` lists the spans within the range when the monitor went unchecked for more than two intervals (newest first, at most 100; one still going on has `to` null).
          */
         get: operations["getMonitorHistory"];
         put?: never;
@@ -1109,8 +1109,57 @@ export interface components {
             error: string | null;
             /** @description null for a check made by the worker itself */
             location: string | null;
+            timings: components["schemas"]["CheckTimings"];
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
+        };
+        /** @description Where the last attempt's time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases. */
+        CheckTimings: {
+            /**
+             * Format: int32
+             * @description Name lookup (about 0 for an IP-literal host); null when not reached, milliseconds
+             */
+            dns: number | null;
+            /**
+             * Format: int32
+             * @description TCP connect; null when not reached, milliseconds
+             */
+            connect: number | null;
+            /**
+             * Format: int32
+             * @description TLS handshake; null for http, or when not reached, milliseconds
+             */
+            tls: number | null;
+            /**
+             * Format: int32
+             * @description From the request being sent to the first byte of the answer; null when none arrived, milliseconds
+             */
+            first_byte: number | null;
+            /**
+             * Format: int32
+             * @description The whole attempt (equal to response_time), milliseconds
+             */
+            total: number | null;
+        };
+        /** @description A span of more than two intervals in which an active monitor was not checked ("no data") */
+        NoDataSpan: {
+            /**
+             * Format: date-time
+             * @description When the check after the last one was due
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The check that resumed; null while the monitor still goes unchecked
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            to: string | null;
+            /**
+             * Format: int32
+             * @description Seconds, up to now while it goes on
+             */
+            duration: number;
         };
         /** @description The result of a dry-run check (nothing recorded) */
         TestResult: {
@@ -1129,6 +1178,7 @@ export interface components {
              */
             checked_at: string;
             error: string | null;
+            timings: components["schemas"]["CheckTimings"];
         };
         /** @description Statistics of a monitor over a period */
         MonitorStats: {
@@ -1201,6 +1251,16 @@ export interface components {
                 /** Format: int64 */
                 checks: number;
             }[];
+            /** @description Time nobody checked the monitor (workers down, a queue backlog). Uptime leaves it out: it counts checks only. */
+            no_data: {
+                /**
+                 * Format: int32
+                 * @description Seconds within the period when the monitor went unchecked
+                 */
+                total_seconds: number;
+                /** @description Newest first, at most 100 */
+                spans: components["schemas"]["NoDataSpan"][];
+            };
         };
         /** @description A monitor's alert settings */
         AlertSettings: {
@@ -3496,7 +3556,14 @@ export interface operations {
                      *         "response_time": 175,
                      *         "status_code": 200,
                      *         "checked_at": "2026-11-22T10:00:00.000Z",
-                     *         "error": null
+                     *         "error": null,
+                     *         "timings": {
+                     *           "dns": 11,
+                     *           "connect": 24,
+                     *           "tls": 58,
+                     *           "first_byte": 71,
+                     *           "total": 175
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3581,7 +3648,17 @@ export interface operations {
                      *             "avg_response_time": 178,
                      *             "checks": 60
                      *           }
-                     *         ]
+                     *         ],
+                     *         "no_data": {
+                     *           "total_seconds": 300,
+                     *           "spans": [
+                     *             {
+                     *               "from": "2026-11-22T03:10:00.000Z",
+                     *               "to": "2026-11-22T03:15:00.000Z",
+                     *               "duration": 300
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3626,7 +3703,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The checks */
+            /** @description The checks, and the unchecked time */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3647,6 +3724,13 @@ export interface operations {
                      *           "response_time": 41,
                      *           "error": "Unexpected status 500",
                      *           "location": null,
+                     *           "timings": {
+                     *             "dns": 2,
+                     *             "connect": 9,
+                     *             "tls": 14,
+                     *             "first_byte": 12,
+                     *             "total": 41
+                     *           },
                      *           "locations": []
                      *         }
                      *       ],
@@ -3661,12 +3745,20 @@ export interface operations {
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
                      *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                     *       }
+                     *       },
+                     *       "no_data": [
+                     *         {
+                     *           "from": "2026-11-22T03:10:00.000Z",
+                     *           "to": "2026-11-22T03:15:00.000Z",
+                     *           "duration": 300
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["CheckResult"][];
                         pagination: components["schemas"]["Pagination"];
+                        no_data: components["schemas"]["NoDataSpan"][];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -3722,6 +3814,13 @@ export interface operations {
                      *           "response_time": 41,
                      *           "error": "Unexpected status 500",
                      *           "location": null,
+                     *           "timings": {
+                     *             "dns": 2,
+                     *             "connect": 9,
+                     *             "tls": 14,
+                     *             "first_byte": 12,
+                     *             "total": 41
+                     *           },
                      *           "locations": []
                      *         }
                      *       ],

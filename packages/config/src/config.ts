@@ -24,6 +24,12 @@ export interface Config {
   readonly checkConcurrency: number;
   /** The name of the workers' own location in multi-location checks (CHECK_LOCATION, default `local`). */
   readonly checkLocation: string;
+  /**
+   * Where a check-worker keeps results it cannot write while Postgres is unreachable: this many
+   * in its memory (RESULT_BUFFER_MEMORY_MAX), then this many more in Redis, shared by all workers
+   * (RESULT_BUFFER_REDIS_MAX). docs/reliability.md.
+   */
+  readonly resultBuffer: { readonly memoryMax: number; readonly redisMax: number };
   readonly logLevel: string;
   readonly resultRetentionDays: number;
   /** Port of the health/metrics listener of workers and notifier; 0 = an ephemeral port. */

@@ -40,6 +40,8 @@ export class Env {
   @IsOptional() @IsBooleanString() REQUIRE_HTTPS?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10000) CHECK_CONCURRENCY?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000) RESULT_BUFFER_MEMORY_MAX?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(100_000_000) RESULT_BUFFER_REDIS_MAX?: number;
   @IsOptional() @Matches(/^[A-Za-z0-9 ._:/()-]{1,64}$/, { message: 'must be 1-64 letters, digits, spaces or "._:/()-"' }) CHECK_LOCATION?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;

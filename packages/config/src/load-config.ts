@@ -90,6 +90,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     checkConcurrency: env.CHECK_CONCURRENCY ?? 50,
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
+    resultBuffer: { memoryMax: env.RESULT_BUFFER_MEMORY_MAX ?? 20_000, redisMax: env.RESULT_BUFFER_REDIS_MAX ?? 500_000 },
     logLevel: env.LOG_LEVEL ?? 'info',
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,

@@ -3,5 +3,6 @@ export * from './data-source';
 export * from './latency-histogram';
 export * from './api-token-secret';
 export * from './result-partitions';
+export * from './no-data-rule';
 export { MIGRATIONS } from './migrations';
 export { DataSource, type EntityManager, type Repository } from 'typeorm';

@@ -32,7 +32,7 @@ export async function runProbeWithPolicy(config: CheckConfig, policy: AddressPol
     outcome = await runAttempt(config, { policy, maxBodyBytes });
     error = outcome.failure ?? (outcome.response ? responseRuleFailure(config, outcome.response) : 'No response');
   } while (error !== null && attempts <= config.retryCount);
-  return { ok: error === null, statusCode: outcome.statusCode, responseTime: outcome.responseTime, error, checkedAt, attempts };
+  return { ok: error === null, statusCode: outcome.statusCode, responseTime: outcome.responseTime, error, checkedAt, attempts, timings: outcome.timings };
 }
 
 /** The API validates configs; one that slips through is our bug, not the target's failure. */

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import got, { type Method, type Options as GotOptions } from 'got';
-import type { CheckConfig } from './check-config';
+import type { CheckConfig, CheckTimings } from './check-config';
+import { refusedCheckHeaderProblems } from './check-headers';
 import { transportFor } from './probe-transport';
 import { describeRequestFailure } from './request-failure';
 import type { ReceivedResponse } from './response-rules';
@@ -24,6 +25,7 @@ export interface AttemptOutcome {
   statusCode: number | null;
   /** From the start of the attempt to the end of reading; null when no response arrived. */
   responseTime: number | null;
+  timings: CheckTimings;
 }
 
 /**
@@ -48,7 +50,7 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
       if ('internal' in outcome) return reject(outcome.internal);
       const responseTime = statusCode === null ? null : Math.round(performance.now() - startedAt);
       const response = statusCode === null || outcome.failure !== null ? null : { statusCode, body: Buffer.concat(chunks), truncated: outcome.truncated ?? false };
-      resolve({ response, failure: outcome.failure, statusCode, responseTime });
+      resolve({ response, failure: outcome.failure, statusCode, responseTime, timings: timingsOf(request) });
     };
     const fail = (error: unknown): void => {
       const reason = describeRequestFailure(error);
@@ -56,6 +58,9 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
     };
 
     const deadline = setTimeout(() => settle({ failure: `Timeout after ${config.timeout}s` }), config.timeout * 1000);
+    // Also refused by the API and agents; a job template saved before that rule must not send one.
+    const refusedHeaders = refusedCheckHeaderProblems(config.headers);
+    if (refusedHeaders.length > 0) return settle({ failure: `Invalid request: ${refusedHeaders.join('; ')}` });
     try {
       request = got.stream(config.url, requestOptions(config, settings.policy));
     } catch (error) {
@@ -102,4 +107,14 @@ function requestOptions(config: CheckConfig, policy: AddressPolicy) {
 function withDefaultUserAgent(headers: Record<string, string>): Record<string, string> {
   const hasUserAgent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
   return hasUserAgent ? { ...headers } : { 'user-agent': USER_AGENT, ...headers };
+}
+
+const NO_TIMINGS: CheckTimings = { dns: null, connect: null, tls: null, firstByte: null };
+
+/** got's phase durations of the request (its last hop), rounded to whole milliseconds. */
+function timingsOf(request: ReturnType<typeof got.stream> | undefined): CheckTimings {
+  const phases = request?.timings?.phases;
+  if (!phases) return NO_TIMINGS;
+  const ms = (value: number | undefined): number | null => (value === undefined || !Number.isFinite(value) ? null : Math.max(0, Math.round(value)));
+  return { dns: ms(phases.dns), connect: ms(phases.tcp), tls: ms(phases.tls), firstByte: ms(phases.firstByte) };
 }

@@ -1,4 +1,5 @@
 import { RequestError } from 'got';
+import { UNSUPPORTED_REDIRECT } from './probe-transport';
 import { TARGET_REFUSED_CODE, TargetRefusedError } from './ssrf-guard';
 
 /**
@@ -36,6 +37,8 @@ const MESSAGES_BY_CODE: Readonly<Record<string, string>> = {
   ERR_TOO_MANY_REDIRECTS: 'Too many redirects (more than 10)',
   ERR_UNSUPPORTED_PROTOCOL: 'Unsupported protocol (only http and https can be checked)',
   ERR_INVALID_URL: 'Invalid URL',
+  // Node's answer when a redirect the transport did not vet leads to another scheme.
+  ERR_INVALID_PROTOCOL: UNSUPPORTED_REDIRECT,
 };
 
 /** OpenSSL certificate-verification codes and Node's TLS/SSL error codes. */

@@ -28,7 +28,7 @@ describe('result shape', () => {
   it('reports a passing check with status, integer response time, start time and one attempt', async () => {
     const before = Date.now();
     const result = await runProbe(checkConfig(`${site.url}/text`), local);
-    expect(result).toEqual({ ok: true, statusCode: 200, responseTime: expect.any(Number), error: null, checkedAt: expect.any(Date), attempts: 1 });
+    expect(result).toEqual({ ok: true, statusCode: 200, responseTime: expect.any(Number), error: null, checkedAt: expect.any(Date), attempts: 1, timings: expect.any(Object) });
     expect(Number.isInteger(result.responseTime)).toBe(true);
     expect(result.responseTime).toBeGreaterThanOrEqual(0);
     expect(result.checkedAt.getTime()).toBeGreaterThanOrEqual(before);
@@ -144,6 +144,74 @@ describe('redirects', () => {
   });
 });
 
+describe('redirects to other schemes', () => {
+  it.each(['file:///etc/passwd', 'ftp://example.com/file', 'gopher://127.0.0.1:70/x', 'data:text/plain,hi'])(
+    'fails a redirect to %s with "redirect to unsupported scheme", never throwing',
+    async (to) => {
+      const result = await runProbe(checkConfig(`${site.url}/redirect?to=${encodeURIComponent(to)}`), local);
+      expect(result).toMatchObject({ ok: false, error: 'redirect to unsupported scheme', attempts: 1 });
+    },
+  );
+});
+
+describe('timings', () => {
+  it('reports dns, connect and first byte of a plain http check, no tls, all within the total', async () => {
+    const result = await runProbe(checkConfig(`http://localhost:${site.port}/text`), local);
+    expect(result.ok).toBe(true);
+    const { dns, connect, tls, firstByte } = result.timings!;
+    for (const phase of [dns, connect, firstByte]) {
+      expect(Number.isInteger(phase)).toBe(true);
+      expect(phase!).toBeGreaterThanOrEqual(0);
+    }
+    expect(tls).toBeNull();
+    expect(dns! + connect! + firstByte!).toBeLessThanOrEqual(result.responseTime! + 1);
+  });
+
+  it('reports a tls phase for https', async () => {
+    const result = await runProbe(checkConfig(`${tlsSite.url}/text`, { verifySsl: false }), local);
+    expect(result.ok).toBe(true);
+    expect(Number.isInteger(result.timings!.tls)).toBe(true);
+  });
+
+  it('has only nulls when no connection was made', async () => {
+    const port = await unusedPort();
+    const result = await runProbe(checkConfig(`http://127.0.0.1:${port}/`), local);
+    expect(result.timings).toMatchObject({ tls: null, firstByte: null });
+  });
+});
+
+describe('connections', () => {
+  it('opens a fresh connection for every check and asks the target to close it', async () => {
+    const ports = new Set<number>();
+    const seen = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    try {
+      for (let i = 0; i < 3; i += 1) await runProbe(checkConfig(`${seen.url}/`), local);
+      expect(seen.requests).toHaveLength(3);
+      for (const request of seen.requests) expect(request.headers.connection).toBe('close');
+      for (const request of seen.requests) ports.add(request.remotePort);
+      expect(ports.size).toBe(3);
+    } finally {
+      await seen.close();
+    }
+  });
+});
+
+describe('framing and routing headers', () => {
+  it.each(['Host', 'content-length', 'Transfer-Encoding', 'Connection', 'Keep-Alive', 'Upgrade', 'TE', 'Trailer', 'Expect', 'Proxy-Authorization'])(
+    'fails a check that would send %s, without sending anything',
+    async (name) => {
+      const before = site.requests.length;
+      const result = await runProbe(checkConfig(`${site.url}/echo?framing`, { method: 'POST', body: 'x', headers: { [name]: '1' } }), local);
+      expect(result.ok).toBe(false);
+      expect(result.error).toContain(`header ${name} is not allowed`);
+      expect(site.requests.length).toBe(before);
+    },
+  );
+});
+
 describe('TLS verification', () => {
   it('fails a self-signed certificate when verifySsl is on', async () => {
     const result = await runProbe(checkConfig(`${tlsSite.url}/text`), local);
@@ -153,7 +221,7 @@ describe('TLS verification', () => {
   it('accepts it when verifySsl is off, and still refuses it for verifying checks afterwards', async () => {
     const insecure = await runProbe(checkConfig(`${tlsSite.url}/text`, { verifySsl: false, expectedContent: 'operational' }), local);
     expect(insecure).toMatchObject({ ok: true, statusCode: 200 });
-    // The keep-alive socket of the insecure check must not be reused by a verifying one.
+    // A socket of the insecure check must never be reused by a verifying one.
     const strict = await runProbe(checkConfig(`${tlsSite.url}/text`), local);
     expect(strict.error).toBe('TLS error: self-signed certificate');
   });

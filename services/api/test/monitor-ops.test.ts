@@ -116,13 +116,31 @@ describe('POST /monitors/:id/test', () => {
     const res = await api('post', `/monitors/${id}/test`);
     expect(res.status).toBe(200);
     expectMeta(res);
-    expect(res.body.data).toEqual({ status: 'up', response_time: expect.any(Number), status_code: 200, checked_at: expect.any(String), error: null });
+    expect(res.body.data).toEqual({
+      status: 'up',
+      response_time: expect.any(Number),
+      status_code: 200,
+      checked_at: expect.any(String),
+      error: null,
+      timings: { dns: expect.any(Number), connect: expect.any(Number), tls: null, first_byte: expect.any(Number), total: res.body.data.response_time },
+    });
     expect(target.requests.some((r) => r.url === '/health')).toBe(true);
     target.respond(answer(503, 'maintenance'));
     const down = await api('post', `/monitors/${id}/test`);
     expect(down.body.data).toMatchObject({ status: 'down', status_code: 503, error: expect.any(String) });
     expect((await rowOf(id)).status).toBe('pending');
     expect((await h.ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [id]))[0].n).toBe(0);
+  });
+
+  it.each(['file:///etc/passwd', 'ftp://example.com/x'])('answers a redirect to %s with a failed check, not a 500', async (to) => {
+    target.respond((_req, res) => {
+      res.writeHead(302, { location: to });
+      res.end();
+    });
+    const { id } = await createMonitor();
+    const res = await api('post', `/monitors/${id}/test`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'down', error: 'redirect to unsupported scheme' });
   });
 
   it('refuses a private target when private targets are not allowed', async () => {
@@ -179,6 +197,8 @@ describe('GET /monitors/:id/history', () => {
       response_time: 105,
       error: null,
       location: null,
+      // Rows written before timings were recorded read as null phases; the total is response_time.
+      timings: { dns: null, connect: null, tls: null, first_byte: null, total: 105 },
       // Per-location detail, filled when a check also ran through agents.
       locations: [],
     });
@@ -218,6 +238,18 @@ describe('GET /monitors/:id/results', () => {
     expect(res.body.data.map((r: { response_time: number }) => r.response_time)).toEqual([104, 103, 102]);
     const first = await api('get', `/monitors/${id}/results`);
     expect(first.body.pagination).toMatchObject({ page: 1, limit: 50, total: 7 });
+  });
+
+  it('shows the timing phases recorded with each check', async () => {
+    const { id } = await createMonitor();
+    await h.ds.query(
+      `INSERT INTO check_results (monitor_id, scheduled_at, ok, status_code, response_time, dns_ms, connect_ms, tls_ms, first_byte_ms)
+       VALUES ($1, '2026-01-01T00:00:00Z', true, 200, 140, 12, 20, 35, 60)`,
+      [id],
+    );
+    const res = await api('get', `/monitors/${id}/results`);
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].timings).toEqual({ dns: 12, connect: 20, tls: 35, first_byte: 60, total: 140 });
   });
 
   it('refuses a limit over 100 and answers 404 for a foreign monitor', async () => {

@@ -18,6 +18,7 @@ import { startCheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
 import { HeldCheckLock, InFlightChecks } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
+import { ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
 import { createRunCheckProcessor } from './run-check.processor';
 import { StatusEventPublisher } from './status-event-publisher';
@@ -59,11 +60,18 @@ export async function startCheckWorker({
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
-  const batcher = new ResultBatcher<CheckOutcome>(async (outcomes) => {
-    const events = await recordCheckBatch(dataSource, outcomes);
-    // Published after commit; if this fails the outbox sweep publishes them later.
-    await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
+  const backlog = new ResultBacklog({
+    write: async (outcomes) => {
+      const events = await recordCheckBatch(dataSource, outcomes);
+      // Published after commit; if this fails the outbox sweep publishes them later.
+      await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
+    },
+    redis: commands,
+    key: `${prefix}:result-backlog`,
+    bounds: config.resultBuffer,
+    logger,
   });
+  const batcher = new ResultBatcher<CheckOutcome>((outcomes) => backlog.record(outcomes));
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix));
   const runCheck = createRunCheckProcessor({
@@ -110,6 +118,7 @@ export async function startCheckWorker({
   const queue = new Queue(QueueName.checks, { connection: commands, prefix });
   const unwatchQueue = metrics.watchQueue(queue);
   publisher.startSweeping();
+  backlog.start();
   await worker.waitUntilReady();
   logger.info({ concurrency: config.checkConcurrency }, 'check-worker started');
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
@@ -123,10 +132,12 @@ export async function startCheckWorker({
         // Stop taking jobs, let in-flight checks finish and their results be written.
         await worker.close();
         await batcher.drain();
+        await backlog.stop();
       },
       async () => {
         const requeued = await inFlight.requeue();
         logger.warn({ requeued }, 'checks still running at the deadline were put back in the queue');
+        await backlog.stop();
       },
       logger,
     );

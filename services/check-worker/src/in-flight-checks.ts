@@ -5,8 +5,8 @@ import { CheckLock } from './check-lock';
 export class HeldCheckLock extends CheckLock {
   private readonly held = new Map<number, () => Promise<void>>();
 
-  override async acquire(monitorId: number, ttlMs: number): Promise<(() => Promise<void>) | null> {
-    const release = await super.acquire(monitorId, ttlMs);
+  override async acquire(monitorId: number): Promise<(() => Promise<void>) | null> {
+    const release = await super.acquire(monitorId);
     if (!release) return null;
     const tracked = async (): Promise<void> => {
       this.held.delete(monitorId);

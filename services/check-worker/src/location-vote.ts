@@ -74,5 +74,7 @@ export function overallResult(local: ProbeResult, localLocation: string, locatio
     error,
     checkedAt: local.checkedAt,
     attempts: local.attempts,
+    // Phases are measured here only; an agent's figures stay with its location's result.
+    ...(representative === own && local.timings ? { timings: local.timings } : {}),
   };
 }

@@ -1,6 +1,7 @@
-import { MAX_START_LAG_MS, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
+import { MAX_START_LAG_MS, uncheckedSpanBefore, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
 import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
+import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
 import { nextState, type MonitorState } from './status-transition';
 import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
@@ -30,6 +31,9 @@ export interface StatusEvent {
 interface LockedMonitor extends MonitorState {
   id: number;
   configVersion: number;
+  lastCheck: Date | null;
+  checkIntervalSeconds: number;
+  configChangedAt: Date;
 }
 
 interface MonitorUpdate {
@@ -45,16 +49,36 @@ const truncate = (s: string | null, max: number): string | null => (s === null |
 async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<number, LockedMonitor>> {
   // Sorted ids and FOR UPDATE: batches touching the same monitors serialise here, always in the
   // same order, so every transition is decided by exactly one transaction and none deadlock.
-  const rows: { id: number; status: MonitorStatus; consecutive_failures: number; alert_threshold: number; open_incident_id: number | null; config_version: number }[] =
+  const rows: {
+    id: number;
+    status: MonitorStatus;
+    consecutive_failures: number;
+    alert_threshold: number;
+    open_incident_id: number | null;
+    config_version: number;
+    last_check: Date | null;
+    check_interval: number;
+    updated_at: Date;
+  }[] =
     await em.query(
-      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version
+      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
   return new Map(
     rows.map((r) => [
       r.id,
-      { id: r.id, status: r.status, consecutiveFailures: r.consecutive_failures, alertThreshold: r.alert_threshold, openIncidentId: r.open_incident_id, configVersion: r.config_version },
+      {
+        id: r.id,
+        status: r.status,
+        consecutiveFailures: r.consecutive_failures,
+        alertThreshold: r.alert_threshold,
+        openIncidentId: r.open_incident_id,
+        configVersion: r.config_version,
+        lastCheck: r.last_check,
+        checkIntervalSeconds: r.check_interval,
+        configChangedAt: r.updated_at,
+      },
     ]),
   );
 }
@@ -65,10 +89,15 @@ function startLagMs(o: CheckOutcome): number {
   return Math.max(-MAX_START_LAG_MS, Math.min(MAX_START_LAG_MS, lag));
 }
 
+/** A timing phase as stored: smallint milliseconds, saturating (migration 1732270020000). */
+const phaseMs = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : Math.min(SMALLINT_MAX, ms));
+const SMALLINT_MAX = 32_767;
+
 async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
-     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[])
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms)
+     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[],
+                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[])
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
@@ -79,6 +108,10 @@ async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promi
       outcomes.map((o) => o.result.statusCode),
       outcomes.map((o) => o.result.responseTime),
       outcomes.map((o) => truncate(o.result.error, 500)),
+      outcomes.map((o) => phaseMs(o.result.timings?.dns)),
+      outcomes.map((o) => phaseMs(o.result.timings?.connect)),
+      outcomes.map((o) => phaseMs(o.result.timings?.tls)),
+      outcomes.map((o) => phaseMs(o.result.timings?.firstByte)),
     ],
   );
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));
@@ -198,8 +231,17 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
 
     const updates = new Map<number, MonitorUpdate>();
     const events: Omit<StatusEvent, 'id'>[] = [];
+    const noData: NoDataSpan[] = [];
     for (const o of recorded) {
+      // Only a monitor's newest check moves its state. Results written back after an outage by
+      // several workers (result-backlog.ts), or a stalled check's late retry, may arrive after
+      // a newer one: they are history (the row and rollups above), not news.
+      const newest = updates.get(o.monitorId)?.lastCheck ?? monitors.get(o.monitorId)!.lastCheck;
+      if (newest !== null && o.result.checkedAt < newest) continue;
       const before = updates.get(o.monitorId)?.state ?? monitors.get(o.monitorId)!;
+      const monitor = monitors.get(o.monitorId)!;
+      const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
+      if (unchecked) noData.push({ monitorId: o.monitorId, ...unchecked });
       const step = nextState(before, o.result.ok);
       let openIncidentId = before.openIncidentId;
       let incidentId: number | null = null;
@@ -223,6 +265,7 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       }
     }
     await updateMonitors(em, updates);
+    await insertNoDataSpans(em, noData);
     await upsertRollups(em, recorded);
     const withLocations = recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {

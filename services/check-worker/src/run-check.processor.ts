@@ -36,8 +36,7 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
   return async (job) => {
     const data = parseJob(RunCheckJob, job.data);
     const { check } = data;
-    const ttlMs = (check.timeout * (check.retryCount + 1) + 30) * 1000;
-    const release = await deps.lock.acquire(data.monitorId, ttlMs);
+    const release = await deps.lock.acquire(data.monitorId);
     if (!release) {
       deps.logger.debug({ monitor_id: data.monitorId, job_id: job.id }, 'previous check still running; skipped');
       return 'skipped';

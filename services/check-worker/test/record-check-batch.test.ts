@@ -25,6 +25,31 @@ describe('recordCheckBatch', () => {
 
   const reload = (id: number) => ds.getRepository(Monitor).findOneByOrFail({ id });
 
+  it('stores the timing phases of a check, saturating at the smallint limit, and none when absent', async () => {
+    const m = await aMonitor(ds, await aUser(ds));
+    await recordCheckBatch(ds, [
+      outcome(m.id, 0, true, { timings: { dns: 3, connect: 7, tls: null, firstByte: 40_000 } }),
+      outcome(m.id, 30, true),
+    ]);
+    const rows = await ds.query('SELECT dns_ms, connect_ms, tls_ms, first_byte_ms FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
+    expect(rows).toEqual([
+      { dns_ms: 3, connect_ms: 7, tls_ms: null, first_byte_ms: 32767 },
+      { dns_ms: null, connect_ms: null, tls_ms: null, first_byte_ms: null },
+    ]);
+  });
+
+  it('stores a check older than the newest one as history without moving the state', async () => {
+    const m = await aMonitor(ds, await aUser(ds));
+    await recordCheckBatch(ds, [outcome(m.id, 60, true)]);
+    // Written back late (another worker's backlog after an outage): a failure from before.
+    const events = await recordCheckBatch(ds, [outcome(m.id, 30, false)]);
+    expect(events).toEqual([]);
+    expect(await reload(m.id)).toMatchObject({ status: 'online', consecutiveFailures: 0, openIncidentId: null });
+    expect((await reload(m.id)).lastCheck?.getTime()).toBe(T0 + 60_000);
+    const rows = await ds.query('SELECT ok FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
+    expect(rows).toEqual([{ ok: false }, { ok: true }]);
+  });
+
   it('records results, moves the monitor online and keeps its last check facts', async () => {
     const m = await aMonitor(ds, await aUser(ds));
     const events = await recordCheckBatch(ds, [outcome(m.id, 0, true, { responseTime: 42 })]);

@@ -54,7 +54,7 @@ describe('run-check processor', () => {
 
   it('skips a check while another check of the same monitor holds the lock', async () => {
     const lock = new CheckLock(redis, prefix);
-    const release = await lock.acquire(42, 10_000);
+    const release = await lock.acquire(42);
     expect(release).not.toBeNull();
     const record = jest.fn(async () => undefined);
     const run = createRunCheckProcessor({ probe: runProbe, probeOptions: { allowPrivateTargets: true }, lock, record, logger });
@@ -62,6 +62,24 @@ describe('run-check processor', () => {
     expect(record).not.toHaveBeenCalled();
     await release!();
     await expect(run(aJob('now-42-1795000001000', { monitorId: 42, configVersion: 1, check: aCheckConfig(target.url) }))).resolves.toBe('recorded');
+  });
+
+  it('keeps a short lock alive while its owner runs, and lets it lapse by itself otherwise', async () => {
+    const lock = new CheckLock(redis, prefix, 300);
+    const release = await lock.acquire(45);
+    // Three lifetimes later the owner's renewals still hold it.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(await lock.acquire(45)).toBeNull();
+    expect(Number(await redis.pttl(`${prefix}:check-lock:45`))).toBeGreaterThan(0);
+    await release!();
+    expect(await redis.exists(`${prefix}:check-lock:45`)).toBe(0);
+    // A lock nobody renews (its owner was killed) is gone within its lifetime.
+    await redis.set(`${prefix}:check-lock:46`, 'dead-owner', 'PX', 300);
+    expect(await lock.acquire(46)).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const next = await lock.acquire(46);
+    expect(next).not.toBeNull();
+    await next!();
   });
 
   it('fails the job, recording nothing, when writing the result fails on our side', async () => {

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   body: string;
   receivedAt: number;
+  /** The client's port: a different one means a different connection. */
+  remotePort: number;
 }
 
 export type RouteHandler = (req: RecordedRequest, res: ServerResponse) => void;
@@ -55,7 +57,7 @@ export async function startTestServer(handler: RouteHandler, options: { host?: s
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString(), receivedAt };
+      const recorded = { method: req.method ?? '', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString(), receivedAt, remotePort: req.socket.remotePort ?? 0 };
       requests.push(recorded);
       handler(recorded, res);
     });

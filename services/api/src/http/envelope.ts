@@ -26,7 +26,7 @@ export function sendData(res: Response, data: unknown, status = 200, extraMeta: 
 }
 
 /** `{ data: [...], pagination, meta }` with all six pagination fields. */
-export function sendList(res: Response, data: unknown[], page: { page: number; limit: number; total: number }): void {
+export function sendList(res: Response, data: unknown[], page: { page: number; limit: number; total: number }, beside?: Record<string, unknown>): void {
   const pages = Math.ceil(page.total / page.limit);
   const pagination: Pagination = {
     page: page.page,
@@ -36,7 +36,7 @@ export function sendList(res: Response, data: unknown[], page: { page: number; l
     has_next: page.page < pages,
     has_prev: page.page > 1,
   };
-  res.status(200).json({ data, pagination, meta: metaFor(res) });
+  res.status(200).json({ data, pagination, ...beside, meta: metaFor(res) });
 }
 
 /** `{ message, data?, meta }` for actions. */

@@ -4,6 +4,7 @@ import type { PageRequest } from '../http/pagination';
 import { parseIsoDate } from '../notifications/notifications.query';
 import { getMonitor } from './monitors.service';
 import { withLocations, type LocationResultItem } from './location-results.repository';
+import { noDataSpans, type NoDataSpanView } from './no-data.repository';
 
 /** One recorded check as read for the API. */
 export interface CheckResultView {
@@ -14,6 +15,10 @@ export interface CheckResultView {
   responseTime: number | null;
   error: string | null;
   location: string | null;
+  dnsMs: number | null;
+  connectMs: number | null;
+  tlsMs: number | null;
+  firstByteMs: number | null;
   /** Each location's result when the check also ran through agents (contract §7); empty otherwise. */
   locations?: LocationResultItem[];
 }
@@ -53,7 +58,8 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
 // row has no location of its own: each location's result is in check_location_results.
 const CHECKED_AT = `(scheduled_at + start_lag_ms * interval '1 millisecond')`;
 const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, status_code AS "statusCode",
-                              response_time AS "responseTime", error, NULL::varchar AS location
+                              response_time AS "responseTime", error, NULL::varchar AS location,
+                              dns_ms AS "dnsMs", connect_ms AS "connectMs", tls_ms AS "tlsMs", first_byte_ms AS "firstByteMs"
                          FROM check_results`;
 
 /**
@@ -62,8 +68,14 @@ const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, 
  * scheduled_at) index is read backwards and merged, so the newest page costs about the same with
  * 90 days of results as with one.
  */
-export async function monitorHistory(ds: DataSource, ownerId: number, id: number, q: HistoryQuery): Promise<{ items: CheckResultView[]; total: number }> {
-  await getMonitor(ds, ownerId, id);
+export async function monitorHistory(
+  ds: DataSource,
+  ownerId: number,
+  id: number,
+  q: HistoryQuery,
+  now = new Date(),
+): Promise<{ items: CheckResultView[]; total: number; noData: NoDataSpanView[] }> {
+  const monitor = await getMonitor(ds, ownerId, id);
   // The bounds on the planned time follow from the check time's (a start lags its plan by at most
   // MAX_START_LAG_MS): they let Postgres skip the daily partitions outside the range.
   const lag = `${MAX_START_LAG_MS} * interval '1 millisecond'`;
@@ -71,11 +83,12 @@ export async function monitorHistory(ds: DataSource, ownerId: number, id: number
     AND ($2::timestamptz IS NULL OR (${CHECKED_AT} >= $2 AND scheduled_at >= $2::timestamptz - ${lag}))
     AND ($3::timestamptz IS NULL OR (${CHECKED_AT} <= $3 AND scheduled_at <= $3::timestamptz + ${lag}))`;
   const params = [id, q.from ?? null, q.to ?? null];
-  const [items, counted] = await Promise.all([
+  const [items, counted, noData] = await Promise.all([
     ds.query(`${SELECT_RESULT} WHERE ${where} ORDER BY scheduled_at DESC LIMIT $4`, [...params, q.limit]) as Promise<CheckResultView[]>,
     ds.query(`SELECT count(*)::int AS total FROM check_results WHERE ${where}`, params) as Promise<{ total: number }[]>,
+    noDataSpans(ds, monitor, { from: q.from ?? null, to: q.to ?? now }, now),
   ]);
-  return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0 };
+  return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0, noData };
 }
 
 /** One page of a monitor's checks, newest first. */
@@ -98,6 +111,7 @@ export function toCheckResultResponse(r: CheckResultView) {
     response_time: r.responseTime,
     error: r.error,
     location: r.location,
+    timings: { dns: r.dnsMs, connect: r.connectMs, tls: r.tlsMs, first_byte: r.firstByteMs, total: r.responseTime },
     locations: r.locations ?? [],
   };
 }

@@ -17,6 +17,7 @@ import {
   type ValidationOptions,
 } from 'class-validator';
 import { HTTP_METHODS } from '@uptime/db';
+import { HasNoRefusedCheckHeaders } from './check-headers.validator';
 
 /** A plain object of string → string (request headers). */
 function IsHeaderMap(options?: ValidationOptions): PropertyDecorator {
@@ -98,7 +99,7 @@ export class MonitorFieldsDto {
   @Optional() @IsInt() @Min(0) @Max(10) retry_count?: number;
   @Optional() @IsBoolean() follow_redirects?: boolean;
   @Optional() @IsBoolean() verify_ssl?: boolean;
-  @Optional() @IsHeaderMap() headers?: Record<string, string>;
+  @Optional() @IsHeaderMap() @HasNoRefusedCheckHeaders() headers?: Record<string, string>;
   @Nullable() @IsString() @MaxLength(65536) body?: string | null;
   @Nullable() @IsString() @Length(1, 1000) expected_content?: string | null;
   @Nullable() @IsString() @Length(1, 1000) excluded_content?: string | null;

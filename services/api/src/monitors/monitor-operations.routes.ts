@@ -16,6 +16,7 @@ import { assertNoFields, normaliseReason, PauseMonitorDto } from './pause.dto';
 import { parseStatsQuery } from './stats.query';
 import { toStatsResponse } from './stats.presenter';
 import { monitorStats } from './stats.service';
+import { toNoDataSpanResponse } from './no-data.repository';
 import { testMonitor, toTestResultResponse } from './test-check';
 import { uptimeByMonitor } from './uptime.repository';
 
@@ -77,9 +78,11 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   router.get('/:id/history', async (req, res) => {
     const id = monitorId(req.params.id);
     const query = parseHistoryQuery(req.query as Record<string, unknown>);
-    const { items, total } = await monitorHistory(ds, callerOf(req).id, id, query);
-    // One page of at most `limit`, the newest; `total` counts every check in the range.
-    sendList(res, items.map(toCheckResultResponse), { page: 1, limit: query.limit, total });
+    const now = new Date();
+    const { items, total, noData } = await monitorHistory(ds, callerOf(req).id, id, query, now);
+    // One page of at most `limit`, the newest; `total` counts every check in the range. Beside
+    // the checks, the time in the range when nobody checked (docs/statistics.md).
+    sendList(res, items.map(toCheckResultResponse), { page: 1, limit: query.limit, total }, { no_data: noData.map((s) => toNoDataSpanResponse(s, now)) });
   });
 
   router.get('/:id/results', async (req, res) => {

@@ -1,3 +1,4 @@
+import { toNoDataSpanResponse } from './no-data.repository';
 import { bucketUptime, type MonitorStats } from './stats.service';
 
 /** `data` of GET /monitors/{id}/stats: the seed's statistics plus `series` (contract §5). */
@@ -15,5 +16,6 @@ export function toStatsResponse(s: MonitorStats) {
       avg_response_time: b.rtCount > 0 ? Math.round(b.rtSum / b.rtCount) : null,
       checks: b.checks,
     })),
+    no_data: { total_seconds: s.noData.totalSeconds, spans: s.noData.spans.map((span) => toNoDataSpanResponse(span, s.now)) },
   };
 }

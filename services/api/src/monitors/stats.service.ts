@@ -1,5 +1,6 @@
 import { histogramQuantile, type DataSource } from '@uptime/db';
 import { getMonitor } from './monitors.service';
+import { noDataSpans, secondsWithin, type NoDataSpanView } from './no-data.repository';
 import { rollupRanges, type RollupTable } from './rollup-ranges';
 import { STATS_GRANULARITIES, STATS_PERIODS, type StatsQuery } from './stats.query';
 import { FIVE_MINUTES_MS, floorTo } from './time-buckets';
@@ -19,6 +20,10 @@ export interface MonitorStats extends StatsQuery {
   incidents: { count: number; totalDowntime: number };
   checks: { total: number; successful: number };
   series: SeriesBucket[];
+  /** Unchecked time within the period; uptime leaves it out (it counts checks only). */
+  noData: { totalSeconds: number; spans: NoDataSpanView[] };
+  /** The time the statistics were read at (an open span's duration runs to it). */
+  now: Date;
 }
 
 const GRANULARITY_TABLE: Record<StatsQuery['granularity'], RollupTable> = { '5m': 'check_rollups_5m', '1h': 'check_rollups_1h', '1d': 'check_rollups_1d' };
@@ -91,13 +96,14 @@ async function seriesOf(ds: DataSource, monitorId: number, query: StatsQuery, st
 
 /** GET /monitors/{id}/stats (contract §5): everything from rollups and incidents, never raw results. */
 export async function monitorStats(source: UptimeSource, ownerId: number, id: number, query: StatsQuery, now = new Date()): Promise<MonitorStats> {
-  await getMonitor(source.ds, ownerId, id);
+  const monitor = await getMonitor(source.ds, ownerId, id);
   const start = new Date(now.getTime() - STATS_PERIODS[query.period]);
-  const [uptime, totals, incidents, series] = await Promise.all([
+  const [uptime, totals, incidents, series, spans] = await Promise.all([
     uptimeByMonitor(source, [id], now),
     periodTotals(source.ds, id, start, now),
     incidentTotals(source.ds, id, start, now),
     seriesOf(source.ds, id, query, start, now),
+    noDataSpans(source.ds, monitor, { from: start, to: now }, now),
   ]);
   const rtCount = Number(totals.rt_count ?? 0);
   const max = totals.rt_max;
@@ -115,6 +121,8 @@ export async function monitorStats(source: UptimeSource, ownerId: number, id: nu
     incidents,
     checks: { total: Number(totals.checks ?? 0), successful: Number(totals.successes ?? 0) },
     series,
+    noData: { totalSeconds: secondsWithin(spans, start, now), spans },
+    now,
   };
 }
 

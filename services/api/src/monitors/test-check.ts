@@ -21,5 +21,12 @@ export function toTestResultResponse(r: ProbeResult) {
     status_code: r.statusCode,
     checked_at: r.checkedAt.toISOString(),
     error: r.error,
+    timings: {
+      dns: r.timings?.dns ?? null,
+      connect: r.timings?.connect ?? null,
+      tls: r.timings?.tls ?? null,
+      first_byte: r.timings?.firstByte ?? null,
+      total: r.responseTime,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
+import { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN } from '@uptime/probe';
 import { integerFormat, type JsonSchema } from './json-schema';
 
 /** The header names and values `IsHeaderMap` (monitor-fields.dto.ts) accepts. */
@@ -27,6 +28,10 @@ const CUSTOM_RULES: Record<string, JsonSchema> = {
     examples: ['https://agent-eu.example.com'],
   },
   isHeaderMap: HEADER_MAP,
+  hasNoRefusedCheckHeaders: {
+    propertyNames: { not: { pattern: REFUSED_CHECK_HEADER_PATTERN } },
+    description: `Headers that frame or route the request are refused (any letter case): ${REFUSED_CHECK_HEADERS.join(', ')}`,
+  },
   isTimeZone: { type: 'string', maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+\\-/]{0,63}$', description: 'IANA time zone name', examples: ['Europe/Berlin', 'UTC'] },
 };
 

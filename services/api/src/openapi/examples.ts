@@ -6,6 +6,7 @@ import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import type { toCheckResultResponse } from '../monitors/check-results.service';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
+import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
 import type { NotificationResponse } from '../notifications/notification.presenter';
@@ -59,6 +60,7 @@ export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {
   response_time: 41,
   error: 'Unexpected status 500',
   location: null,
+  timings: { dns: 2, connect: 9, tls: 14, first_byte: 12, total: 41 },
   locations: [],
 };
 
@@ -68,6 +70,13 @@ export const EXAMPLE_TEST_RESULT: ReturnType<typeof toTestResultResponse> = {
   status_code: 200,
   checked_at: '2026-11-22T10:00:00.000Z',
   error: null,
+  timings: { dns: 11, connect: 24, tls: 58, first_byte: 71, total: 175 },
+};
+
+export const EXAMPLE_NO_DATA_SPAN: ReturnType<typeof toNoDataSpanResponse> = {
+  from: '2026-11-22T03:10:00.000Z',
+  to: '2026-11-22T03:15:00.000Z',
+  duration: 300,
 };
 
 export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {
@@ -78,6 +87,7 @@ export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {
   incidents: { count: 1, total_downtime: 60 },
   checks: { total: 1440, successful: 1439, failed: 1 },
   series: [{ timestamp: '2026-11-22T09:00:00.000Z', uptime: 100, avg_response_time: 178, checks: 60 }],
+  no_data: { total_seconds: 300, spans: [EXAMPLE_NO_DATA_SPAN] },
 };
 
 export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> = {

@@ -21,6 +21,7 @@ import type { BulkOutcome } from '../monitors/bulk.service';
 import type { toCheckResultResponse } from '../monitors/check-results.service';
 import type { LocationResultItem } from '../monitors/location-results.repository';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
+import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
 import { MAX_SERIES_BUCKETS, STATS_GRANULARITIES, STATS_PERIODS } from '../monitors/stats.query';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
@@ -137,12 +138,27 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     response_time: ms('Response time'),
     error: nullable(text()),
     location: nullable(location('null for a check made by the worker itself')),
+    timings: ref('CheckTimings'),
     locations: arrayOf(ref('LocationResult'), {
       maxItems: monitorField('locations').maxItems,
       description: "Each location's result when the check also ran through agents",
     }),
   },
   { description: 'One recorded check' },
+);
+
+const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
+  {
+    dns: ms('Name lookup (about 0 for an IP-literal host); null when not reached'),
+    connect: ms('TCP connect; null when not reached'),
+    tls: ms('TLS handshake; null for http, or when not reached'),
+    first_byte: ms('From the request being sent to the first byte of the answer; null when none arrived'),
+    total: ms('The whole attempt (equal to response_time)'),
+  },
+  {
+    description:
+      'Where the last attempt\'s time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases.',
+  },
 );
 
 const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
@@ -152,6 +168,7 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
     status_code: statusCode(),
     checked_at: timestamp(),
     error: nullable(text()),
+    timings: ref('CheckTimings'),
   },
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
@@ -181,8 +198,24 @@ const stats = objectOf<Stats>(
       }),
       { maxItems: MAX_SERIES_BUCKETS, description: 'One bucket per granularity step over the period' },
     ),
+    no_data: objectOf<Stats['no_data']>(
+      {
+        total_seconds: int({ minimum: 0, maximum: 2_147_483_647, description: 'Seconds within the period when the monitor went unchecked' }),
+        spans: arrayOf(ref('NoDataSpan'), { maxItems: 100, description: 'Newest first, at most 100' }),
+      },
+      { description: 'Time nobody checked the monitor (workers down, a queue backlog). Uptime leaves it out: it counts checks only.' },
+    ),
   },
   { description: 'Statistics of a monitor over a period' },
+);
+
+const noDataSpan = objectOf<ReturnType<typeof toNoDataSpanResponse>>(
+  {
+    from: timestamp({ description: 'When the check after the last one was due' }),
+    to: nullable(timestamp({ description: 'The check that resumed; null while the monitor still goes unchecked' })),
+    duration: int({ minimum: 0, maximum: 2_147_483_647, description: 'Seconds, up to now while it goes on' }),
+  },
+  { description: 'A span of more than two intervals in which an active monitor was not checked ("no data")' },
 );
 
 const alertSettings = objectOf<ReturnType<typeof toAlertSettingsResponse>>(
@@ -342,6 +375,8 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   Monitor: monitor,
   LocationResult: locationResult,
   CheckResult: checkResult,
+  CheckTimings: checkTimings,
+  NoDataSpan: noDataSpan,
   TestResult: testResult,
   MonitorStats: stats,
   AlertSettings: alertSettings,

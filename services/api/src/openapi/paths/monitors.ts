@@ -8,18 +8,27 @@ import {
   EXAMPLE_ALERT_SETTINGS,
   EXAMPLE_CHECK_RESULT,
   EXAMPLE_MONITOR,
+  EXAMPLE_NO_DATA_SPAN,
   EXAMPLE_STATS,
   EXAMPLE_TEST_RESULT,
   listExample,
   messageExample,
 } from '../examples';
-import { arrayOf, enumOf, INT32_MAX, int, QUERY_VALUE_MAX, ref, str } from '../json-schema';
+import { arrayOf, enumOf, INT32_MAX, int, objectOf, QUERY_VALUE_MAX, ref, str } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 
 const BASE = '/api/v1/monitors';
 const MONITOR = `${BASE}/{id}`;
 const id = idParam('monitor');
 const notFound = ['MONITOR_NOT_FOUND'] as const;
+
+/** The list envelope of checks, with the unchecked spans of the range beside them. */
+const historyEnvelope = objectOf<{ data: unknown; pagination: unknown; no_data: unknown; meta: unknown }>({
+  data: arrayOf(ref('CheckResult'), { maxItems: 1000 }),
+  pagination: ref('Pagination'),
+  no_data: arrayOf(ref('NoDataSpan'), { maxItems: 100 }),
+  meta: ref('Meta'),
+});
 
 const isoDate = (name: string, description: string): ParameterSpec => ({
   name,
@@ -186,14 +195,21 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     operationId: 'getMonitorHistory',
     tag: 'Monitors',
     summary: 'Checks within a time range',
-    description: 'Newest first, at most `limit`; pagination.total counts every check in the range.',
+    description:
+      'Newest first, at most `limit`; pagination.total counts every check in the range. `no_data` lists the spans within the range when the monitor went unchecked for more than two intervals (newest first, at most 100; one still going on has `to` null).',
     parameters: [
       id,
       isoDate('from', 'Checked at or after'),
       isoDate('to', 'Checked at or before'),
       { name: 'limit', in: 'query', schema: int({ minimum: 1, maximum: 1000, default: 100 }) },
     ],
-    responses: { 200: { description: 'The checks', schema: listEnvelope(ref('CheckResult')), example: listExample([EXAMPLE_CHECK_RESULT]) } },
+    responses: {
+      200: {
+        description: 'The checks, and the unchecked time',
+        schema: historyEnvelope,
+        example: { ...(listExample([EXAMPLE_CHECK_RESULT]) as object), no_data: [EXAMPLE_NO_DATA_SPAN] },
+      },
+    },
     errors: [...notFound],
   },
   {

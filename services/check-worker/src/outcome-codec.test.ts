@@ -1,0 +1,22 @@
+import { decodeOutcome, encodeOutcome } from './outcome-codec';
+import type { CheckOutcome } from './record-check-batch';
+
+describe('outcome codec', () => {
+  it('gives back the same outcome, times as Dates, with and without locations', () => {
+    const at = new Date('2026-11-22T10:00:00.123Z');
+    const plain: CheckOutcome = {
+      monitorId: 7,
+      configVersion: 3,
+      scheduledAt: at,
+      result: { ok: false, statusCode: 503, responseTime: 40, error: 'Expected status 2xx, got 503', checkedAt: new Date(at.getTime() + 12), attempts: 2, timings: { dns: 1, connect: 2, tls: null, firstByte: 30 } },
+    };
+    expect(decodeOutcome(encodeOutcome(plain))).toEqual(plain);
+    const withLocations: CheckOutcome = {
+      ...plain,
+      locations: [
+        { location: 'local', agentId: null, status: 'down', statusCode: 503, responseTime: 40, error: 'x', checkedAt: at, observedAt: at, latencyMs: null, agentVersion: null },
+      ],
+    };
+    expect(decodeOutcome(encodeOutcome(withLocations))).toEqual(withLocations);
+  });
+});

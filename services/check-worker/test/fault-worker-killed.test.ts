@@ -1,0 +1,88 @@
+import type { Redis } from 'ioredis';
+import type { DataSource } from '@uptime/db';
+import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import {
+  aMonitor,
+  aUser,
+  openTestDatabase,
+  resetDatabase,
+  resetRedis,
+  startFakeHttpServer,
+  startServiceProcess,
+  testConfig,
+  waitFor,
+  type FakeHttpServer,
+  type ServiceProcess,
+} from '@uptime/testing';
+import { plannedTimeOf } from '../src/run-check.processor';
+
+jest.setTimeout(120_000);
+
+const INTERVAL_S = 20;
+
+/**
+ * A check-worker process killed with SIGKILL in the middle of a check leaves its per-monitor
+ * lock behind. The lock is short and renewed only by a live owner, so another worker checks the
+ * monitor at its very next slot instead of skipping slots until a long lock expires.
+ */
+describe('a check-worker killed mid-check', () => {
+  const config = testConfig();
+  let ds: DataSource;
+  let redis: Redis;
+  let scheduler: MonitorScheduler;
+  let target: FakeHttpServer;
+  const workers: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    ds = await openTestDatabase();
+    await resetDatabase(ds);
+    await resetRedis();
+    redis = createRedisConnection(config.redis.url, 'fault-worker-killed-test');
+    scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
+    let seen = 0;
+    // The first request hangs (the check in flight when the worker dies); later ones answer.
+    target = await startFakeHttpServer((_req, res) => {
+      seen += 1;
+      if (seen === 1) return;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await scheduler?.close();
+    await redis?.quit();
+    await target?.close();
+    await ds?.destroy();
+  });
+
+  const startWorker = async (): Promise<ServiceProcess> => {
+    const worker = startServiceProcess('check-worker', { LOG_LEVEL: 'debug', ALLOW_PRIVATE_TARGETS: 'true' });
+    workers.push(worker);
+    await waitFor(() => worker.logs.some((l) => l.msg === 'check-worker started'), { timeoutMs: 30_000, what: 'the worker to start' });
+    return worker;
+  };
+
+  it('checks the monitor again at its next slot', async () => {
+    const first = await startWorker();
+    const monitor = await aMonitor(ds, await aUser(ds), { url: `${target.url}/hangs-once`, checkInterval: INTERVAL_S, timeout: 15 });
+    await scheduler.schedule(monitor);
+    await waitFor(() => target.requests.length === 1, { timeoutMs: (INTERVAL_S + 10) * 1000, what: 'the first scheduled check to reach the target' });
+    const [active] = await scheduler.queue.getJobs(['active']);
+    expect(active?.data.monitorId).toBe(monitor.id);
+    const killedSlot = plannedTimeOf(active!).getTime();
+
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+    await startWorker();
+
+    const nextSlot = new Date(killedSlot + INTERVAL_S * 1000);
+    const resultAt = async (slot: Date) =>
+      ((await ds.query('SELECT ok FROM check_results WHERE monitor_id = $1 AND scheduled_at = $2', [monitor.id, slot])) as { ok: boolean }[])[0];
+    await waitFor(async () => (await resultAt(nextSlot)) !== undefined, {
+      timeoutMs: (INTERVAL_S + 15) * 1000,
+      what: 'a result for the slot after the killed check',
+    });
+    expect(await resultAt(nextSlot)).toEqual({ ok: true });
+  });
+});
