@@ -80,6 +80,8 @@ export const COMMON_HEADERS = {
   'X-RateLimit-Reset': { description: 'When the window resets, Unix time in seconds', schema: int() },
   'Retry-After': { description: 'Seconds to wait before trying again', schema: int({ minimum: 0 }) },
   Location: { description: 'Where the redirect goes', schema: str({ format: 'uri-reference' }) },
+  ETag: { description: 'Entity tag of the public read; send it back as If-None-Match for a 304', required: true, schema: str() },
+  'Cache-Control': { description: 'How long a browser or proxy may keep the public read (PUBLIC_CACHE_SECONDS)', required: true, schema: str({ examples: ['public, max-age=30'] }) },
 } as const;
 
 export type HeaderName = keyof typeof COMMON_HEADERS;

@@ -8,6 +8,7 @@ import { AUTH_OPERATIONS } from './paths/auth';
 import { MONITOR_OPERATIONS } from './paths/monitors';
 import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
+import { STATUS_PAGE_OPERATIONS, statusPageSchemas } from './paths/status-pages';
 import { requestSchemas } from './request-schemas';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
 
@@ -27,6 +28,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...AGENT_OPERATIONS,
   ...AUTH_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
+  ...STATUS_PAGE_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
 ];
 
@@ -37,6 +39,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Auth', description: 'OAuth sign-in, the session and API tokens' },
   { name: 'Dashboard', description: 'Overview' },
   { name: 'Preferences', description: 'Per-user settings' },
+  { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
 
@@ -88,7 +91,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

@@ -8,11 +8,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call: `caller` (a bearer token or a session), `session` (the session cookie only),
  * `public` (under /api/v1 without a caller: sign-in), `outside` (before the /api/v1 stack: no
- * rate limit, no body parsing, no caller: operations and the document itself).
+ * rate limit, no body parsing, no caller: operations and the document itself), `anonymous`
+ * (public status pages and badges: no caller, no session, no body, their own per-IP limit).
  */
-export type Access = 'caller' | 'session' | 'public' | 'outside';
+export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
-export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Operations';
+export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Operations';
 
 export interface ParameterSpec {
   name: string;
@@ -52,6 +53,8 @@ export interface OperationSpec {
 /** Any request under /api/v1 may carry a body that is malformed, too large or not JSON, be rate-limited, or meet a backend outage. */
 const API_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const OUTSIDE_ERRORS: ErrorCode[] = ['INTERNAL_ERROR'];
+/** Public reads take no body and no caller, but are rate limited (PUBLIC_RATE_LIMIT_PER_MINUTE). */
+const ANONYMOUS_ERRORS: ErrorCode[] = ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 /** What each code means for a caller. */
 const CODE_MEANING: Record<ErrorCode, string> = {
@@ -63,6 +66,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   NOTIFICATION_NOT_FOUND: "no such notification (another user's answers the same)",
   AGENT_NOT_FOUND: 'no such agent visible to the caller',
   TOKEN_NOT_FOUND: 'no such token of the caller',
+  STATUS_PAGE_NOT_FOUND: "no such status page (another user's answers the same)",
   NOT_FOUND: 'unknown route or sign-in provider',
   RESOURCE_EXISTS: 'a duplicate',
   INVALID_STATE: 'not possible in the current state',
@@ -85,6 +89,7 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
   session: [{ sessionCookie: [] }],
   public: [],
   outside: [],
+  anonymous: [],
 };
 
 function headersOf(names: HeaderName[]): Record<string, { $ref: string }> {
@@ -154,7 +159,7 @@ function successResponse(spec: ResponseSpec, access: Access): Record<string, unk
 export function buildOperation(spec: OperationSpec, sharedResponses: Record<string, unknown>): Record<string, unknown> {
   const access = spec.access ?? 'caller';
   const codes = new Set<ErrorCode>([
-    ...(access === 'outside' ? OUTSIDE_ERRORS : API_ERRORS),
+    ...(access === 'outside' ? OUTSIDE_ERRORS : access === 'anonymous' ? ANONYMOUS_ERRORS : API_ERRORS),
     ...(access === 'caller' || access === 'session' ? (['UNAUTHORIZED'] as const) : []),
     ...(spec.errors ?? []),
   ]);
