@@ -128,7 +128,7 @@ describe('a status page in a browser without JavaScript', () => {
     await page.keyboard.press('Tab');
     const focused = page.locator(':focus');
     await expect(focused.getAttribute('aria-label')).resolves.toBe(`${dayName(today - 89 * DAY)}: 100.00% uptime`);
-    const tooltip = await focused.evaluate((el) => getComputedStyle(el, '::after').content);
+    const tooltip = await focused.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el, '::after').content);
     expect(tooltip).toBe(`"${dayName(today - 89 * DAY)}: 100.00% uptime"`);
     for (let i = 0; i < 77; i++) await page.keyboard.press('Tab');
     await expect(focused.getAttribute('aria-label')).resolves.toBe(`${dayName(today - 12 * DAY)}: 97.50% uptime`);
@@ -136,7 +136,7 @@ describe('a status page in a browser without JavaScript', () => {
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'status-page-dark.png'), fullPage: true });
-    const background = await page.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const background = await page.locator('body').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
     expect(background).toBe('rgb(13, 17, 23)');
 
     await page.emulateMedia({ colorScheme: 'light' });

@@ -32,14 +32,18 @@ const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
   updated_at: '2026-11-22T10:00:00.000Z',
 };
 
+/** 90 days up to 2026-11-22, the last at `last`. */
+const exampleDays = (last: number): PublicStatusPage['monitors'][number]['days'] =>
+  Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2026, 10, 22 - 89 + i)).toISOString().slice(0, 10), uptime: i === 89 ? last : 100 }));
+
 const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
   slug: 'acme',
   title: 'Acme services',
   description: 'Shop and API of Acme',
   status: 'outage',
   monitors: [
-    { name: 'Shop', status: 'online', uptime_24h: 100, uptime_90d: 99.97, days: [{ date: '2026-11-22', uptime: 100 }] },
-    { name: 'API', status: 'offline', uptime_24h: 96.5, uptime_90d: 99.8, days: [{ date: '2026-11-22', uptime: 96.5 }] },
+    { name: 'Shop', status: 'online', uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
+    { name: 'API', status: 'offline', uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
   ],
   active_incidents: [{ monitor_name: 'API', started_at: '2026-11-22T09:41:00.000Z' }],
   updated_at: '2026-11-22T10:00:00.000Z',
