@@ -24,11 +24,24 @@ interface LimitSpec {
  * Unix seconds) on every response it sees, and `Retry-After` (seconds) with the 429.
  */
 function redisRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
+  // Built on first use: the store loads its Lua scripts into Redis as it is constructed, and an
+  // app closed before it ever counted a request (tests, a start-up aborted) must not leave those
+  // commands to fail on a closed connection.
+  let limiter: RequestHandler | undefined;
+  return (req, res, next) => {
+    limiter ??= buildRateLimit(redis, spec);
+    return limiter(req, res, next);
+  };
+}
+
+function buildRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
   return rateLimit({
     windowMs: spec.windowMs,
     limit: spec.limit,
     legacyHeaders: true,
     standardHeaders: false,
+    // Created on the first request on purpose (above); the counts live in Redis, not in the instance.
+    validate: { creationStack: false },
     store: new RedisStore({
       sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
       prefix: spec.keyPrefix,
