@@ -43,6 +43,19 @@ describe('GET /status/{slug}', () => {
     expect((await request(h.app).get('/status/cells').set('If-None-Match', res.headers.etag!)).status).toBe(304);
   });
 
+  it('answers gzip to a client that takes it and plain HTML to one that does not, each with its own ETag', async () => {
+    const m = await aMonitor(h.ds, user, { name: 'Compressed' });
+    await aPage({ slug: 'zipped', title: 'Zipped', monitor_ids: [m.id] });
+    const gzip = await request(h.app).get('/status/zipped').set('Accept-Encoding', 'gzip');
+    const plain = await request(h.app).get('/status/zipped').set('Accept-Encoding', 'identity');
+    expect([gzip.headers['content-encoding'], plain.headers['content-encoding']]).toEqual(['gzip', undefined]);
+    expect(gzip.headers.vary).toContain('Accept-Encoding');
+    expect(gzip.text).toBe(plain.text);
+    expect(plain.text).toContain('<h2 id="m0">Compressed</h2>');
+    expect(gzip.headers.etag).not.toBe(plain.headers.etag);
+    expect((await request(h.app).get('/status/zipped').set('Accept-Encoding', 'identity').set('If-None-Match', plain.headers.etag!)).status).toBe(304);
+  });
+
   it('answers an unpublished or unknown slug with a 404 page', async () => {
     const m = await aMonitor(h.ds, user);
     await aPage({ slug: 'draft', title: 'Draft', monitor_ids: [m.id], published: false });

@@ -6,7 +6,9 @@ export interface CachedAnswer {
   /** Seconds a browser or proxy may keep it (PUBLIC_CACHE_SECONDS). */
   maxAge: number;
   contentType: string;
-  body: string;
+  body: string | Buffer;
+  /** Set for a body stored compressed: its Content-Encoding. */
+  encoding?: 'gzip';
   status?: number;
 }
 
@@ -18,6 +20,7 @@ export function sendCached(req: Request, res: Response, answer: CachedAnswer): v
   const status = answer.status ?? 200;
   res.setHeader('Cache-Control', `public, max-age=${answer.maxAge}`);
   res.setHeader('ETag', answer.etag);
+  if (answer.encoding) res.setHeader('Content-Encoding', answer.encoding);
   if (status === 200 && req.fresh) {
     res.status(304).end();
     return;

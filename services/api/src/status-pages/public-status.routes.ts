@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -23,19 +24,25 @@ const CSS = readFileSync(path.join(__dirname, 'status-page.css'), 'utf8');
 const hashOf = (text: string): string => createHash('sha1').update(text).digest('base64url');
 const CSS_ETAG = `"${hashOf(CSS)}"`;
 
+/** The representations a page's cache entry holds, each with its version (a hash of it, its entity tag). */
+type Representation = 'json' | 'html' | 'html_gz';
+
 /**
- * Reads one representation of a page's cache entry (the public JSON of its data, or the rendered
- * HTML) with its version, a hash of it that is its entity tag. An unknown or unpublished slug is cached
- * too (found = 0), so a flood of made-up slugs costs Postgres no more than a real page.
+ * Reads one representation of a page's cache entry: the public JSON of its data, the rendered
+ * HTML, or that HTML gzipped (base64; a page of 50 monitors is ~450 kB of HTML and ~25 kB
+ * gzipped, so the compressed copy is what Redis and the network carry for browsers). An unknown
+ * or unpublished slug is cached too (found = 0), so a flood of made-up slugs costs Postgres no
+ * more than a real page.
  */
-async function readPageEntry(deps: PublicStatusDeps, slug: string, field: 'json' | 'html'): Promise<CacheEntry | undefined> {
+async function readPageEntry(deps: PublicStatusDeps, slug: string, field: Representation): Promise<CacheEntry | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
-  const entry = await deps.cache.read(deps.cache.keyOf('page', slug), ['found', `${field}_version`, field], async () => {
+  const entry = await deps.cache.read(deps.cache.keyOf('page', slug), ['found', `${field}_version`, field], async (): Promise<CacheEntry> => {
     const page = await readPublicStatusPage(deps.source, slug);
-    if (!page) return { found: '0', json_version: '', json: '', html_version: '', html: '' };
+    if (!page) return { found: '0' };
     const json = JSON.stringify(page);
     const html = renderStatusPage(page);
-    return { found: '1', json_version: hashOf(json), json, html_version: hashOf(html), html };
+    const htmlGz = gzipSync(html).toString('base64');
+    return { found: '1', json_version: hashOf(json), json, html_version: hashOf(html), html, html_gz_version: `${hashOf(html)}-gz`, html_gz: htmlGz };
   });
   return entry.found === '1' ? entry : undefined;
 }
@@ -81,12 +88,17 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
     sendCached(req, res, { etag: CSS_ETAG, maxAge: 3600, contentType: 'text/css', body: CSS });
   });
   router.get('/:slug', async (req, res) => {
-    const entry = await readPageEntry(deps, req.params.slug, 'html');
+    // Every browser takes gzip; the identity copy is for the clients that do not.
+    res.setHeader('Vary', 'Accept-Encoding');
+    const gzip = req.acceptsEncodings('gzip') === 'gzip';
+    const entry = await readPageEntry(deps, req.params.slug, gzip ? 'html_gz' : 'html');
     if (!entry) {
       sendCached(req, res, { etag: '"not-found"', maxAge: deps.cache.ttlSeconds, contentType: 'text/html', body: renderPageNotFound(), status: 404 });
       return;
     }
-    sendCached(req, res, { etag: `"${entry.html_version}"`, maxAge: deps.cache.ttlSeconds, contentType: 'text/html', body: entry.html! });
+    const maxAge = deps.cache.ttlSeconds;
+    if (gzip) sendCached(req, res, { etag: `"${entry.html_gz_version}"`, maxAge, contentType: 'text/html', body: Buffer.from(entry.html_gz!, 'base64'), encoding: 'gzip' });
+    else sendCached(req, res, { etag: `"${entry.html_version}"`, maxAge, contentType: 'text/html', body: entry.html! });
   });
   return router;
 }
