@@ -49,7 +49,7 @@ const DESCRIPTION = `Uptime monitoring: HTTP(S) monitors checked on schedule, do
 
 **Envelopes.** A resource: \`{data, meta}\`; a list: \`{data, pagination, meta}\`; an action: \`{message, data?, meta}\`; an error: \`{error: {code, message, details?}, meta}\`. \`meta.request_id\` equals the \`X-Request-Id\` header. Ids are integers, times ISO 8601 UTC with milliseconds, durations seconds, response times milliseconds.
 
-**Rate limits.** RATE_LIMIT_PER_HOUR requests an hour per user (per IP without a caller); every /api/v1 answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a 429 carries Retry-After. Self-hosted installs may turn it off (0): then the headers are absent.
+**Rate limits.** RATE_LIMIT_PER_HOUR requests an hour per user (per IP without a caller); every /api/v1 answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a 429 carries Retry-After. Self-hosted installs may turn it off (0): then the headers are absent. Public status pages and badges (/status, /badge, /api/v1/public) are counted apart: PUBLIC_RATE_LIMIT_PER_MINUTE per IP.
 
 **HTTPS.** With REQUIRE_HTTPS (the default in production) a plain-HTTP request is answered 308 to the same URL over https; /healthz and /readyz are exempt.
 
