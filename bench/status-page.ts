@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { Client } from 'pg';
 // Relative imports: the root package depends on no service; the bench runs their code in-process.
 import { createApp } from '../services/api/src';
 import { readPublicStatusPage } from '../services/api/src/status-pages/public-status';
@@ -11,6 +10,7 @@ import { loadConfig } from '../packages/config/src';
 import { ApiToken, generateApiToken, hashApiToken, Monitor, openDatabase, User } from '@uptime/db';
 import { createLogger } from '../packages/logger/src';
 import { createRedisConnection, MonitorScheduler } from '../packages/queues/src';
+import { releaseBenchResources } from './bench-resources';
 import { quantile } from './capacity/percentiles';
 import { runClosedLoop, type LoadResult } from './status-page/closed-loop';
 import { seedRollups } from './status-page/seed-status-page';
@@ -150,17 +150,7 @@ async function main(): Promise<void> {
       s.closeAllConnections();
       await new Promise<void>((resolve) => s.close(() => resolve()));
     }
-    for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
-    await scheduler.close();
-    await redis.quit();
-    await ds.destroy();
-    if (args.has('keep')) log(`kept database ${base.toString()}`);
-    else {
-      const admin = new Client({ connectionString: new URL('/postgres', base).toString() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "uptime_bench_status_${runId}"`);
-      await admin.end();
-    }
+    await releaseBenchResources({ databaseUrl: base, prefix, ds, redis, scheduler }, args.has('keep'), log);
   }
 }
 

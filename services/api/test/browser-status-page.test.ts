@@ -1,17 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Monitor } from '@uptime/db';
 import { aCaller, aMonitor } from '@uptime/testing';
-import { startApiHarness, type ApiHarness } from './support/api-harness';
+import { OUTPUT_DIR, startBrowserHarness, type BrowserHarness } from './support/browser-harness';
 
 jest.setTimeout(90_000);
 
-/** Debian's chromium (.ci/run installs it); a browser is never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
-const OUTPUT_DIR = path.resolve(__dirname, '../../../test-output');
 const DAY = 86_400_000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const dayName = (ms: number): string => {
@@ -25,44 +19,18 @@ const dayName = (ms: number): string => {
  * sees its tooltip. Screenshots (desktop light and dark, phone) are kept in test-output/.
  */
 describe('a status page in a browser without JavaScript', () => {
-  let h: ApiHarness;
-  let server: Server;
-  let baseUrl: string;
-  let profile: string;
-  let browser: BrowserContext;
-
+  let b: BrowserHarness;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-    h = await startApiHarness();
-    await h.reset();
-    server = await new Promise<Server>((resolve) => {
-      const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    profile = mkdtempSync(path.join(tmpdir(), 'uptime-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      javaScriptEnabled: false,
-      args: ['--no-sandbox', '--disable-background-networking', '--headless=new', '--disable-gpu', '--no-first-run', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1280, height: 1000 },
-    });
-    mkdirSync(OUTPUT_DIR, { recursive: true });
+    b = await startBrowserHarness({ javaScriptEnabled: false });
   });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await h?.close();
-  });
+  afterAll(() => b?.close());
 
   async function history(m: Monitor, uptimeOfDay: (daysAgo: number) => number | null): Promise<void> {
     const today = Math.floor(Date.now() / DAY) * DAY;
     for (let ago = 0; ago < 90; ago++) {
       const uptime = uptimeOfDay(ago);
       if (uptime === null) continue;
-      await h.ds.query(`INSERT INTO check_rollups_1d (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_hist) VALUES ($1, $2, 10000, $3, 0, 0, '{}')`, [
+      await b.api.ds.query(`INSERT INTO check_rollups_1d (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_hist) VALUES ($1, $2, 10000, $3, 0, 0, '{}')`, [
         m.id,
         new Date(today - ago * DAY),
         Math.round(uptime * 100),
@@ -71,7 +39,7 @@ describe('a status page in a browser without JavaScript', () => {
     // The 24 hours are read from the finer rollups: this 5-minute bucket stands for them.
     const uptime = uptimeOfDay(0);
     if (uptime !== null) {
-      await h.ds.query(`INSERT INTO check_rollups_5m (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_hist) VALUES ($1, $2, 10000, $3, 0, 0, '{}')`, [
+      await b.api.ds.query(`INSERT INTO check_rollups_5m (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_hist) VALUES ($1, $2, 10000, $3, 0, 0, '{}')`, [
         m.id,
         new Date(Math.floor(Date.now() / 300_000) * 300_000),
         Math.round(uptime * 100),
@@ -80,17 +48,17 @@ describe('a status page in a browser without JavaScript', () => {
   }
 
   it('shows the names and 90 labelled, focusable days of each monitor, light, dark and on a phone', async () => {
-    const { user, auth } = await aCaller(h.ds);
-    const shop = await aMonitor(h.ds, user, { name: 'Shop <storefront>', status: 'online' });
-    const api = await aMonitor(h.ds, user, { name: 'Public API', status: 'offline' });
-    const docs = await aMonitor(h.ds, user, { name: 'Docs & help', status: 'warning' });
-    const legacy = await aMonitor(h.ds, user, { name: 'Legacy FTP', status: 'paused' });
+    const { user, auth } = await aCaller(b.api.ds);
+    const shop = await aMonitor(b.api.ds, user, { name: 'Shop <storefront>', status: 'online' });
+    const api = await aMonitor(b.api.ds, user, { name: 'Public API', status: 'offline' });
+    const docs = await aMonitor(b.api.ds, user, { name: 'Docs & help', status: 'warning' });
+    const legacy = await aMonitor(b.api.ds, user, { name: 'Legacy FTP', status: 'paused' });
     await history(shop, (ago) => (ago === 12 ? 97.5 : 100));
     await history(api, (ago) => (ago > 60 ? null : ago === 0 ? 82.4 : ago === 33 ? 99.5 : 100));
     await history(docs, (ago) => (ago % 17 === 3 ? 99.2 : 100));
-    const [incident] = await h.ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, $2) RETURNING id`, [api.id, new Date(Date.now() - 42 * 60_000)]);
-    await h.ds.query(`UPDATE monitors SET open_incident_id = $2 WHERE id = $1`, [api.id, incident.id]);
-    const created = await fetch(`${baseUrl}/api/v1/status-pages`, {
+    const [incident] = await b.api.ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, $2) RETURNING id`, [api.id, new Date(Date.now() - 42 * 60_000)]);
+    await b.api.ds.query(`UPDATE monitors SET open_incident_id = $2 WHERE id = $1`, [api.id, incident.id]);
+    const created = await fetch(`${b.baseUrl}/api/v1/status-pages`, {
       method: 'POST',
       headers: { Authorization: auth, 'Content-Type': 'application/json' },
       body: JSON.stringify({
@@ -102,12 +70,12 @@ describe('a status page in a browser without JavaScript', () => {
     });
     expect(created.status).toBe(201);
 
-    const page: Page = browser.pages()[0] ?? (await browser.newPage());
+    const page: Page = await b.page();
     const failures: string[] = [];
     // The browser's own request for /favicon.ico is not the page's.
     page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && failures.push(m.text()));
     page.on('requestfailed', (r) => failures.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
-    const res = await page.goto(`${baseUrl}/status/acme`);
+    const res = await page.goto(`${b.baseUrl}/status/acme`);
     expect(res?.status()).toBe(200);
 
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Acme Corp');

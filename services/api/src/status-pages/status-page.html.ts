@@ -52,52 +52,49 @@ function incidentsSection(page: PublicStatusPage): string {
   return `<section class="incidents" aria-labelledby="incidents"><h2 id="incidents">Active incidents</h2><ul>${items.join('')}</ul></section>`;
 }
 
-/**
- * The status page as a complete HTML document: no script, one stylesheet, every text the owner
- * typed escaped. Each day is a focusable image with its date and uptime as its accessible name;
- * the stylesheet shows that name on hover and focus.
- */
-export function renderStatusPage(page: PublicStatusPage): string {
-  const monitors = page.monitors.map(monitorSection).join('\n');
+/** A complete document around `body`: no script, the one stylesheet, the system's colour scheme. */
+function htmlDocument(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${e(page.title)} status</title>
+<title>${e(title)}</title>
 <link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">
 </head>
 <body>
 <main>
-<header>
-<h1>${e(page.title)}</h1>
-${page.description ? `<p class="description">${e(page.description)}</p>` : ''}
-<p class="banner banner-${page.status}" role="status">${BANNER[page.status]}</p>
-</header>
-${incidentsSection(page)}
-${monitors}
-<footer><p>Updated <time datetime="${e(page.updated_at)}">${timeLabel(page.updated_at)}</time></p></footer>
+${body}
 </main>
 </body>
 </html>
 `;
 }
 
+/**
+ * The status page as a complete HTML document: no script, one stylesheet, every text the owner
+ * typed escaped. Each day is a focusable image with its date and uptime as its accessible name;
+ * the stylesheet shows that name on hover and focus.
+ */
+export function renderStatusPage(page: PublicStatusPage): string {
+  return htmlDocument(
+    `${page.title} status`,
+    `<header>
+<h1>${e(page.title)}</h1>
+${page.description ? `<p class="description">${e(page.description)}</p>` : ''}
+<p class="banner banner-${page.status}" role="status">${BANNER[page.status]}</p>
+</header>
+${incidentsSection(page)}
+${page.monitors.map(monitorSection).join('\n')}
+<footer><p>Updated <time datetime="${e(page.updated_at)}">${timeLabel(page.updated_at)}</time></p></footer>`,
+  );
+}
+
 /** The answer to an unknown or unpublished slug. */
 export function renderPageNotFound(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>Status page not found</title>
-<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">
-</head>
-<body>
-<main><header><h1>Status page not found</h1><p class="description">There is no published status page at this address.</p></header></main>
-</body>
-</html>
-`;
+  return htmlDocument(
+    'Status page not found',
+    '<header><h1>Status page not found</h1><p class="description">There is no published status page at this address.</p></header>',
+  );
 }
