@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { Monitor, User } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { aCaller, aMonitor } from '@uptime/testing';
+import { aCaller, aMonitor, waitFor } from '@uptime/testing';
 import { createApp } from '../src/app';
 import { checkInspectedResponse } from './support/document-contract';
 import { expectMeta, startApiHarness, useApiHarness } from './support/api-harness';
@@ -175,6 +175,31 @@ describe('GET /api/v1/public/status-pages/{slug}', () => {
       expect(query.mock.calls.length).toBe(oneSet);
     } finally {
       query.mockRestore();
+    }
+  });
+});
+
+describe('the cache period', () => {
+  it('serves the cached figures until PUBLIC_CACHE_SECONDS have passed, then reads them again', async () => {
+    const short = await startApiHarness({ PUBLIC_CACHE_SECONDS: '1' });
+    try {
+      await short.reset();
+      const { user: owner, auth: ownerAuth } = await aCaller(short.ds);
+      const m = await aMonitor(short.ds, owner, { name: 'Before', status: 'online' });
+      await request(short.app).post('/api/v1/status-pages').set('Authorization', ownerAuth).send({ slug: 'period', title: 'T', monitor_ids: [m.id] });
+      const first = await request(short.app).get('/api/v1/public/status-pages/period');
+      expect(first.headers['cache-control']).toBe('public, max-age=1');
+      // A change the owner API does not see (a check result, say) waits for the period to end.
+      await short.ds.query(`UPDATE monitors SET name = 'After', status = 'offline' WHERE id = $1`, [m.id]);
+      const cached = await request(short.app).get('/api/v1/public/status-pages/period');
+      expect(cached.body.data.monitors[0]).toEqual(expect.objectContaining({ name: 'Before', status: 'online' }));
+      const key = `${short.config.redis.queuePrefix}:public:page:period`;
+      await waitFor(async () => (await short.redis.exists(key)) === 0, { timeoutMs: 5000, intervalMs: 50, what: 'the cache entry to expire' });
+      const fresh = await request(short.app).get('/api/v1/public/status-pages/period');
+      expect(fresh.body.data).toEqual(expect.objectContaining({ status: 'outage', monitors: [expect.objectContaining({ name: 'After', status: 'offline' })] }));
+      expect(fresh.headers.etag).not.toBe(first.headers.etag);
+    } finally {
+      await short.close();
     }
   });
 });

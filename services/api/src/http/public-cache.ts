@@ -41,13 +41,11 @@ export class PublicCache {
     return `${this.options.prefix}:public:${kind}:${id}`;
   }
 
-  /**
-   * `fields` of the entry at `key`, filled by `fill` when absent. The entry must hold every
-   * field it is read for (a missing one reads as '').
-   */
+  /** `fields` of the entry at `key`, filled by `fill` when absent; every entry a fill writes holds every field. */
   async read(key: string, fields: readonly string[], fill: () => Promise<CacheEntry>): Promise<CacheEntry> {
     const cached = await this.options.redis.hmget(key, ...fields);
-    if (cached.some((v) => v !== null)) return Object.fromEntries(fields.map((f, i) => [f, cached[i] ?? '']));
+    // An entry lacking a field (written by an older version of the fill) is a miss, not an empty answer.
+    if (cached.every((v) => v !== null)) return Object.fromEntries(fields.map((f, i) => [f, cached[i]!]));
     let filling = this.inFlight.get(key);
     if (!filling) {
       filling = this.fillShared(key, fill).finally(() => this.inFlight.delete(key));
