@@ -25,8 +25,7 @@ const hashOf = (text: string): string => createHash('sha1').update(text).digest(
 const CSS_ETAG = `"${hashOf(CSS)}"`;
 
 /** What a page's cache entry holds: its public JSON and its HTML, gzipped, each with a version (a hash, its entity tag). */
-const PAGE_FIELDS = ['found', 'json_version', 'json', 'html_version', 'html_gz'] as const;
-type PageField = (typeof PAGE_FIELDS)[number];
+type PageField = 'found' | 'json_version' | 'json' | 'html_version' | 'html_gz';
 type PageEntry = Record<PageField, string>;
 
 /** An unknown or unpublished slug, cached too: a flood of made-up slugs costs Postgres no more than a real page. */
