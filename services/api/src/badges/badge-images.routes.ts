@@ -45,7 +45,7 @@ export function badgeImagesRouter(deps: PublicStatusDeps): Router {
       // An unknown token is cached too ("null"): guessing tokens costs Postgres one query per token and period.
       return { facts: JSON.stringify(found ?? null) };
     });
-    return (JSON.parse(entry.facts!) as BadgeFacts | null) ?? undefined;
+    return (JSON.parse(entry.facts!.toString()) as BadgeFacts | null) ?? undefined;
   };
 
   const send = (req: Request, res: Response, svg: string, status = 200): void => {

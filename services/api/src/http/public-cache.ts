@@ -1,8 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 
-/** One cached answer: named representations (an ETag, a JSON body, an HTML body, ...). */
-export type CacheEntry = Record<string, string>;
+/**
+ * One cached answer: named representations (a version, a JSON body, a gzipped HTML body, ...),
+ * kept and read as bytes, so a body goes from Redis to the socket without being decoded.
+ */
+export type CacheEntry = Record<string, Buffer>;
+
+/** What a fill returns: text or bytes per field. */
+export type CacheFill = Record<string, string | Buffer>;
+
+const asBytes = (fill: CacheFill): CacheEntry =>
+  Object.fromEntries(Object.entries(fill).map(([field, value]) => [field, Buffer.isBuffer(value) ? value : Buffer.from(value)]));
 
 export interface PublicCacheOptions {
   redis: Redis;
@@ -42,8 +51,8 @@ export class PublicCache {
   }
 
   /** `fields` of the entry at `key`, filled by `fill` when absent; every entry a fill writes holds every field. */
-  async read(key: string, fields: readonly string[], fill: () => Promise<CacheEntry>): Promise<CacheEntry> {
-    const cached = await this.options.redis.hmget(key, ...fields);
+  async read(key: string, fields: readonly string[], fill: () => Promise<CacheFill>): Promise<CacheEntry> {
+    const cached = await this.options.redis.hmgetBuffer(key, ...fields);
     // An entry lacking a field (written by an older version of the fill) is a miss, not an empty answer.
     if (cached.every((v) => v !== null)) return Object.fromEntries(fields.map((f, i) => [f, cached[i]!]));
     let filling = this.inFlight.get(key);
@@ -52,7 +61,7 @@ export class PublicCache {
       this.inFlight.set(key, filling);
     }
     const entry = await filling;
-    return Object.fromEntries(fields.map((f) => [f, entry[f] ?? '']));
+    return Object.fromEntries(fields.map((f) => [f, entry[f] ?? Buffer.alloc(0)]));
   }
 
   /** Drops entries at once (an owner changed a page, revoked a badge, deleted a monitor). */
@@ -60,19 +69,19 @@ export class PublicCache {
     if (keys.length > 0) await this.options.redis.del(...keys);
   }
 
-  private async fillShared(key: string, fill: () => Promise<CacheEntry>): Promise<CacheEntry> {
+  private async fillShared(key: string, fill: () => Promise<CacheFill>): Promise<CacheEntry> {
     const { redis } = this.options;
     const lockKey = `${key}:filling`;
     const isFiller = (await redis.set(lockKey, '1', 'PX', FILL_LOCK_MS, 'NX')) === 'OK';
     if (!isFiller) {
       for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; ) {
         await sleep(POLL_MS);
-        const entry = await redis.hgetall(key);
+        const entry = await redis.hgetallBuffer(key);
         if (Object.keys(entry).length > 0) return entry;
       }
     }
     try {
-      const entry = await fill();
+      const entry = asBytes(await fill());
       await redis
         .multi()
         .del(key)

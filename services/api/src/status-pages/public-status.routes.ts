@@ -7,7 +7,7 @@ import helmet from 'helmet';
 import { DomainError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
 import { metaFor } from '../http/envelope';
-import type { PublicCache } from '../http/public-cache';
+import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitors/uptime.repository';
 import { readPublicStatusPage } from './public-status';
 import { SLUG_PATTERN } from './status-page.dto';
@@ -23,30 +23,31 @@ export interface PublicStatusDeps {
 const CSS = readFileSync(path.join(__dirname, 'status-page.css'), 'utf8');
 const hashOf = (text: string): string => createHash('sha1').update(text).digest('base64url');
 const CSS_ETAG = `"${hashOf(CSS)}"`;
+const DATA_OPEN = Buffer.from('{"data":');
 
 /** What a page's cache entry holds: its public JSON and its HTML, gzipped, each with a version (a hash, its entity tag). */
 type PageField = 'found' | 'json_version' | 'json' | 'html_version' | 'html_gz';
-type PageEntry = Record<PageField, string>;
+type PageEntry = Record<PageField, Buffer>;
 
 /** An unknown or unpublished slug, cached too: a flood of made-up slugs costs Postgres no more than a real page. */
-const NO_PAGE: PageEntry = { found: '0', json_version: '', json: '', html_version: '', html_gz: '' };
+const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json: '', html_version: '', html_gz: '' };
 
 /**
- * Reads the JSON or the HTML of a page's cache entry. The HTML is kept only gzipped (base64): a
+ * Reads the JSON or the HTML of a page's cache entry. The HTML is kept only gzipped: a
  * page of 50 monitors is ~450 kB of HTML and ~7 kB gzipped, which is what Redis holds and the
  * network carries for browsers.
  */
 async function readPageEntry(deps: PublicStatusDeps, slug: string, representation: 'json' | 'html'): Promise<PageEntry | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
   const fields: readonly PageField[] = representation === 'json' ? ['found', 'json_version', 'json'] : ['found', 'html_version', 'html_gz'];
-  const entry = await deps.cache.read(deps.cache.keyOf('page', slug), fields, async (): Promise<PageEntry> => {
+  const entry = await deps.cache.read(deps.cache.keyOf('page', slug), fields, async (): Promise<CacheFill> => {
     const page = await readPublicStatusPage(deps.source, slug);
     if (!page) return NO_PAGE;
     const json = JSON.stringify(page);
     const html = renderStatusPage(page);
-    return { found: '1', json_version: hashOf(json), json, html_version: hashOf(html), html_gz: gzipSync(html).toString('base64') };
+    return { found: '1', json_version: hashOf(json), json, html_version: hashOf(html), html_gz: gzipSync(html) };
   });
-  return entry.found === '1' ? (entry as PageEntry) : undefined;
+  return entry.found!.toString() === '1' ? (entry as PageEntry) : undefined;
 }
 
 /** `GET /api/v1/public/status-pages/{slug}`: the published page as JSON, no caller needed. */
@@ -56,9 +57,9 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
   router.get('/status-pages/:slug', async (req, res) => {
     const entry = await readPageEntry(deps, req.params.slug, 'json');
     if (!entry) throw new DomainError('NOT_FOUND', 'Status page not found');
-    // The data is cached as JSON text and framed here, so meta stays per request; hence a weak tag.
-    const body = `{"data":${entry.json},"meta":${JSON.stringify(metaFor(res))}}`;
-    sendCached(req, res, { etag: `W/"${entry.json_version}"`, maxAge: deps.cache.ttlSeconds, contentType: 'application/json', body });
+    // The data is cached as JSON bytes and framed here, so meta stays per request; hence a weak tag.
+    const body = Buffer.concat([DATA_OPEN, entry.json, Buffer.from(`,"meta":${JSON.stringify(metaFor(res))}}`)]);
+    sendCached(req, res, { etag: `W/"${entry.json_version.toString()}"`, maxAge: deps.cache.ttlSeconds, contentType: 'application/json', body });
   });
   return router;
 }
@@ -96,11 +97,11 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
       sendCached(req, res, { etag: '"not-found"', maxAge: deps.cache.ttlSeconds, contentType: 'text/html', body: renderPageNotFound(), status: 404 });
       return;
     }
-    const gzipped = Buffer.from(entry.html_gz, 'base64');
     const answer = { maxAge: deps.cache.ttlSeconds, contentType: 'text/html' };
+    const version = entry.html_version.toString();
     // Every browser takes gzip; the rare client that does not gets it inflated here.
-    if (req.acceptsEncodings('gzip') === 'gzip') sendCached(req, res, { ...answer, etag: `"${entry.html_version}-gz"`, body: gzipped, encoding: 'gzip' });
-    else sendCached(req, res, { ...answer, etag: `"${entry.html_version}"`, body: gunzipSync(gzipped) });
+    if (req.acceptsEncodings('gzip') === 'gzip') sendCached(req, res, { ...answer, etag: `"${version}-gz"`, body: entry.html_gz, encoding: 'gzip' });
+    else sendCached(req, res, { ...answer, etag: `"${version}"`, body: gunzipSync(entry.html_gz) });
   });
   return router;
 }
