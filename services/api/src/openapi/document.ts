@@ -8,7 +8,8 @@ import { AUTH_OPERATIONS } from './paths/auth';
 import { MONITOR_OPERATIONS } from './paths/monitors';
 import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
-import { STATUS_PAGE_OPERATIONS, statusPageSchemas } from './paths/status-pages';
+import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
+import { statusPageSchemas } from './status-page-schemas';
 import { requestSchemas } from './request-schemas';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
 
