@@ -1,7 +1,11 @@
 import request from 'supertest';
 import type { User } from '@uptime/db';
 import { aCaller, aMonitor } from '@uptime/testing';
+import { parseInput } from '../src/http/validate';
+import { buildOpenApiDocument } from '../src/openapi/document';
+import { StatusPageFieldsDto } from '../src/status-pages/status-page.dto';
 import { expectMeta, useApiHarness } from './support/api-harness';
+import { documentContract } from './support/document-contract';
 
 const h = useApiHarness({ PUBLIC_URL: 'https://status.example.test' });
 let user: User;
@@ -218,5 +222,50 @@ describe('GET, PUT, PATCH and DELETE /status-pages/{id}', () => {
     for (const page of [one, two]) {
       expect((await api('get', `/${page.id}`)).body.data.monitors).toEqual([{ id: a.id, name: 'Stays' }]);
     }
+  });
+});
+
+describe('the StatusPageUpdate schema of the OpenAPI document', () => {
+  const accepts = async (body: unknown): Promise<boolean> =>
+    parseInput(StatusPageFieldsDto, body).then(
+      () => true,
+      () => false,
+    );
+
+  it('accepts exactly the bodies the DTO accepts, and states the bounds', async () => {
+    const bodies = [
+      {},
+      { slug: 'abc' },
+      { slug: 'ab' },
+      { slug: 'a'.repeat(64) },
+      { slug: 'a'.repeat(65) },
+      { slug: 'Abc' },
+      { slug: null },
+      { title: '' },
+      { title: 't'.repeat(200) },
+      { title: 't'.repeat(201) },
+      { description: null },
+      { description: 'd'.repeat(2000) },
+      { description: 'd'.repeat(2001) },
+      { monitor_ids: [] },
+      { monitor_ids: [1, 2] },
+      { monitor_ids: [1, 1] },
+      { monitor_ids: Array.from({ length: 100 }, (_, i) => i + 1) },
+      { monitor_ids: Array.from({ length: 101 }, (_, i) => i + 1) },
+      { monitor_ids: [0] },
+      { monitor_ids: [1.5] },
+      { published: false },
+      { published: 'yes' },
+      { owner_id: 1 },
+    ];
+    const schema = { $ref: '#/components/schemas/StatusPageUpdate' };
+    for (const body of bodies) {
+      const byDocument = documentContract().schemaProblems(schema, body).length === 0;
+      expect([JSON.stringify(body).slice(0, 80), byDocument]).toEqual([JSON.stringify(body).slice(0, 80), await accepts(body)]);
+    }
+    const { StatusPageCreate, StatusPageUpdate } = buildOpenApiDocument().components.schemas;
+    expect(StatusPageCreate!.required).toEqual(expect.arrayContaining(['slug', 'title', 'monitor_ids']));
+    expect(StatusPageUpdate!.properties!.monitor_ids).toEqual(expect.objectContaining({ minItems: 1, maxItems: 100 }));
+    expect(StatusPageUpdate!.properties!.slug).toEqual(expect.objectContaining({ minLength: 3, maxLength: 64 }));
   });
 });
