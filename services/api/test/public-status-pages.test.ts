@@ -204,6 +204,19 @@ describe('the cache period', () => {
   });
 });
 
+describe('a filler that died', () => {
+  it('leaves a lock that stops no one: a reader waits a little, then fills the entry itself', async () => {
+    const m = await aMonitor(h.ds, user, { name: 'Still served' });
+    await aPage({ slug: 'orphan', title: 'T', monitor_ids: [m.id] });
+    // Another replica took the fill lock and never wrote the entry.
+    await h.redis.set(`${h.config.redis.queuePrefix}:public:page:orphan:filling`, '1', 'PX', 60_000);
+    const res = await readPublic('orphan');
+    expect(res.status).toBe(200);
+    expect(res.body.data.monitors[0].name).toBe('Still served');
+    expect(await h.redis.exists(`${h.config.redis.queuePrefix}:public:page:orphan`)).toBe(1);
+  });
+});
+
 describe('public rate limit', () => {
   it('counts public reads per IP apart from the account limit', async () => {
     const limited = await startApiHarness({ PUBLIC_RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_PER_HOUR: '2' });
