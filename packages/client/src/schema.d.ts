@@ -7324,7 +7324,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The badge token */
+                /** @description The badge token (POST /api/v1/monitors/{id}/badge) */
                 token: string;
             };
             cookie?: never;
@@ -7387,7 +7387,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The badge token */
+                /** @description The badge token (POST /api/v1/monitors/{id}/badge) */
                 token: string;
             };
             cookie?: never;

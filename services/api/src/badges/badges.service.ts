@@ -7,7 +7,8 @@ import { readDailyCounts } from '../status-pages/public-status.repository';
 import { dailyUptime } from '../status-pages/public-status';
 
 /** 32 random bytes, url-safe: 43 characters, unguessable. */
-export const BADGE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const BADGE_TOKEN_LENGTH = 43;
+export const BADGE_TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${BADGE_TOKEN_LENGTH}}$`);
 
 /**
  * Only this SHA-256 of a badge token is stored (and used as its cache key), as for API tokens:

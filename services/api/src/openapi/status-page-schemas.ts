@@ -1,7 +1,8 @@
 import { MONITOR_STATUSES } from '@uptime/db';
-import type { CreatedBadge } from '../badges/badges.service';
+import { BADGE_TOKEN_LENGTH, BADGE_TOKEN_PATTERN, type CreatedBadge } from '../badges/badges.service';
 import { PAGE_STATUSES, type PublicStatusPage } from '../status-pages/public-status';
-import { REQUIRED_ON_CREATE, SLUG_PATTERN, StatusPageFieldsDto } from '../status-pages/status-page.dto';
+import { DESCRIPTION_MAX, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
+import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import type { StatusPageResponse } from '../status-pages/status-page.presenter';
 import { annotate, schemaOfDto } from './dto-schema';
 import { arrayOf, bool, enumOf, int, nullable, num, objectOf, str, timestamp, type JsonSchema } from './json-schema';
@@ -46,6 +47,17 @@ export const EXAMPLE_BADGE: CreatedBadge = {
   uptime_url: 'https://uptime.example.com/badge/Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE/uptime.svg',
 };
 
+/** A monitor's name (monitors.name is varchar(200)). */
+const NAME_MAX = 200;
+/** The URLs answered: PUBLIC_URL and a path of under 100 characters. */
+const URL_MAX = 2048;
+const ID_MAX = 2_147_483_647;
+const monitorName = (): JsonSchema => str({ maxLength: NAME_MAX });
+const slug = (): JsonSchema => str({ pattern: SLUG_PATTERN.source, minLength: 3, maxLength: SLUG_MAX });
+const title = (): JsonSchema => str({ minLength: 1, maxLength: TITLE_MAX });
+const description = (): JsonSchema => nullable(str({ maxLength: DESCRIPTION_MAX }));
+const url = (extra: Omit<JsonSchema, 'type'> = {}): JsonSchema => str({ format: 'uri', maxLength: URL_MAX, ...extra });
+
 /** The schemas of status pages and badges, answers and bodies, by component name. */
 export function statusPageSchemas(): Record<string, JsonSchema> {
   const fields = annotate(schemaOfDto(StatusPageFieldsDto), {
@@ -57,13 +69,16 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
   return {
     StatusPage: objectOf<StatusPageResponse>(
       {
-        id: int({ minimum: 1 }),
-        slug: str({ pattern: SLUG_PATTERN.source }),
-        title: str({ maxLength: 200 }),
-        description: nullable(str({ maxLength: 2000 })),
-        monitors: arrayOf(objectOf<StatusPageResponse['monitors'][number]>({ id: int({ minimum: 1 }), name: str() }), { description: 'In page order' }),
+        id: int({ minimum: 1, maximum: ID_MAX }),
+        slug: slug(),
+        title: title(),
+        description: description(),
+        monitors: arrayOf(objectOf<StatusPageResponse['monitors'][number]>({ id: int({ minimum: 1, maximum: ID_MAX }), name: monitorName() }), {
+          maxItems: MAX_PAGE_MONITORS,
+          description: 'In page order',
+        }),
         published: bool(),
-        url: str({ format: 'uri', description: '${PUBLIC_URL}/status/{slug}' }),
+        url: url({ description: '${PUBLIC_URL}/status/{slug}' }),
         created_at: timestamp(),
         updated_at: timestamp(),
       },
@@ -71,29 +86,29 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     ),
     PublicStatusPage: objectOf<PublicStatusPage>(
       {
-        slug: str(),
-        title: str(),
-        description: nullable(str()),
+        slug: slug(),
+        title: title(),
+        description: description(),
         status: enumOf(PAGE_STATUSES, { description: 'outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none' }),
         monitors: arrayOf(
           objectOf<PublicStatusPage['monitors'][number]>({
-            name: str(),
+            name: monitorName(),
             status: enumOf(MONITOR_STATUSES),
             uptime_24h: percent('Uptime over the last 24 hours'),
             uptime_90d: percent('Uptime over the 90 days of `days`'),
             days: arrayOf(
               objectOf<PublicStatusPage['monitors'][number]['days'][number]>({
-                date: str({ format: 'date', description: 'A UTC day' }),
+                date: str({ format: 'date', maxLength: 10, description: 'A UTC day' }),
                 uptime: percent('Uptime of the day'),
               }),
-              { minItems: 90, maxItems: 90, description: 'The last 90 UTC days, oldest first, today last' },
+              { minItems: PUBLIC_DAYS, maxItems: PUBLIC_DAYS, description: 'The last 90 UTC days, oldest first, today last' },
             ),
           }),
-          { description: 'In page order; no URL, id or error text' },
+          { maxItems: MAX_PAGE_MONITORS, description: 'In page order; no URL, id or error text' },
         ),
         active_incidents: arrayOf(
-          objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: str(), started_at: timestamp() }),
-          { description: 'Open downtimes of the monitors shown (not paused)' },
+          objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: monitorName(), started_at: timestamp() }),
+          { maxItems: MAX_PAGE_MONITORS, description: 'Open downtimes of the monitors shown (not paused)' },
         ),
         updated_at: timestamp({ description: 'When these figures were read; they are cached for PUBLIC_CACHE_SECONDS' }),
       },
@@ -101,9 +116,14 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     ),
     BadgeCreated: objectOf<CreatedBadge>(
       {
-        badge_token: str({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'Shown only in this answer; only its SHA-256 is stored' }),
-        status_url: str({ format: 'uri' }),
-        uptime_url: str({ format: 'uri', description: 'Add ?period=24h|7d|30d|90d (default 30d)' }),
+        badge_token: str({
+          pattern: BADGE_TOKEN_PATTERN.source,
+          minLength: BADGE_TOKEN_LENGTH,
+          maxLength: BADGE_TOKEN_LENGTH,
+          description: 'Shown only in this answer; only its SHA-256 is stored',
+        }),
+        status_url: url(),
+        uptime_url: url({ description: 'Add ?period=24h|7d|30d|90d (default 30d)' }),
       },
       { description: 'A monitor\'s new badge' },
     ),

@@ -3,6 +3,9 @@ import { Nullable, Optional } from '../monitors/monitor-fields.dto';
 
 /** 3-64 lowercase letters, digits and hyphens; also a CHECK of the status_pages table. */
 export const SLUG_PATTERN = /^[a-z0-9-]{3,64}$/;
+export const SLUG_MAX = 64;
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 2000;
 export const MAX_PAGE_MONITORS = 100;
 
 /**
@@ -13,11 +16,11 @@ export const MAX_PAGE_MONITORS = 100;
 export class StatusPageFieldsDto {
   @Optional()
   @IsString()
-  @Length(3, 64)
+  @Length(3, SLUG_MAX)
   @Matches(SLUG_PATTERN, { message: 'slug must be 3-64 lowercase letters, digits or hyphens' })
   slug?: string;
-  @Optional() @IsString() @Length(1, 200) title?: string;
-  @Nullable() @IsString() @MaxLength(2000) description?: string | null;
+  @Optional() @IsString() @Length(1, TITLE_MAX) title?: string;
+  @Nullable() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string | null;
   @Optional()
   @IsArray()
   @ArrayMinSize(1)

@@ -25,7 +25,12 @@ const update = (method: 'put' | 'patch'): OperationSpec => ({
 });
 
 const slugParam: ParameterSpec = { name: 'slug', in: 'path', description: 'The page\'s slug', schema: str({ minLength: 3, maxLength: 64 }), example: 'acme' };
-const tokenParam: ParameterSpec = { name: 'token', in: 'path', description: 'The badge token', schema: str() };
+// Any string is answered (a malformed token is the 404 SVG), but none longer than a path segment can be.
+const tokenParam: ParameterSpec = { name: 'token', in: 'path', description: 'The badge token (POST /api/v1/monitors/{id}/badge)', schema: str({ maxLength: 1024 }) };
+/** Upper bounds of the bodies: 100 monitors × 90 labelled days of HTML; a short stylesheet; a two-word badge. */
+const HTML_MAX = 4_194_304;
+const CSS_MAX = 65_536;
+const SVG_MAX = 8192;
 
 /** A public read: its body, or 304 when If-None-Match names its ETag. */
 const cached = (description: string, contentType: string, schema: JsonSchema, example?: unknown): Record<number, ResponseSpec> => ({
@@ -33,7 +38,8 @@ const cached = (description: string, contentType: string, schema: JsonSchema, ex
   304: { description: 'Not modified: If-None-Match named the current ETag', headers: ['ETag', 'Cache-Control'] },
 });
 
-const svg = str({ description: 'An SVG image with role="img", aria-label and <title>' });
+const svg = str({ maxLength: SVG_MAX, description: 'An SVG image with role="img", aria-label and <title>' });
+const html = str({ maxLength: HTML_MAX });
 const badgeNotFound: ResponseSpec = { description: 'Unknown or revoked token: a grey "badge: not found" SVG', contentType: 'image/svg+xml', schema: svg, headers: ['ETag', 'Cache-Control'] };
 
 /** `/status-pages`, `/monitors/{id}/badge` and the public reads of both (docs/status-pages.md). */
@@ -113,8 +119,8 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     access: 'anonymous',
     parameters: [slugParam],
     responses: {
-      ...cached('The page', 'text/html', str()),
-      404: { description: 'Unknown or unpublished slug: an HTML page saying so', contentType: 'text/html', schema: str(), headers: ['ETag', 'Cache-Control'] },
+      ...cached('The page', 'text/html', html),
+      404: { description: 'Unknown or unpublished slug: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
     },
   },
   {
@@ -124,7 +130,7 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     tag: 'Status pages',
     summary: 'The stylesheet of the status pages',
     access: 'anonymous',
-    responses: cached('The stylesheet', 'text/css', str()),
+    responses: cached('The stylesheet', 'text/css', str({ maxLength: CSS_MAX })),
   },
   {
     method: 'get',
