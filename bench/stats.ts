@@ -8,7 +8,7 @@ import { loadConfig } from '../packages/config/src';
 import { ApiToken, generateApiToken, hashApiToken, Monitor, openDatabase, User } from '@uptime/db';
 import { createLogger } from '../packages/logger/src';
 import { createRedisConnection, MonitorScheduler } from '../packages/queues/src';
-import { Client } from 'pg';
+import { releaseBenchResources } from './bench-resources';
 import { seedMainMonitor, seedOtherMonitors } from './stats/seed-stats';
 
 /**
@@ -109,17 +109,7 @@ async function main(): Promise<void> {
   } finally {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server?.closeAllConnections();
-    for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
-    await scheduler.close();
-    await redis.quit();
-    await ds.destroy();
-    if (args.has('keep')) log(`kept database ${base.toString()}`);
-    else {
-      const admin = new Client({ connectionString: new URL('/postgres', base).toString() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "uptime_bench_stats_${runId}"`);
-      await admin.end();
-    }
+    await releaseBenchResources({ databaseUrl: base, prefix, ds, redis, scheduler }, args.has('keep'), log);
   }
 }
 

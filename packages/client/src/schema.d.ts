@@ -797,6 +797,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your status pages */
+        get: operations["listStatusPages"];
+        put?: never;
+        /** Create a status page */
+        post: operations["createStatusPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a status page */
+        get: operations["getStatusPage"];
+        /** Update a status page (PUT takes a partial body too) */
+        put: operations["replaceStatusPage"];
+        post?: never;
+        /** Delete a status page */
+        delete: operations["deleteStatusPage"];
+        options?: never;
+        head?: never;
+        /** Update a status page */
+        patch: operations["updateStatusPage"];
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/badge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or replace a monitor's badge token
+         * @description The old token, if any, stops working at once. The token is shown only in this answer.
+         */
+        post: operations["createMonitorBadge"];
+        /** Revoke a monitor's badge token */
+        delete: operations["revokeMonitorBadge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/status-pages/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a published status page (no caller needed)
+         * @description Cached for PUBLIC_CACHE_SECONDS; rate limited per IP by PUBLIC_RATE_LIMIT_PER_MINUTE.
+         */
+        get: operations["getPublicStatusPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The published status page as HTML
+         * @description Server-rendered, no script; light or dark after the system setting.
+         */
+        get: operations["viewStatusPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/assets/status-page.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The stylesheet of the status pages */
+        get: operations["getStatusPageStylesheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/badge/{token}/status.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor's status badge */
+        get: operations["getStatusBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/badge/{token}/uptime.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A monitor's uptime badge */
+        get: operations["getUptimeBadge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -958,7 +1108,7 @@ export interface components {
                  * @description Stable, machine-readable (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For people; never a stack trace */
                 message: string;
                 details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"];
@@ -1283,7 +1433,7 @@ export interface components {
                 id: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 };
             }[];
@@ -1946,6 +2096,124 @@ export interface components {
              */
             expires_in_days?: number | null;
         };
+        /** @description A status page as its owner sees it */
+        StatusPage: {
+            /** Format: int32 */
+            id: number;
+            slug: string;
+            title: string;
+            description: string | null;
+            /** @description In page order */
+            monitors: {
+                /** Format: int32 */
+                id: number;
+                name: string;
+            }[];
+            published: boolean;
+            /**
+             * Format: uri
+             * @description ${PUBLIC_URL}/status/{slug}
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description A published status page as anyone reads it */
+        PublicStatusPage: {
+            slug: string;
+            title: string;
+            description: string | null;
+            /**
+             * @description outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none
+             * @enum {string}
+             */
+            status: "operational" | "degraded" | "outage";
+            /** @description In page order; no URL, id or error text */
+            monitors: {
+                name: string;
+                /** @enum {string} */
+                status: "pending" | "online" | "offline" | "warning" | "paused";
+                /** @description Uptime over the last 24 hours; null without checks */
+                uptime_24h: number | null;
+                /** @description Uptime over the 90 days of `days`; null without checks */
+                uptime_90d: number | null;
+                /** @description The last 90 UTC days, oldest first, today last */
+                days: {
+                    /**
+                     * Format: date
+                     * @description A UTC day
+                     */
+                    date: string;
+                    /** @description Uptime of the day; null without checks */
+                    uptime: number | null;
+                }[];
+            }[];
+            /** @description Open downtimes of the monitors shown (not paused) */
+            active_incidents: {
+                monitor_name: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                started_at: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When these figures were read; they are cached for PUBLIC_CACHE_SECONDS
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description A monitor's new badge */
+        BadgeCreated: {
+            /** @description Shown only in this answer; only its SHA-256 is stored */
+            badge_token: string;
+            /** Format: uri */
+            status_url: string;
+            /**
+             * Format: uri
+             * @description Add ?period=24h|7d|30d|90d (default 30d)
+             */
+            uptime_url: string;
+        };
+        /** @description A new status page */
+        StatusPageCreate: {
+            /** @description The page's address, /status/{slug}; unique across all users (409 RESOURCE_EXISTS when taken) */
+            slug: string;
+            title: string;
+            /** @description Shown under the title; null clears it */
+            description?: string | null;
+            /** @description 1 to 100 of your own monitors, without repeats, in the page's order */
+            monitor_ids: number[];
+            /**
+             * @description Unpublished pages answer 404 to the public
+             * @default true
+             */
+            published?: boolean;
+        };
+        /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
+        StatusPageUpdate: {
+            /** @description The page's address, /status/{slug}; unique across all users (409 RESOURCE_EXISTS when taken) */
+            slug?: string;
+            title?: string;
+            /** @description Shown under the title; null clears it */
+            description?: string | null;
+            /** @description 1 to 100 of your own monitors, without repeats, in the page's order */
+            monitor_ids?: number[];
+            /**
+             * @description Unpublished pages answer 404 to the public
+             * @default true
+             */
+            published?: boolean;
+        };
     };
     responses: {
         /** @description VALIDATION_ERROR: invalid input: malformed JSON, an unknown field or an invalid value (details: field → messages) */
@@ -2475,6 +2743,38 @@ export interface components {
                 };
             };
         };
+        /** @description STATUS_PAGE_NOT_FOUND: no such status page (another user's answers the same) */
+        STATUS_PAGE_NOT_FOUND: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "STATUS_PAGE_NOT_FOUND",
+                 *         "message": "No such status page (another user's answers the same)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "STATUS_PAGE_NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
         /** @description INTERNAL_ERROR: a bug on our side (logged with the request id) */
         "INTERNAL_ERROR.outside": {
             headers: {
@@ -2550,6 +2850,10 @@ export interface components {
         "Retry-After": number;
         /** @description Where the redirect goes */
         Location: string;
+        /** @description Entity tag of the public read; send it back as If-None-Match for a 304 */
+        ETag: string;
+        /** @description How long a browser or proxy may keep the public read (PUBLIC_CACHE_SECONDS) */
+        "Cache-Control": string;
     };
     pathItems: never;
 }
@@ -5975,6 +6279,1584 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    listStatusPages: {
+        parameters: {
+            query?: {
+                /** @description Page, from 1 */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your pages, id order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "slug": "acme",
+                     *           "title": "Acme services",
+                     *           "description": "Shop and API of Acme",
+                     *           "monitors": [
+                     *             {
+                     *               "id": 42,
+                     *               "name": "Shop"
+                     *             },
+                     *             {
+                     *               "id": 43,
+                     *               "name": "API"
+                     *             }
+                     *           ],
+                     *           "published": true,
+                     *           "url": "https://uptime.example.com/status/acme",
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "updated_at": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatusPage"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    createStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "acme",
+                 *       "title": "Acme services",
+                 *       "monitor_ids": [
+                 *         42,
+                 *         43
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatusPageCreate"];
+            };
+        };
+        responses: {
+            /** @description The new page */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "description": "Shop and API of Acme",
+                     *         "monitors": [
+                     *           {
+                     *             "id": 42,
+                     *             "name": "Shop"
+                     *           },
+                     *           {
+                     *             "id": 43,
+                     *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "published": true,
+                     *         "url": "https://uptime.example.com/status/acme",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatusPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "description": "Shop and API of Acme",
+                     *         "monitors": [
+                     *           {
+                     *             "id": 42,
+                     *             "name": "Shop"
+                     *           },
+                     *           {
+                     *             "id": 43,
+                     *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "published": true,
+                     *         "url": "https://uptime.example.com/status/acme",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatusPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    replaceStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme (EU)",
+                 *       "monitor_ids": [
+                 *         43,
+                 *         42
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatusPageUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "description": "Shop and API of Acme",
+                     *         "monitors": [
+                     *           {
+                     *             "id": 42,
+                     *             "name": "Shop"
+                     *           },
+                     *           {
+                     *             "id": 43,
+                     *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "published": true,
+                     *         "url": "https://uptime.example.com/status/acme",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatusPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    deleteStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Status page deleted",
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    updateStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Acme (EU)",
+                 *       "monitor_ids": [
+                 *         43,
+                 *         42
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatusPageUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 7,
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "description": "Shop and API of Acme",
+                     *         "monitors": [
+                     *           {
+                     *             "id": 42,
+                     *             "name": "Shop"
+                     *           },
+                     *           {
+                     *             "id": 43,
+                     *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "published": true,
+                     *         "url": "https://uptime.example.com/status/acme",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatusPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    createMonitorBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "badge_token": "Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE",
+                     *         "status_url": "https://uptime.example.com/badge/Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE/status.svg",
+                     *         "uptime_url": "https://uptime.example.com/badge/Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE/uptime.svg"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BadgeCreated"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    revokeMonitorBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (or there was none) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Badge revoked",
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getPublicStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "description": "Shop and API of Acme",
+                     *         "status": "outage",
+                     *         "monitors": [
+                     *           {
+                     *             "name": "Shop",
+                     *             "status": "online",
+                     *             "uptime_24h": 100,
+                     *             "uptime_90d": 99.97,
+                     *             "days": [
+                     *               {
+                     *                 "date": "2026-08-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-22",
+                     *                 "uptime": 100
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "name": "API",
+                     *             "status": "offline",
+                     *             "uptime_24h": 96.5,
+                     *             "uptime_90d": 99.8,
+                     *             "days": [
+                     *               {
+                     *                 "date": "2026-08-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-22",
+                     *                 "uptime": 96.5
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "active_incidents": [
+                     *           {
+                     *             "monitor_name": "API",
+                     *             "started_at": "2026-11-22T09:41:00.000Z"
+                     *           }
+                     *         ],
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PublicStatusPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    viewStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or unpublished slug: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusPageStylesheet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stylesheet */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The badge token (POST /api/v1/monitors/{id}/badge) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description up, degraded, down, paused or pending */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or revoked token: a grey "badge: not found" SVG */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getUptimeBadge: {
+        parameters: {
+            query?: {
+                /** @description The window */
+                period?: "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path: {
+                /** @description The badge token (POST /api/v1/monitors/{id}/badge) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The uptime percentage, or "no data" */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            /** @description Unknown or revoked token: a grey "badge: not found" SVG */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

@@ -16,6 +16,8 @@ export interface Config {
     readonly smtpUrl?: string;
   };
   readonly rateLimitPerHour: number;
+  /** Public status pages and badges (docs/status-pages.md): per-IP limit a minute (0 = off) and cache lifetime. */
+  readonly publicPages: { readonly rateLimitPerMinute: number; readonly cacheSeconds: number };
   readonly minCheckIntervalSeconds: number;
   readonly allowPrivateTargets: boolean;
   readonly corsOrigins: readonly string[];

@@ -83,6 +83,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: env.SMTP_URL,
     },
     rateLimitPerHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
+    publicPages: { rateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE ?? 300, cacheSeconds: env.PUBLIC_CACHE_SECONDS ?? 30 },
     minCheckIntervalSeconds: env.MIN_CHECK_INTERVAL_SECONDS ?? 30,
     allowPrivateTargets: bool(env.ALLOW_PRIVATE_TARGETS, false),
     corsOrigins: list(env.CORS_ORIGINS),

@@ -24,6 +24,7 @@ const NOT_FOUND_CODES = {
   notification: 'NOTIFICATION_NOT_FOUND',
   agent: 'AGENT_NOT_FOUND',
   token: 'TOKEN_NOT_FOUND',
+  'status page': 'STATUS_PAGE_NOT_FOUND',
   route: 'NOT_FOUND',
 } as const satisfies Record<string, ErrorCode>;
 

@@ -20,7 +20,8 @@ import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
 import { jsonBody } from './http/json-body';
 import { databaseGate, httpMetrics, opsRoutes } from './http/ops';
-import { rateLimiter } from './http/rate-limit';
+import { publicRateLimiter, rateLimiter } from './http/rate-limit';
+import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { monitorOperationsRouter } from './monitors/monitor-operations.routes';
 import { monitorsRouter } from './monitors/monitors.routes';
@@ -32,6 +33,10 @@ import { agentsRouter } from './agents/agents.routes';
 import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
 import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses, type ResponseInspector } from './openapi/response-inspection';
+import { statusPagesRouter } from './status-pages/status-pages.routes';
+import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
+import { badgesRouter } from './badges/badges.routes';
+import { badgeImagesRouter } from './badges/badge-images.routes';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
 
 export interface AppDeps {
@@ -73,11 +78,23 @@ export function createApp(deps: AppDeps): Express {
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
+  // Public status pages and badges (docs/status-pages.md): no caller, no session, their own per-IP
+  // limit and a short cache in Redis. /status and /badge set their own CSP.
+  const publicCache = new PublicCache({ redis: deps.redis, prefix: config.redis.queuePrefix, ttlSeconds: config.publicPages.cacheSeconds });
+  const publicReads = {
+    source: { ds, redis: deps.redis, prefix: config.redis.queuePrefix },
+    cache: publicCache,
+    limiter: publicRateLimiter(config, deps.redis),
+  };
+  app.use('/status', statusPageHtmlRouter(publicReads));
+  app.use('/badge', badgeImagesRouter(publicReads));
+
   // The web app with its own CSP; it leaves /api, the ops paths, /status and /badge alone.
   app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));
   app.use(helmet());
   app.use(corsPolicy(config.corsOrigins));
   app.get('/api/v1/openapi.json', openApiDocumentRoute());
+  app.use('/api/v1/public', publicStatusApiRouter(publicReads));
 
   const v1 = express.Router();
   const oauth = createOAuth(config, ds);
@@ -100,10 +117,19 @@ export function createApp(deps: AppDeps): Express {
   v1.use(requireCaller);
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
-  const monitorsDeps = { ds, scheduler: deps.scheduler, redis: deps.redis, minCheckIntervalSeconds: config.minCheckIntervalSeconds, allowPrivateTargets: config.allowPrivateTargets };
+  const monitorsDeps = {
+    ds,
+    scheduler: deps.scheduler,
+    redis: deps.redis,
+    minCheckIntervalSeconds: config.minCheckIntervalSeconds,
+    allowPrivateTargets: config.allowPrivateTargets,
+    publicCache,
+  };
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
   v1.use('/monitors', monitorsRouter(monitorsDeps));
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler: deps.scheduler }));
+  v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
+  v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/agents', agentsRouter({ ds, scheduler: deps.scheduler, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/alerts', alertsRouter(ds));
   v1.use('/dashboard', dashboardRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix }));

@@ -1,16 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { aCaller } from '@uptime/testing';
-import { startApiHarness, type ApiHarness } from './support/api-harness';
+import { OUTPUT_DIR, startBrowserHarness, type BrowserHarness } from './support/browser-harness';
 
 jest.setTimeout(90_000);
 
-/** Debian's chromium (.ci/run installs it); a browser is never downloaded. */
-const CHROMIUM = '/usr/bin/chromium';
-const OUTPUT_DIR = path.resolve(__dirname, '../../../test-output');
 
 /**
  * The explorer as a person uses it: headless Chromium opens /api/docs, sees the monitor
@@ -18,46 +11,22 @@ const OUTPUT_DIR = path.resolve(__dirname, '../../../test-output');
  * caller's monitor. A screenshot is kept in test-output/.
  */
 describe('the API explorer in a browser', () => {
-  let h: ApiHarness;
-  let server: Server;
-  let baseUrl: string;
-  let profile: string;
-  let browser: BrowserContext;
-
+  let b: BrowserHarness;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-    h = await startApiHarness();
-    await h.reset();
-    server = await new Promise<Server>((resolve) => {
-      const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    profile = mkdtempSync(path.join(tmpdir(), 'uptime-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--headless=new', '--disable-gpu', '--no-first-run', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1280, height: 1000 },
-    });
+    b = await startBrowserHarness();
   });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await h?.close();
-  });
+  afterAll(() => b?.close());
 
   it('lists the monitor operations and runs "List monitors" with a bearer token', async () => {
-    const { user, token } = await aCaller(h.ds);
-    const created = await fetch(`${baseUrl}/api/v1/monitors`, {
+    const { user, token } = await aCaller(b.api.ds);
+    const created = await fetch(`${b.baseUrl}/api/v1/monitors`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'Explorer target', url: 'https://example.com/health', type: 'http' }),
     });
     expect(created.status).toBe(201);
 
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const page = await b.page();
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
     page.on('console', (msg) => {
@@ -68,7 +37,7 @@ describe('the API explorer in a browser', () => {
       if (new URL(req.url()).pathname === '/api/v1/monitors') sentAuthorization.push(req.headers().authorization ?? '(none)');
     });
 
-    const opened = await page.goto(`${baseUrl}/api/docs`);
+    const opened = await page.goto(`${b.baseUrl}/api/docs`);
     expect(opened?.status()).toBe(200);
     const listMonitors = page.locator('#operations-Monitors-listMonitors');
     await listMonitors.waitFor({ timeout: 20_000 });
@@ -90,7 +59,6 @@ describe('the API explorer in a browser', () => {
     await expect(listMonitors.locator('.live-responses-table tr.response .response-col_description').first().innerText()).resolves.toContain('Explorer target');
     expect(sentAuthorization).toEqual([`Bearer ${token}`]);
 
-    mkdirSync(OUTPUT_DIR, { recursive: true });
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'api-explorer.png'), fullPage: false });
     expect(problems).toEqual([]);
     expect(user.id).toBeGreaterThan(0);

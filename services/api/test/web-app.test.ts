@@ -70,12 +70,21 @@ describe('the api serves the built web app (WEB_DIST_DIR)', () => {
     expectErrorEnvelope(await request(h.app).get('/../package.json'), 404, 'NOT_FOUND');
   });
 
-  it.each(['/api', '/api/nope', '/healthz/x', '/readyz/x', '/metrics/x', '/status', '/status/acme', '/badge/1.svg', '/badge/1'])(
+  it.each(['/api', '/api/nope', '/healthz/x', '/readyz/x', '/metrics/x', '/status', '/badge/1.svg', '/badge/1'])(
     'leaves %s to the server: its own 404 envelope',
     async (route) => {
       expectErrorEnvelope(await request(h.app).get(route).set('Accept', 'text/html'), 404, 'NOT_FOUND');
     },
   );
+
+  it.each([
+    ['/status/acme', 'text/html'],
+    ['/badge/0123456789abcdef0123456789abcdef/status.svg', 'image/svg+xml'],
+  ])('leaves %s to the public pages, which answer their own 404 (%s), never the app', async (route, type) => {
+    const res = await request(h.app).get(route).set('Accept', 'text/html');
+    expect({ status: res.status, type: res.type }).toEqual({ status: 404, type });
+    expect(String(res.text ?? res.body)).not.toContain('data-fixture="web-app"');
+  });
 
   it('leaves unknown /api/v1 paths to the API, whatever their case (401 without a caller, as before)', async () => {
     for (const route of ['/api/v1/nope', '/API/V1/NOPE', '/Api/v1/monitors']) {

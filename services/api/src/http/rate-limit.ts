@@ -1,18 +1,62 @@
 import { rateLimit } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import { DomainError } from '@uptime/errors';
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+
+interface LimitSpec {
+  limit: number;
+  windowMs: number;
+  /** Redis key prefix of this limit's counters, so two limits never share a count. */
+  keyPrefix: string;
+  key: (req: Request) => string;
+  /** "requests per hour", shown in the 429's message. */
+  per: string;
+}
+
+/**
+ * A limit counted in Redis, so every API instance shares it. Sets `X-RateLimit-Limit`,
+ * `X-RateLimit-Remaining` and `X-RateLimit-Reset` (express-rate-limit's legacy headers; Reset is
+ * Unix seconds) on every response it sees, and `Retry-After` (seconds) with the 429.
+ */
+function redisRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
+  // Built on first use: the store loads its Lua scripts into Redis as it is constructed, and an
+  // app closed before it ever counted a request (tests, a start-up aborted) must not leave those
+  // commands to fail on a closed connection.
+  let limiter: RequestHandler | undefined;
+  return (req, res, next) => {
+    limiter ??= buildRateLimit(redis, spec);
+    return limiter(req, res, next);
+  };
+}
+
+function buildRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
+  return rateLimit({
+    windowMs: spec.windowMs,
+    limit: spec.limit,
+    legacyHeaders: true,
+    standardHeaders: false,
+    // Created on the first request on purpose (above); the counts live in Redis, not in the instance.
+    validate: { creationStack: false },
+    store: new RedisStore({
+      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
+      prefix: spec.keyPrefix,
+    }),
+    keyGenerator: spec.key,
+    handler: (_req, res, next) => {
+      const retryAfter = res.getHeader('Retry-After');
+      next(new DomainError('RATE_LIMIT_EXCEEDED', `Rate limit of ${spec.limit} ${spec.per} exceeded; retry in ${retryAfter ?? 'a few'} seconds`));
+    },
+  });
+}
 
 /**
  * `RATE_LIMIT_PER_HOUR` requests an hour per user (the same count whether they come with a
  * session or a token), per IP for requests without a caller — including the ones answered 401.
- * Counts live in Redis, so every API instance shares them. Sets `X-RateLimit-Limit`,
- * `X-RateLimit-Remaining` and `X-RateLimit-Reset` (express-rate-limit's legacy headers; Reset is
- * Unix seconds) on every response it sees, and `Retry-After` (seconds) with the 429.
  * Returns undefined when the limit is 0: no limiter and no headers (self-hosted installs).
  *
  * Mount it after the caller is identified and before anything may answer on its own.
@@ -20,24 +64,28 @@ const HOUR_MS = 3_600_000;
 export function rateLimiter(config: Config, redis: Redis): RequestHandler | undefined {
   const limit = config.rateLimitPerHour;
   if (limit === 0) return undefined;
-  return rateLimit({
-    windowMs: HOUR_MS,
+  return redisRateLimit(redis, {
     limit,
-    legacyHeaders: true,
-    standardHeaders: false,
-    store: new RedisStore({
-      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
-      prefix: `${config.redis.queuePrefix}:rl:`,
-    }),
-    keyGenerator: (req) => (req.caller ? `user:${req.caller.id}` : `ip:${req.ip ?? 'unknown'}`),
-    handler: (_req, res, next) => {
-      const retryAfter = res.getHeader('Retry-After');
-      next(
-        new DomainError(
-          'RATE_LIMIT_EXCEEDED',
-          `Rate limit of ${limit} requests per hour exceeded; retry in ${retryAfter ?? 'a few'} seconds`,
-        ),
-      );
-    },
+    windowMs: HOUR_MS,
+    keyPrefix: `${config.redis.queuePrefix}:rl:`,
+    key: (req) => (req.caller ? `user:${req.caller.id}` : `ip:${req.ip ?? 'unknown'}`),
+    per: 'requests per hour',
+  });
+}
+
+/**
+ * `PUBLIC_RATE_LIMIT_PER_MINUTE` requests a minute per IP on the public status pages and badges
+ * (docs/status-pages.md), counted apart from the account limit: a popular page read by anyone
+ * never uses up its owner's API allowance, nor the other way round. Undefined when 0.
+ */
+export function publicRateLimiter(config: Config, redis: Redis): RequestHandler | undefined {
+  const limit = config.publicPages.rateLimitPerMinute;
+  if (limit === 0) return undefined;
+  return redisRateLimit(redis, {
+    limit,
+    windowMs: MINUTE_MS,
+    keyPrefix: `${config.redis.queuePrefix}:rl-public:`,
+    key: (req) => `ip:${req.ip ?? 'unknown'}`,
+    per: 'requests per minute',
   });
 }

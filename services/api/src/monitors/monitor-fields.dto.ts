@@ -68,10 +68,10 @@ const upper = ({ value }: { value: unknown }): unknown => (typeof value === 'str
  * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
  * refused) like any other value. `@IsOptional()` would let null through to a NOT NULL column.
  */
-const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
+export const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
 /** Optional and nullable: `null` clears the field. */
-const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
+export const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
 
 /** Scheme, then `//`: `http:example.com`, relative URLs and surrounding spaces are refused. */
 const ABSOLUTE_HTTP_URL = /^https?:\/\/[^\s]+$/i;

@@ -8,6 +8,8 @@ import type { MonitorFieldsDto } from './monitor-fields.dto';
 import type { MonitorFilters } from './list-monitors.query';
 import type { PageRequest } from '../http/pagination';
 import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
+import type { PublicCache } from '../http/public-cache';
+import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
 
 export interface MonitorsDeps {
   ds: DataSource;
@@ -17,6 +19,8 @@ export interface MonitorsDeps {
   allowPrivateTargets: boolean;
   /** The API's Redis commands connection (uptime cache). */
   redis: Redis;
+  /** The public pages' and badges' cache: a deleted monitor leaves them at once. */
+  publicCache: PublicCache;
 }
 
 /**
@@ -190,13 +194,20 @@ export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: num
   });
 }
 
-/** Removes the monitor with its schedule, results, incidents and notifications. */
+/**
+ * Removes the monitor with its schedule, results, incidents and notifications, its place on
+ * status pages and its badge (all by cascade), and drops the cached public views of it.
+ */
 export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<void> {
-  await deps.ds.transaction(async (em: EntityManager) => {
+  const views = await deps.ds.transaction(async (em: EntityManager) => {
+    const shown = await publicViewsOfMonitor(em, id);
     const result = await em.getRepository(Monitor).delete({ id, ownerId });
     if (!result.affected) throw new NotFoundError('monitor', id);
     await deps.scheduler.unschedule(id);
+    return shown;
   });
+  const { publicCache: cache } = deps;
+  await cache.forget([...views.slugs.map((slug) => cache.keyOf('page', slug)), ...views.badgeHashes.map((hash) => cache.keyOf('badge', hash))]);
 }
 
 const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -93,6 +93,12 @@ export const COMMON_HEADERS = {
   'Retry-After': { description: 'Seconds to wait before trying again (at most the one-hour window)', schema: int({ minimum: 0, maximum: 3600 }) },
   // A redirect goes to the same URL over https (its request line is at most 16 KiB) or to a provider's sign-in page.
   Location: { description: 'Where the redirect goes', schema: str({ format: 'uri-reference', maxLength: 2 * QUERY_VALUE_MAX }) },
+  ETag: { description: 'Entity tag of the public read; send it back as If-None-Match for a 304', required: true, schema: str({ maxLength: 64 }) },
+  'Cache-Control': {
+    description: 'How long a browser or proxy may keep the public read (PUBLIC_CACHE_SECONDS)',
+    required: true,
+    schema: str({ maxLength: 64, examples: ['public, max-age=30'] }),
+  },
 } as const;
 
 export type HeaderName = keyof typeof COMMON_HEADERS;

@@ -9,6 +9,8 @@ import { MONITOR_OPERATIONS } from './paths/monitors';
 import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
 import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
+import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
+import { statusPageSchemas } from './status-page-schemas';
 import { requestSchemas } from './request-schemas';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
 
@@ -29,6 +31,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...AUTH_OPERATIONS,
   ...SIGN_IN_OPTION_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
+  ...STATUS_PAGE_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
 ];
 
@@ -39,6 +42,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Auth', description: 'OAuth sign-in, the session and API tokens' },
   { name: 'Dashboard', description: 'Overview' },
   { name: 'Preferences', description: 'Per-user settings' },
+  { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
 
@@ -48,7 +52,7 @@ const DESCRIPTION = `Uptime monitoring: HTTP(S) monitors checked on schedule, do
 
 **Envelopes.** A resource: \`{data, meta}\`; a list: \`{data, pagination, meta}\`; an action: \`{message, data?, meta}\`; an error: \`{error: {code, message, details?}, meta}\`. \`meta.request_id\` equals the \`X-Request-Id\` header. Ids are integers, times ISO 8601 UTC with milliseconds, durations seconds, response times milliseconds.
 
-**Rate limits.** RATE_LIMIT_PER_HOUR requests an hour per user (per IP without a caller); every /api/v1 answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a 429 carries Retry-After. Self-hosted installs may turn it off (0): then the headers are absent.
+**Rate limits.** RATE_LIMIT_PER_HOUR requests an hour per user (per IP without a caller); every /api/v1 answer carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, and a 429 carries Retry-After. Self-hosted installs may turn it off (0): then the headers are absent. Public status pages and badges (/status, /badge, /api/v1/public) are counted apart: PUBLIC_RATE_LIMIT_PER_MINUTE per IP.
 
 **HTTPS.** With REQUIRE_HTTPS (the default in production) a plain-HTTP request is answered 308 to the same URL over https; /healthz and /readyz are exempt.
 
@@ -98,7 +102,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

@@ -9,11 +9,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call: `caller` (a bearer token or a session), `session` (the session cookie only),
  * `public` (under /api/v1 without a caller: sign-in), `outside` (before the /api/v1 stack: no
- * rate limit, no body parsing, no caller: operations and the document itself).
+ * rate limit, no body parsing, no caller: operations and the document itself), `anonymous`
+ * (public status pages and badges: no caller, no session, no body, their own per-IP limit).
  */
-export type Access = 'caller' | 'session' | 'public' | 'outside';
+export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
-export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Operations';
+export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Operations';
 
 export interface ParameterSpec {
   name: string;
@@ -48,13 +49,19 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
   /** Error codes this operation answers beyond those every operation of its access can. */
   errors?: ErrorCode[];
-  /** A one-time link whose secret is in its path, by necessity (owasp-ruleset.ts says why). */
-  oneTimeLink?: boolean;
+  /**
+   * The URL itself is the credential, by necessity: a one-time sign-in link, a badge an `<img>`
+   * loads (neither can send a header). Lifts the lint's credentials-in-URL rule for this operation
+   * alone (services/api/test/support/owasp-ruleset.ts says why).
+   */
+  secretInPath?: boolean;
 }
 
 /** Any request under /api/v1 may carry a body that is malformed, too large or not JSON, be rate-limited, or meet a backend outage. */
 const API_ERRORS: ErrorCode[] = ['VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const OUTSIDE_ERRORS: ErrorCode[] = ['INTERNAL_ERROR'];
+/** Public reads take no body and no caller, but are rate limited (PUBLIC_RATE_LIMIT_PER_MINUTE). */
+const ANONYMOUS_ERRORS: ErrorCode[] = ['RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 
 /** What each code means for a caller. */
 const CODE_MEANING: Record<ErrorCode, string> = {
@@ -66,6 +73,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   NOTIFICATION_NOT_FOUND: "no such notification (another user's answers the same)",
   AGENT_NOT_FOUND: 'no such agent visible to the caller',
   TOKEN_NOT_FOUND: 'no such token of the caller',
+  STATUS_PAGE_NOT_FOUND: "no such status page (another user's answers the same)",
   NOT_FOUND: 'unknown route or sign-in provider',
   RESOURCE_EXISTS: 'a duplicate',
   INVALID_STATE: 'not possible in the current state',
@@ -88,6 +96,7 @@ const SECURITY: Record<Access, Record<string, string[]>[]> = {
   session: [{ sessionCookie: [] }],
   public: [],
   outside: [],
+  anonymous: [],
 };
 
 function headersOf(names: HeaderName[]): Record<string, { $ref: string }> {
@@ -168,7 +177,7 @@ function successResponse(spec: ResponseSpec, access: Access, parameters: readonl
 export function buildOperation(spec: OperationSpec, sharedResponses: Record<string, unknown>): Record<string, unknown> {
   const access = spec.access ?? 'caller';
   const codes = new Set<ErrorCode>([
-    ...(access === 'outside' ? OUTSIDE_ERRORS : API_ERRORS),
+    ...(access === 'outside' ? OUTSIDE_ERRORS : access === 'anonymous' ? ANONYMOUS_ERRORS : API_ERRORS),
     ...(access === 'caller' || access === 'session' ? (['UNAUTHORIZED'] as const) : []),
     ...(spec.errors ?? []),
   ]);
@@ -192,7 +201,7 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     security: SECURITY[access],
     // Outside /api/v1 nothing is rate limited: said so for gateways, and for the lint (spectral.test.ts).
     ...(access === 'outside' ? { 'x-rate-limited': false } : {}),
-    ...(spec.oneTimeLink ? { 'x-one-time-link': true } : {}),
+    ...(spec.secretInPath ? { 'x-secret-in-path': true } : {}),
   };
   if (spec.parameters?.length) {
     operation.parameters = spec.parameters.map(({ required, ...p }) => ({ ...p, required: p.in === 'path' ? true : (required ?? false) }));

@@ -32,13 +32,17 @@ export const OWASP_RULESET: RulesetDefinition = {
       ...rateLimit,
       given: "$.paths[*][?(@ && @['x-rate-limited'] !== false)].responses[?(@property.match(/^(2|4)/))]",
     },
-    // The one-time sign-in link (GET /api/v1/auth/link/{token}) is, like a password-reset link,
-    // a URL printed to a terminal and opened in a browser: its secret can only travel in the
-    // path. It works once, for 15 minutes, and is stored only as a hash (docs/security.md).
-    // Such an operation says so with `x-one-time-link: true`; every other parameter is checked.
+    // Two kinds of URL are their own credential, since whatever opens them cannot send a header:
+    // - the one-time sign-in link (GET /api/v1/auth/link/{token}), like a password-reset link, is
+    //   printed to a terminal and opened in a browser; it works once, for 15 minutes, and is
+    //   stored only as a hash (docs/security.md);
+    // - a badge (GET /badge/{token}/status.svg, uptime.svg) is loaded by an <img> in a README;
+    //   it only reads one monitor's status, can be replaced or revoked by its owner, and is stored
+    //   only as a hash (docs/status-pages.md).
+    // Such an operation says so with `x-secret-in-path: true`; every other parameter is checked.
     'owasp:api2:2023-no-credentials-in-url': {
       ...credentialsInUrl,
-      given: "$.paths[*][?(@ && @['x-one-time-link'] !== true)]..parameters[?(@ && @.in && @.in.match(/query|path/))].name",
+      given: "$.paths[*][?(@ && @['x-secret-in-path'] !== true)]..parameters[?(@ && @.in && @.in.match(/query|path/))].name",
     },
   },
 };

@@ -35,7 +35,7 @@ export const SIGN_IN_OPTION_OPERATIONS: OperationSpec[] = [
     description:
       'The URL `pnpm cli login-link --email E` prints, for installs without OAuth. Open it in a browser. A valid link starts a new session (cookie `uptime.sid`, as an OAuth sign-in does) and redirects to APP_URL. A link works once and for 15 minutes; a used, expired or unknown one starts no session, sets no cookie and redirects to `${APP_URL}/sign-in?error=invalid_link`.',
     access: 'public',
-    oneTimeLink: true,
+    secretInPath: true,
     parameters: [
       {
         name: 'token',

@@ -1,0 +1,18 @@
+import { Router } from 'express';
+import { callerOf } from '../auth/caller';
+import { sendData, sendMessage } from '../http/envelope';
+import { parseId } from '../http/id-param';
+import { createBadge, revokeBadge, type BadgesDeps } from './badges.service';
+
+/** `/monitors/{id}/badge`: the owner creates, replaces or revokes a monitor's badge token. */
+export function badgesRouter(deps: BadgesDeps): Router {
+  const router = Router();
+  router.post('/:id/badge', async (req, res) => {
+    sendData(res, await createBadge(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
+  });
+  router.delete('/:id/badge', async (req, res) => {
+    const revoked = await revokeBadge(deps, callerOf(req).id, parseId(req.params.id, 'monitor'));
+    sendMessage(res, revoked ? 'Badge revoked' : 'The monitor had no badge');
+  });
+  return router;
+}

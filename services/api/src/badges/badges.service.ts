@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DataSource, MonitorStatus } from '@uptime/db';
+import type { PublicCache } from '../http/public-cache';
+import { getMonitor } from '../monitors/monitors.service';
+import { uptimeByMonitor, type UptimeSource } from '../monitors/uptime.repository';
+import { readDailyCounts } from '../status-pages/public-status.repository';
+import { dailyUptime } from '../status-pages/public-status';
+
+/** 32 random bytes, url-safe: 43 characters, unguessable. */
+export const BADGE_TOKEN_LENGTH = 43;
+export const BADGE_TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${BADGE_TOKEN_LENGTH}}$`);
+
+/**
+ * Only this SHA-256 of a badge token is stored (and used as its cache key), as for API tokens:
+ * a copy of the database or of Redis does not reveal the badge addresses of private monitors.
+ */
+export const hashBadgeToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export interface BadgesDeps {
+  ds: DataSource;
+  cache: PublicCache;
+  publicUrl: string;
+}
+
+export interface CreatedBadge {
+  badge_token: string;
+  status_url: string;
+  uptime_url: string;
+}
+
+/** Creates the monitor's badge token, or replaces it (the old one stops working at once). */
+export async function createBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<CreatedBadge> {
+  await getMonitor(deps.ds, ownerId, monitorId);
+  const token = randomBytes(32).toString('base64url');
+  const [row]: { old_hash: string | null }[] = await deps.ds.query(
+    `WITH old AS (SELECT token_hash FROM monitor_badges WHERE monitor_id = $1)
+     INSERT INTO monitor_badges (monitor_id, token_hash) VALUES ($1, $2)
+     ON CONFLICT (monitor_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
+     RETURNING (SELECT token_hash FROM old) AS old_hash`,
+    [monitorId, hashBadgeToken(token)],
+  );
+  if (row?.old_hash) await deps.cache.forget([deps.cache.keyOf('badge', row.old_hash)]);
+  const base = `${deps.publicUrl}/badge/${token}`;
+  return { badge_token: token, status_url: `${base}/status.svg`, uptime_url: `${base}/uptime.svg` };
+}
+
+/** Revokes the monitor's badge; true when it had one. */
+export async function revokeBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<boolean> {
+  await getMonitor(deps.ds, ownerId, monitorId);
+  const [rows]: [{ token_hash: string }[], number] = await deps.ds.query(`DELETE FROM monitor_badges WHERE monitor_id = $1 RETURNING token_hash`, [monitorId]);
+  await deps.cache.forget(rows.map((r) => deps.cache.keyOf('badge', r.token_hash)));
+  return rows.length > 0;
+}
+
+/** What a badge shows: the monitor's status and its uptime over each period. */
+export interface BadgeFacts {
+  status: MonitorStatus;
+  uptime: Record<'24h' | '7d' | '30d' | '90d', number | null>;
+}
+
+/** The facts behind the badge with this token hash, in one query set; undefined when unknown. */
+export async function readBadgeFacts(source: UptimeSource, tokenHash: string, now = new Date()): Promise<BadgeFacts | undefined> {
+  const [monitor]: { id: number; status: MonitorStatus }[] = await source.ds.query(
+    `SELECT m.id, m.status FROM monitor_badges b JOIN monitors m ON m.id = b.monitor_id WHERE b.token_hash = $1`,
+    [tokenHash],
+  );
+  if (!monitor) return undefined;
+  const [uptime, daily] = await Promise.all([uptimeByMonitor(source, [monitor.id], now), readDailyCounts(source.ds, [monitor.id], now)]);
+  const windows = uptime.get(monitor.id)!;
+  return {
+    status: monitor.status,
+    uptime: { '24h': windows['24h'], '7d': windows['7d'], '30d': windows['30d'], '90d': dailyUptime(daily.get(monitor.id) ?? [], now).total },
+  };
+}

@@ -1,0 +1,158 @@
+import { BADGE_PERIODS } from '../../badges/badge-images.routes';
+import { STATUS_PAGE_CSS_PATH } from '../../status-pages/status-page.html';
+import { dataEnvelope, listEnvelope } from '../common-schemas';
+import { dataExample, listExample, messageExample } from '../examples';
+import { enumOf, ref, str, type JsonSchema } from '../json-schema';
+import { idParam, pageParams, type OperationSpec, type ParameterSpec, type ResponseSpec } from '../operation';
+import { EXAMPLE_BADGE, EXAMPLE_PUBLIC_PAGE, EXAMPLE_STATUS_PAGE } from '../status-page-schemas';
+
+const BASE = '/api/v1/status-pages';
+const PAGE = `${BASE}/{id}`;
+const id = idParam('status page');
+const notFound = ['STATUS_PAGE_NOT_FOUND'] as const;
+const pageAnswer = (description: string): ResponseSpec => ({ description, schema: dataEnvelope(ref('StatusPage')), example: dataExample(EXAMPLE_STATUS_PAGE) });
+
+const update = (method: 'put' | 'patch'): OperationSpec => ({
+  method,
+  path: PAGE,
+  operationId: method === 'put' ? 'replaceStatusPage' : 'updateStatusPage',
+  tag: 'Status pages',
+  summary: method === 'put' ? 'Update a status page (PUT takes a partial body too)' : 'Update a status page',
+  parameters: [id],
+  body: { schema: ref('StatusPageUpdate'), required: false, example: { title: 'Acme (EU)', monitor_ids: [43, 42] } },
+  responses: { 200: pageAnswer('The updated page') },
+  errors: [...notFound, 'RESOURCE_EXISTS'],
+});
+
+const slugParam: ParameterSpec = { name: 'slug', in: 'path', description: 'The page\'s slug', schema: str({ minLength: 3, maxLength: 64 }), example: 'acme' };
+// Any string is answered (a malformed token is the 404 SVG), but none longer than a path segment can be.
+const tokenParam: ParameterSpec = { name: 'token', in: 'path', description: 'The badge token (POST /api/v1/monitors/{id}/badge)', schema: str({ maxLength: 1024 }) };
+/** Upper bounds of the bodies: 100 monitors × 90 labelled days of HTML; a short stylesheet; a two-word badge. */
+const HTML_MAX = 4_194_304;
+const CSS_MAX = 65_536;
+const SVG_MAX = 8192;
+
+/** A public read: its body, or 304 when If-None-Match names its ETag. */
+const cached = (description: string, contentType: string, schema: JsonSchema, example?: unknown): Record<number, ResponseSpec> => ({
+  200: { description, contentType, schema, ...(example === undefined ? {} : { example }), headers: ['ETag', 'Cache-Control'] },
+  304: { description: 'Not modified: If-None-Match named the current ETag', headers: ['ETag', 'Cache-Control'] },
+});
+
+const svg = str({ maxLength: SVG_MAX, description: 'An SVG image with role="img", aria-label and <title>' });
+const html = str({ maxLength: HTML_MAX });
+const badgeNotFound: ResponseSpec = { description: 'Unknown or revoked token: a grey "badge: not found" SVG', contentType: 'image/svg+xml', schema: svg, headers: ['ETag', 'Cache-Control'] };
+
+/** `/status-pages`, `/monitors/{id}/badge` and the public reads of both (docs/status-pages.md). */
+export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
+  {
+    method: 'post',
+    path: BASE,
+    operationId: 'createStatusPage',
+    tag: 'Status pages',
+    summary: 'Create a status page',
+    body: { schema: ref('StatusPageCreate'), required: true, example: { slug: 'acme', title: 'Acme services', monitor_ids: [42, 43] } },
+    responses: { 201: pageAnswer('The new page') },
+    errors: ['RESOURCE_EXISTS'],
+  },
+  {
+    method: 'get',
+    path: BASE,
+    operationId: 'listStatusPages',
+    tag: 'Status pages',
+    summary: 'List your status pages',
+    parameters: pageParams(25, 100),
+    responses: { 200: { description: 'Your pages, id order', schema: listEnvelope(ref('StatusPage')), example: listExample([EXAMPLE_STATUS_PAGE]) } },
+  },
+  { method: 'get', path: PAGE, operationId: 'getStatusPage', tag: 'Status pages', summary: 'Get a status page', parameters: [id], responses: { 200: pageAnswer('The page') }, errors: [...notFound] },
+  update('put'),
+  update('patch'),
+  {
+    method: 'delete',
+    path: PAGE,
+    operationId: 'deleteStatusPage',
+    tag: 'Status pages',
+    summary: 'Delete a status page',
+    parameters: [id],
+    responses: { 200: { description: 'Deleted', schema: ref('MessageResponse'), example: messageExample('Status page deleted') } },
+    errors: [...notFound],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/monitors/{id}/badge',
+    operationId: 'createMonitorBadge',
+    tag: 'Status pages',
+    summary: "Create or replace a monitor's badge token",
+    description: 'The old token, if any, stops working at once. The token is shown only in this answer.',
+    parameters: [idParam('monitor')],
+    responses: { 200: { description: 'The badge', schema: dataEnvelope(ref('BadgeCreated')), example: dataExample(EXAMPLE_BADGE) } },
+    errors: ['MONITOR_NOT_FOUND'],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/monitors/{id}/badge',
+    operationId: 'revokeMonitorBadge',
+    tag: 'Status pages',
+    summary: "Revoke a monitor's badge token",
+    parameters: [idParam('monitor')],
+    responses: { 200: { description: 'Revoked (or there was none)', schema: ref('MessageResponse'), example: messageExample('Badge revoked') } },
+    errors: ['MONITOR_NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/public/status-pages/{slug}',
+    operationId: 'getPublicStatusPage',
+    tag: 'Status pages',
+    summary: 'Read a published status page (no caller needed)',
+    description: 'Cached for PUBLIC_CACHE_SECONDS; rate limited per IP by PUBLIC_RATE_LIMIT_PER_MINUTE.',
+    access: 'anonymous',
+    parameters: [slugParam],
+    responses: cached('The page', 'application/json', dataEnvelope(ref('PublicStatusPage')), dataExample(EXAMPLE_PUBLIC_PAGE)),
+    errors: ['NOT_FOUND'],
+  },
+  {
+    method: 'get',
+    path: '/status/{slug}',
+    operationId: 'viewStatusPage',
+    tag: 'Status pages',
+    summary: 'The published status page as HTML',
+    description: 'Server-rendered, no script; light or dark after the system setting.',
+    access: 'anonymous',
+    parameters: [slugParam],
+    responses: {
+      ...cached('The page', 'text/html', html),
+      404: { description: 'Unknown or unpublished slug: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
+    },
+  },
+  {
+    method: 'get',
+    path: STATUS_PAGE_CSS_PATH,
+    operationId: 'getStatusPageStylesheet',
+    tag: 'Status pages',
+    summary: 'The stylesheet of the status pages',
+    access: 'anonymous',
+    responses: cached('The stylesheet', 'text/css', str({ maxLength: CSS_MAX })),
+  },
+  {
+    method: 'get',
+    path: '/badge/{token}/status.svg',
+    operationId: 'getStatusBadge',
+    secretInPath: true,
+    tag: 'Status pages',
+    summary: "A monitor's status badge",
+    access: 'anonymous',
+    parameters: [tokenParam],
+    responses: { ...cached('up, degraded, down, paused or pending', 'image/svg+xml', svg), 404: badgeNotFound },
+  },
+  {
+    method: 'get',
+    path: '/badge/{token}/uptime.svg',
+    operationId: 'getUptimeBadge',
+    secretInPath: true,
+    tag: 'Status pages',
+    summary: "A monitor's uptime badge",
+    access: 'anonymous',
+    parameters: [tokenParam, { name: 'period', in: 'query', description: 'The window', schema: enumOf(BADGE_PERIODS, { default: '30d' }) }],
+    responses: { ...cached('The uptime percentage, or "no data"', 'image/svg+xml', svg), 404: badgeNotFound },
+    errors: ['VALIDATION_ERROR'],
+  },
+];

@@ -1,0 +1,134 @@
+import { MONITOR_STATUSES } from '@uptime/db';
+import { BADGE_TOKEN_LENGTH, BADGE_TOKEN_PATTERN, type CreatedBadge } from '../badges/badges.service';
+import { PAGE_STATUSES, type PublicStatusPage } from '../status-pages/public-status';
+import { DESCRIPTION_MAX, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
+import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
+import type { StatusPageResponse } from '../status-pages/status-page.presenter';
+import { annotate, schemaOfDto } from './dto-schema';
+import { arrayOf, bool, enumOf, int, nullable, num, objectOf, str, timestamp, type JsonSchema } from './json-schema';
+
+const percent = (description: string): JsonSchema => nullable(num({ minimum: 0, maximum: 100, description: `${description}; null without checks` }));
+
+export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
+  id: 7,
+  slug: 'acme',
+  title: 'Acme services',
+  description: 'Shop and API of Acme',
+  monitors: [
+    { id: 42, name: 'Shop' },
+    { id: 43, name: 'API' },
+  ],
+  published: true,
+  url: 'https://uptime.example.com/status/acme',
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
+
+/** 90 days up to 2026-11-22, the last at `last`. */
+const exampleDays = (last: number): PublicStatusPage['monitors'][number]['days'] =>
+  Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2026, 10, 22 - 89 + i)).toISOString().slice(0, 10), uptime: i === 89 ? last : 100 }));
+
+export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
+  slug: 'acme',
+  title: 'Acme services',
+  description: 'Shop and API of Acme',
+  status: 'outage',
+  monitors: [
+    { name: 'Shop', status: 'online', uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
+    { name: 'API', status: 'offline', uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
+  ],
+  active_incidents: [{ monitor_name: 'API', started_at: '2026-11-22T09:41:00.000Z' }],
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
+
+export const EXAMPLE_BADGE: CreatedBadge = {
+  badge_token: 'Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE',
+  status_url: 'https://uptime.example.com/badge/Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE/status.svg',
+  uptime_url: 'https://uptime.example.com/badge/Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE/uptime.svg',
+};
+
+/** A monitor's name (monitors.name is varchar(200)). */
+const NAME_MAX = 200;
+/** The URLs answered: PUBLIC_URL and a path of under 100 characters. */
+const URL_MAX = 2048;
+const ID_MAX = 2_147_483_647;
+const monitorName = (): JsonSchema => str({ maxLength: NAME_MAX });
+const slug = (): JsonSchema => str({ pattern: SLUG_PATTERN.source, minLength: 3, maxLength: SLUG_MAX });
+const title = (): JsonSchema => str({ minLength: 1, maxLength: TITLE_MAX });
+const description = (): JsonSchema => nullable(str({ maxLength: DESCRIPTION_MAX }));
+const url = (extra: Omit<JsonSchema, 'type'> = {}): JsonSchema => str({ format: 'uri', maxLength: URL_MAX, ...extra });
+
+/** The schemas of status pages and badges, answers and bodies, by component name. */
+export function statusPageSchemas(): Record<string, JsonSchema> {
+  const fields = annotate(schemaOfDto(StatusPageFieldsDto), {
+    slug: { description: 'The page\'s address, /status/{slug}; unique across all users (409 RESOURCE_EXISTS when taken)' },
+    description: { description: 'Shown under the title; null clears it' },
+    monitor_ids: { description: "1 to 100 of your own monitors, without repeats, in the page's order" },
+    published: { description: 'Unpublished pages answer 404 to the public', default: true },
+  });
+  return {
+    StatusPage: objectOf<StatusPageResponse>(
+      {
+        id: int({ minimum: 1, maximum: ID_MAX }),
+        slug: slug(),
+        title: title(),
+        description: description(),
+        monitors: arrayOf(objectOf<StatusPageResponse['monitors'][number]>({ id: int({ minimum: 1, maximum: ID_MAX }), name: monitorName() }), {
+          maxItems: MAX_PAGE_MONITORS,
+          description: 'In page order',
+        }),
+        published: bool(),
+        url: url({ description: '${PUBLIC_URL}/status/{slug}' }),
+        created_at: timestamp(),
+        updated_at: timestamp(),
+      },
+      { description: 'A status page as its owner sees it' },
+    ),
+    PublicStatusPage: objectOf<PublicStatusPage>(
+      {
+        slug: slug(),
+        title: title(),
+        description: description(),
+        status: enumOf(PAGE_STATUSES, { description: 'outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none' }),
+        monitors: arrayOf(
+          objectOf<PublicStatusPage['monitors'][number]>({
+            name: monitorName(),
+            status: enumOf(MONITOR_STATUSES),
+            uptime_24h: percent('Uptime over the last 24 hours'),
+            uptime_90d: percent('Uptime over the 90 days of `days`'),
+            days: arrayOf(
+              objectOf<PublicStatusPage['monitors'][number]['days'][number]>({
+                date: str({ format: 'date', maxLength: 10, description: 'A UTC day' }),
+                uptime: percent('Uptime of the day'),
+              }),
+              { minItems: PUBLIC_DAYS, maxItems: PUBLIC_DAYS, description: 'The last 90 UTC days, oldest first, today last' },
+            ),
+          }),
+          { maxItems: MAX_PAGE_MONITORS, description: 'In page order; no URL, id or error text' },
+        ),
+        active_incidents: arrayOf(
+          objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: monitorName(), started_at: timestamp() }),
+          { maxItems: MAX_PAGE_MONITORS, description: 'Open downtimes of the monitors shown (not paused)' },
+        ),
+        updated_at: timestamp({ description: 'When these figures were read; they are cached for PUBLIC_CACHE_SECONDS' }),
+      },
+      { description: 'A published status page as anyone reads it' },
+    ),
+    BadgeCreated: objectOf<CreatedBadge>(
+      {
+        badge_token: str({
+          pattern: BADGE_TOKEN_PATTERN.source,
+          minLength: BADGE_TOKEN_LENGTH,
+          maxLength: BADGE_TOKEN_LENGTH,
+          description: 'Shown only in this answer; only its SHA-256 is stored',
+        }),
+        status_url: url(),
+        uptime_url: url({ description: 'Add ?period=24h|7d|30d|90d (default 30d)' }),
+      },
+      { description: 'A monitor\'s new badge' },
+    ),
+    StatusPageCreate: { ...annotate(fields, {}, REQUIRED_ON_CREATE), description: 'A new status page' },
+    StatusPageUpdate: { ...fields, description: 'PUT and PATCH: a partial body; monitor_ids replaces the list' },
+  };
+}
+

@@ -1,0 +1,52 @@
+import type { DataSource } from '@uptime/db';
+import type { MonitorStatus } from '@uptime/db';
+import { DAY_MS, floorTo } from '../monitors/time-buckets';
+
+export interface PublishedPageRow {
+  slug: string;
+  title: string;
+  description: string | null;
+  /** The page's monitors in page order: name, status and the start of an open downtime. */
+  monitors: { id: number; name: string; status: MonitorStatus; incident_started_at: string | null }[];
+}
+
+/** The published page of `slug` with its monitors, in one query; undefined when unknown or unpublished. */
+export async function readPublishedPage(ds: DataSource, slug: string): Promise<PublishedPageRow | undefined> {
+  const [row]: PublishedPageRow[] = await ds.query(
+    `SELECT sp.slug, sp.title, sp.description,
+            COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'status', m.status,
+                                                'incident_started_at', i.started_at) ORDER BY spm.position)
+                     FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors
+       FROM status_pages sp
+       LEFT JOIN status_page_monitors spm ON spm.status_page_id = sp.id
+       LEFT JOIN monitors m ON m.id = spm.monitor_id
+       LEFT JOIN incidents i ON i.id = m.open_incident_id AND i.resolved_at IS NULL
+      WHERE sp.slug = $1 AND sp.published
+      GROUP BY sp.id`,
+    [slug],
+  );
+  return row;
+}
+
+export interface DailyCounts {
+  /** Midnight UTC of the day. */
+  day: number;
+  checks: number;
+  successes: number;
+}
+
+/** How many UTC days a page's bars and its 90-day uptime cover, today included. */
+export const PUBLIC_DAYS = 90;
+
+/** Daily rollups of the last PUBLIC_DAYS UTC days (today included) per monitor, in one query. */
+export async function readDailyCounts(ds: DataSource, monitorIds: number[], now: Date): Promise<Map<number, DailyCounts[]>> {
+  const byMonitor = new Map<number, DailyCounts[]>(monitorIds.map((id) => [id, []]));
+  if (monitorIds.length === 0) return byMonitor;
+  const first = floorTo(now, DAY_MS).getTime() - (PUBLIC_DAYS - 1) * DAY_MS;
+  const rows: { monitor_id: number; bucket: Date; checks: number; successes: number }[] = await ds.query(
+    `SELECT monitor_id, bucket, checks, successes FROM check_rollups_1d WHERE monitor_id = ANY($1) AND bucket >= $2`,
+    [monitorIds, new Date(first)],
+  );
+  for (const r of rows) byMonitor.get(r.monitor_id)?.push({ day: r.bucket.getTime(), checks: r.checks, successes: r.successes });
+  return byMonitor;
+}

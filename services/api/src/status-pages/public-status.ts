@@ -1,0 +1,91 @@
+import type { MonitorStatus } from '@uptime/db';
+import { DAY_MS, floorTo } from '../monitors/time-buckets';
+import { uptimeByMonitor, uptimePercent, type UptimeSource } from '../monitors/uptime.repository';
+import { PUBLIC_DAYS, readDailyCounts, readPublishedPage, type DailyCounts } from './public-status.repository';
+
+export type PageStatus = 'operational' | 'degraded' | 'outage';
+export const PAGE_STATUSES: readonly PageStatus[] = ['operational', 'degraded', 'outage'];
+
+/**
+ * What anyone may read of a published page: names, states and uptime only. No monitor URL, id,
+ * owner or error text: the owner chose what to publish, not how it is checked.
+ */
+export interface PublicStatusPage {
+  slug: string;
+  title: string;
+  description: string | null;
+  status: PageStatus;
+  monitors: {
+    name: string;
+    status: MonitorStatus;
+    uptime_24h: number | null;
+    uptime_90d: number | null;
+    days: { date: string; uptime: number | null }[];
+  }[];
+  active_incidents: { monitor_name: string; started_at: string }[];
+  /** When these figures were read (they are cached for PUBLIC_CACHE_SECONDS). */
+  updated_at: string;
+}
+
+/**
+ * "outage" when a monitor on the page is offline, "degraded" when one is in warning, else
+ * "operational". A paused monitor counts as none of these (nor does a pending one, not yet checked).
+ */
+export function pageStatusOf(statuses: readonly MonitorStatus[]): PageStatus {
+  if (statuses.includes('offline')) return 'outage';
+  if (statuses.includes('warning')) return 'degraded';
+  return 'operational';
+}
+
+export type UptimeGrade = 'up' | 'partial' | 'down' | 'none';
+
+/** How a day or period is coloured on pages and badges: up from 99.9 %, partial from 95 %. */
+export function uptimeGrade(uptime: number | null): UptimeGrade {
+  if (uptime === null) return 'none';
+  if (uptime >= 99.9) return 'up';
+  return uptime >= 95 ? 'partial' : 'down';
+}
+
+/** The last PUBLIC_DAYS UTC days, oldest first, each with its uptime (null without checks), and their total. */
+export function dailyUptime(counts: readonly DailyCounts[], now: Date): { days: { date: string; uptime: number | null }[]; total: number | null } {
+  const byDay = new Map(counts.map((c) => [c.day, c]));
+  const today = floorTo(now, DAY_MS).getTime();
+  let checks = 0;
+  let successes = 0;
+  const days: { date: string; uptime: number | null }[] = [];
+  for (let i = PUBLIC_DAYS - 1; i >= 0; i -= 1) {
+    const day = today - i * DAY_MS;
+    const c = byDay.get(day);
+    checks += c?.checks ?? 0;
+    successes += c?.successes ?? 0;
+    days.push({ date: new Date(day).toISOString().slice(0, 10), uptime: c ? uptimePercent(c.successes, c.checks) : null });
+  }
+  return { days, total: uptimePercent(successes, checks) };
+}
+
+/**
+ * The public view of the published page `slug`, or undefined when it is unknown or unpublished.
+ * One query set: the page with its monitors, their daily rollups, and their 24 h uptime (read as
+ * the monitor API reads it, so both show the same figure).
+ */
+export async function readPublicStatusPage(source: UptimeSource, slug: string, now = new Date()): Promise<PublicStatusPage | undefined> {
+  const page = await readPublishedPage(source.ds, slug);
+  if (!page) return undefined;
+  const ids = page.monitors.map((m) => m.id);
+  const [daily, uptime] = await Promise.all([readDailyCounts(source.ds, ids, now), uptimeByMonitor(source, ids, now)]);
+  const shown = page.monitors.filter((m) => m.status !== 'paused');
+  return {
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    status: pageStatusOf(shown.map((m) => m.status)),
+    monitors: page.monitors.map((m) => {
+      const { days, total } = dailyUptime(daily.get(m.id) ?? [], now);
+      return { name: m.name, status: m.status, uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
+    }),
+    active_incidents: shown
+      .filter((m) => m.incident_started_at !== null)
+      .map((m) => ({ monitor_name: m.name, started_at: new Date(m.incident_started_at!).toISOString() })),
+    updated_at: now.toISOString(),
+  };
+}

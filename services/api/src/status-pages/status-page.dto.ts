@@ -1,0 +1,36 @@
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Nullable, Optional } from '../monitors/monitor-fields.dto';
+
+/** 3-64 lowercase letters, digits and hyphens; also a CHECK of the status_pages table. */
+export const SLUG_PATTERN = /^[a-z0-9-]{3,64}$/;
+export const SLUG_MAX = 64;
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 2000;
+export const MAX_PAGE_MONITORS = 100;
+
+/**
+ * The writable fields of a status page, all optional: PUT and PATCH take this as it is; create
+ * requires slug, title and monitor_ids (status-pages.routes.ts). `monitor_ids` is the page's
+ * order, so a repeated id is refused rather than guessed at.
+ */
+export class StatusPageFieldsDto {
+  @Optional()
+  @IsString()
+  @Length(3, SLUG_MAX)
+  @Matches(SLUG_PATTERN, { message: 'slug must be 3-64 lowercase letters, digits or hyphens' })
+  slug?: string;
+  @Optional() @IsString() @Length(1, TITLE_MAX) title?: string;
+  @Nullable() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string | null;
+  @Optional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_PAGE_MONITORS)
+  @ArrayUnique({ message: 'monitor_ids must not repeat an id' })
+  @IsInt({ each: true, message: 'each of monitor_ids must be an integer' })
+  @Min(1, { each: true })
+  @Max(2_147_483_647, { each: true })
+  monitor_ids?: number[];
+  @Optional() @IsBoolean() published?: boolean;
+}
+
+export const REQUIRED_ON_CREATE = ['slug', 'title', 'monitor_ids'] as const;

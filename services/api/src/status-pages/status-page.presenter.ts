@@ -1,0 +1,18 @@
+import type { StatusPageRow } from './status-pages.repository';
+
+/** A status page as its owner sees it; `url` is where anyone reads it. */
+export function toStatusPageResponse(page: StatusPageRow, publicUrl: string) {
+  return {
+    id: page.id,
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    monitors: page.monitors.map((m) => ({ id: m.id, name: m.name })),
+    published: page.published,
+    url: `${publicUrl}/status/${page.slug}`,
+    created_at: page.created_at.toISOString(),
+    updated_at: page.updated_at.toISOString(),
+  };
+}
+
+export type StatusPageResponse = ReturnType<typeof toStatusPageResponse>;

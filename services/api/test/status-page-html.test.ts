@@ -1,0 +1,77 @@
+import request from 'supertest';
+import type { User } from '@uptime/db';
+import { aCaller, aMonitor } from '@uptime/testing';
+import { useApiHarness } from './support/api-harness';
+
+const h = useApiHarness();
+let user: User;
+let auth: string;
+
+beforeEach(async () => {
+  ({ user, auth } = await aCaller(h.ds));
+});
+
+async function aPage(body: Record<string, unknown>): Promise<void> {
+  expect((await request(h.app).post('/api/v1/status-pages').set('Authorization', auth).send(body)).status).toBe(201);
+}
+
+describe('GET /status/{slug}', () => {
+  it('escapes every name, title and description, whatever the owner typed', async () => {
+    const m = await aMonitor(h.ds, user, { name: '<script>alert(1)</script> & "quoted" \'single\'' });
+    await aPage({ slug: 'escaped', title: '<img src=x onerror=alert(2)>', description: '</p><b>bold</b>', monitor_ids: [m.id] });
+    const res = await request(h.app).get('/status/escaped');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    for (const raw of ['<script>', '<img', '<b>', '"quoted"', "'single'"]) expect(res.text).not.toContain(raw);
+    expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;');
+    expect(res.text).toContain('<title>&lt;img src=x onerror=alert(2)&gt; status</title>');
+    expect(res.text).toContain('&lt;/p&gt;&lt;b&gt;bold&lt;/b&gt;');
+  });
+
+  it('has 90 focusable, labelled days per monitor, no script, and a CSP without inline script or style', async () => {
+    const a = await aMonitor(h.ds, user, { name: 'A' });
+    const b = await aMonitor(h.ds, user, { name: 'B' });
+    await aPage({ slug: 'cells', title: 'Cells', monitor_ids: [a.id, b.id] });
+    const res = await request(h.app).get('/status/cells');
+    expect(res.text.match(/<span class="day day-none" role="img" tabindex="0" aria-label="[^"]+: no checks"><\/span>/g)).toHaveLength(180);
+    expect([/<script/i, /\sstyle=/i, /\son\w+=/i].filter((re) => re.test(res.text))).toEqual([]);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['cache-control']).toBe('public, max-age=30');
+    expect((await request(h.app).get('/status/cells').set('If-None-Match', res.headers.etag!)).status).toBe(304);
+  });
+
+  it('answers gzip to a client that takes it and plain HTML to one that does not, each with its own ETag', async () => {
+    const m = await aMonitor(h.ds, user, { name: 'Compressed' });
+    await aPage({ slug: 'zipped', title: 'Zipped', monitor_ids: [m.id] });
+    const gzip = await request(h.app).get('/status/zipped').set('Accept-Encoding', 'gzip');
+    const plain = await request(h.app).get('/status/zipped').set('Accept-Encoding', 'identity');
+    expect([gzip.headers['content-encoding'], plain.headers['content-encoding']]).toEqual(['gzip', undefined]);
+    expect(gzip.headers.vary).toContain('Accept-Encoding');
+    expect(gzip.text).toBe(plain.text);
+    expect(plain.text).toContain('<h2 id="m0">Compressed</h2>');
+    expect(gzip.headers.etag).not.toBe(plain.headers.etag);
+    expect((await request(h.app).get('/status/zipped').set('Accept-Encoding', 'identity').set('If-None-Match', plain.headers.etag!)).status).toBe(304);
+  });
+
+  it('answers an unpublished or unknown slug with a 404 page', async () => {
+    const m = await aMonitor(h.ds, user);
+    await aPage({ slug: 'draft', title: 'Draft', monitor_ids: [m.id], published: false });
+    for (const slug of ['draft', 'missing', 'Bad_Slug']) {
+      const res = await request(h.app).get(`/status/${slug}`);
+      expect([slug, res.status]).toEqual([slug, 404]);
+      expect(res.text).toContain('<h1>Status page not found</h1>');
+      expect(res.text).not.toContain('Draft');
+    }
+  });
+
+  it('serves its stylesheet, which follows the system colour scheme', async () => {
+    const res = await request(h.app).get('/status/assets/status-page.css');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/css/);
+    expect(res.text).toContain('@media (prefers-color-scheme: dark)');
+    expect(res.headers.etag).toBeDefined();
+  });
+});
