@@ -15,6 +15,8 @@ import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
 import { MeteredEmailChannel } from './channels/metered-email';
+import { createDeliveryDeps } from './deliveries/delivery-deps';
+import { startDeliverySweeper } from './deliveries/delivery-sweeper';
 import { createStatusChangedProcessor } from './status-changed.processor';
 
 export interface NotifierDeps {
@@ -30,6 +32,8 @@ export interface NotifierDeps {
   concurrency?: number;
   /** The process's metrics; by default a registry of its own. */
   metrics?: ServiceMetrics;
+  /** How often this notifier sweeps for due and abandoned deliveries; default 5 s. */
+  sweepIntervalMs?: number;
 }
 
 export interface Notifier {
@@ -50,15 +54,17 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const metrics = deps.metrics ?? createServiceMetrics();
   const ownsConnection = deps.connection === undefined;
   const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
-  const handlers: Record<string, (job: Job) => Promise<void>> = {
-    [JobName.statusChanged]: createStatusChangedProcessor({
-      dataSource: deps.dataSource,
-      emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
-      mailFrom: config.mail.from,
-      logger,
-      metrics,
-    }),
+  const delivery = {
+    dataSource: deps.dataSource,
+    emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
+    mailFrom: config.mail.from,
+    logger,
+    metrics,
   };
+  const handlers: Record<string, (job: Job) => Promise<void>> = {
+    [JobName.statusChanged]: createStatusChangedProcessor(delivery),
+  };
+  const sweeper = startDeliverySweeper(createDeliveryDeps(delivery), { intervalMs: deps.sweepIntervalMs });
 
   const worker = new Worker(
     QueueName.statusChanges,
@@ -94,6 +100,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
 
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
     unwatchQueue();
+    await sweeper.stop();
     const outcome = await stopWithin(
       graceMs,
       () => worker.close(),
