@@ -348,7 +348,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a notification */
+        /**
+         * Get a notification
+         * @description With `deliveries`: every message of it, one per channel and recipient, and what became of each.
+         */
         get: operations["getNotification"];
         put?: never;
         post?: never;
@@ -1161,6 +1164,88 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
+            possible_duplicate: boolean;
+        };
+        /** @description One message of a notification on one channel to one recipient (docs/reliability.md) */
+        NotificationDelivery: {
+            /** @enum {string} */
+            channel: "email" | "slack" | "webhook";
+            /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
+            recipient: string;
+            /**
+             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed";
+            attempts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            sent_at: string | null;
+            /** @description The last attempt’s error; null once sent */
+            error: string | null;
+            /** @description An attempt timed out after its request was written (or its sender died mid-send) and it was sent again: the receiver may have it twice */
+            possible_duplicate: boolean;
+        };
+        /** @description A notification with every delivery of it */
+        NotificationWithDeliveries: {
+            id: number;
+            monitor_id: number;
+            monitor_name: string;
+            /** Format: uri */
+            monitor_url: string;
+            /** @enum {string} */
+            type: "downtime" | "recovery";
+            message: string;
+            /** @enum {string} */
+            status: "active" | "resolved";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resolved_at: string | null;
+            /** @description Seconds from started_at to resolved_at; null while active */
+            duration: number | null;
+            /** @enum {string} */
+            notification_method: "email";
+            acknowledged: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            acknowledged_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the mail transport accepted the email
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            email_sent_at: string | null;
+            error_details: {
+                status_code: number | null;
+                /** @description Response time, milliseconds */
+                response_time: number | null;
+                error_message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
+            possible_duplicate: boolean;
+            deliveries: components["schemas"]["NotificationDelivery"][];
         };
         Acknowledgement: {
             id: number;
@@ -3852,7 +3937,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3932,7 +4018,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4013,7 +4100,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4061,7 +4149,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The notification */
+            /** @description The notification and its deliveries */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4093,7 +4181,20 @@ export interface operations {
                      *           "response_time": 41,
                      *           "error_message": "Unexpected status 500"
                      *         },
-                     *         "created_at": "2026-11-22T09:58:00.000Z"
+                     *         "created_at": "2026-11-22T09:58:00.000Z",
+                     *         "possible_duplicate": false,
+                     *         "deliveries": [
+                     *           {
+                     *             "channel": "email",
+                     *             "recipient": "ops@example.com",
+                     *             "status": "sent",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T09:58:00.800Z",
+                     *             "sent_at": "2026-11-22T09:58:01.000Z",
+                     *             "error": null,
+                     *             "possible_duplicate": false
+                     *           }
+                     *         ]
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -4102,7 +4203,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Notification"];
+                        data: components["schemas"]["NotificationWithDeliveries"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -4280,7 +4381,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5428,7 +5530,8 @@ export interface operations {
                      *               "response_time": 41,
                      *               "error_message": "Unexpected status 500"
                      *             },
-                     *             "created_at": "2026-11-22T09:58:00.000Z"
+                     *             "created_at": "2026-11-22T09:58:00.000Z",
+                     *             "possible_duplicate": false
                      *           }
                      *         ]
                      *       },

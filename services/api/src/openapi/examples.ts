@@ -8,7 +8,7 @@ import type { toCheckResultResponse } from '../monitors/check-results.service';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
-import type { NotificationResponse } from '../notifications/notification.presenter';
+import type { DeliveryResponse, NotificationResponse } from '../notifications/notification.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 
 /**
@@ -105,6 +105,18 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
   email_sent_at: '2026-11-22T09:58:01.000Z',
   error_details: { status_code: 500, response_time: 41, error_message: 'Unexpected status 500' },
   created_at: '2026-11-22T09:58:00.000Z',
+  possible_duplicate: false,
+};
+
+export const EXAMPLE_DELIVERY: DeliveryResponse = {
+  channel: 'email',
+  recipient: 'ops@example.com',
+  status: 'sent',
+  attempts: 1,
+  last_attempt_at: '2026-11-22T09:58:00.800Z',
+  sent_at: '2026-11-22T09:58:01.000Z',
+  error: null,
+  possible_duplicate: false,
 };
 
 export const EXAMPLE_AGENT: AgentResponse = {

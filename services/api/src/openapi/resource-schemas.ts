@@ -27,6 +27,7 @@ import type { toTestResultResponse } from '../monitors/test-check';
 import type { toAcknowledgementResponse, NotificationResponse, toResolutionResponse } from '../notifications/notification.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 import { ERROR_CODES } from '@uptime/errors';
+import { deliverySchemas } from './delivery-schemas';
 import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
 
 type Stats = ReturnType<typeof toStatsResponse>;
@@ -178,6 +179,7 @@ const notification = objectOf<NotificationResponse>(
       objectOf<NotificationErrorDetails>({ status_code: nullable(int()), response_time: ms('Response time'), error_message: str() }),
     ),
     created_at: timestamp(),
+    possible_duplicate: bool({ description: 'One of its deliveries may have reached its receiver twice (see NotificationDelivery)' }),
   },
   { description: 'A downtime or recovery notification (contract §6)' },
 );
@@ -282,6 +284,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   AlertSettings: alertSettings,
   BulkOutcome: bulkOutcome,
   Notification: notification,
+  ...deliverySchemas(notification),
   Acknowledgement: objectOf<ReturnType<typeof toAcknowledgementResponse>>({
     id: id(),
     acknowledged: bool(),

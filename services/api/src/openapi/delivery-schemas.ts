@@ -1,0 +1,33 @@
+import { DELIVERY_CHANNELS } from '@uptime/db';
+import type { DeliveryResponse, NotificationDetailResponse, NotificationResponse } from '../notifications/notification.presenter';
+import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+
+const delivery = objectOf<DeliveryResponse>(
+  {
+    channel: enumOf(DELIVERY_CHANNELS),
+    recipient: str({ description: 'The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path)' }),
+    status: enumOf(['pending', 'sent', 'failed'], {
+      description: 'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)',
+    }),
+    attempts: int({ minimum: 0 }),
+    last_attempt_at: nullable(timestamp()),
+    sent_at: nullable(timestamp()),
+    error: nullable(str({ description: 'The last attempt\u2019s error; null once sent' })),
+    possible_duplicate: bool({
+      description: 'An attempt timed out after its request was written (or its sender died mid-send) and it was sent again: the receiver may have it twice',
+    }),
+  },
+  { description: 'One message of a notification on one channel to one recipient (docs/reliability.md)' },
+);
+
+/** Schemas of `GET /notifications/{id}` and the alert test send. */
+export function deliverySchemas(notification: JsonSchema): Record<string, JsonSchema> {
+  const props = notification.properties as { [K in keyof NotificationResponse]: JsonSchema };
+  return {
+    NotificationDelivery: delivery,
+    NotificationWithDeliveries: objectOf<NotificationDetailResponse>(
+      { ...props, deliveries: arrayOf(ref('NotificationDelivery')) },
+      { description: 'A notification with every delivery of it' },
+    ),
+  };
+}
