@@ -11,6 +11,7 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
+import { allowAnyAddress, allowPublicAddressesOnly } from '@uptime/probe';
 import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
@@ -58,6 +59,8 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     dataSource: deps.dataSource,
     emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
     mailFrom: config.mail.from,
+    appUrl: config.http.appUrl,
+    addressPolicy: config.allowPrivateTargets ? allowAnyAddress : allowPublicAddressesOnly,
     logger,
     metrics,
   };

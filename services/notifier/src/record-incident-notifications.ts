@@ -27,12 +27,12 @@ export interface RecordedNotifications {
 export function recordIncidentNotifications(dataSource: DataSource, ctx: IncidentContext): Promise<RecordedNotifications> {
   return dataSource.transaction(async (tx) => {
     const downtimeId = await insertDowntime(tx, ctx);
-    if (downtimeId !== null && ctx.emailEnabled) await queueDeliveries(tx, downtimeId, 'email', recipientsOf(ctx));
+    if (downtimeId !== null) await queueAllDeliveries(tx, downtimeId, ctx);
     if (ctx.resolvedAt === null) return { downtimeId, recoveryId: null };
 
     await resolveDowntime(tx, ctx.incidentId);
     const recoveryId = await insertRecovery(tx, ctx);
-    if (recoveryId !== null && ctx.emailEnabled && ctx.alertOnRecovery) await queueDeliveries(tx, recoveryId, 'email', recipientsOf(ctx));
+    if (recoveryId !== null && ctx.alertOnRecovery) await queueAllDeliveries(tx, recoveryId, ctx);
     return { downtimeId, recoveryId };
   });
 }
@@ -89,4 +89,11 @@ async function insertRecovery(tx: EntityManager, ctx: IncidentContext): Promise<
     [ctx.incidentId, ctx.ownerId, recoveryMessage(ctx)],
   );
   return rows[0]?.id ?? null;
+}
+
+/** One delivery per enabled channel and recipient, as the monitor's settings are right now. */
+async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: IncidentContext): Promise<void> {
+  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx));
+  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl]);
+  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url]);
 }

@@ -6,6 +6,7 @@ import { LeanCheckResults1732270004000 } from './1732270004000-lean-check-result
 import { CompactCheckResults1732270005000 } from './1732270005000-compact-check-results';
 import { PartitionCheckResults1732270006000 } from './1732270006000-partition-check-results';
 import { NotificationDeliveries1732270030000 } from './1732270030000-notification-deliveries';
+import { AlertChannels1732270031000 } from './1732270031000-alert-channels';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, NotificationDeliveries1732270030000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, NotificationDeliveries1732270030000, AlertChannels1732270031000];

@@ -1,13 +1,14 @@
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { QueryRunner } from 'typeorm';
+import { allowAnyAddress } from '@uptime/probe';
 import { createLogger, type Logger } from '@uptime/logger';
 import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
 import { SendGridEmailChannel } from '../../src/channels/sendgrid-email';
 import type { EmailChannel } from '../../src/channels/email-channel';
 import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
 
-type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs'>>;
+type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy'>>;
 
 /**
  * Every test file of this service truncates the run's one database. jest may run files in parallel
@@ -47,6 +48,8 @@ export function useTestbed(): Testbed {
         dataSource: bed.ds,
         emailChannel: channel,
         mailFrom: bed.config.mail.from,
+        appUrl: bed.config.http.appUrl,
+        addressPolicy: allowAnyAddress,
         logger: bed.logger,
         ...options,
       });
