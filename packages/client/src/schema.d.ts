@@ -284,6 +284,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/{id}/alerts/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test alert on every enabled channel
+         * @description Answers once every attempt finished, or after 15 s with what finished by then (the rest pending). Each message is attempted once. At most 5 a minute per monitor (429 with Retry-After); 503 when no notifier took the test within 15 s.
+         */
+        post: operations["sendTestAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/alerts/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook's signing key
+         * @description The new key is in `webhook_secret` of this answer only; signatures use it from now on.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -1098,8 +1138,24 @@ export interface components {
             email_enabled: boolean;
             /** @description Empty: the owner's address */
             email_recipients: string[];
-            /** @description Stored; email is the only method sent */
+            /** @description Sends each alert to slack_webhook_url */
             slack_enabled: boolean;
+            /**
+             * Format: uri
+             * @description Slack's incoming-webhook URL; required while slack_enabled
+             */
+            slack_webhook_url: string | null;
+            /** @description Sends each alert, signed, to webhook_url (docs/webhooks.md) */
+            webhook_enabled: boolean;
+            /**
+             * Format: uri
+             * @description Required while webhook_enabled
+             */
+            webhook_url: string | null;
+            /** @description Whether the webhook has a signing key (it is shown only once, in webhook_secret) */
+            webhook_secret_set: boolean;
+            /** @description The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret */
+            webhook_secret?: string;
             alert_on_recovery: boolean;
             /** @description Consecutive failures before offline */
             alert_threshold: number;
@@ -1193,6 +1249,32 @@ export interface components {
             error: string | null;
             /** @description An attempt timed out after its request was written (or its sender died mid-send) and it was sent again: the receiver may have it twice */
             possible_duplicate: boolean;
+        };
+        /** @description The test message of each enabled channel and recipient */
+        AlertTestResult: {
+            deliveries: {
+                /** @enum {string} */
+                channel: "email" | "slack" | "webhook";
+                /** @description As in NotificationDelivery */
+                recipient: string;
+                /**
+                 * @description pending: not finished within 15 s, or its provider asked to wait
+                 * @enum {string}
+                 */
+                status: "pending" | "sent" | "failed";
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                last_attempt_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                sent_at: string | null;
+                error: string | null;
+            }[];
         };
         /** @description A notification with every delivery of it */
         NotificationWithDeliveries: {
@@ -1670,6 +1752,20 @@ export interface components {
             /** @description Empty: the owner's address */
             email_recipients?: string[];
             slack_enabled?: boolean;
+            /**
+             * Format: uri
+             * @description Slack's incoming-webhook URL; required while slack_enabled; the monitor URL's address rules apply
+             * @example https://example.com/health
+             */
+            slack_webhook_url?: string | null;
+            /** @description Enabling it the first time generates webhook_secret, shown in that answer only */
+            webhook_enabled?: boolean;
+            /**
+             * Format: uri
+             * @description Required while webhook_enabled; the monitor URL's address rules apply
+             * @example https://example.com/health
+             */
+            webhook_url?: string | null;
             alert_on_recovery?: boolean;
             /** @description Consecutive failures before offline */
             alert_threshold?: number;
@@ -3642,6 +3738,10 @@ export interface operations {
                      *           "ops@example.com"
                      *         ],
                      *         "slack_enabled": false,
+                     *         "slack_webhook_url": null,
+                     *         "webhook_enabled": true,
+                     *         "webhook_url": "https://ops.example.com/hooks/uptime",
+                     *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2
                      *       },
@@ -3712,6 +3812,10 @@ export interface operations {
                      *           "ops@example.com"
                      *         ],
                      *         "slack_enabled": false,
+                     *         "slack_webhook_url": null,
+                     *         "webhook_enabled": true,
+                     *         "webhook_url": "https://ops.example.com/hooks/uptime",
+                     *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2
                      *       },
@@ -3871,6 +3975,140 @@ export interface operations {
                     "application/json": {
                         message: string;
                         data: components["schemas"]["Agent"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    sendTestAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "channel": "email",
+                     *             "recipient": "ops@example.com",
+                     *             "status": "sent",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T10:00:00.100Z",
+                     *             "sent_at": "2026-11-22T10:00:00.400Z",
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "channel": "webhook",
+                     *             "recipient": "https://ops.example.com/hooks/uptime",
+                     *             "status": "failed",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T10:00:00.100Z",
+                     *             "sent_at": null,
+                     *             "error": "webhook answered 404"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AlertTestResult"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings with the new key */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "email_enabled": true,
+                     *         "email_recipients": [
+                     *           "ops@example.com"
+                     *         ],
+                     *         "slack_enabled": false,
+                     *         "slack_webhook_url": null,
+                     *         "webhook_enabled": true,
+                     *         "webhook_url": "https://ops.example.com/hooks/uptime",
+                     *         "webhook_secret_set": true,
+                     *         "alert_on_recovery": true,
+                     *         "alert_threshold": 2,
+                     *         "webhook_secret": "whsec_5f0c…"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AlertSettings"];
                         meta: components["schemas"]["Meta"];
                     };
                 };

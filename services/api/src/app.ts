@@ -6,7 +6,8 @@ import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { createReadiness, createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
-import type { MonitorScheduler } from '@uptime/queues';
+import { Queue } from 'bullmq';
+import { QueueName, type MonitorScheduler } from '@uptime/queues';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
 import { createOAuth } from './auth/oauth-strategies';
 import { sessionMiddleware } from './auth/session';
@@ -31,6 +32,7 @@ import { agentsRouter } from './agents/agents.routes';
 import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
 import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses, type ResponseInspector } from './openapi/response-inspection';
+import { alertChannelsRouter } from './monitors/alert-channels.routes';
 
 export interface AppDeps {
   config: Config;
@@ -95,8 +97,11 @@ export function createApp(deps: AppDeps): Express {
   v1.use(requireCaller);
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
+  // Alert test sends go to the notifiers on the queue they consume.
+  const statusChanges = new Queue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix });
   const monitorsDeps = { ds, scheduler: deps.scheduler, redis: deps.redis, minCheckIntervalSeconds: config.minCheckIntervalSeconds, allowPrivateTargets: config.allowPrivateTargets };
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
+  v1.use('/monitors', alertChannelsRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix, queue: statusChanges }));
   v1.use('/monitors', monitorsRouter(monitorsDeps));
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler: deps.scheduler }));
   v1.use('/agents', agentsRouter({ ds, scheduler: deps.scheduler, allowPrivateTargets: config.allowPrivateTargets }));

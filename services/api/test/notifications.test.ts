@@ -329,7 +329,7 @@ describe('notifications API', () => {
         `INSERT INTO notification_deliveries (notification_id, channel, recipient, status, attempts, last_attempt_at, sent_at, last_error, possible_duplicate)
          VALUES ($1, 'webhook', 'https://hooks.example.test/uptime', 'failed', 10, '2026-11-25T10:05:00Z', NULL, 'receiver answered 503', false),
                 ($1, 'email', 'ops@example.test', 'sent', 2, '2026-11-25T10:00:02Z', '2026-11-25T10:00:03Z', NULL, true),
-                ($1, 'slack', 'https://hooks.slack.com/services/…', 'ambiguous', 1, '2026-11-25T10:00:01Z', NULL, 'no answer within 10000 ms after the request was sent', true)`,
+                ($1, 'slack', 'https://hooks.slack.com/services/T0/B0/secret', 'ambiguous', 1, '2026-11-25T10:00:01Z', NULL, 'no answer within 10000 ms after the request was sent', true)`,
         [id],
       );
 
@@ -351,7 +351,8 @@ describe('notifications API', () => {
         },
         {
           channel: 'slack',
-          recipient: 'https://hooks.slack.com/services/…',
+          // The path of a Slack webhook URL is its credential: never shown.
+          recipient: 'https://hooks.slack.com/…',
           status: 'pending',
           attempts: 1,
           last_attempt_at: '2026-11-25T10:00:01.000Z',

@@ -16,6 +16,7 @@ import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
 import { MeteredEmailChannel } from './channels/metered-email';
+import { createAlertTestProcessor } from './alert-test.processor';
 import { createDeliveryDeps } from './deliveries/delivery-deps';
 import { startDeliverySweeper } from './deliveries/delivery-sweeper';
 import { createStatusChangedProcessor } from './status-changed.processor';
@@ -64,8 +65,9 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     logger,
     metrics,
   };
-  const handlers: Record<string, (job: Job) => Promise<void>> = {
+  const handlers: Record<string, (job: Job) => Promise<unknown>> = {
     [JobName.statusChanged]: createStatusChangedProcessor(delivery),
+    [JobName.alertTest]: createAlertTestProcessor(delivery),
   };
   const sweeper = startDeliverySweeper(createDeliveryDeps(delivery), { intervalMs: deps.sweepIntervalMs });
 
@@ -75,7 +77,8 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
       const handle = handlers[job.name];
       // A job this worker cannot handle will never succeed here: fail it without retries.
       if (!handle) throw new UnrecoverableError(`no handler for job "${job.name}" on queue ${QueueName.statusChanges}`);
-      await handle(job);
+      // The return value is the job's result (alert-test's deliveries).
+      return handle(job);
     },
     {
       connection,

@@ -33,3 +33,16 @@ export class NotificationDelivery {
   @Column({ type: 'timestamptz', name: 'sent_at', nullable: true }) sentAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }
+
+/**
+ * A recipient as shown outside the notifier: a Slack incoming-webhook URL is a credential (anyone
+ * holding it can post to the channel), so only its origin is shown; other recipients as they are.
+ */
+export function displayRecipient(channel: DeliveryChannel, recipient: string): string {
+  if (channel !== 'slack') return recipient;
+  try {
+    return `${new URL(recipient).origin}/…`;
+  } catch {
+    return '…';
+  }
+}

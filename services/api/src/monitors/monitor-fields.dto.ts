@@ -40,7 +40,7 @@ function IsHeaderMap(options?: ValidationOptions): PropertyDecorator {
 }
 
 /** An absolute http(s) URL. */
-function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
+export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
       name: 'isHttpUrl',
@@ -70,7 +70,7 @@ const upper = ({ value }: { value: unknown }): unknown => (typeof value === 'str
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
 /** Optional and nullable: `null` clears the field. */
-const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
+export const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
 
 /** Scheme, then `//`: `http:example.com`, relative URLs and surrounding spaces are refused. */
 const ABSOLUTE_HTTP_URL = /^https?:\/\/[^\s]+$/i;

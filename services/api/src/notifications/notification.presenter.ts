@@ -1,3 +1,4 @@
+import { displayRecipient } from '@uptime/db';
 import type { DeliveryView } from './deliveries.repository';
 import type { NotificationAcknowledgement, NotificationResolution, NotificationView } from './notifications.service';
 
@@ -35,7 +36,7 @@ export type NotificationResponse = ReturnType<typeof toNotificationResponse>;
 export function toDeliveryResponse(d: DeliveryView) {
   return {
     channel: d.channel,
-    recipient: d.recipient,
+    recipient: displayRecipient(d.channel, d.recipient),
     status: d.status === 'sent' || d.status === 'failed' ? d.status : ('pending' as const),
     attempts: d.attempts,
     last_attempt_at: iso(d.lastAttemptAt),

@@ -1,4 +1,5 @@
 import { DELIVERY_CHANNELS } from '@uptime/db';
+import type { AlertTestDelivery, AlertTestResult } from '@uptime/queues';
 import type { DeliveryResponse, NotificationDetailResponse, NotificationResponse } from '../notifications/notification.presenter';
 import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
 
@@ -20,11 +21,35 @@ const delivery = objectOf<DeliveryResponse>(
   { description: 'One message of a notification on one channel to one recipient (docs/reliability.md)' },
 );
 
+/** `schema` with `keys` no longer required (fields a presenter sends only sometimes). */
+export function optionalKeys(schema: JsonSchema, keys: string[]): JsonSchema {
+  return { ...schema, required: (schema.required ?? []).filter((k) => !keys.includes(k)) };
+}
+
 /** Schemas of `GET /notifications/{id}` and the alert test send. */
 export function deliverySchemas(notification: JsonSchema): Record<string, JsonSchema> {
   const props = notification.properties as { [K in keyof NotificationResponse]: JsonSchema };
   return {
     NotificationDelivery: delivery,
+    AlertTestResult: objectOf<AlertTestResult>(
+      {
+        deliveries: arrayOf(
+          objectOf<AlertTestDelivery>(
+            {
+              channel: enumOf(DELIVERY_CHANNELS),
+              recipient: str({ description: 'As in NotificationDelivery' }),
+              status: enumOf(['pending', 'sent', 'failed'], { description: 'pending: not finished within 15 s, or its provider asked to wait' }),
+              attempts: int({ minimum: 0, maximum: 1 }),
+              last_attempt_at: nullable(timestamp()),
+              sent_at: nullable(timestamp()),
+              error: nullable(str()),
+            },
+            { description: 'One test message; a test is attempted once and never retried' },
+          ),
+        ),
+      },
+      { description: 'The test message of each enabled channel and recipient' },
+    ),
     NotificationWithDeliveries: objectOf<NotificationDetailResponse>(
       { ...props, deliveries: arrayOf(ref('NotificationDelivery')) },
       { description: 'A notification with every delivery of it' },

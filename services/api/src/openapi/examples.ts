@@ -84,6 +84,10 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   email_enabled: true,
   email_recipients: ['ops@example.com'],
   slack_enabled: false,
+  slack_webhook_url: null,
+  webhook_enabled: true,
+  webhook_url: 'https://ops.example.com/hooks/uptime',
+  webhook_secret_set: true,
   alert_on_recovery: true,
   alert_threshold: 2,
 };

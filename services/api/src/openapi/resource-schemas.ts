@@ -27,7 +27,7 @@ import type { toTestResultResponse } from '../monitors/test-check';
 import type { toAcknowledgementResponse, NotificationResponse, toResolutionResponse } from '../notifications/notification.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 import { ERROR_CODES } from '@uptime/errors';
-import { deliverySchemas } from './delivery-schemas';
+import { deliverySchemas, optionalKeys } from './delivery-schemas';
 import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
 
 type Stats = ReturnType<typeof toStatsResponse>;
@@ -138,15 +138,25 @@ const stats = objectOf<Stats>(
   { description: 'Statistics of a monitor over a period' },
 );
 
-const alertSettings = objectOf<ReturnType<typeof toAlertSettingsResponse>>(
-  {
-    email_enabled: bool(),
-    email_recipients: arrayOf(str({ format: 'email' }), { description: "Empty: the owner's address" }),
-    slack_enabled: bool({ description: 'Stored; email is the only method sent' }),
-    alert_on_recovery: bool(),
-    alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
-  },
-  { description: "A monitor's alert settings" },
+const alertSettings = optionalKeys(
+  objectOf<ReturnType<typeof toAlertSettingsResponse>>(
+    {
+      email_enabled: bool(),
+      email_recipients: arrayOf(str({ format: 'email' }), { description: "Empty: the owner's address" }),
+      slack_enabled: bool({ description: 'Sends each alert to slack_webhook_url' }),
+      slack_webhook_url: nullable(str({ format: 'uri', maxLength: 2048, description: "Slack's incoming-webhook URL; required while slack_enabled" })),
+      webhook_enabled: bool({ description: 'Sends each alert, signed, to webhook_url (docs/webhooks.md)' }),
+      webhook_url: nullable(str({ format: 'uri', maxLength: 2048, description: 'Required while webhook_enabled' })),
+      webhook_secret_set: bool({ description: 'Whether the webhook has a signing key (it is shown only once, in webhook_secret)' }),
+      webhook_secret: str({
+        description: 'The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret',
+      }),
+      alert_on_recovery: bool(),
+      alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
+    },
+    { description: "A monitor's alert settings" },
+  ),
+  ['webhook_secret'],
 );
 
 const bulkOutcome = objectOf<BulkOutcome>({
