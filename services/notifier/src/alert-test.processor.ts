@@ -73,11 +73,13 @@ export function createAlertTestProcessor(deps: DeliveryOptions): (job: AlertTest
         started_at: now,
         resolved_at: now,
         duration: 0,
+        notification_method: 'email',
         acknowledged: false,
         acknowledged_at: null,
         email_sent_at: null,
         error_details: null,
         created_at: now,
+        possible_duplicate: false,
       };
       const payload = { event: 'test' as const, notification, monitor };
       sends.push({

@@ -12,11 +12,13 @@ interface NotificationRow {
   started_at: Date;
   resolved_at: Date | null;
   duration: number | null;
+  notification_method: string;
   acknowledged: boolean;
   acknowledged_at: Date | null;
   email_sent_at: Date | null;
   error_details: unknown;
   created_at: Date;
+  possible_duplicate: boolean;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -28,9 +30,10 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export async function composeIncidentWebhook(db: EntityManager, notificationId: number, ctx: IncidentContext): Promise<WebhookPayload> {
   const [n] = await queryRows<NotificationRow>(
     db,
-    `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, acknowledged, acknowledged_at,
-            email_sent_at, error_details, created_at
-       FROM notifications WHERE id = $1`,
+    `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
+            acknowledged_at, email_sent_at, error_details, created_at,
+            EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS possible_duplicate
+       FROM notifications n WHERE id = $1`,
     [notificationId],
   );
   if (!n) throw new Error(`notification ${notificationId} is gone`);
@@ -47,11 +50,13 @@ export async function composeIncidentWebhook(db: EntityManager, notificationId: 
       started_at: n.started_at.toISOString(),
       resolved_at: iso(n.resolved_at),
       duration: n.duration,
+      notification_method: n.notification_method,
       acknowledged: n.acknowledged,
       acknowledged_at: iso(n.acknowledged_at),
       email_sent_at: iso(n.email_sent_at),
       error_details: n.error_details,
       created_at: n.created_at.toISOString(),
+      possible_duplicate: n.possible_duplicate,
     },
     monitor: { id: ctx.monitorId, name: ctx.monitorName, url: ctx.monitorUrl },
   };
