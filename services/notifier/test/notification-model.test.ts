@@ -81,12 +81,13 @@ describe('notification state machine under duplicated, reordered and redelivered
         const monitor = await aMonitor(bed.ds, owner, { name: 'Shop', emailRecipients: RECIPIENTS });
         const world = new World(bed.ds, monitor.id);
 
-        // Transient SendGrid failures in a pattern fast-check chooses (and shrinks).
+        // Transient SendGrid failures in a pattern fast-check chooses (and shrinks), played once:
+        // fewer than the 10 attempts after which a delivery is given up (retry-schedule.ts).
         const sendGrid = bed.sendGridAt(bed.sendgrid);
         let sends = 0;
         const flaky: EmailChannel = {
           send: async (mail) => {
-            const fails = failures[sends % failures.length];
+            const fails = failures[sends] ?? false;
             sends += 1;
             if (fails) throw new EmailSendError('connection reset', 'transient');
             await sendGrid.send(mail);
@@ -114,10 +115,7 @@ describe('notification state machine under duplicated, reordered and redelivered
             await Promise.all(picks.map((p, i) => deliver(world.published[p % world.published.length], i)));
           }
         }
-        // The queue delivers everything at least once, retrying until each job succeeds. Only
-        // failing sends can keep one owed, and the failure pattern always has a success in it
-        // unless it is all failures: then SendGrid "recovers".
-        if (failures.every(Boolean)) failures.fill(false);
+        // The queue delivers everything at least once, retrying until each job succeeds.
         for (let round = 0; owed.size > 0; round += 1) {
           if (round > 40) throw new Error('events still owed after 40 rounds');
           for (const event of [...owed]) await deliver(event, round);
@@ -138,11 +136,12 @@ describe('notification state machine under duplicated, reordered and redelivered
         expect(notifications).toEqual(expected);
 
         const deliveries = (await bed.ds.query(
-          `SELECT d.status, d.channel FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id WHERE n.monitor_id = $1`,
+          `SELECT d.status, d.channel, d.attempts, d.last_error, n.type, n.incident_id FROM notification_deliveries d
+             JOIN notifications n ON n.id = d.notification_id WHERE n.monitor_id = $1`,
           [monitor.id],
         )) as { status: string; channel: string }[];
         expect(deliveries).toHaveLength(expected.length * RECIPIENTS.length);
-        expect(deliveries.every((d) => d.status === 'sent' && d.channel === 'email')).toBe(true);
+        expect(deliveries.filter((d) => d.status !== 'sent' || d.channel !== 'email')).toEqual([]);
 
         const count = (subject: string, to: string): number => bed.sendgrid.mails.filter((m) => m.subject === subject && m.to === to).length;
         const resolved = world.incidents.filter((i) => i.resolved).length;
