@@ -1755,7 +1755,7 @@ export interface components {
             /**
              * Format: uri
              * @description Slack's incoming-webhook URL; required while slack_enabled; the monitor URL's address rules apply
-             * @example https://example.com/health
+             * @example https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX
              */
             slack_webhook_url?: string | null;
             /** @description Enabling it the first time generates webhook_secret, shown in that answer only */
@@ -1763,7 +1763,7 @@ export interface components {
             /**
              * Format: uri
              * @description Required while webhook_enabled; the monitor URL's address rules apply
-             * @example https://example.com/health
+             * @example https://ops.example.com/hooks/uptime
              */
             webhook_url?: string | null;
             alert_on_recovery?: boolean;
