@@ -1,4 +1,4 @@
-import type { DataSource, DeliveryChannel } from '@uptime/db';
+import { displayRecipient, type DataSource, type DeliveryChannel } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { failureKindOf, SendError } from '../channels/send-error';
@@ -82,7 +82,7 @@ export async function attemptDelivery(
   await recordSent(deps.dataSource, claimed);
   deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: 'sent' });
   deps.metrics?.deliveryLatency.observe({ channel: claimed.channel }, Math.max(0, Date.now() - claimed.changedAt.getTime()) / 1000);
-  log.info({ recipient: claimed.recipient, type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery sent`);
+  log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery sent`);
   return 'sent';
 }
 
@@ -104,7 +104,7 @@ async function recordFailedAttempt(
   const outcome = isFinal ? 'failed' : kind === 'ambiguous' ? 'ambiguous' : 'retry';
   deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome });
   if (kind === 'ambiguous') deps.metrics?.possibleDuplicates.inc({ channel: claimed.channel });
-  const details = { err, recipient: claimed.recipient, attempts: claimed.attempts, kind };
+  const details = { err, recipient: displayRecipient(claimed.channel, claimed.recipient), attempts: claimed.attempts, kind };
   if (isFinal) log.error(details, `${claimed.channel} delivery failed; not retried`);
   else log.warn({ ...details, next_attempt_at: next.toISOString() }, `${claimed.channel} delivery failed; will retry`);
   return isFinal ? 'failed' : 'retry';

@@ -1,3 +1,4 @@
+import { displayRecipient } from '@uptime/db';
 import type { IncidentContext } from '../incident-context';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listOpenDeliveries } from './delivery.repository';
@@ -30,7 +31,7 @@ export async function deliverIncident(deps: DeliverIncidentDeps, ctx: IncidentCo
       const outcome = await attemptDelivery(deps, delivery, ctx, { onlyIfDue: false });
       if (outcome === 'busy') continue;
       hasProgressed = true;
-      if (outcome === 'retry' || outcome === 'paused') waiting.push(`${delivery.channel} to ${delivery.recipient}`);
+      if (outcome === 'retry' || outcome === 'paused') waiting.push(`${delivery.channel} to ${displayRecipient(delivery.channel, delivery.recipient)}`);
     }
     if (waiting.length > 0) {
       throw new Error(`${waiting.join(', ')} failed transiently or is paused (incident ${ctx.incidentId}); will retry`);
