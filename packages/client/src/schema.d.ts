@@ -1234,6 +1234,7 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "sent" | "failed";
+            /** Format: int32 */
             attempts: number;
             /**
              * Format: date-time
@@ -1262,6 +1263,7 @@ export interface components {
                  * @enum {string}
                  */
                 status: "pending" | "sent" | "failed";
+                /** Format: int32 */
                 attempts: number;
                 /**
                  * Format: date-time

@@ -149,6 +149,8 @@ const alertSettings = optionalKeys(
       webhook_url: nullable(str({ format: 'uri', maxLength: 2048, description: 'Required while webhook_enabled' })),
       webhook_secret_set: bool({ description: 'Whether the webhook has a signing key (it is shown only once, in webhook_secret)' }),
       webhook_secret: str({
+        maxLength: 128,
+        pattern: '^whsec_[0-9a-f]{64}$',
         description: 'The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret',
       }),
       alert_on_recovery: bool(),
