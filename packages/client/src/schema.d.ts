@@ -4101,7 +4101,7 @@ export interface operations {
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2,
-                     *         "webhook_secret": "whsec_5f0c…"
+                     *         "webhook_secret": "whsec_5f0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c"
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",

@@ -43,7 +43,7 @@ export const ALERT_CHANNEL_OPERATIONS: OperationSpec[] = [
       200: {
         description: 'The settings with the new key',
         schema: dataEnvelope(ref('AlertSettings')),
-        example: dataExample({ ...EXAMPLE_ALERT_SETTINGS, webhook_secret: 'whsec_5f0c…' }),
+        example: dataExample({ ...EXAMPLE_ALERT_SETTINGS, webhook_secret: 'whsec_5f0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c' }),
       },
     },
     errors: ['MONITOR_NOT_FOUND'],
