@@ -284,6 +284,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/{id}/alerts/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test alert on every enabled channel
+         * @description Answers once every attempt finished, or after 15 s with what finished by then (the rest pending). Each message is attempted once. At most 5 a minute per monitor (429 with Retry-After); 503 when no notifier took the test within 15 s.
+         */
+        post: operations["sendTestAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/alerts/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook's signing key
+         * @description The new key is in `webhook_secret` of this answer only; signatures use it from now on.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications": {
         parameters: {
             query?: never;
@@ -348,7 +388,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a notification */
+        /**
+         * Get a notification
+         * @description With `deliveries`: every message of it, one per channel and recipient, and what became of each.
+         */
         get: operations["getNotification"];
         put?: never;
         post?: never;
@@ -1417,8 +1460,24 @@ export interface components {
             email_enabled: boolean;
             /** @description Empty: the owner's address */
             email_recipients: string[];
-            /** @description Stored; email is the only method sent */
+            /** @description Sends each alert to slack_webhook_url */
             slack_enabled: boolean;
+            /**
+             * Format: uri
+             * @description Slack's incoming-webhook URL; required while slack_enabled
+             */
+            slack_webhook_url: string | null;
+            /** @description Sends each alert, signed, to webhook_url (docs/webhooks.md) */
+            webhook_enabled: boolean;
+            /**
+             * Format: uri
+             * @description Required while webhook_enabled
+             */
+            webhook_url: string | null;
+            /** @description Whether the webhook has a signing key (it is shown only once, in webhook_secret) */
+            webhook_secret_set: boolean;
+            /** @description The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret */
+            webhook_secret?: string;
             alert_on_recovery: boolean;
             /**
              * Format: int32
@@ -1505,6 +1564,134 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
+            possible_duplicate: boolean;
+        };
+        /** @description One message of a notification on one channel to one recipient (docs/reliability.md) */
+        NotificationDelivery: {
+            /** @enum {string} */
+            channel: "email" | "slack" | "webhook";
+            /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
+            recipient: string;
+            /**
+             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed";
+            /** Format: int32 */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            sent_at: string | null;
+            /** @description The last attempt’s error; null once sent */
+            error: string | null;
+            /** @description An attempt timed out after its request was written (or its sender died mid-send) and it was sent again: the receiver may have it twice */
+            possible_duplicate: boolean;
+        };
+        /** @description The test message of each enabled channel and recipient */
+        AlertTestResult: {
+            deliveries: {
+                /** @enum {string} */
+                channel: "email" | "slack" | "webhook";
+                /** @description As in NotificationDelivery */
+                recipient: string;
+                /**
+                 * @description pending: not finished within 15 s, or its provider asked to wait
+                 * @enum {string}
+                 */
+                status: "pending" | "sent" | "failed";
+                /** Format: int32 */
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                last_attempt_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                sent_at: string | null;
+                error: string | null;
+            }[];
+        };
+        /** @description A notification with every delivery of it */
+        NotificationWithDeliveries: {
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            monitor_id: number;
+            monitor_name: string;
+            /**
+             * Format: uri
+             * @example https://example.com/health
+             */
+            monitor_url: string;
+            /**
+             * @description downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)
+             * @enum {string}
+             */
+            type: "downtime" | "recovery";
+            message: string;
+            /**
+             * @description active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)
+             * @enum {string}
+             */
+            status: "active" | "resolved";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resolved_at: string | null;
+            /**
+             * Format: int32
+             * @description Seconds from started_at to resolved_at; null while active
+             */
+            duration: number | null;
+            /** @enum {string} */
+            notification_method: "email";
+            acknowledged: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            acknowledged_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the mail transport accepted the email
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            email_sent_at: string | null;
+            error_details: {
+                /** Format: int32 */
+                status_code: number | null;
+                /**
+                 * Format: int32
+                 * @description Response time, milliseconds
+                 */
+                response_time: number | null;
+                error_message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
+            possible_duplicate: boolean;
+            deliveries: components["schemas"]["NotificationDelivery"][];
         };
         Acknowledgement: {
             /** Format: int32 */
@@ -2019,6 +2206,20 @@ export interface components {
             /** @description Empty: the owner's address */
             email_recipients?: string[];
             slack_enabled?: boolean;
+            /**
+             * Format: uri
+             * @description Slack's incoming-webhook URL; required while slack_enabled; the monitor URL's address rules apply
+             * @example https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX
+             */
+            slack_webhook_url?: string | null;
+            /** @description Enabling it the first time generates webhook_secret, shown in that answer only */
+            webhook_enabled?: boolean;
+            /**
+             * Format: uri
+             * @description Required while webhook_enabled; the monitor URL's address rules apply
+             * @example https://ops.example.com/hooks/uptime
+             */
+            webhook_url?: string | null;
             alert_on_recovery?: boolean;
             /**
              * Format: int32
@@ -4192,6 +4393,10 @@ export interface operations {
                      *           "ops@example.com"
                      *         ],
                      *         "slack_enabled": false,
+                     *         "slack_webhook_url": null,
+                     *         "webhook_enabled": true,
+                     *         "webhook_url": "https://ops.example.com/hooks/uptime",
+                     *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2
                      *       },
@@ -4262,6 +4467,10 @@ export interface operations {
                      *           "ops@example.com"
                      *         ],
                      *         "slack_enabled": false,
+                     *         "slack_webhook_url": null,
+                     *         "webhook_enabled": true,
+                     *         "webhook_url": "https://ops.example.com/hooks/uptime",
+                     *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2
                      *       },
@@ -4435,6 +4644,140 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    sendTestAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "channel": "email",
+                     *             "recipient": "ops@example.com",
+                     *             "status": "sent",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T10:00:00.100Z",
+                     *             "sent_at": "2026-11-22T10:00:00.400Z",
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "channel": "webhook",
+                     *             "recipient": "https://ops.example.com/hooks/uptime",
+                     *             "status": "failed",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T10:00:00.100Z",
+                     *             "sent_at": null,
+                     *             "error": "webhook answered 404"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AlertTestResult"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings with the new key */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "email_enabled": true,
+                     *         "email_recipients": [
+                     *           "ops@example.com"
+                     *         ],
+                     *         "slack_enabled": false,
+                     *         "slack_webhook_url": null,
+                     *         "webhook_enabled": true,
+                     *         "webhook_url": "https://ops.example.com/hooks/uptime",
+                     *         "webhook_secret_set": true,
+                     *         "alert_on_recovery": true,
+                     *         "alert_threshold": 2,
+                     *         "webhook_secret": "whsec_5f0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AlertSettings"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     listNotifications: {
         parameters: {
             query?: {
@@ -4487,7 +4830,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4567,7 +4911,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4648,7 +4993,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4696,7 +5042,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The notification */
+            /** @description The notification and its deliveries */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4728,7 +5074,20 @@ export interface operations {
                      *           "response_time": 41,
                      *           "error_message": "Unexpected status 500"
                      *         },
-                     *         "created_at": "2026-11-22T09:58:00.000Z"
+                     *         "created_at": "2026-11-22T09:58:00.000Z",
+                     *         "possible_duplicate": false,
+                     *         "deliveries": [
+                     *           {
+                     *             "channel": "email",
+                     *             "recipient": "ops@example.com",
+                     *             "status": "sent",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T09:58:00.800Z",
+                     *             "sent_at": "2026-11-22T09:58:01.000Z",
+                     *             "error": null,
+                     *             "possible_duplicate": false
+                     *           }
+                     *         ]
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -4737,7 +5096,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Notification"];
+                        data: components["schemas"]["NotificationWithDeliveries"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -4915,7 +5274,8 @@ export interface operations {
                      *             "response_time": 41,
                      *             "error_message": "Unexpected status 500"
                      *           },
-                     *           "created_at": "2026-11-22T09:58:00.000Z"
+                     *           "created_at": "2026-11-22T09:58:00.000Z",
+                     *           "possible_duplicate": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6144,7 +6504,8 @@ export interface operations {
                      *               "response_time": 41,
                      *               "error_message": "Unexpected status 500"
                      *             },
-                     *             "created_at": "2026-11-22T09:58:00.000Z"
+                     *             "created_at": "2026-11-22T09:58:00.000Z",
+                     *             "possible_duplicate": false
                      *           }
                      *         ],
                      *         "checks": {

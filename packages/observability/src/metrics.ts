@@ -34,6 +34,21 @@ export interface ServiceMetrics {
   readonly emailsSent: Counter<string>;
   /** `emails_failed_total{reason="permanent|transient"}`: send attempts a transport refused. */
   readonly emailsFailed: Counter<'reason'>;
+  /**
+   * `notification_deliveries_total{channel,outcome}`: attempts' outcomes, `outcome` one of
+   * `sent`, `failed` (given up), `retry`, `ambiguous` (timed out after the request was written).
+   */
+  readonly deliveries: Counter<'channel' | 'outcome'>;
+  /** `notification_delivery_attempts_total{channel}`: every attempt, whatever came of it. */
+  readonly deliveryAttempts: Counter<'channel'>;
+  /** `notification_delivery_latency_seconds{channel}`: from the status change to the delivery's success. */
+  readonly deliveryLatency: Histogram<'channel'>;
+  /** `notification_possible_duplicates_total{channel}`: deliveries sent again after an attempt that may have arrived. */
+  readonly possibleDuplicates: Counter<'channel'>;
+  /** `provider_paused_until_seconds{provider}`: Unix time before which nothing is sent to a provider that asked to back off. */
+  readonly providerPausedUntil: Gauge<'provider'>;
+  /** `provider_pauses_total{provider}`: back-off requests (429/503 with Retry-After or X-RateLimit-Reset) honoured. */
+  readonly providerPauses: Counter<'provider'>;
   /** Adds a queue to `queue_jobs{queue,state}`; its counts are read from Redis on each scrape. Returns the undo. */
   watchQueue(queue: CountableQueue): () => void;
   /** The Prometheus text exposition of everything above. */
@@ -102,6 +117,44 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     registers,
   });
 
+  const deliveries = new Counter({
+    name: 'notification_deliveries_total',
+    help: 'Outcomes of delivery attempts by channel: sent, failed (given up), retry, ambiguous',
+    labelNames: ['channel', 'outcome'] as const,
+    registers,
+  });
+  const deliveryAttempts = new Counter({
+    name: 'notification_delivery_attempts_total',
+    help: 'Delivery attempts by channel',
+    labelNames: ['channel'] as const,
+    registers,
+  });
+  const deliveryLatency = new Histogram({
+    name: 'notification_delivery_latency_seconds',
+    help: 'From the status change to the delivery being accepted by the receiver, by channel',
+    labelNames: ['channel'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+    registers,
+  });
+  const possibleDuplicates = new Counter({
+    name: 'notification_possible_duplicates_total',
+    help: 'Deliveries sent again after an attempt that may have reached the receiver',
+    labelNames: ['channel'] as const,
+    registers,
+  });
+  const providerPausedUntil = new Gauge({
+    name: 'provider_paused_until_seconds',
+    help: 'Unix time before which nothing is sent to a provider that asked to back off',
+    labelNames: ['provider'] as const,
+    registers,
+  });
+  const providerPauses = new Counter({
+    name: 'provider_pauses_total',
+    help: 'Back-off requests (429/503 with Retry-After or X-RateLimit-Reset) honoured, by provider',
+    labelNames: ['provider'] as const,
+    registers,
+  });
+
   return {
     registry,
     httpRequestDuration,
@@ -111,6 +164,12 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     notificationsCreated,
     emailsSent,
     emailsFailed,
+    deliveries,
+    deliveryAttempts,
+    deliveryLatency,
+    possibleDuplicates,
+    providerPausedUntil,
+    providerPauses,
     watchQueue: (queue) => {
       queues.add(queue);
       return () => void queues.delete(queue);

@@ -2,7 +2,7 @@
 export const QueueName = {
   /** Check jobs, produced by the monitors' job schedulers; consumed by check-workers. */
   checks: 'checks',
-  /** Status changes of monitors; consumed by notifiers. */
+  /** Status changes of monitors, and alert test sends; consumed by notifiers. */
   statusChanges: 'status-changes',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
@@ -11,4 +11,5 @@ export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 export const JobName = {
   runCheck: 'run-check',
   statusChanged: 'status-changed',
+  alertTest: 'alert-test',
 } as const;

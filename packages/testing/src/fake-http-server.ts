@@ -6,6 +6,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** Date.now() when the whole request had arrived. */
+  receivedAt: number;
 }
 
 export interface FakeHttpServer {
@@ -33,7 +35,13 @@ export async function startFakeHttpServer(handler: FakeHandler = answer(200, 'ok
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const recorded = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const recorded = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        receivedAt: Date.now(),
+      };
       requests.push(recorded);
       current(recorded, res);
     });

@@ -2,6 +2,8 @@ export * from './test-config';
 export * from './test-database';
 export * from './fake-http-server';
 export * from './fake-sendgrid';
+export * from './fake-slack';
+export * from './fake-webhook-receiver';
 export * from './fake-oauth-provider';
 export * from './builders';
 export * from './wait-for';

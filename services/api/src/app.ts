@@ -6,7 +6,8 @@ import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { createReadiness, createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
-import type { MonitorScheduler } from '@uptime/queues';
+import { Queue } from 'bullmq';
+import { QueueName, type MonitorScheduler } from '@uptime/queues';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
 import { loginLinkRouter } from './auth/login-link.routes';
 import { createOAuth } from './auth/oauth-strategies';
@@ -38,6 +39,7 @@ import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/publ
 import { badgesRouter } from './badges/badges.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
+import { alertChannelsRouter } from './monitors/alert-channels.routes';
 
 export interface AppDeps {
   config: Config;
@@ -117,6 +119,8 @@ export function createApp(deps: AppDeps): Express {
   v1.use(requireCaller);
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
+  // Alert test sends go to the notifiers on the queue they consume.
+  const statusChanges = new Queue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix });
   const monitorsDeps = {
     ds,
     scheduler: deps.scheduler,
@@ -126,6 +130,7 @@ export function createApp(deps: AppDeps): Express {
     publicCache,
   };
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
+  v1.use('/monitors', alertChannelsRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix, queue: statusChanges }));
   v1.use('/monitors', monitorsRouter(monitorsDeps));
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler: deps.scheduler }));
   v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));

@@ -22,7 +22,7 @@ describe('GET|PUT /monitors/:id/alerts', () => {
     const res = await api('get', `/monitors/${m.id}/alerts`);
     expect(res.status).toBe(200);
     expectMeta(res);
-    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, alert_on_recovery: true, alert_threshold: 1 });
+    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, slack_webhook_url: null, webhook_enabled: false, webhook_url: null, webhook_secret_set: false, alert_on_recovery: true, alert_threshold: 1 });
   });
 
   it('applies a partial body and answers every setting', async () => {
@@ -33,11 +33,30 @@ describe('GET|PUT /monitors/:id/alerts', () => {
       email_enabled: true,
       email_recipients: ['ops@example.com', 'dev@example.com'],
       slack_enabled: false,
+      slack_webhook_url: null,
+      webhook_enabled: false,
+      webhook_url: null,
+      webhook_secret_set: false,
       alert_on_recovery: true,
       alert_threshold: 3,
     });
-    const again = await api('put', `/monitors/${m.id}/alerts`).send({ email_enabled: false, alert_on_recovery: false, slack_enabled: true });
-    expect(again.body.data).toEqual({ email_enabled: false, email_recipients: ['ops@example.com', 'dev@example.com'], slack_enabled: true, alert_on_recovery: false, alert_threshold: 3 });
+    const again = await api('put', `/monitors/${m.id}/alerts`).send({
+      email_enabled: false,
+      alert_on_recovery: false,
+      slack_enabled: true,
+      slack_webhook_url: 'https://hooks.slack.com/services/T0/B0/abc',
+    });
+    expect(again.body.data).toEqual({
+      email_enabled: false,
+      email_recipients: ['ops@example.com', 'dev@example.com'],
+      slack_enabled: true,
+      slack_webhook_url: 'https://hooks.slack.com/services/T0/B0/abc',
+      webhook_enabled: false,
+      webhook_url: null,
+      webhook_secret_set: false,
+      alert_on_recovery: false,
+      alert_threshold: 3,
+    });
     const [row] = await h.ds.query('SELECT email_enabled, email_recipients, alert_on_recovery, alert_threshold FROM monitors WHERE id = $1', [m.id]);
     expect(row).toEqual({ email_enabled: false, email_recipients: ['ops@example.com', 'dev@example.com'], alert_on_recovery: false, alert_threshold: 3 });
     expect((await api('get', `/monitors/${m.id}/alerts`)).body.data).toEqual(again.body.data);
@@ -52,7 +71,12 @@ describe('GET|PUT /monitors/:id/alerts', () => {
     [{ alert_threshold: 2.5 }, 'alert_threshold'],
     [{ email_enabled: 'yes' }, 'email_enabled'],
     [{ email_enabled: null }, 'email_enabled'],
-    [{ webhook_url: 'https://x' }, 'webhook_url'],
+    [{ webhook_url: 'ftp://hooks.example.com/' }, 'webhook_url'],
+    [{ webhook_url: `https://hooks.example.com/${'a'.repeat(2048)}` }, 'webhook_url'],
+    [{ slack_enabled: true }, 'slack_webhook_url'],
+    [{ webhook_enabled: true }, 'webhook_url'],
+    [{ slack_webhook_url: 'not a url' }, 'slack_webhook_url'],
+    [{ webhook_enabled: 'yes' }, 'webhook_enabled'],
   ])('refuses %j with a VALIDATION_ERROR and changes nothing', async (body, field) => {
     const m = await aMonitor(h.ds, user);
     const res = await api('put', `/monitors/${m.id}/alerts`).send(body);
@@ -81,6 +105,51 @@ async function aNotification(owner: User, monitorId: number, startedAt: string, 
   );
   return n.id;
 }
+
+describe('Slack and webhook settings', () => {
+  it('generates the webhook secret when the webhook is first enabled, shows it once, and keeps it when re-enabled', async () => {
+    const m = await aMonitor(h.ds, user);
+    const enabled = await api('put', `/monitors/${m.id}/alerts`).send({ webhook_enabled: true, webhook_url: 'https://hooks.example.com/uptime' });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body.data).toMatchObject({ webhook_enabled: true, webhook_url: 'https://hooks.example.com/uptime', webhook_secret_set: true });
+    expect(enabled.body.data.webhook_secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const [row] = await h.ds.query('SELECT webhook_secret FROM monitors WHERE id = $1', [m.id]);
+    expect(row.webhook_secret).toBe(enabled.body.data.webhook_secret);
+
+    const read = await api('get', `/monitors/${m.id}/alerts`);
+    expect(read.body.data.webhook_secret_set).toBe(true);
+    expect(read.body.data).not.toHaveProperty('webhook_secret');
+    await api('put', `/monitors/${m.id}/alerts`).send({ webhook_enabled: false });
+    const again = await api('put', `/monitors/${m.id}/alerts`).send({ webhook_enabled: true });
+    expect(again.body.data).not.toHaveProperty('webhook_secret');
+    expect((await h.ds.query('SELECT webhook_secret FROM monitors WHERE id = $1', [m.id]))[0].webhook_secret).toBe(row.webhook_secret);
+  });
+
+  it('rotates the webhook secret and shows the new one once', async () => {
+    const m = await aMonitor(h.ds, user);
+    const first = (await api('put', `/monitors/${m.id}/alerts`).send({ webhook_enabled: true, webhook_url: 'https://hooks.example.com/uptime' })).body.data.webhook_secret;
+
+    const rotated = await request(h.app).post(`/api/v1/monitors/${m.id}/alerts/webhook-secret`).set('Authorization', auth);
+
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.webhook_secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(rotated.body.data.webhook_secret).not.toBe(first);
+    expect((await h.ds.query('SELECT webhook_secret FROM monitors WHERE id = $1', [m.id]))[0].webhook_secret).toBe(rotated.body.data.webhook_secret);
+    const foreign = await request(h.app).post(`/api/v1/monitors/${m.id}/alerts/webhook-secret`).set('Authorization', otherAuth);
+    expect(foreign.status).toBe(404);
+  });
+
+  it('keeps the Slack URL while Slack is off, and refuses to clear it while Slack is on', async () => {
+    const m = await aMonitor(h.ds, user);
+    await api('put', `/monitors/${m.id}/alerts`).send({ slack_enabled: true, slack_webhook_url: 'https://hooks.slack.com/services/T0/B0/abc' });
+    await api('put', `/monitors/${m.id}/alerts`).send({ slack_enabled: false });
+    const on = await api('put', `/monitors/${m.id}/alerts`).send({ slack_enabled: true });
+    expect(on.status).toBe(200);
+    const cleared = await api('put', `/monitors/${m.id}/alerts`).send({ slack_webhook_url: null });
+    expect(cleared.status).toBe(400);
+    expect(Object.keys(cleared.body.error.details)).toEqual(['slack_webhook_url']);
+  });
+});
 
 describe('GET /alerts', () => {
   it("lists the caller's notifications newest first, since a time, limited", async () => {

@@ -126,6 +126,7 @@ describe('notifications API', () => {
           email_sent_at: sentAt.toISOString(),
           error_details: { status_code: 503, response_time: 120, error_message: 'Service Unavailable' },
           created_at: expect.stringMatching(ISO_MS),
+          possible_duplicate: false,
         },
       ]);
     });
@@ -319,6 +320,61 @@ describe('notifications API', () => {
         error_details: null,
       });
       expect(res.body.data.started_at).toMatch(ISO_MS);
+      expect(res.body.data.deliveries).toEqual([]);
+    });
+
+    it('lists every delivery with its channel, status, attempts and last error, and flags a possible duplicate', async () => {
+      const id = await aNotification(h.ds, alice.user, site, { emailSentAt: new Date() });
+      await h.ds.query(
+        `INSERT INTO notification_deliveries (notification_id, channel, recipient, status, attempts, last_attempt_at, sent_at, last_error, possible_duplicate)
+         VALUES ($1, 'webhook', 'https://hooks.example.test/uptime', 'failed', 10, '2026-11-25T10:05:00Z', NULL, 'receiver answered 503', false),
+                ($1, 'email', 'ops@example.test', 'sent', 2, '2026-11-25T10:00:02Z', '2026-11-25T10:00:03Z', NULL, true),
+                ($1, 'slack', 'https://hooks.slack.com/services/T0/B0/secret', 'ambiguous', 1, '2026-11-25T10:00:01Z', NULL, 'no answer within 10000 ms after the request was sent', true)`,
+        [id],
+      );
+
+      const res = await get(`/${id}`);
+
+      expect(res.status).toBe(200);
+      expect(res.body.data.possible_duplicate).toBe(true);
+      expect(res.body.data.email_sent_at).toMatch(ISO_MS);
+      expect(res.body.data.deliveries).toEqual([
+        {
+          channel: 'email',
+          recipient: 'ops@example.test',
+          status: 'sent',
+          attempts: 2,
+          last_attempt_at: '2026-11-25T10:00:02.000Z',
+          sent_at: '2026-11-25T10:00:03.000Z',
+          error: null,
+          possible_duplicate: true,
+        },
+        {
+          channel: 'slack',
+          // The path of a Slack webhook URL is its credential: never shown.
+          recipient: 'https://hooks.slack.com/…',
+          status: 'pending',
+          attempts: 1,
+          last_attempt_at: '2026-11-25T10:00:01.000Z',
+          sent_at: null,
+          error: 'no answer within 10000 ms after the request was sent',
+          possible_duplicate: true,
+        },
+        {
+          channel: 'webhook',
+          recipient: 'https://hooks.example.test/uptime',
+          status: 'failed',
+          attempts: 10,
+          last_attempt_at: '2026-11-25T10:05:00.000Z',
+          sent_at: null,
+          error: 'receiver answered 503',
+          possible_duplicate: false,
+        },
+      ]);
+      // Lists carry the flag, not the deliveries.
+      const list = await get('/');
+      expect(list.body.data[0]).toMatchObject({ id, possible_duplicate: true });
+      expect(list.body.data[0].deliveries).toBeUndefined();
     });
 
     it.each(['999999', 'abc', '1.5', '0', '-1'])('answers 404 NOTIFICATION_NOT_FOUND for id %s', async (id) => {

@@ -16,7 +16,17 @@ describe('response validation against the document', () => {
 
   it('accepts an answer that matches its operation and status', () => {
     expect(check('GET', '/api/v1/monitors/42/alerts', 200, {
-      data: { email_enabled: true, email_recipients: [], slack_enabled: false, alert_on_recovery: true, alert_threshold: 1 },
+      data: {
+        email_enabled: true,
+        email_recipients: [],
+        slack_enabled: false,
+        slack_webhook_url: null,
+        webhook_enabled: false,
+        webhook_url: null,
+        webhook_secret_set: false,
+        alert_on_recovery: true,
+        alert_threshold: 1,
+      },
       meta: META,
     })).toEqual([]);
     expect(check('GET', '/api/v1/monitors/42', 404, { error: { code: 'MONITOR_NOT_FOUND', message: 'Monitor 42 not found' }, meta: META })).toEqual([]);

@@ -13,6 +13,10 @@ export interface IncidentContext {
   emailEnabled: boolean;
   emailRecipients: string[];
   alertOnRecovery: boolean;
+  /** Slack's incoming-webhook URL when Slack is enabled, else null. */
+  slackWebhookUrl: string | null;
+  /** The webhook's URL and HMAC key when the webhook is enabled, else null. */
+  webhook: { url: string; secret: string } | null;
   startedAt: Date;
   /** Null while the monitor is still down. */
   resolvedAt: Date | null;
@@ -39,6 +43,9 @@ interface Row {
   email_enabled: boolean;
   email_recipients: string[];
   alert_on_recovery: boolean;
+  slack_webhook_url: string | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
   started_at: Date;
   resolved_at: Date | null;
   duration: number | null;
@@ -57,6 +64,8 @@ export async function loadIncidentContext(db: EntityManager, incidentId: number)
             -- emails off; the notifications themselves are still recorded.
             m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled,
             m.email_recipients, m.alert_on_recovery,
+            CASE WHEN m.slack_enabled THEN m.slack_webhook_url END AS slack_webhook_url,
+            CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret,
             i.started_at, i.resolved_at, CASE WHEN i.resolved_at IS NULL THEN NULL ELSE ${INCIDENT_DURATION_SQL} END AS duration,
             i.status_code, i.response_time, i.error
        FROM incidents i
@@ -77,6 +86,8 @@ export async function loadIncidentContext(db: EntityManager, incidentId: number)
     emailEnabled: row.email_enabled,
     emailRecipients: row.email_recipients,
     alertOnRecovery: row.alert_on_recovery,
+    slackWebhookUrl: row.slack_webhook_url,
+    webhook: row.webhook_url && row.webhook_secret ? { url: row.webhook_url, secret: row.webhook_secret } : null,
     startedAt: row.started_at,
     resolvedAt: row.resolved_at,
     duration: row.duration,

@@ -46,3 +46,9 @@ export function composeIncidentEmail(type: NotificationType, ctx: IncidentContex
   const headline = isDowntime ? `Monitor "${ctx.monitorName}" is down.` : `Monitor "${ctx.monitorName}" is back up.`;
   return { to, from, subject, ...render(headline, isDowntime ? downtimeFacts(ctx) : recoveryFacts(ctx)) };
 }
+
+/** The email of `POST /monitors/{id}/alerts/test`. */
+export function composeTestEmail(monitor: { name: string; url: string }, from: string, to: string): EmailMessage {
+  const headline = `Test alert for monitor "${monitor.name}": email alerts reach you.`;
+  return { to, from, subject: `[TEST] ${monitor.name}`, ...render(headline, [['URL', monitor.url]]) };
+}

@@ -11,10 +11,14 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
+import { allowAnyAddress, allowPublicAddressesOnly } from '@uptime/probe';
 import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
 import { MeteredEmailChannel } from './channels/metered-email';
+import { createAlertTestProcessor } from './alert-test.processor';
+import { createDeliveryDeps } from './deliveries/delivery-deps';
+import { startDeliverySweeper } from './deliveries/delivery-sweeper';
 import { createStatusChangedProcessor } from './status-changed.processor';
 
 export interface NotifierDeps {
@@ -30,6 +34,8 @@ export interface NotifierDeps {
   concurrency?: number;
   /** The process's metrics; by default a registry of its own. */
   metrics?: ServiceMetrics;
+  /** How often this notifier sweeps for due and abandoned deliveries; default 5 s. */
+  sweepIntervalMs?: number;
 }
 
 export interface Notifier {
@@ -50,15 +56,20 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const metrics = deps.metrics ?? createServiceMetrics();
   const ownsConnection = deps.connection === undefined;
   const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
-  const handlers: Record<string, (job: Job) => Promise<void>> = {
-    [JobName.statusChanged]: createStatusChangedProcessor({
-      dataSource: deps.dataSource,
-      emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
-      mailFrom: config.mail.from,
-      logger,
-      metrics,
-    }),
+  const delivery = {
+    dataSource: deps.dataSource,
+    emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
+    mailFrom: config.mail.from,
+    appUrl: config.http.appUrl,
+    addressPolicy: config.allowPrivateTargets ? allowAnyAddress : allowPublicAddressesOnly,
+    logger,
+    metrics,
   };
+  const handlers: Record<string, (job: Job) => Promise<unknown>> = {
+    [JobName.statusChanged]: createStatusChangedProcessor(delivery),
+    [JobName.alertTest]: createAlertTestProcessor(delivery),
+  };
+  const sweeper = startDeliverySweeper(createDeliveryDeps(delivery), { intervalMs: deps.sweepIntervalMs });
 
   const worker = new Worker(
     QueueName.statusChanges,
@@ -66,7 +77,8 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
       const handle = handlers[job.name];
       // A job this worker cannot handle will never succeed here: fail it without retries.
       if (!handle) throw new UnrecoverableError(`no handler for job "${job.name}" on queue ${QueueName.statusChanges}`);
-      await handle(job);
+      // The return value is the job's result (alert-test's deliveries).
+      return handle(job);
     },
     {
       connection,
@@ -94,6 +106,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
 
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
     unwatchQueue();
+    await sweeper.stop();
     const outcome = await stopWithin(
       graceMs,
       () => worker.close(),

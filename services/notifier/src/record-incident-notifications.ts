@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, NotificationErrorDetails } from '@uptime/db';
 import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident-context';
 import { downtimeMessage, recoveryMessage } from './incident-text';
+import { queueDeliveries } from './deliveries/delivery.repository';
 import { queryRows } from './query-rows';
 import { recipientsOf } from './recipients';
 
@@ -20,18 +21,18 @@ export interface RecordedNotifications {
  * read from the incidents row inside each statement rather than from `ctx`, so an event handled
  * late or out of order cannot leave an active notification behind for a closed incident.
  *
- * A notification and its email deliveries are written in one transaction: a crash cannot leave a
- * notification whose emails were never queued, and a retry never queues them twice.
+ * A notification and its deliveries are written in one transaction: a crash cannot leave a
+ * notification whose messages were never queued, and a retry never queues them twice.
  */
 export function recordIncidentNotifications(dataSource: DataSource, ctx: IncidentContext): Promise<RecordedNotifications> {
   return dataSource.transaction(async (tx) => {
     const downtimeId = await insertDowntime(tx, ctx);
-    if (downtimeId !== null && ctx.emailEnabled) await queueEmails(tx, downtimeId, recipientsOf(ctx));
+    if (downtimeId !== null) await queueAllDeliveries(tx, downtimeId, ctx);
     if (ctx.resolvedAt === null) return { downtimeId, recoveryId: null };
 
     await resolveDowntime(tx, ctx.incidentId);
     const recoveryId = await insertRecovery(tx, ctx);
-    if (recoveryId !== null && ctx.emailEnabled && ctx.alertOnRecovery) await queueEmails(tx, recoveryId, recipientsOf(ctx));
+    if (recoveryId !== null && ctx.alertOnRecovery) await queueAllDeliveries(tx, recoveryId, ctx);
     return { downtimeId, recoveryId };
   });
 }
@@ -90,13 +91,9 @@ async function insertRecovery(tx: EntityManager, ctx: IncidentContext): Promise<
   return rows[0]?.id ?? null;
 }
 
-/** One pending delivery per recipient; the unique (notification_id, recipient) makes repeats no-ops. */
-async function queueEmails(tx: EntityManager, notificationId: number, recipients: string[]): Promise<void> {
-  await queryRows(
-    tx,
-    `INSERT INTO email_deliveries (notification_id, recipient)
-     SELECT $1, unnest($2::text[])
-     ON CONFLICT (notification_id, recipient) DO NOTHING`,
-    [notificationId, recipients],
-  );
+/** One delivery per enabled channel and recipient, as the monitor's settings are right now. */
+async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: IncidentContext): Promise<void> {
+  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx));
+  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl]);
+  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url]);
 }

@@ -1,23 +1,16 @@
 import { UnrecoverableError } from 'bullmq';
-import type { DataSource } from '@uptime/db';
-import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { parseJob, StatusChangedJob } from '@uptime/queues';
-import type { EmailChannel } from './channels/email-channel';
-import { deliverIncidentEmails } from './deliver-incident-emails';
+import { createDeliveryDeps, type DeliveryOptions } from './deliveries/delivery-deps';
+import { deliverIncident } from './deliveries/deliver-incident';
 import { loadIncidentContext } from './incident-context';
 import { recordIncidentNotifications } from './record-incident-notifications';
 
-export interface StatusChangedProcessorDeps {
-  dataSource: DataSource;
-  emailChannel: EmailChannel;
-  /** The sender address (MAIL_FROM). */
-  mailFrom: string;
-  logger: Logger;
+export interface StatusChangedProcessorDeps extends DeliveryOptions {
   /** How long a job waits for emails another notifier is sending before it is retried; default 20 s. */
   inFlightWaitMs?: number;
-  /** Counts the notifications created (`notifications_created_total{type}`). */
-  metrics?: Pick<ServiceMetrics, 'notificationsCreated'>;
+  /** Counts notifications created (`notifications_created_total{type}`) and deliveries. */
+  metrics?: DeliveryOptions['metrics'] & Pick<ServiceMetrics, 'notificationsCreated'>;
 }
 
 /** The part of a BullMQ job the processor reads; a `Job` fits. */
@@ -30,16 +23,13 @@ export type StatusChangedProcessor = (job: QueuedJob) => Promise<void>;
 
 /**
  * Handles `status-changed`: a change to offline or to online carries the incident it opened or
- * closed, and both lead to the same reconciliation of that incident's notifications and emails,
+ * closed, and both lead to the same reconciliation of that incident's notifications and deliveries,
  * so duplicates, retries, concurrent notifiers and out-of-order events all end in one state.
  * Other changes (to warning, pending, paused) notify nobody and complete at once.
  */
 export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): StatusChangedProcessor {
   const delivery = {
-    dataSource: deps.dataSource,
-    emailChannel: deps.emailChannel,
-    mailFrom: deps.mailFrom,
-    logger: deps.logger,
+    ...createDeliveryDeps(deps),
     inFlightWaitMs: deps.inFlightWaitMs ?? 20_000,
     pollIntervalMs: 100,
   };
@@ -65,6 +55,6 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
     if (recorded.downtimeId !== null || recorded.recoveryId !== null) {
       log.info({ incidentId: ctx.incidentId, ...recorded }, 'notifications recorded');
     }
-    await deliverIncidentEmails(delivery, ctx);
+    await deliverIncident(delivery, ctx);
   };
 }

@@ -58,22 +58,22 @@ describe('status-changed delivered more than once', () => {
       const down = await aMonitorThatWentDown(bed.ds);
       await expect(bed.processor(failingOnce())(down.offline)).rejects.toThrow(/failed transiently/);
       // Another notifier claimed it just now and is sending it.
-      await bed.ds.query(`UPDATE email_deliveries SET status = 'sending', claimed_at = now()`);
+      await bed.ds.query(`UPDATE notification_deliveries SET status = 'sending', lease_until = now() + interval '20 seconds'`);
 
       await expect(bed.processor(undefined, { inFlightWaitMs: 300 })(down.offline)).rejects.toThrow(/still being sent by another notifier/);
 
       expect(bed.sendgrid.server.requests).toHaveLength(0);
     });
 
-    it('is sent again once the claim is stale (its sender crashed)', async () => {
+    it('is sent again once the lease expired (its sender crashed), marked as a possible duplicate', async () => {
       const down = await aMonitorThatWentDown(bed.ds);
       await expect(bed.processor(failingOnce())(down.offline)).rejects.toThrow(/failed transiently/);
-      await bed.ds.query(`UPDATE email_deliveries SET status = 'sending', claimed_at = now() - interval '6 minutes'`);
+      await bed.ds.query(`UPDATE notification_deliveries SET status = 'sending', lease_until = now() - interval '1 second'`);
 
       await bed.processor()(down.offline);
 
       expect(bed.sendgrid.mails).toHaveLength(1);
-      expect(await deliveriesOf(bed.ds, down.incident.id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2 })]);
+      expect(await deliveriesOf(bed.ds, down.incident.id)).toEqual([expect.objectContaining({ status: 'sent', attempts: 2, possible_duplicate: true })]);
     });
   });
 });

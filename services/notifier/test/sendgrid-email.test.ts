@@ -57,3 +57,41 @@ describe('SendGrid email channel', () => {
     fake = await startFakeSendGrid(); // for afterEach
   });
 });
+
+describe('SendGrid stand-in modes, as the channel sees them', () => {
+  let fake: FakeSendGrid;
+  beforeEach(async () => {
+    fake = await startFakeSendGrid();
+  });
+  afterEach(() => fake.close());
+
+  const channel = (timeoutMs?: number) =>
+    new SendGridEmailChannel({ apiKey: fake.apiKey, apiUrl: fake.url, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+
+  it('5xx is transient, 400 permanent, and neither is accepted', async () => {
+    fake.setMode({ kind: 'server-error', status: 502 });
+    await expect(channel().send(message)).rejects.toMatchObject({ kind: 'transient', notBefore: null });
+    fake.setMode({ kind: 'bad-request', message: 'Does not contain a valid address.' });
+    await expect(channel().send(message)).rejects.toMatchObject({ kind: 'permanent', message: 'SendGrid answered 400: Does not contain a valid address.' });
+    expect(fake.mails).toEqual([]);
+  });
+
+  it('429 carries its reset time, and the same request is accepted after it', async () => {
+    const resetAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 60_000);
+    fake.setMode({ kind: 'rate-limited', resetAt });
+    await expect(channel().send(message)).rejects.toMatchObject({ kind: 'transient', notBefore: resetAt });
+    fake.setMode({ kind: 'rate-limited', resetAt: new Date(Date.now() - 1) });
+    await channel().send(message);
+    expect(fake.mails).toHaveLength(1);
+  });
+
+  it('slow is accepted late; accept-then-never-answer is ambiguous and yet delivered', async () => {
+    fake.setMode({ kind: 'slow', delayMs: 300 });
+    const started = Date.now();
+    await channel().send(message);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    fake.setMode({ kind: 'hang' });
+    await expect(channel(200).send(message)).rejects.toMatchObject({ kind: 'ambiguous' });
+    expect(fake.mails).toHaveLength(2);
+  });
+});

@@ -1,8 +1,9 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
+import { IsHttpUrl, Nullable } from './monitor-fields.dto';
 
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
-/** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (contract §5). */
+/** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (contract §5, docs/webhooks.md). */
 export class AlertSettingsDto {
   @Optional() @IsBoolean() email_enabled?: boolean;
   @Optional()
@@ -12,6 +13,11 @@ export class AlertSettingsDto {
   @IsEmail({}, { each: true, message: 'each of email_recipients must be an email address' })
   email_recipients?: string[];
   @Optional() @IsBoolean() slack_enabled?: boolean;
+  /** Required while slack_enabled is true; null clears it (and needs Slack off). */
+  @Nullable() @MaxLength(2048) @IsHttpUrl() slack_webhook_url?: string | null;
+  @Optional() @IsBoolean() webhook_enabled?: boolean;
+  /** Required while webhook_enabled is true. */
+  @Nullable() @MaxLength(2048) @IsHttpUrl() webhook_url?: string | null;
   @Optional() @IsBoolean() alert_on_recovery?: boolean;
   @Optional() @IsInt() @Min(1) @Max(100) alert_threshold?: number;
 }

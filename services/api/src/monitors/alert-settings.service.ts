@@ -1,23 +1,43 @@
+import { randomBytes } from 'node:crypto';
 import { Monitor, type DataSource } from '@uptime/db';
-import { NotFoundError } from '@uptime/errors';
+import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
-import { getMonitor } from './monitors.service';
+import { assertTargetAllowed, getMonitor } from './monitors.service';
 
 export interface AlertSettings {
   emailEnabled: boolean;
   emailRecipients: string[];
   slackEnabled: boolean;
+  slackWebhookUrl: string | null;
+  webhookEnabled: boolean;
+  webhookUrl: string | null;
+  webhookSecretSet: boolean;
   alertOnRecovery: boolean;
   alertThreshold: number;
+  /** Only in the answer that generated it: the webhook key is shown once. */
+  newWebhookSecret?: string;
+}
+
+export interface AlertSettingsDeps {
+  ds: DataSource;
+  /** ALLOW_PRIVATE_TARGETS: Slack and webhook URLs follow the monitor URL's rule. */
+  allowPrivateTargets: boolean;
 }
 
 const settingsOf = (m: Monitor): AlertSettings => ({
   emailEnabled: m.emailEnabled,
   emailRecipients: m.emailRecipients,
   slackEnabled: m.slackEnabled,
+  slackWebhookUrl: m.slackWebhookUrl,
+  webhookEnabled: m.webhookEnabled,
+  webhookUrl: m.webhookUrl,
+  webhookSecretSet: m.webhookSecret !== null,
   alertOnRecovery: m.alertOnRecovery,
   alertThreshold: m.alertThreshold,
 });
+
+/** 32 random bytes, hex, prefixed so a leaked one is recognisable: the webhook's HMAC key. */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;
 
 export async function getAlertSettings(ds: DataSource, ownerId: number, id: number): Promise<AlertSettings> {
   return settingsOf(await getMonitor(ds, ownerId, id));
@@ -29,30 +49,61 @@ function uniqueRecipients(list: string[]): string[] {
   return list.map((a) => a.trim()).filter((a) => !seen.has(a.toLowerCase()) && seen.add(a.toLowerCase()));
 }
 
+const required = (field: string, flag: string): ValidationError =>
+  new ValidationError(`Invalid body: ${field}`, { [field]: [`${field} is required when ${flag} is true`] });
+
 /**
- * Saves the given settings only, in one UPDATE: the check-worker reads `alert_threshold` and the
- * notifier the email settings from the row when they act, so the next check or alert follows them
- * without any reschedule. An empty recipient list means "the owner".
+ * Saves the given settings only: the check-worker reads `alert_threshold` and the notifier the
+ * channel settings from the row when they act, so the next check or alert follows them without
+ * any reschedule. An empty recipient list means "the owner". A channel enabled needs its URL
+ * (given now or before); URLs pass the monitor URL's SSRF rule. The webhook's key is generated
+ * the first time the webhook is enabled, and shown in that answer only.
  */
-export async function updateAlertSettings(ds: DataSource, ownerId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
-  const changes: Partial<Monitor> = {};
-  if (dto.email_enabled !== undefined) changes.emailEnabled = dto.email_enabled;
-  if (dto.email_recipients !== undefined) changes.emailRecipients = uniqueRecipients(dto.email_recipients);
-  if (dto.slack_enabled !== undefined) changes.slackEnabled = dto.slack_enabled;
-  if (dto.alert_on_recovery !== undefined) changes.alertOnRecovery = dto.alert_on_recovery;
-  if (dto.alert_threshold !== undefined) changes.alertThreshold = dto.alert_threshold;
-  if (Object.keys(changes).length === 0) return getAlertSettings(ds, ownerId, id);
-  const result = await ds.getRepository(Monitor).update({ id, ownerId }, changes);
-  if (!result.affected) throw new NotFoundError('monitor', id);
-  return getAlertSettings(ds, ownerId, id);
+export async function updateAlertSettings(deps: AlertSettingsDeps, ownerId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
+  assertTargetAllowed(deps, dto.slack_webhook_url, 'slack_webhook_url');
+  assertTargetAllowed(deps, dto.webhook_url, 'webhook_url');
+  return deps.ds.transaction(async (tx) => {
+    const repo = tx.getRepository(Monitor);
+    const monitor = await repo.findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
+    if (!monitor) throw new NotFoundError('monitor', id);
+    const changes: Partial<Monitor> = {};
+    if (dto.email_enabled !== undefined) changes.emailEnabled = dto.email_enabled;
+    if (dto.email_recipients !== undefined) changes.emailRecipients = uniqueRecipients(dto.email_recipients);
+    if (dto.slack_enabled !== undefined) changes.slackEnabled = dto.slack_enabled;
+    if (dto.slack_webhook_url !== undefined) changes.slackWebhookUrl = dto.slack_webhook_url;
+    if (dto.webhook_enabled !== undefined) changes.webhookEnabled = dto.webhook_enabled;
+    if (dto.webhook_url !== undefined) changes.webhookUrl = dto.webhook_url;
+    if (dto.alert_on_recovery !== undefined) changes.alertOnRecovery = dto.alert_on_recovery;
+    if (dto.alert_threshold !== undefined) changes.alertThreshold = dto.alert_threshold;
+    Object.assign(monitor, changes);
+    if (monitor.slackEnabled && !monitor.slackWebhookUrl) throw required('slack_webhook_url', 'slack_enabled');
+    if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
+    let newWebhookSecret: string | undefined;
+    if (monitor.webhookEnabled && monitor.webhookSecret === null) monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
+    if (Object.keys(changes).length > 0) await repo.update({ id, ownerId }, changes);
+    return { ...settingsOf(monitor), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
+  });
 }
 
-/** The alert settings as the API shows them. */
+/** `POST /monitors/{id}/alerts/webhook-secret`: a new key, shown in this answer only; the old one stops at once. */
+export async function rotateWebhookSecret(ds: DataSource, ownerId: number, id: number): Promise<AlertSettings> {
+  const newWebhookSecret = generateWebhookSecret();
+  const result = await ds.getRepository(Monitor).update({ id, ownerId }, { webhookSecret: newWebhookSecret });
+  if (!result.affected) throw new NotFoundError('monitor', id);
+  return { ...(await getAlertSettings(ds, ownerId, id)), newWebhookSecret };
+}
+
+/** The alert settings as the API shows them; `webhook_secret` only when just generated. */
 export function toAlertSettingsResponse(s: AlertSettings) {
   return {
     email_enabled: s.emailEnabled,
     email_recipients: s.emailRecipients,
     slack_enabled: s.slackEnabled,
+    slack_webhook_url: s.slackWebhookUrl,
+    webhook_enabled: s.webhookEnabled,
+    webhook_url: s.webhookUrl,
+    webhook_secret_set: s.webhookSecretSet,
+    ...(s.newWebhookSecret === undefined ? {} : { webhook_secret: s.newWebhookSecret }),
     alert_on_recovery: s.alertOnRecovery,
     alert_threshold: s.alertThreshold,
   };

@@ -41,7 +41,7 @@ function IsHeaderMap(options?: ValidationOptions): PropertyDecorator {
 }
 
 /** An absolute http(s) URL. */
-function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
+export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
       name: 'isHttpUrl',

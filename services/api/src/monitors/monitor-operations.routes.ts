@@ -99,7 +99,7 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   router.put('/:id/alerts', async (req, res) => {
     const id = monitorId(req.params.id);
     const dto = await parseInput(AlertSettingsDto, req.body ?? {});
-    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).id, id, dto)));
+    sendData(res, toAlertSettingsResponse(await updateAlertSettings(deps, callerOf(req).id, id, dto)));
   });
 
   return router;

@@ -28,10 +28,10 @@ export interface MonitorsDeps {
  * probe would refuse can never be checked, so it is refused now. Host names are decided when
  * the check connects (the guard sees the resolved address).
  */
-function assertTargetAllowed(deps: MonitorsDeps, url: string | undefined): void {
-  if (url === undefined || deps.allowPrivateTargets) return;
+export function assertTargetAllowed(deps: Pick<MonitorsDeps, 'allowPrivateTargets'>, url: string | null | undefined, field = 'url'): void {
+  if (url == null || deps.allowPrivateTargets) return;
   const reason = refusedTargetReason(url);
-  if (reason) throw new ValidationError('Invalid body: url', { url: [`url is not allowed: ${reason}`] });
+  if (reason) throw new ValidationError(`Invalid body: ${field}`, { [field]: [`${field} is not allowed: ${reason}`] });
 }
 
 function assertInterval(deps: MonitorsDeps, interval: number | undefined): void {

@@ -1,3 +1,5 @@
+import { displayRecipient } from '@uptime/db';
+import type { DeliveryView } from './deliveries.repository';
 import type { NotificationAcknowledgement, NotificationResolution, NotificationView } from './notifications.service';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -21,10 +23,37 @@ export function toNotificationResponse(n: NotificationView) {
     email_sent_at: iso(n.emailSentAt),
     error_details: n.errorDetails,
     created_at: n.createdAt.toISOString(),
+    possible_duplicate: n.possibleDuplicate,
   };
 }
 
 export type NotificationResponse = ReturnType<typeof toNotificationResponse>;
+
+/**
+ * A delivery as the API shows it. `sending` and `ambiguous` (an attempt that may have arrived, to
+ * be retried) are both still `pending` to the reader; the latter shows as `possible_duplicate`.
+ */
+export function toDeliveryResponse(d: DeliveryView) {
+  return {
+    channel: d.channel,
+    recipient: displayRecipient(d.channel, d.recipient),
+    status: d.status === 'sent' || d.status === 'failed' ? d.status : ('pending' as const),
+    attempts: d.attempts,
+    last_attempt_at: iso(d.lastAttemptAt),
+    sent_at: iso(d.sentAt),
+    error: d.error,
+    possible_duplicate: d.possibleDuplicate,
+  };
+}
+
+export type DeliveryResponse = ReturnType<typeof toDeliveryResponse>;
+
+/** `GET /notifications/{id}`: the notification with every delivery of it. */
+export function toNotificationDetailResponse(n: NotificationView, deliveries: DeliveryView[]) {
+  return { ...toNotificationResponse(n), deliveries: deliveries.map(toDeliveryResponse) };
+}
+
+export type NotificationDetailResponse = ReturnType<typeof toNotificationDetailResponse>;
 
 /** `data` of POST /notifications/{id}/acknowledge (seed: id, acknowledged, acknowledged_at). */
 export function toAcknowledgementResponse(a: NotificationAcknowledgement) {

@@ -4,7 +4,8 @@ import { callerOf } from '../auth/caller';
 import { metaFor, sendData, sendList, sendMessage, type Pagination } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage, type PageRequest } from '../http/pagination';
-import { toAcknowledgementResponse, toNotificationResponse, toResolutionResponse } from './notification.presenter';
+import { listDeliveries } from './deliveries.repository';
+import { toAcknowledgementResponse, toNotificationDetailResponse, toNotificationResponse, toResolutionResponse } from './notification.presenter';
 import { parseNotificationFilters } from './notifications.query';
 import {
   acknowledgeNotification,
@@ -60,7 +61,7 @@ export function notificationsRouter(ds: DataSource): Router {
 
   router.get('/:id', async (req, res) => {
     const notification = await getNotification(ds, callerOf(req).id, parseId(req.params.id, 'notification'));
-    sendData(res, toNotificationResponse(notification));
+    sendData(res, toNotificationDetailResponse(notification, await listDeliveries(ds, notification.id)));
   });
 
   router.post('/:id/acknowledge', async (req, res) => {

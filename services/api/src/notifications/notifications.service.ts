@@ -21,6 +21,8 @@ export interface NotificationView {
   emailSentAt: Date | null;
   errorDetails: NotificationErrorDetails | null;
   createdAt: Date;
+  /** One of its deliveries was sent again after an attempt that may have arrived. */
+  possibleDuplicate: boolean;
 }
 
 export interface NotificationAcknowledgement {
@@ -53,7 +55,8 @@ const SELECT_VIEW = `
          n.type, n.status, n.message, n.started_at AS "startedAt", n.resolved_at AS "resolvedAt",
          n.duration, n.notification_method AS "notificationMethod", n.acknowledged,
          n.acknowledged_at AS "acknowledgedAt", n.email_sent_at AS "emailSentAt",
-         n.error_details AS "errorDetails", n.created_at AS "createdAt"
+         n.error_details AS "errorDetails", n.created_at AS "createdAt",
+         EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS "possibleDuplicate"
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id`;
 

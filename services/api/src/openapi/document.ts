@@ -3,6 +3,7 @@ import { COMMON_HEADERS, COMMON_SCHEMAS } from './common-schemas';
 import type { JsonSchema } from './json-schema';
 import { buildOperation, type OperationSpec, type Tag } from './operation';
 import { ACCOUNT_OPERATIONS } from './paths/account';
+import { ALERT_CHANNEL_OPERATIONS } from './paths/alert-channels';
 import { AGENT_OPERATIONS } from './paths/agents';
 import { AUTH_OPERATIONS } from './paths/auth';
 import { MONITOR_OPERATIONS } from './paths/monitors';
@@ -26,6 +27,7 @@ export interface OpenApiDocument {
 /** Every operation the API serves, in the order the explorer lists them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...MONITOR_OPERATIONS,
+  ...ALERT_CHANNEL_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
   ...AGENT_OPERATIONS,
   ...AUTH_OPERATIONS,

@@ -9,7 +9,7 @@ import type { MonitorResponse } from '../monitors/monitor.presenter';
 import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
 import type { toStatsResponse } from '../monitors/stats.presenter';
 import type { toTestResultResponse } from '../monitors/test-check';
-import type { NotificationResponse } from '../notifications/notification.presenter';
+import type { DeliveryResponse, NotificationResponse } from '../notifications/notification.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 
 /**
@@ -94,6 +94,10 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   email_enabled: true,
   email_recipients: ['ops@example.com'],
   slack_enabled: false,
+  slack_webhook_url: null,
+  webhook_enabled: true,
+  webhook_url: 'https://ops.example.com/hooks/uptime',
+  webhook_secret_set: true,
   alert_on_recovery: true,
   alert_threshold: 2,
 };
@@ -115,6 +119,18 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
   email_sent_at: '2026-11-22T09:58:01.000Z',
   error_details: { status_code: 500, response_time: 41, error_message: 'Unexpected status 500' },
   created_at: '2026-11-22T09:58:00.000Z',
+  possible_duplicate: false,
+};
+
+export const EXAMPLE_DELIVERY: DeliveryResponse = {
+  channel: 'email',
+  recipient: 'ops@example.com',
+  status: 'sent',
+  attempts: 1,
+  last_attempt_at: '2026-11-22T09:58:00.800Z',
+  sent_at: '2026-11-22T09:58:01.000Z',
+  error: null,
+  possible_duplicate: false,
 };
 
 export const EXAMPLE_AGENT: AgentResponse = {

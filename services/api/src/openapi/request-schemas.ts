@@ -58,6 +58,12 @@ export function requestSchemas(): Record<string, JsonSchema> {
     PauseRequest: annotate(schemaOfDto(PauseMonitorDto), { reason: { description: 'Why; blank or null means none' } }),
     AlertSettingsUpdate: annotate(schemaOfDto(AlertSettingsDto), {
       email_recipients: { description: "Empty: the owner's address" },
+      slack_webhook_url: {
+        description: "Slack's incoming-webhook URL; required while slack_enabled; the monitor URL's address rules apply",
+        examples: ['https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
+      },
+      webhook_url: { description: "Required while webhook_enabled; the monitor URL's address rules apply", examples: ['https://ops.example.com/hooks/uptime'] },
+      webhook_enabled: { description: 'Enabling it the first time generates webhook_secret, shown in that answer only' },
       alert_threshold: { description: 'Consecutive failures before offline' },
     }),
     BulkRequest: bulk,

@@ -34,6 +34,7 @@ import { AlertSettingsDto } from '../monitors/alert-settings.dto';
 import { BulkRequestDto } from '../monitors/bulk.dto';
 import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
 import { UpdatePreferencesDto } from '../preferences/preferences.dto';
+import { deliverySchemas, optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
 import { arrayOf, bool, enumOf, INT32_MAX, int, nullable, num, objectOf, ref, SAFE_INT_MAX, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
 
@@ -218,15 +219,27 @@ const noDataSpan = objectOf<ReturnType<typeof toNoDataSpanResponse>>(
   { description: 'A span of more than two intervals in which an active monitor was not checked ("no data")' },
 );
 
-const alertSettings = objectOf<ReturnType<typeof toAlertSettingsResponse>>(
-  {
-    email_enabled: bool(),
-    email_recipients: { ...schemaOfDto(AlertSettingsDto).properties!.email_recipients, description: "Empty: the owner's address" },
-    slack_enabled: bool({ description: 'Stored; email is the only method sent' }),
-    alert_on_recovery: bool(),
-    alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
-  },
-  { description: "A monitor's alert settings" },
+const alertSettings = optionalKeys(
+  objectOf<ReturnType<typeof toAlertSettingsResponse>>(
+    {
+      email_enabled: bool(),
+      email_recipients: { ...schemaOfDto(AlertSettingsDto).properties!.email_recipients, description: "Empty: the owner's address" },
+      slack_enabled: bool({ description: 'Sends each alert to slack_webhook_url' }),
+      slack_webhook_url: nullable(str({ format: 'uri', maxLength: 2048, description: "Slack's incoming-webhook URL; required while slack_enabled" })),
+      webhook_enabled: bool({ description: 'Sends each alert, signed, to webhook_url (docs/webhooks.md)' }),
+      webhook_url: nullable(str({ format: 'uri', maxLength: 2048, description: 'Required while webhook_enabled' })),
+      webhook_secret_set: bool({ description: 'Whether the webhook has a signing key (it is shown only once, in webhook_secret)' }),
+      webhook_secret: str({
+        maxLength: 128,
+        pattern: '^whsec_[0-9a-f]{64}$',
+        description: 'The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret',
+      }),
+      alert_on_recovery: bool(),
+      alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
+    },
+    { description: "A monitor's alert settings" },
+  ),
+  ['webhook_secret'],
 );
 
 /** At most one entry per monitor of the request. */
@@ -262,6 +275,7 @@ const notification = objectOf<NotificationResponse>(
       objectOf<NotificationErrorDetails>({ status_code: statusCode(), response_time: ms('Response time'), error_message: text() }),
     ),
     created_at: timestamp(),
+    possible_duplicate: bool({ description: 'One of its deliveries may have reached its receiver twice (see NotificationDelivery)' }),
   },
   { description: 'A downtime or recovery notification (docs/notifications.md)' },
 );
@@ -382,6 +396,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   AlertSettings: alertSettings,
   BulkOutcome: bulkOutcome,
   Notification: notification,
+  ...deliverySchemas(notification),
   Acknowledgement: objectOf<ReturnType<typeof toAcknowledgementResponse>>({
     id: id(),
     acknowledged: bool(),

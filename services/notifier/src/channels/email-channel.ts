@@ -1,3 +1,7 @@
+import { SendError, type SendFailureKind } from './send-error';
+
+export { isPermanentSendError } from './send-error';
+
 /** One email to one recipient, as the notifier composes it. */
 export interface EmailMessage {
   to: string;
@@ -9,26 +13,23 @@ export interface EmailMessage {
 
 /** A way to hand an email to a mail transport (SendGrid, SMTP, the log). */
 export interface EmailChannel {
+  /**
+   * Whose back-off a 429/503 sets (`sendgrid`, `smtp`): every email to that provider waits for it.
+   * Absent for transports that never ask to wait.
+   */
+  readonly provider?: string;
   /** Resolves once the transport accepted the email; rejects with an {@link EmailSendError} otherwise. */
   send(mail: EmailMessage): Promise<void>;
 }
 
 /**
- * Why a transport refused an email. `isPermanent` decides what the notifier does: a permanent
- * refusal (a bad address, a request the provider rejects as invalid) is recorded as failed and never
- * retried, since sending it again cannot succeed; anything else (timeouts, 5xx, 429, network) is
- * retried by the queue.
+ * Why a transport refused an email. A permanent refusal (a bad address, a request the provider
+ * rejects as invalid) is recorded as failed and never retried, since sending it again cannot
+ * succeed; anything else (timeouts, 5xx, 429, network) is retried.
  */
-export class EmailSendError extends Error {
-  constructor(
-    message: string,
-    readonly isPermanent: boolean,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+export class EmailSendError extends SendError {
+  constructor(message: string, kind: boolean | SendFailureKind, options: { cause?: unknown; notBefore?: Date | null } = {}) {
+    super(message, typeof kind === 'boolean' ? (kind ? 'permanent' : 'transient') : kind, options);
     this.name = 'EmailSendError';
   }
 }
-
-/** True for errors that sending again cannot fix. Unknown errors count as transient: retrying is the safe side. */
-export const isPermanentSendError = (err: unknown): boolean => err instanceof EmailSendError && err.isPermanent;

@@ -8,6 +8,10 @@ export class MeteredEmailChannel implements EmailChannel {
     private readonly metrics: Pick<ServiceMetrics, 'emailsSent' | 'emailsFailed'>,
   ) {}
 
+  get provider(): string | undefined {
+    return this.inner.provider;
+  }
+
   async send(mail: EmailMessage): Promise<void> {
     try {
       await this.inner.send(mail);

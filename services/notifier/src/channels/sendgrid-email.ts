@@ -1,65 +1,62 @@
-import { Client } from '@sendgrid/client';
-import { MailService } from '@sendgrid/mail';
+import { answerFailure, isSuccess } from '../outbound/answer-failure';
+import { postJson } from '../outbound/post-json';
 import { EmailSendError, type EmailChannel, type EmailMessage } from './email-channel';
+import { SendError } from './send-error';
 
 export interface SendGridOptions {
   apiKey: string;
   /** Base URL without `/v3`; mail goes to `${apiUrl}/v3/mail/send`. */
   apiUrl: string;
-  /** Per-request timeout; axios (under @sendgrid/client) has none by default. */
+  /** Per-request timeout; default 10 s. */
   timeoutMs?: number;
 }
 
-/** What @sendgrid/client rejects with when the API answered (its ResponseError). */
-interface SendGridResponseError {
-  code: number;
-  response?: { body?: unknown };
+function describeAnswer(status: number, body: string): string {
+  let messages: string[] = [];
+  try {
+    const parsed = JSON.parse(body) as { errors?: { message?: string }[] };
+    messages = (parsed.errors ?? []).map((e) => e.message ?? '').filter(Boolean);
+  } catch {
+    // not JSON: the status alone
+  }
+  return `SendGrid answered ${status}${messages.length > 0 ? `: ${messages.join('; ')}` : ''}`;
 }
 
-const isResponseError = (err: unknown): err is SendGridResponseError =>
-  typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' && 'response' in err;
-
-/** 4xx means SendGrid judged the request itself (address, content, key); 408 and 429 are worth a retry. */
-const isPermanentStatus = (status: number): boolean => status >= 400 && status < 500 && status !== 408 && status !== 429;
-
-function describeResponseError(err: SendGridResponseError): string {
-  const body = err.response?.body as { errors?: { message?: string }[] } | undefined;
-  const messages = (body?.errors ?? []).map((e) => e.message).filter(Boolean);
-  return `SendGrid answered ${err.code}${messages.length > 0 ? `: ${messages.join('; ')}` : ''}`;
-}
-
-/** Sends through SendGrid's v3 Mail Send API. */
+/**
+ * Sends through SendGrid's v3 Mail Send API. Spoken directly over HTTP rather than through
+ * @sendgrid/mail so a timeout can be told apart by whether the request was written (ambiguous) and
+ * the back-off headers of a 429 are read.
+ */
 export class SendGridEmailChannel implements EmailChannel {
-  private readonly mail: MailService;
+  readonly provider = 'sendgrid';
+  private readonly endpoint: string;
 
-  constructor(options: SendGridOptions) {
-    // A client and mail service of our own rather than the packages' singletons, so two
-    // configurations (all-in-one process, tests) never share an API key or base URL.
-    const client = new Client();
-    client.setApiKey(options.apiKey);
-    // After setApiKey, which resets baseUrl to the region's host. The request URL is
-    // '/v3/mail/send' and axios joins it to baseURL, so the path lands at `${apiUrl}/v3/mail/send`.
-    client.setDefaultRequest('baseUrl', options.apiUrl);
-    this.mail = new MailService();
-    this.mail.setClient(client);
-    this.mail.setTimeout(options.timeoutMs ?? 10_000);
+  constructor(private readonly options: SendGridOptions) {
+    this.endpoint = `${options.apiUrl.replace(/\/+$/, '')}/v3/mail/send`;
   }
 
   async send(message: EmailMessage): Promise<void> {
+    const content = [{ type: 'text/plain', value: message.text }];
+    if (message.html !== undefined) content.push({ type: 'text/html', value: message.html });
+    const body = JSON.stringify({
+      personalizations: [{ to: [{ email: message.to }] }],
+      from: { email: message.from },
+      subject: message.subject,
+      content,
+    });
+    let answer;
     try {
-      await this.mail.send({
-        to: message.to,
-        from: message.from,
-        subject: message.subject,
-        text: message.text,
-        ...(message.html === undefined ? {} : { html: message.html }),
+      answer = await postJson({
+        url: this.endpoint,
+        body,
+        headers: { authorization: `Bearer ${this.options.apiKey}` },
+        ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
       });
     } catch (err) {
-      if (isResponseError(err)) {
-        throw new EmailSendError(describeResponseError(err), isPermanentStatus(err.code), { cause: err });
-      }
-      // No HTTP answer: connection refused, DNS, timeout. Transient.
-      throw new EmailSendError(`SendGrid request failed: ${(err as Error).message}`, false, { cause: err });
+      const cause = err as SendError;
+      throw new EmailSendError(`SendGrid request failed: ${cause.message}`, cause.kind ?? 'transient', { cause });
     }
+    if (isSuccess(answer.status)) return;
+    throw answerFailure(answer, describeAnswer(answer.status, answer.body), (msg, kind, opts) => new EmailSendError(msg, kind, opts));
   }
 }

@@ -33,6 +33,7 @@ function isPermanentSmtpError(err: SmtpError): boolean {
 
 /** Sends through an SMTP server given as `smtp://user:pass@host:port` or `smtps://...`. */
 export class SmtpEmailChannel implements EmailChannel {
+  readonly provider = 'smtp';
   private readonly transport: Transporter;
 
   constructor(smtpUrl: string) {

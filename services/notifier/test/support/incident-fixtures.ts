@@ -102,12 +102,14 @@ export interface DeliveryRow {
   attempts: number;
   last_error: string | null;
   sent_at: Date | null;
+  channel: string;
+  possible_duplicate: boolean;
   type: string;
 }
 
 export const deliveriesOf = (ds: DataSource, incidentId: number): Promise<DeliveryRow[]> =>
   ds.query(
-    `SELECT d.*, n.type FROM email_deliveries d JOIN notifications n ON n.id = d.notification_id
+    `SELECT d.*, n.type FROM notification_deliveries d JOIN notifications n ON n.id = d.notification_id
       WHERE n.incident_id = $1 ORDER BY d.id`,
     [incidentId],
   );

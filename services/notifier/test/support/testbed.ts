@@ -1,11 +1,14 @@
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { QueryRunner } from 'typeorm';
+import { allowAnyAddress } from '@uptime/probe';
 import { createLogger, type Logger } from '@uptime/logger';
 import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
 import { SendGridEmailChannel } from '../../src/channels/sendgrid-email';
 import type { EmailChannel } from '../../src/channels/email-channel';
-import { createStatusChangedProcessor, type StatusChangedProcessor } from '../../src/status-changed.processor';
+import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
+
+type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy'>>;
 
 /**
  * Every test file of this service truncates the run's one database. jest may run files in parallel
@@ -20,9 +23,9 @@ export interface Testbed {
   config: Config;
   logger: Logger;
   /** A processor sending through `channel`, by default SendGrid at the fake. */
-  processor(channel?: EmailChannel, options?: { inFlightWaitMs?: number }): StatusChangedProcessor;
+  processor(channel?: EmailChannel, options?: ProcessorOptions): StatusChangedProcessor;
   /** A SendGrid channel at another (e.g. failing) fake. */
-  sendGridAt(fake: FakeSendGrid): EmailChannel;
+  sendGridAt(fake: FakeSendGrid, options?: { timeoutMs?: number }): EmailChannel;
 }
 
 /** Registers the hooks of a notifier test file: real Postgres and Redis, a fake SendGrid. */
@@ -39,12 +42,14 @@ export function useTestbed(): Testbed {
     bed.sendgrid = await startFakeSendGrid();
     bed.config = testConfig({ SENDGRID_API_KEY: bed.sendgrid.apiKey, SENDGRID_API_URL: bed.sendgrid.url });
     bed.logger = createLogger({ level: bed.config.logLevel, service: 'notifier-test' });
-    bed.sendGridAt = (fake) => new SendGridEmailChannel({ apiKey: fake.apiKey, apiUrl: fake.url });
+    bed.sendGridAt = (fake, options = {}) => new SendGridEmailChannel({ apiKey: fake.apiKey, apiUrl: fake.url, ...options });
     bed.processor = (channel = bed.sendGridAt(bed.sendgrid), options = {}) =>
       createStatusChangedProcessor({
         dataSource: bed.ds,
         emailChannel: channel,
         mailFrom: bed.config.mail.from,
+        appUrl: bed.config.http.appUrl,
+        addressPolicy: allowAnyAddress,
         logger: bed.logger,
         ...options,
       });
@@ -54,6 +59,7 @@ export function useTestbed(): Testbed {
     await resetDatabase(bed.ds);
     bed.sendgrid.mails.length = 0;
     bed.sendgrid.server.requests.length = 0;
+    bed.sendgrid.setMode({ kind: 'accept' });
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { NOTIFICATION_STATUSES, NOTIFICATION_TYPES } from '@uptime/db';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
-import { dataExample, EXAMPLE_META, EXAMPLE_NOTIFICATION, listExample, messageExample } from '../examples';
+import { dataExample, EXAMPLE_DELIVERY, EXAMPLE_META, EXAMPLE_NOTIFICATION, listExample, messageExample } from '../examples';
 import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.query';
 import { enumOf, INT32_MAX, int, ref, str } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
@@ -66,7 +66,14 @@ export const NOTIFICATION_OPERATIONS: OperationSpec[] = [
     tag: 'Notifications',
     summary: 'Get a notification',
     parameters: [id],
-    responses: { 200: { description: 'The notification', schema: dataEnvelope(ref('Notification')), example: dataExample(EXAMPLE_NOTIFICATION) } },
+    description: 'With `deliveries`: every message of it, one per channel and recipient, and what became of each.',
+    responses: {
+      200: {
+        description: 'The notification and its deliveries',
+        schema: dataEnvelope(ref('NotificationWithDeliveries')),
+        example: dataExample({ ...EXAMPLE_NOTIFICATION, deliveries: [EXAMPLE_DELIVERY] }),
+      },
+    },
     errors: ['NOTIFICATION_NOT_FOUND'],
   },
   {

@@ -1,0 +1,48 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export const DELIVERY_CHANNELS = ['email', 'slack', 'webhook'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
+/**
+ * `ambiguous`: the last attempt timed out after its request was written, so the receiver may have
+ * it; it is retried like `pending` and the delivery is marked `possible_duplicate`.
+ */
+export const DELIVERY_STATUSES = ['pending', 'sending', 'ambiguous', 'sent', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One message of one notification on one channel to one recipient (unique), leased by one sender
+ * at a time (docs/reliability.md, "Notifications under faults").
+ */
+@Entity({ name: 'notification_deliveries' })
+export class NotificationDelivery {
+  @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
+  @Column({ type: 'integer', name: 'notification_id' }) notificationId!: number;
+  @Column({ type: 'varchar', length: 10, default: 'email' }) channel!: DeliveryChannel;
+  @Column({ type: 'varchar', length: 2048 }) recipient!: string;
+  @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: DeliveryStatus;
+  @Column({ type: 'integer', default: 0 }) attempts!: number;
+  @Column({ type: 'text', name: 'last_error', nullable: true }) lastError!: string | null;
+  /** Stays the same on every retry (the webhook's X-Uptime-Delivery). */
+  @Column({ type: 'uuid', name: 'delivery_uid' }) deliveryUid!: string;
+  @Column({ type: 'uuid', name: 'claim_token', nullable: true }) claimToken!: string | null;
+  @Column({ type: 'timestamptz', name: 'lease_until', nullable: true }) leaseUntil!: Date | null;
+  @Column({ type: 'timestamptz', name: 'next_attempt_at' }) nextAttemptAt!: Date;
+  @Column({ type: 'timestamptz', name: 'last_attempt_at', nullable: true }) lastAttemptAt!: Date | null;
+  @Column({ type: 'boolean', name: 'possible_duplicate', default: false }) possibleDuplicate!: boolean;
+  @Column({ type: 'timestamptz', name: 'sent_at', nullable: true }) sentAt!: Date | null;
+  @Column({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
+}
+
+/**
+ * A recipient as shown outside the notifier: a Slack incoming-webhook URL is a credential (anyone
+ * holding it can post to the channel), so only its origin is shown; other recipients as they are.
+ */
+export function displayRecipient(channel: DeliveryChannel, recipient: string): string {
+  if (channel !== 'slack') return recipient;
+  try {
+    return `${new URL(recipient).origin}/…`;
+  } catch {
+    return '…';
+  }
+}

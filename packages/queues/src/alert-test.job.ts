@@ -1,0 +1,26 @@
+import { IsInt, Min } from 'class-validator';
+
+/**
+ * Payload of `alert-test` (on the status-changes queue, so every notifier handles it): send a
+ * test message on every enabled channel of a monitor now. Produced by
+ * `POST /monitors/{id}/alerts/test`, which waits for the job's result.
+ */
+export class AlertTestJob {
+  @IsInt() @Min(1) monitorId!: number;
+}
+
+/** One test message's fate, in the field names of a notification's `deliveries`. */
+export interface AlertTestDelivery {
+  channel: 'email' | 'slack' | 'webhook';
+  recipient: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  last_attempt_at: string | null;
+  sent_at: string | null;
+  error: string | null;
+}
+
+/** The job's progress (as each attempt finishes) and its return value. */
+export interface AlertTestResult {
+  deliveries: AlertTestDelivery[];
+}

@@ -1,0 +1,96 @@
+import type { RunningApi } from '@uptime/api';
+import { startApi } from '@uptime/api';
+import { successOf } from '@uptime/client';
+import type { DataSource } from '@uptime/db';
+import { createLogger } from '@uptime/logger';
+import { startNotifier } from '@uptime/notifier';
+import {
+  aCaller,
+  aMonitor,
+  openTestDatabase,
+  resetDatabase,
+  resetRedis,
+  startFakeSendGrid,
+  startFakeSlack,
+  startFakeWebhookReceiver,
+  testConfig,
+  type FakeSendGrid,
+  type FakeSlack,
+  type FakeWebhookReceiver,
+} from '@uptime/testing';
+import { contractCheckedClient } from './api-client';
+
+jest.setTimeout(120_000);
+
+/** `POST /monitors/{id}/alerts/test` end to end: api + notifier in one process, every channel a local fake. */
+describe('test alerts on every enabled channel, api + notifier', () => {
+  let ds: DataSource;
+  let sendgrid: FakeSendGrid;
+  let slack: FakeSlack;
+  let hook: FakeWebhookReceiver;
+  let api: RunningApi;
+  let notifier: { close(): Promise<void> };
+
+  beforeAll(async () => {
+    ds = await openTestDatabase();
+    await resetDatabase(ds);
+    await resetRedis();
+    [sendgrid, slack, hook] = await Promise.all([startFakeSendGrid(), startFakeSlack(), startFakeWebhookReceiver()]);
+    const config = testConfig({ PORT: '0', SENDGRID_API_KEY: sendgrid.apiKey, SENDGRID_API_URL: sendgrid.url, APP_URL: 'https://uptime.example.test' });
+    const logger = createLogger({ level: config.logLevel, service: 'test' });
+    notifier = await startNotifier({ config, dataSource: ds, logger });
+    api = await startApi({ config, dataSource: ds, logger });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await notifier?.close();
+    await Promise.all([sendgrid?.close(), slack?.close(), hook?.close()]);
+    await ds?.destroy();
+  });
+
+  it('sends one signed test on each channel, answers the deliveries, and limits tests to 5 a minute', async () => {
+    const { auth, user } = await aCaller(ds, { email: 'owner@example.test' });
+    const monitor = await aMonitor(ds, user, { name: 'Shop', url: 'https://shop.example.test/' });
+    const client = await contractCheckedClient(api.url, auth);
+    const path = { path: { id: monitor.id } };
+
+    const saved = successOf(
+      await client.put('/api/v1/monitors/{id}/alerts', {
+        ...path,
+        body: { slack_enabled: true, slack_webhook_url: slack.webhookUrl, webhook_enabled: true, webhook_url: hook.url },
+      }),
+    ).data;
+    hook.secret = saved.webhook_secret ?? '';
+
+    const tested = successOf(await client.post('/api/v1/monitors/{id}/alerts/test', path)).data;
+
+    expect(tested.deliveries).toEqual([
+      expect.objectContaining({ channel: 'email', recipient: 'owner@example.test', status: 'sent', attempts: 1, error: null }),
+      expect.objectContaining({ channel: 'slack', recipient: new URL(slack.webhookUrl).origin + '/…', status: 'sent', attempts: 1 }),
+      expect.objectContaining({ channel: 'webhook', recipient: hook.url, status: 'sent', attempts: 1 }),
+    ]);
+    expect(sendgrid.mails).toEqual([expect.objectContaining({ to: 'owner@example.test', subject: '[TEST] Shop' })]);
+    expect(slack.messages).toHaveLength(1);
+    expect(slack.messages[0].text).toContain(`https://uptime.example.test/monitors/${monitor.id}`);
+    expect(hook.rejected).toEqual([]);
+    expect(hook.received).toEqual([
+      expect.objectContaining({ event: 'test', body: expect.objectContaining({ event: 'test', monitor: { id: monitor.id, name: 'Shop', url: 'https://shop.example.test/' } }) }),
+    ]);
+
+    // A rotated key signs the next test; the receiver still holding the old one refuses it.
+    const rotated = successOf(await client.post('/api/v1/monitors/{id}/alerts/webhook-secret', path)).data;
+    const stale = successOf(await client.post('/api/v1/monitors/{id}/alerts/test', path)).data;
+    expect(stale.deliveries.find((d) => d.channel === 'webhook')).toMatchObject({ status: 'failed', error: 'webhook answered 401: bad signature' });
+    hook.secret = rotated.webhook_secret ?? '';
+    const fresh = successOf(await client.post('/api/v1/monitors/{id}/alerts/test', path)).data;
+    expect(fresh.deliveries.find((d) => d.channel === 'webhook')).toMatchObject({ status: 'sent' });
+
+    for (let i = 0; i < 2; i += 1) successOf(await client.post('/api/v1/monitors/{id}/alerts/test', path));
+    const limited = await client.post('/api/v1/monitors/{id}/alerts/test', path);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(slack.messages).toHaveLength(5);
+  });
+});

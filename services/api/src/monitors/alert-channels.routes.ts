@@ -1,0 +1,27 @@
+import { Router } from 'express';
+import { callerOf } from '../auth/caller';
+import { sendData } from '../http/envelope';
+import { parseId } from '../http/id-param';
+import { rotateWebhookSecret, toAlertSettingsResponse } from './alert-settings.service';
+import { sendTestAlerts, TestRateLimitedError, type AlertTestDeps } from './alert-test.service';
+
+/** `/monitors/{id}/alerts/...` actions on the alert channels (docs/webhooks.md). */
+export function alertChannelsRouter(deps: AlertTestDeps): Router {
+  const router = Router();
+
+  router.post('/:id/alerts/webhook-secret', async (req, res) => {
+    const settings = await rotateWebhookSecret(deps.ds, callerOf(req).id, parseId(req.params.id, 'monitor'));
+    sendData(res, toAlertSettingsResponse(settings));
+  });
+
+  router.post('/:id/alerts/test', async (req, res) => {
+    try {
+      sendData(res, await sendTestAlerts(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
+    } catch (err) {
+      if (err instanceof TestRateLimitedError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      throw err;
+    }
+  });
+
+  return router;
+}

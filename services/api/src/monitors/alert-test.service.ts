@@ -1,0 +1,62 @@
+import { Job, type Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { DataSource } from '@uptime/db';
+import { DomainError, ServiceUnavailableError } from '@uptime/errors';
+import { JobName, type AlertTestJob, type AlertTestResult } from '@uptime/queues';
+import { getMonitor } from './monitors.service';
+
+/** The answer waits this long for the attempts; what has not finished by then is shown pending. */
+export const TEST_WAIT_MS = 15_000;
+const POLL_MS = 200;
+/** Test sends per monitor and minute: enough to try a fix, too few to spam a channel. */
+export const TESTS_PER_MINUTE = 5;
+
+export interface AlertTestDeps {
+  ds: DataSource;
+  redis: Redis;
+  /** QUEUE_PREFIX, for the rate-limit counter. */
+  prefix: string;
+  /** The status-changes queue, which every notifier consumes. */
+  queue: Queue;
+}
+
+/** Thrown past the limit; `retryAfterSeconds` goes into the answer's Retry-After. */
+export class TestRateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMIT_EXCEEDED', `At most ${TESTS_PER_MINUTE} test alerts a minute per monitor; retry in ${retryAfterSeconds} seconds`);
+  }
+}
+
+/** A fixed one-minute window per monitor in Redis, shared by every API instance. */
+async function takeTestSlot(deps: AlertTestDeps, monitorId: number): Promise<void> {
+  const key = `${deps.prefix}:alert-test:${monitorId}`;
+  const [[, count], [, ttl]] = (await deps.redis.multi().incr(key).pttl(key).exec()) as [[null, number], [null, number]];
+  if (ttl < 0) await deps.redis.pexpire(key, 60_000);
+  if (count > TESTS_PER_MINUTE) throw new TestRateLimitedError(Math.max(1, Math.ceil((ttl < 0 ? 60_000 : ttl) / 1000)));
+}
+
+/**
+ * `POST /monitors/{id}/alerts/test`: asks a notifier (the owner of every channel) to send a test
+ * message on each enabled channel, and answers with the deliveries once their attempts finished,
+ * or as they stand after {@link TEST_WAIT_MS}. A test no notifier picked up by then is withdrawn
+ * and answered 503: nothing was sent.
+ */
+export async function sendTestAlerts(deps: AlertTestDeps, ownerId: number, monitorId: number): Promise<AlertTestResult> {
+  await getMonitor(deps.ds, ownerId, monitorId);
+  await takeTestSlot(deps, monitorId);
+  const data: AlertTestJob = { monitorId };
+  const added = await deps.queue.add(JobName.alertTest, data, { attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
+  const deadline = Date.now() + TEST_WAIT_MS;
+  for (;;) {
+    const job = added.id === undefined ? undefined : await Job.fromId<AlertTestJob, AlertTestResult>(deps.queue, added.id);
+    const state = await job?.getState();
+    if (job && state === 'completed') return job.returnvalue;
+    const progress = job?.progress as AlertTestResult | undefined;
+    if (state === 'failed' || Date.now() >= deadline) {
+      if (progress && Array.isArray(progress.deliveries)) return progress;
+      await job?.remove().catch(() => undefined);
+      throw new ServiceUnavailableError('No notifier took the test send within 15 seconds; nothing was sent');
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

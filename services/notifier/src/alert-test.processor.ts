@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { displayRecipient, type DeliveryChannel } from '@uptime/db';
+import { allowPublicAddressesOnly } from '@uptime/probe';
+import { AlertTestJob, parseJob, type AlertTestDelivery, type AlertTestResult } from '@uptime/queues';
+import { failureKindOf, SendError } from './channels/send-error';
+import { postToSlack, slackProvider } from './channels/slack';
+import { postWebhook, webhookProvider } from './channels/webhook';
+import type { DeliveryOptions } from './deliveries/delivery-deps';
+import { ProviderPauses } from './deliveries/provider-pauses';
+import { composeTestEmail } from './incident-email';
+import { composeTestSlack } from './incident-slack';
+import { queryRows } from './query-rows';
+import { recipientsOf } from './recipients';
+
+/** The part of a BullMQ job this processor uses; a `Job` fits. */
+export interface AlertTestQueuedJob {
+  data: unknown;
+  updateProgress(progress: AlertTestResult): Promise<void>;
+}
+
+interface TestTarget {
+  id: number;
+  name: string;
+  url: string;
+  owner_email: string;
+  email_enabled: boolean;
+  email_recipients: string[];
+  slack_webhook_url: string | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+}
+
+interface TestSend {
+  channel: DeliveryChannel;
+  recipient: string;
+  provider: string | null;
+  send(): Promise<void>;
+}
+
+/**
+ * Handles `alert-test`: one test message on every enabled channel of the monitor, at once, each
+ * attempted once (a test is not retried: its answer is what the user wants to see). Progress is
+ * published after each attempt, so `POST /monitors/{id}/alerts/test` can answer what finished
+ * within its 15 s. A provider that asked to back off is not sent to; the delivery stays pending.
+ */
+export function createAlertTestProcessor(deps: DeliveryOptions): (job: AlertTestQueuedJob) => Promise<AlertTestResult> {
+  const policy = deps.addressPolicy ?? allowPublicAddressesOnly;
+  const pauses = new ProviderPauses(deps.dataSource, deps.logger, deps.metrics);
+
+  const sendsOf = (m: TestTarget): TestSend[] => {
+    const monitor = { id: m.id, name: m.name, url: m.url };
+    const sends: TestSend[] = [];
+    if (m.email_enabled) {
+      for (const to of recipientsOf({ emailRecipients: m.email_recipients, ownerEmail: m.owner_email })) {
+        sends.push({ channel: 'email', recipient: to, provider: deps.emailChannel.provider ?? null, send: () => deps.emailChannel.send(composeTestEmail(m, deps.mailFrom, to)) });
+      }
+    }
+    const slackUrl = m.slack_webhook_url;
+    if (slackUrl) {
+      sends.push({ channel: 'slack', recipient: slackUrl, provider: slackProvider(slackUrl), send: () => postToSlack(slackUrl, composeTestSlack(monitor, deps.appUrl), policy) });
+    }
+    const { webhook_url: hookUrl, webhook_secret: secret } = m;
+    if (hookUrl && secret) {
+      const now = new Date().toISOString();
+      const notification = {
+        id: null,
+        monitor_id: m.id,
+        monitor_name: m.name,
+        monitor_url: m.url,
+        type: 'test',
+        message: `Test notification for monitor "${m.name}"`,
+        status: 'resolved',
+        started_at: now,
+        resolved_at: now,
+        duration: 0,
+        notification_method: 'email',
+        acknowledged: false,
+        acknowledged_at: null,
+        email_sent_at: null,
+        error_details: null,
+        created_at: now,
+        possible_duplicate: false,
+      };
+      const payload = { event: 'test' as const, notification, monitor };
+      sends.push({
+        channel: 'webhook',
+        recipient: hookUrl,
+        provider: webhookProvider(hookUrl),
+        send: () => postWebhook({ url: hookUrl, secret, deliveryId: randomUUID(), payload, addressPolicy: policy }),
+      });
+    }
+    return sends;
+  };
+
+  const attempt = async (s: TestSend): Promise<AlertTestDelivery> => {
+    const shown = { channel: s.channel, recipient: displayRecipient(s.channel, s.recipient) };
+    const pausedUntil = s.provider === null ? null : await pauses.pausedUntil(s.provider);
+    if (pausedUntil) {
+      return { ...shown, status: 'pending', attempts: 0, last_attempt_at: null, sent_at: null, error: `${s.provider} asked to wait until ${pausedUntil.toISOString()}` };
+    }
+    const at = new Date().toISOString();
+    deps.metrics?.deliveryAttempts.inc({ channel: s.channel });
+    try {
+      await s.send();
+    } catch (err) {
+      const notBefore = err instanceof SendError ? err.notBefore : null;
+      if (notBefore && s.provider !== null) await pauses.pause(s.provider, notBefore, (err as Error).message);
+      deps.metrics?.deliveries.inc({ channel: s.channel, outcome: failureKindOf(err) === 'ambiguous' ? 'ambiguous' : 'failed' });
+      return { ...shown, status: 'failed', attempts: 1, last_attempt_at: at, sent_at: null, error: (err as Error).message.slice(0, 2000) };
+    }
+    deps.metrics?.deliveries.inc({ channel: s.channel, outcome: 'sent' });
+    return { ...shown, status: 'sent', attempts: 1, last_attempt_at: at, sent_at: new Date().toISOString(), error: null };
+  };
+
+  return async (job) => {
+    const { monitorId } = parseJob(AlertTestJob, job.data);
+    const [monitor] = await queryRows<TestTarget>(
+      deps.dataSource.manager,
+      `SELECT m.id, m.name, m.url, u.email AS owner_email, m.email_enabled, m.email_recipients,
+              CASE WHEN m.slack_enabled THEN m.slack_webhook_url END AS slack_webhook_url,
+              CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret
+         FROM monitors m JOIN users u ON u.id = m.owner_id
+        WHERE m.id = $1`,
+      [monitorId],
+    );
+    if (!monitor) return { deliveries: [] };
+    const sends = sendsOf(monitor);
+    const deliveries: AlertTestDelivery[] = sends.map((s) => ({
+      channel: s.channel,
+      recipient: displayRecipient(s.channel, s.recipient),
+      status: 'pending',
+      attempts: 0,
+      last_attempt_at: null,
+      sent_at: null,
+      error: null,
+    }));
+    await job.updateProgress({ deliveries });
+    await Promise.all(
+      sends.map(async (s, i) => {
+        deliveries[i] = await attempt(s);
+        await job.updateProgress({ deliveries }).catch(() => undefined);
+      }),
+    );
+    deps.logger.info({ monitor_id: monitorId, deliveries: deliveries.map((d) => [d.channel, d.status]) }, 'alert test sent');
+    return { deliveries };
+  };
+}

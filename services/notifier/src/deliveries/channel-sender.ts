@@ -1,0 +1,52 @@
+import type { DataSource, DeliveryChannel } from '@uptime/db';
+import type { AddressPolicy } from '@uptime/probe';
+import type { EmailChannel } from '../channels/email-channel';
+import { SendError } from '../channels/send-error';
+import { postToSlack, slackProvider } from '../channels/slack';
+import { postWebhook, webhookProvider } from '../channels/webhook';
+import { composeIncidentEmail } from '../incident-email';
+import type { IncidentContext } from '../incident-context';
+import { composeIncidentSlack } from '../incident-slack';
+import { composeIncidentWebhook } from '../incident-webhook';
+import type { ClaimedDelivery } from './delivery.repository';
+
+/** What a channel needs to send one delivery. */
+export type DeliveryTarget = Pick<ClaimedDelivery, 'channel' | 'recipient' | 'type' | 'deliveryUid' | 'notificationId'>;
+
+/** One channel's way of sending a delivery; rejects with a `SendError` (channels/send-error.ts). */
+export interface ChannelSender {
+  /** Whose back-off this delivery is subject to; null when the receiver never asks to wait. */
+  providerOf(target: Pick<DeliveryTarget, 'recipient'>): string | null;
+  send(target: DeliveryTarget, ctx: IncidentContext): Promise<void>;
+}
+
+export type ChannelSenders = Partial<Record<DeliveryChannel, ChannelSender>>;
+
+/** Email: the incident's message to one address, through the configured transport. */
+export function emailSender(channel: EmailChannel, mailFrom: string): ChannelSender {
+  return {
+    providerOf: () => channel.provider ?? null,
+    send: (target, ctx) => channel.send(composeIncidentEmail(target.type, ctx, mailFrom, target.recipient)),
+  };
+}
+
+/** Slack: the incident's message to the incoming webhook recorded on the delivery. */
+export function slackSender(appUrl: string, addressPolicy: AddressPolicy): ChannelSender {
+  return {
+    providerOf: (target) => slackProvider(target.recipient),
+    send: (target, ctx) => postToSlack(target.recipient, composeIncidentSlack(target.type, ctx, appUrl), addressPolicy),
+  };
+}
+
+/** Webhook: the signed event to the URL recorded on the delivery, signed with the monitor's key now. */
+export function webhookSender(db: DataSource, addressPolicy: AddressPolicy): ChannelSender {
+  return {
+    providerOf: (target) => webhookProvider(target.recipient),
+    send: async (target, ctx) => {
+      // Disabled (or its key removed) since the notification: nothing can be signed.
+      if (!ctx.webhook) throw new SendError('the webhook was disabled before this delivery could be sent', 'permanent');
+      const payload = await composeIncidentWebhook(db.manager, target.notificationId, ctx);
+      await postWebhook({ url: target.recipient, secret: ctx.webhook.secret, deliveryId: target.deliveryUid, payload, addressPolicy });
+    },
+  };
+}

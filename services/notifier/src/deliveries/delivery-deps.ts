@@ -1,0 +1,44 @@
+import type { DataSource } from '@uptime/db';
+import type { Logger } from '@uptime/logger';
+import type { ServiceMetrics } from '@uptime/observability';
+import { allowPublicAddressesOnly, type AddressPolicy } from '@uptime/probe';
+import type { EmailChannel } from '../channels/email-channel';
+import { DEFAULT_LEASE_MS, type AttemptDeps } from './attempt-delivery';
+import { emailSender, slackSender, webhookSender, type ChannelSenders } from './channel-sender';
+import { ProviderPauses } from './provider-pauses';
+
+export interface DeliveryOptions {
+  dataSource: DataSource;
+  emailChannel: EmailChannel;
+  /** The sender address (MAIL_FROM). */
+  mailFrom: string;
+  logger: Logger;
+  metrics?: Pick<
+    ServiceMetrics,
+    'deliveries' | 'deliveryAttempts' | 'deliveryLatency' | 'possibleDuplicates' | 'providerPausedUntil' | 'providerPauses'
+  >;
+  /** A claim's lease; default send timeout + 10 s. */
+  leaseMs?: number;
+  /** The web application's base URL (APP_URL), for links in messages. */
+  appUrl: string;
+  /** Where Slack and webhook requests may connect (ALLOW_PRIVATE_TARGETS); public addresses only by default. */
+  addressPolicy?: AddressPolicy;
+}
+
+/** What the job and the sweeper share to send deliveries: every channel's sender, the pauses, the lease. */
+export function createDeliveryDeps(options: DeliveryOptions): AttemptDeps {
+  const addressPolicy = options.addressPolicy ?? allowPublicAddressesOnly;
+  const senders: ChannelSenders = {
+    email: emailSender(options.emailChannel, options.mailFrom),
+    slack: slackSender(options.appUrl, addressPolicy),
+    webhook: webhookSender(options.dataSource, addressPolicy),
+  };
+  return {
+    dataSource: options.dataSource,
+    senders,
+    pauses: new ProviderPauses(options.dataSource, options.logger, options.metrics),
+    logger: options.logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+  };
+}

@@ -1,0 +1,183 @@
+import type { DataSource, DeliveryChannel, EntityManager, NotificationType } from '@uptime/db';
+import type { SendFailureKind } from '../channels/send-error';
+import { queryRows } from '../query-rows';
+
+/** A delivery as its sender holds it: the lease is theirs while `claimToken` is on the row. */
+export interface ClaimedDelivery {
+  id: number;
+  notificationId: number;
+  incidentId: number;
+  channel: DeliveryChannel;
+  recipient: string;
+  type: NotificationType;
+  /** The same on every retry (the webhook's X-Uptime-Delivery). */
+  deliveryUid: string;
+  claimToken: string;
+  /** Counting this one. */
+  attempts: number;
+  createdAt: Date;
+  /** The notification's start: the status change the delivery reports. */
+  changedAt: Date;
+  /** True when this claim overtook a lease that expired: its sender may have sent it. */
+  tookOverExpiredLease: boolean;
+}
+
+/** One pending delivery per recipient of a channel; the unique key makes repeats no-ops. */
+export async function queueDeliveries(tx: EntityManager, notificationId: number, channel: DeliveryChannel, recipients: string[]): Promise<void> {
+  if (recipients.length === 0) return;
+  await queryRows(
+    tx,
+    `INSERT INTO notification_deliveries (notification_id, channel, recipient)
+     SELECT $1, $2, unnest($3::text[])
+     ON CONFLICT (notification_id, channel, recipient) DO NOTHING`,
+    [notificationId, channel, recipients],
+  );
+}
+
+/** The incident's deliveries not finished yet, downtime before recovery, email first. */
+export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<{ id: number; channel: DeliveryChannel; recipient: string }[]> {
+  return queryRows(
+    db.manager,
+    `SELECT d.id, d.channel, d.recipient
+       FROM notification_deliveries d
+       JOIN notifications n ON n.id = d.notification_id
+      WHERE n.incident_id = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
+      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.id`,
+    [incidentId],
+  );
+}
+
+/**
+ * Deliveries some notifier should send now, whatever became of their job: due retries, and leases
+ * that expired (their sender died or lost the database).
+ */
+export function listDueDeliveries(
+  db: DataSource,
+  limit: number,
+): Promise<{ id: number; channel: DeliveryChannel; recipient: string; incident_id: number }[]> {
+  return queryRows(
+    db.manager,
+    `SELECT d.id, d.channel, d.recipient, n.incident_id
+       FROM notification_deliveries d
+       JOIN notifications n ON n.id = d.notification_id
+      WHERE d.status IN ('pending', 'sending', 'ambiguous')
+        AND ((d.status <> 'sending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.lease_until < now()))
+      ORDER BY d.next_attempt_at
+      LIMIT $1`,
+    [limit],
+  );
+}
+
+interface ClaimRow {
+  id: number;
+  notification_id: number;
+  incident_id: number;
+  channel: DeliveryChannel;
+  recipient: string;
+  type: NotificationType;
+  delivery_uid: string;
+  claim_token: string;
+  attempts: number;
+  created_at: Date;
+  started_at: Date;
+  old_status: string;
+}
+
+/**
+ * Takes the delivery for `leaseMs` by one conditional UPDATE, so of any number of notifiers one
+ * wins. Open deliveries are taken whenever `isDue` is false (a job's own retry paces itself),
+ * only once their `next_attempt_at` has come otherwise (the sweeper); a `sending` one only once
+ * its lease expired.
+ */
+export async function claimDelivery(db: DataSource, id: number, leaseMs: number, options: { onlyIfDue: boolean }): Promise<ClaimedDelivery | null> {
+  const [row] = await queryRows<ClaimRow>(
+    db.manager,
+    `UPDATE notification_deliveries d
+        SET status = 'sending', claim_token = gen_random_uuid(), lease_until = now() + $2 * interval '1 millisecond',
+            attempts = d.attempts + 1, last_attempt_at = now(),
+            possible_duplicate = d.possible_duplicate OR o.status = 'sending'
+       FROM (SELECT id, status FROM notification_deliveries WHERE id = $1 FOR UPDATE) o, notifications n
+      WHERE d.id = o.id AND n.id = d.notification_id
+        AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
+          OR (o.status = 'sending' AND d.lease_until < now()))
+      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.recipient, n.type, d.delivery_uid, d.claim_token,
+                d.attempts, d.created_at, n.started_at, o.status AS old_status`,
+    [id, leaseMs, options.onlyIfDue],
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    notificationId: row.notification_id,
+    incidentId: row.incident_id,
+    channel: row.channel,
+    recipient: row.recipient,
+    type: row.type,
+    deliveryUid: row.delivery_uid,
+    claimToken: row.claim_token,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    changedAt: row.started_at,
+    tookOverExpiredLease: row.old_status === 'sending',
+  };
+}
+
+/** Extends the lease while the send runs; false once another sender took it over. */
+export async function renewLease(db: DataSource, d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
+  const rows = await queryRows(
+    db.manager,
+    `UPDATE notification_deliveries SET lease_until = now() + $3 * interval '1 millisecond'
+      WHERE id = $1 AND claim_token = $2 AND status = 'sending' RETURNING id`,
+    [d.id, d.claimToken, leaseMs],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The receiver has it. Recorded whoever holds the lease now: a sender that was overtaken still
+ * knows its message arrived. `email_sent_at` keeps its meaning: the first email accepted.
+ */
+export async function recordSent(db: DataSource, d: ClaimedDelivery): Promise<void> {
+  await db.transaction(async (tx) => {
+    await queryRows(
+      tx,
+      `UPDATE notification_deliveries
+          SET status = 'sent', sent_at = now(), last_error = NULL, claim_token = NULL, lease_until = NULL
+        WHERE id = $1 AND status <> 'sent'`,
+      [d.id],
+    );
+    if (d.channel === 'email') {
+      await queryRows(tx, `UPDATE notifications SET email_sent_at = now() WHERE id = $1 AND email_sent_at IS NULL`, [d.notificationId]);
+    }
+  });
+}
+
+export interface FailureRecord {
+  kind: SendFailureKind;
+  error: string;
+  /** True when no further attempt will be made: the delivery becomes `failed`. */
+  isFinal: boolean;
+  nextAttemptAt: Date;
+}
+
+/** The attempt failed; only the lease holder records it (a late, overtaken sender does not). */
+export async function recordFailure(db: DataSource, d: ClaimedDelivery, f: FailureRecord): Promise<void> {
+  const status = f.isFinal ? 'failed' : f.kind === 'ambiguous' ? 'ambiguous' : 'pending';
+  await queryRows(
+    db.manager,
+    `UPDATE notification_deliveries
+        SET status = $3, last_error = $4, next_attempt_at = $5, claim_token = NULL, lease_until = NULL,
+            possible_duplicate = possible_duplicate OR $6
+      WHERE id = $1 AND claim_token = $2`,
+    [d.id, d.claimToken, status, f.error.slice(0, 2000), f.nextAttemptAt, f.kind === 'ambiguous'],
+  );
+}
+
+/** Puts an open delivery off until `until` without attempting it (its provider asked to wait). */
+export async function postponeDelivery(db: DataSource, id: number, until: Date): Promise<void> {
+  await queryRows(
+    db.manager,
+    `UPDATE notification_deliveries SET next_attempt_at = GREATEST(next_attempt_at, $2)
+      WHERE id = $1 AND status IN ('pending', 'ambiguous')`,
+    [id, until],
+  );
+}

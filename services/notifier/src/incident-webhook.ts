@@ -1,0 +1,63 @@
+import type { EntityManager, NotificationType } from '@uptime/db';
+import type { WebhookPayload } from './channels/webhook';
+import type { IncidentContext } from './incident-context';
+import { queryRows } from './query-rows';
+
+interface NotificationRow {
+  id: number;
+  monitor_id: number;
+  type: NotificationType;
+  status: string;
+  message: string;
+  started_at: Date;
+  resolved_at: Date | null;
+  duration: number | null;
+  notification_method: string;
+  acknowledged: boolean;
+  acknowledged_at: Date | null;
+  email_sent_at: Date | null;
+  error_details: unknown;
+  created_at: Date;
+  possible_duplicate: boolean;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/**
+ * The webhook body of a notification: the notification object with the fields and names of
+ * `GET /notifications/{id}` (without its deliveries), and the monitor.
+ */
+export async function composeIncidentWebhook(db: EntityManager, notificationId: number, ctx: IncidentContext): Promise<WebhookPayload> {
+  const [n] = await queryRows<NotificationRow>(
+    db,
+    `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
+            acknowledged_at, email_sent_at, error_details, created_at,
+            EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS possible_duplicate
+       FROM notifications n WHERE id = $1`,
+    [notificationId],
+  );
+  if (!n) throw new Error(`notification ${notificationId} is gone`);
+  return {
+    event: n.type,
+    notification: {
+      id: n.id,
+      monitor_id: n.monitor_id,
+      monitor_name: ctx.monitorName,
+      monitor_url: ctx.monitorUrl,
+      type: n.type,
+      message: n.message,
+      status: n.status,
+      started_at: n.started_at.toISOString(),
+      resolved_at: iso(n.resolved_at),
+      duration: n.duration,
+      notification_method: n.notification_method,
+      acknowledged: n.acknowledged,
+      acknowledged_at: iso(n.acknowledged_at),
+      email_sent_at: iso(n.email_sent_at),
+      error_details: n.error_details,
+      created_at: n.created_at.toISOString(),
+      possible_duplicate: n.possible_duplicate,
+    },
+    monitor: { id: ctx.monitorId, name: ctx.monitorName, url: ctx.monitorUrl },
+  };
+}
