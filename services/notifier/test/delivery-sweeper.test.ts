@@ -1,5 +1,3 @@
-import { allowAnyAddress } from '@uptime/probe';
-import { createDeliveryDeps } from '../src/deliveries/delivery-deps';
 import { startDeliverySweeper, type DeliverySweeper } from '../src/deliveries/delivery-sweeper';
 import { EmailSendError } from '../src/channels/email-channel';
 import { aMonitorThatWentDown, deliveriesOf } from './support/incident-fixtures';
@@ -9,17 +7,7 @@ describe('the delivery sweeper', () => {
   const bed = useTestbed();
   let sweeper: DeliverySweeper;
   beforeEach(() => {
-    sweeper = startDeliverySweeper(
-      createDeliveryDeps({
-        dataSource: bed.ds,
-        emailChannel: bed.sendGridAt(bed.sendgrid),
-        mailFrom: bed.config.mail.from,
-        appUrl: bed.config.http.appUrl,
-        addressPolicy: allowAnyAddress,
-        logger: bed.logger,
-      }),
-      { intervalMs: 60_000 },
-    );
+    sweeper = startDeliverySweeper(bed.deliveryDeps(), { intervalMs: 60_000 });
   });
   afterEach(() => sweeper.stop());
 

@@ -1,6 +1,4 @@
-import { allowAnyAddress } from '@uptime/probe';
 import { waitFor } from '@uptime/testing';
-import { createDeliveryDeps } from '../src/deliveries/delivery-deps';
 import { startDeliverySweeper } from '../src/deliveries/delivery-sweeper';
 import { aMonitorThatWentDown, deliveriesOf } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
@@ -14,18 +12,7 @@ describe('a delivery lease while its send is slow', () => {
     bed.sendgrid.setMode({ kind: 'slow', delayMs: 2000 });
     const sending = bed.processor(undefined, { leaseMs: 600 })(down.offline);
     await waitFor(() => bed.sendgrid.openRequests === 1, { what: 'SendGrid to hold the request' });
-    const otherNotifier = startDeliverySweeper(
-      createDeliveryDeps({
-        dataSource: bed.ds,
-        emailChannel: bed.sendGridAt(bed.sendgrid),
-        mailFrom: bed.config.mail.from,
-        appUrl: bed.config.http.appUrl,
-        addressPolicy: allowAnyAddress,
-        logger: bed.logger,
-        leaseMs: 600,
-      }),
-      { intervalMs: 60_000 },
-    );
+    const otherNotifier = startDeliverySweeper(bed.deliveryDeps({ leaseMs: 600 }), { intervalMs: 60_000 });
     try {
       // Three sweeps over the slow send, the first already past the first lease's end.
       const swept: number[] = [];

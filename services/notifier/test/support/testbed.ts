@@ -5,6 +5,8 @@ import { allowAnyAddress } from '@uptime/probe';
 import { createLogger, type Logger } from '@uptime/logger';
 import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
 import { SendGridEmailChannel } from '../../src/channels/sendgrid-email';
+import type { AttemptDeps } from '../../src/deliveries/attempt-delivery';
+import { createDeliveryDeps } from '../../src/deliveries/delivery-deps';
 import type { EmailChannel } from '../../src/channels/email-channel';
 import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
 
@@ -24,6 +26,8 @@ export interface Testbed {
   logger: Logger;
   /** A processor sending through `channel`, by default SendGrid at the fake. */
   processor(channel?: EmailChannel, options?: ProcessorOptions): StatusChangedProcessor;
+  /** What the job and the sweeper share, as one notifier builds it, sending through the fake SendGrid. */
+  deliveryDeps(options?: { leaseMs?: number }): AttemptDeps;
   /** A SendGrid channel at another (e.g. failing) fake. */
   sendGridAt(fake: FakeSendGrid, options?: { timeoutMs?: number }): EmailChannel;
 }
@@ -43,6 +47,16 @@ export function useTestbed(): Testbed {
     bed.config = testConfig({ SENDGRID_API_KEY: bed.sendgrid.apiKey, SENDGRID_API_URL: bed.sendgrid.url });
     bed.logger = createLogger({ level: bed.config.logLevel, service: 'notifier-test' });
     bed.sendGridAt = (fake, options = {}) => new SendGridEmailChannel({ apiKey: fake.apiKey, apiUrl: fake.url, ...options });
+    bed.deliveryDeps = (options = {}) =>
+      createDeliveryDeps({
+        dataSource: bed.ds,
+        emailChannel: bed.sendGridAt(bed.sendgrid),
+        mailFrom: bed.config.mail.from,
+        appUrl: bed.config.http.appUrl,
+        addressPolicy: allowAnyAddress,
+        logger: bed.logger,
+        ...options,
+      });
     bed.processor = (channel = bed.sendGridAt(bed.sendgrid), options = {}) =>
       createStatusChangedProcessor({
         dataSource: bed.ds,
