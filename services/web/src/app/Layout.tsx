@@ -1,0 +1,101 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { errorMessage, isUnauthorized } from './errors';
+import { useApiReachable } from './connection';
+import { useNotices } from './notices';
+import { signOut, takeNext, usePreferences, useUser } from './session';
+import { applyTheme } from './theme';
+
+const NAV = [
+  { to: '/', label: 'Dashboard', end: true },
+  { to: '/monitors', label: 'Monitors', end: false },
+  { to: '/notifications', label: 'Notifications', end: false },
+  { to: '/agents', label: 'Agents', end: false },
+  { to: '/settings', label: 'Settings', end: false },
+];
+
+/** The signed-in frame: navigation bar, "API unreachable" banner, and the page. */
+export function Layout() {
+  const user = useUser();
+  const preferences = usePreferences();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const reachable = useApiReachable();
+
+  useEffect(() => {
+    if (preferences.data) applyTheme(preferences.data.theme);
+  }, [preferences.data]);
+
+  // Back to the page a sign-in started from (kept across the provider's round trip).
+  useEffect(() => {
+    if (!user.data) return;
+    const next = takeNext();
+    if (next && next !== `${location.pathname}${location.search}`) navigate(next, { replace: true });
+  }, [user.data, location.pathname, location.search, navigate]);
+
+  if (user.isError && isUnauthorized(user.error)) {
+    const here = `${location.pathname}${location.search}`;
+    return <Navigate to={here === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}`} replace />;
+  }
+
+  const onSignOut = async () => {
+    try {
+      await signOut(queryClient);
+      navigate('/sign-in', { replace: true });
+    } catch (err) {
+      notices.error(errorMessage(err));
+    }
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <nav className="nav" aria-label="Main">
+          <NavLink to="/" className="brand" end aria-label="Uptime home">
+            <img src="/favicon.svg" alt="" width="24" height="24" />
+            <span>Uptime</span>
+          </NavLink>
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.end}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="account">
+          {user.data && <span className="muted account-name">{user.data.name ?? user.data.email}</span>}
+          <button type="button" className="button ghost" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {!reachable && (
+        <div className="banner" role="alert">
+          The API cannot be reached right now. What you see may be out of date; the page keeps trying.
+        </div>
+      )}
+      <main id="main" tabIndex={-1}>
+        {user.isPending ? (
+          <p className="muted" role="status">
+            Loading…
+          </p>
+        ) : user.isError ? (
+          <div className="card error-box" role="alert">
+            {errorMessage(user.error)}
+          </div>
+        ) : (
+          <Outlet />
+        )}
+      </main>
+    </div>
+  );
+}

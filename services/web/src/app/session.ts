@@ -1,0 +1,52 @@
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { api, data } from './api';
+import { isUnauthorized } from './errors';
+
+/** Query keys shared by more than one page. */
+export const keys = {
+  user: ['user'] as const,
+  preferences: ['preferences'] as const,
+};
+
+/** Never retried on 401: the session is gone and the app goes to sign-in instead. */
+const retryUnlessUnauthorized = (count: number, err: unknown): boolean => !isUnauthorized(err) && count < 2;
+
+export function useUser() {
+  return useQuery({
+    queryKey: keys.user,
+    queryFn: async () => (await data(api.get('/api/v1/auth/user'))).data,
+    retry: retryUnlessUnauthorized,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function usePreferences() {
+  return useQuery({
+    queryKey: keys.preferences,
+    queryFn: async () => (await data(api.get('/api/v1/preferences'))).data,
+    retry: retryUnlessUnauthorized,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Where to go back to after signing in (kept across the OAuth round trip, never a secret). */
+const NEXT_KEY = 'uptime.next';
+export function rememberNext(path: string | null): void {
+  if (path && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/sign-in')) sessionStorage.setItem(NEXT_KEY, path);
+}
+export function takeNext(): string | null {
+  const next = sessionStorage.getItem(NEXT_KEY);
+  sessionStorage.removeItem(NEXT_KEY);
+  return next;
+}
+
+/** Ends the session and forgets every cached answer, so nothing of this user stays in memory. */
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  try {
+    await data(api.post('/api/v1/auth/logout'));
+  } finally {
+    await queryClient.cancelQueries();
+    queryClient.clear();
+    sessionStorage.clear();
+  }
+}

@@ -1,0 +1,54 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Schema } from '@uptime/client';
+import type { Format } from '../app/format';
+
+type Series = Schema<'MonitorStats'>['series'];
+
+/** Mean response time per bucket of the stats `series` (uPlot: small and fast). */
+export function ResponseTimeChart({ series, fmt, label }: { series: Series; fmt: Format; label: string }) {
+  const host = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const xs = series.map((b) => Date.parse(b.timestamp) / 1000);
+    const ys = series.map((b) => b.avg_response_time);
+    const css = getComputedStyle(document.documentElement);
+    const accent = css.getPropertyValue('--accent').trim() || '#0f766e';
+    const ink = css.getPropertyValue('--muted').trim() || '#667';
+    const grid = css.getPropertyValue('--border').trim() || '#ddd';
+    const zoneTime = (seconds: number) => fmt.time(new Date(seconds * 1000).toISOString()).slice(0, 5);
+    const plot = new uPlot(
+      {
+        width: el.clientWidth || 600,
+        height: 220,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        scales: { x: { time: true } },
+        axes: [
+          { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, ticks) => ticks.map(zoneTime) },
+          { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, ticks) => ticks.map((t) => `${t} ms`), size: 60 },
+        ],
+        series: [{}, { label: 'Response time', stroke: accent, width: 2, fill: `${accent}22`, spanGaps: false, points: { show: false } }],
+      },
+      [xs, ys],
+      el,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: 220 }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [series, fmt]);
+
+  const measured = series.filter((b) => b.avg_response_time !== null);
+  return (
+    <figure className="chart">
+      <div ref={host} role="img" aria-label={`${label}: ${measured.length} of ${series.length} intervals with checks`} />
+      {measured.length === 0 && <figcaption className="muted">No checks in this period yet.</figcaption>}
+    </figure>
+  );
+}
