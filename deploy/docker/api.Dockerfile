@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The api image: REST API under /api/v1 with /healthz, /readyz and /metrics on PORT.
+# The api image: the web app on /, the REST API under /api/v1, /healthz, /readyz and /metrics on PORT.
 # Build from the repository root: docker build -f deploy/docker/api.Dockerfile -t uptime/api .
 ARG NODE_IMAGE=node:20-slim
 
@@ -16,13 +16,30 @@ RUN pnpm --filter @uptime/api deploy --prod --offline /out \
  && rm -rf /out/test
 COPY deploy/docker/tsconfig.runtime.json /out/tsconfig.json
 
+# The web app (services/web), built with its development dependencies (Vite) into /web. A
+# checkout without it leaves /web empty, and the api answers / with its 404 as before.
+FROM ${NODE_IMAGE} AS web
+WORKDIR /src
+RUN npm install -g pnpm@9.15.9
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch
+COPY . .
+RUN mkdir -p /web \
+ && if [ -f services/web/package.json ]; then \
+      pnpm install --frozen-lockfile --offline \
+      && pnpm --filter @uptime/web build \
+      && cp -R services/web/dist/. /web/; \
+    fi
+
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    WEB_DIST_DIR=/app/web
 WORKDIR /app
 # Owned by root, run as node: the process cannot rewrite its own code.
 COPY --from=build /out /app
+COPY --from=web /web /app/web
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

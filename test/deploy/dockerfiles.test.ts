@@ -55,7 +55,8 @@ describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, por
 
   it('builds in a build stage with pnpm deploy of the production dependencies only', () => {
     expect(instructions[0]).toEqual({ keyword: 'ARG', args: 'NODE_IMAGE=node:20-slim' });
-    expect([...byStage.keys()]).toEqual(['build', 'runtime']);
+    // The api image also builds the web app, in a stage of its own.
+    expect([...byStage.keys()]).toEqual(service === 'api' ? ['build', 'web', 'runtime'] : ['build', 'runtime']);
     const build = byStage.get('build')!;
     expect(build[0]).toEqual({ keyword: 'FROM', args: '${NODE_IMAGE} AS build' });
     const runs = build.filter((i) => i.keyword === 'RUN').map((i) => i.args);
@@ -90,6 +91,27 @@ describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, por
     expect(pkg.dependencies?.tsx).toBeDefined();
     expect(existsSync(path.join(ROOT, 'services', service, 'src/main.ts'))).toBe(true);
     expect(healthcheckCommand(service).join(' ')).toContain(`process.env.${portVar}||${port}`);
+  });
+});
+
+describe('the web app in the api image', () => {
+  const byStage = stages(dockerInstructions(dockerfileOf('api')));
+
+  it('builds @uptime/web when the workspace has it, with all dependencies, into /web', () => {
+    const web = byStage.get('web')!;
+    const runs = web.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(runs).toContain(`npm install -g ${packageManager}`);
+    // Vite is a development dependency: the whole lockfile is fetched, not --prod.
+    expect(runs).toContain('pnpm fetch');
+    const build = runs.find((r) => r.includes('pnpm --filter @uptime/web build'));
+    expect(build).toMatch(/^mkdir -p \/web && if \[ -f services\/web\/package\.json \]; then /);
+    expect(build).toContain('cp -R services/web/dist/. /web/');
+  });
+
+  it('copies it beside the api and names it in WEB_DIST_DIR', () => {
+    const runtime = byStage.get('runtime')!;
+    expect(runtime).toContainEqual({ keyword: 'COPY', args: '--from=web /web /app/web' });
+    expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(/\bWEB_DIST_DIR=\/app\/web\b/);
   });
 });
 

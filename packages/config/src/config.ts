@@ -28,6 +28,8 @@ export interface Config {
   readonly resultRetentionDays: number;
   /** Port of the health/metrics listener of workers and notifier; 0 = an ephemeral port. */
   readonly healthPort?: number;
+  /** The built web app the api serves (WEB_DIST_DIR, absolute); unset = services/web/dist of this checkout. */
+  readonly webDistDir?: string;
 }
 
 export interface OAuthProviderConfig {

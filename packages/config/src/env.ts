@@ -44,4 +44,5 @@ export class Env {
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) HEALTH_PORT?: number;
+  @IsOptional() @IsString() WEB_DIST_DIR?: string;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Config } from './config';
@@ -92,6 +93,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,
+    // Relative to the working directory, as a self-hoster types it.
+    webDistDir: env.WEB_DIST_DIR ? path.resolve(env.WEB_DIST_DIR) : undefined,
   };
   return deepFreeze(config);
 }

@@ -31,6 +31,7 @@ import { agentsRouter } from './agents/agents.routes';
 import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
 import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses, type ResponseInspector } from './openapi/response-inspection';
+import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
 
 export interface AppDeps {
   config: Config;
@@ -71,6 +72,8 @@ export function createApp(deps: AppDeps): Express {
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
+  // The web app with its own CSP; it leaves /api, the ops paths, /status and /badge alone.
+  app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));
   app.use(helmet());
   app.use(corsPolicy(config.corsOrigins));
   app.get('/api/v1/openapi.json', openApiDocumentRoute());

@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { isServerPath } from '../../src/web/web-app';
 
 /** An answer as a test saw it: from the app (harness) or through the client (end-to-end tests). */
 export interface ObservedResponse {
@@ -98,6 +99,8 @@ export class OpenApiContract {
     if (!found) {
       // A CORS preflight (204, no body) or an unknown route/method: an error envelope.
       if (observed.method === 'OPTIONS' && observed.status === 204) return [];
+      // The web app's pages and files (src/web/web-app.ts) are not API operations; its 404s still are envelopes.
+      if (observed.status < 400 && !isServerPath(observed.path)) return [];
       if (observed.status < 400) return [`${where}: answered ${observed.status}, but the document has no such operation`];
       return this.validateBody(where, 'ErrorResponse', { $ref: `${ROOT_ID}#/$defs/ErrorResponse` }, observed, contentType);
     }
