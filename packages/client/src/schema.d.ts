@@ -713,6 +713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OAuth providers this server signs in with
+         * @description The providers whose client id and secret are configured (GITHUB_CLIENT_ID/SECRET, GOOGLE_CLIENT_ID/SECRET), in a fixed order; empty when none is. The sign-in page shows a button for each.
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dashboard": {
         parameters: {
             query?: never;
@@ -5355,6 +5375,55 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["TOKEN_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configured providers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "providers": [
+                     *           "github",
+                     *           "google"
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            providers: ("github" | "google")[];
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -3,6 +3,7 @@ import type { Config } from '@uptime/config';
 import { OAUTH_PROVIDERS, User, type OAuthProvider } from '@uptime/db';
 import { DomainError, UnauthorizedError, ValidationError } from '@uptime/errors';
 import type { Logger } from '@uptime/logger';
+import { sendData } from '../http/envelope';
 import { PROVIDER_LABELS } from './identities.service';
 import type { OAuthSetup } from './oauth-strategies';
 import { toSignInError } from './sign-in-error';
@@ -50,13 +51,20 @@ async function startSession(req: Request, user: User, provider: OAuthProvider): 
 }
 
 /**
- * `GET /auth/{provider}/login` and `/callback` (contract §4), reachable without a caller. The
+ * `GET /auth/providers`, `GET /auth/{provider}/login` and `/callback` (contract §4), reachable
+ * without a caller. The
  * login leg stores `state` (and Google's PKCE verifier) in the session and redirects to the
  * provider; the callback checks them, exchanges the code, signs the account in and redirects to
  * `APP_URL`.
  */
 export function signInRouter({ config, oauth, logger }: SignInDeps): Router {
   const router = Router();
+
+  // Which sign-in buttons the app shows: the providers with credentials, in a fixed order.
+  const providers = OAUTH_PROVIDERS.filter((p) => oauth.enabled.has(p));
+  router.get('/providers', (_req, res) => {
+    sendData(res, { providers });
+  });
 
   router.get('/:provider/login', (req, res, next) => {
     const provider = enabledProvider(oauth, req.params.provider);

@@ -8,6 +8,7 @@ import { AUTH_OPERATIONS } from './paths/auth';
 import { MONITOR_OPERATIONS } from './paths/monitors';
 import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
+import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { requestSchemas } from './request-schemas';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
 
@@ -26,6 +27,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...NOTIFICATION_OPERATIONS,
   ...AGENT_OPERATIONS,
   ...AUTH_OPERATIONS,
+  ...SIGN_IN_OPTION_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
 ];
