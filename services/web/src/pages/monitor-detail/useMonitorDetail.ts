@@ -21,7 +21,8 @@ export function useMonitor(id: number) {
   return useQuery({
     queryKey: ['monitor', id],
     queryFn: async () => (await data(api.get('/api/v1/monitors/{id}', { path: { id } }))).data,
-    refetchInterval: REFRESH_MS,
+    // A new or resumed monitor gets its first check within seconds: show it without waiting long.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2_000 : REFRESH_MS),
   });
 }
 

@@ -25,14 +25,15 @@ export function SignInPage() {
     staleTime: Infinity,
   });
 
+  // Whichever way the sign-in goes (a provider, a one-time link), the app comes back to `next`.
   useEffect(() => {
+    rememberNext(next);
     document.documentElement.dataset.theme ??= 'system';
-  }, []);
+  }, [next]);
 
   if (user.data) return <Navigate to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
 
   const start = (provider: keyof typeof PROVIDERS) => {
-    rememberNext(next);
     window.location.assign(`/api/v1/auth/${provider}/login`);
   };
 
