@@ -733,6 +733,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in with a one-time link
+         * @description The URL `pnpm cli login-link --email E` prints, for installs without OAuth. Open it in a browser. A valid link starts a new session (cookie `uptime.sid`, as an OAuth sign-in does) and redirects to APP_URL. A link works once and for 15 minutes; a used, expired or unknown one starts no session, sets no cookie and redirects to `${APP_URL}/sign-in?error=invalid_link`.
+         */
+        get: operations["signInWithLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dashboard": {
         parameters: {
             query?: never;
@@ -5422,6 +5442,38 @@ export interface operations {
                         meta: components["schemas"]["Meta"];
                     };
                 };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    signInWithLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret of the link (43 url-safe characters) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: to APP_URL, with the session cookie. Refused: to `${APP_URL}/sign-in?error=invalid_link`, without one. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["VALIDATION_ERROR"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];

@@ -8,6 +8,7 @@ import type { Logger } from '@uptime/logger';
 import { createReadiness, createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
 import type { MonitorScheduler } from '@uptime/queues';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
+import { loginLinkRouter } from './auth/login-link.routes';
 import { createOAuth } from './auth/oauth-strategies';
 import { sessionMiddleware } from './auth/session';
 import { sessionRouter } from './auth/session.routes';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
   if (limiter) v1.use(limiter);
   v1.use(jsonBody);
   v1.use('/auth', signInRouter({ config, oauth, logger }));
+  v1.use('/auth', loginLinkRouter({ ds, config, logger }));
   v1.use(requireCaller);
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));

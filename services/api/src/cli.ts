@@ -1,25 +1,37 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { loadConfigOrExit } from '@uptime/config';
+import { loadConfigOrExit, type Config } from '@uptime/config';
 import { openDatabase, User, type DataSource } from '@uptime/db';
+import { createLoginLink, LOGIN_LINK_TTL_MS } from './auth/login-links.service';
 import { createToken } from './auth/tokens.service';
+
+const COMMANDS = ['user:create', 'token:create', 'login-link'] as const;
+type Command = (typeof COMMANDS)[number];
+const isCommand = (value: string | undefined): value is Command => (COMMANDS as readonly (string | undefined)[]).includes(value);
 
 const USAGE = `Usage:
   pnpm cli user:create --email E [--name N] [--admin]
-  pnpm cli token:create --email E [--name N] [--expires-in-days D]`;
+  pnpm cli token:create --email E [--name N] [--expires-in-days D]
+  pnpm cli login-link --email E [--name N] [--admin]   (creates the user when there is none)`;
 
 async function findUser(ds: DataSource, email: string): Promise<User | null> {
   return ds.getRepository(User).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
 }
 
-/** Self-hosters create users and tokens without OAuth (contract §4). */
+async function createUser(ds: DataSource, config: Config, email: string, name: string | undefined, admin: boolean): Promise<User> {
+  const isAdmin = admin || config.adminEmails.includes(email.toLowerCase());
+  const repo = ds.getRepository(User);
+  return repo.save(repo.create({ email, name: name ?? null, role: isAdmin ? 'admin' : 'user' }));
+}
+
+/** Self-hosters create users, tokens and sign-in links without OAuth (docs/security.md). */
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
     options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' }, 'expires-in-days': { type: 'string' } },
   });
-  if (!values.email || (command !== 'user:create' && command !== 'token:create')) {
+  if (!values.email || !isCommand(command)) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -35,10 +47,21 @@ async function run(argv: string[]): Promise<number> {
         process.stderr.write(`error: a user with email ${values.email} already exists\n`);
         return 1;
       }
-      const isAdmin = values.admin === true || config.adminEmails.includes(values.email.toLowerCase());
-      const repo = ds.getRepository(User);
-      const user = await repo.save(repo.create({ email: values.email, name: values.name ?? null, role: isAdmin ? 'admin' : 'user' }));
+      const user = await createUser(ds, config, values.email, values.name, values.admin === true);
       process.stdout.write(`created user ${user.id} <${user.email}> (${user.role})\n`);
+      return 0;
+    }
+    if (command === 'login-link') {
+      // The way in for an install without OAuth: the first link also creates its user. Only the
+      // URL goes to stdout (scripts take it from there); what happened goes to stderr.
+      let user = await findUser(ds, values.email);
+      if (!user) {
+        user = await createUser(ds, config, values.email, values.name, values.admin === true);
+        process.stderr.write(`created user ${user.id} <${user.email}> (${user.role})\n`);
+      }
+      const link = await createLoginLink(ds, user.id, config.http.publicUrl);
+      process.stdout.write(`${link.url}\n`);
+      process.stderr.write(`Open it in a browser within ${LOGIN_LINK_TTL_MS / 60_000} minutes; it signs in <${user.email}> once.\n`);
       return 0;
     }
     const user = await findUser(ds, values.email);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { startApiHarness, type ApiHarness } from './support/api-harness';
+import { sessionCookieOf } from './support/oauth-sign-in';
 
 jest.setTimeout(60_000);
 
@@ -55,5 +56,34 @@ describe('pnpm cli (users and tokens without OAuth)', () => {
     const usage = await cli('user:create');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage:');
+  });
+
+  it('login-link prints a one-time sign-in URL under PUBLIC_URL that signs the user in once', async () => {
+    await cli('user:create', '--email', 'linked@example.test');
+    const link = await cli('login-link', '--email', 'LINKED@example.test');
+    expect(link.code).toBe(0);
+    const url = link.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${h.config.http.publicUrl.replace(/[.]/g, '\\.')}/api/v1/auth/link/[A-Za-z0-9_-]{43}$`));
+    expect(link.stderr).toContain('15 minutes');
+    const opened = await request(h.app).get(new URL(url).pathname);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.location).toBe(h.config.http.appUrl);
+    const me = await request(h.app).get('/api/v1/auth/user').set('Cookie', sessionCookieOf(opened)!.pair);
+    expect(me.body.data.email).toBe('linked@example.test');
+    const reused = await request(h.app).get(new URL(url).pathname);
+    expect(reused.headers.location).toBe(`${h.config.http.appUrl}/sign-in?error=invalid_link`);
+    expect(reused.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('login-link creates the user when the email is unknown, saying so on stderr only', async () => {
+    const link = await cli('login-link', '--email', 'first@example.test', '--name', 'First', '--admin');
+    expect(link.code).toBe(0);
+    expect(link.stderr).toMatch(/created user \d+ <first@example\.test> \(admin\)/);
+    expect(link.stdout.trim().split('\n')).toHaveLength(1);
+    const [row] = await h.ds.query(`SELECT name, role FROM users WHERE email = 'first@example.test'`);
+    expect(row).toEqual({ name: 'First', role: 'admin' });
+    const refused = await cli('login-link', '--email', 'not-an-email');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('is not an email address');
   });
 });

@@ -5,6 +5,7 @@ import { Agents1732270003000 } from './1732270003000-agents';
 import { LeanCheckResults1732270004000 } from './1732270004000-lean-check-results';
 import { CompactCheckResults1732270005000 } from './1732270005000-compact-check-results';
 import { PartitionCheckResults1732270006000 } from './1732270006000-partition-check-results';
+import { LoginLinks1732270070000 } from './1732270070000-login-links';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, LoginLinks1732270070000];

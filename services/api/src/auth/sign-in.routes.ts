@@ -7,6 +7,7 @@ import { sendData } from '../http/envelope';
 import { PROVIDER_LABELS } from './identities.service';
 import type { OAuthSetup } from './oauth-strategies';
 import { toSignInError } from './sign-in-error';
+import { discardLoginSession, startSession } from './start-session';
 
 export interface SignInDeps {
   config: Config;
@@ -32,23 +33,6 @@ const queryString = (req: Request, name: string): string | undefined => {
   const value = (req.query as Record<string, unknown>)[name];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 };
-
-/**
- * After a failed callback the session that only carried the login's state is dropped, so the
- * answer sets no cookie at all; a signed-in session (a failed linking attempt) is kept.
- */
-async function discardLoginSession(req: Request): Promise<void> {
-  if (!req.session || req.session.userId !== undefined) return;
-  await new Promise<void>((resolve, reject) => req.session.destroy((err: unknown) => (err ? reject(err) : resolve())));
-}
-
-/** A new session id for the signed-in user: whatever id existed before sign-in is dropped (no fixation). */
-async function startSession(req: Request, user: User, provider: OAuthProvider): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err: unknown) => (err ? reject(err) : resolve())));
-  req.session.userId = user.id;
-  req.session.provider = provider;
-  await new Promise<void>((resolve, reject) => req.session.save((err: unknown) => (err ? reject(err) : resolve())));
-}
 
 /**
  * `GET /auth/providers`, `GET /auth/{provider}/login` and `/callback` (contract §4), reachable
@@ -106,7 +90,7 @@ export function signInRouter({ config, oauth, logger }: SignInDeps): Router {
         discardLoginSession(req).then(() => next(failure), next);
         return;
       }
-      startSession(req, user, provider).then(() => {
+      startSession(req, user.id, provider).then(() => {
         logger.info({ provider, user_id: user.id, request_id: res.locals.requestId }, 'signed in');
         res.redirect(302, config.http.appUrl);
       }, next);

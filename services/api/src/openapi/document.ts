@@ -44,7 +44,7 @@ const TAGS: { name: Tag; description: string }[] = [
 
 const DESCRIPTION = `Uptime monitoring: HTTP(S) monitors checked on schedule, downtime and recovery notifications by email.
 
-**Authentication.** Send an API token as \`Authorization: Bearer upt_…\` (create one with POST /api/v1/auth/tokens or \`pnpm cli token:create\`), or the session cookie \`${SESSION_COOKIE}\` set by signing in with GitHub or Google.
+**Authentication.** Send an API token as \`Authorization: Bearer upt_…\` (create one with POST /api/v1/auth/tokens or \`pnpm cli token:create\`), or the session cookie \`${SESSION_COOKIE}\` set by signing in with GitHub or Google or with a one-time link (\`pnpm cli login-link\`).
 
 **Envelopes.** A resource: \`{data, meta}\`; a list: \`{data, pagination, meta}\`; an action: \`{message, data?, meta}\`; an error: \`{error: {code, message, details?}, meta}\`. \`meta.request_id\` equals the \`X-Request-Id\` header. Ids are integers, times ISO 8601 UTC with milliseconds, durations seconds, response times milliseconds.
 

@@ -1,10 +1,10 @@
 import { OAUTH_PROVIDERS, type OAuthProvider } from '@uptime/db';
 import { dataEnvelope } from '../common-schemas';
 import { dataExample } from '../examples';
-import { arrayOf, enumOf, objectOf } from '../json-schema';
+import { arrayOf, enumOf, objectOf, str } from '../json-schema';
 import type { OperationSpec } from '../operation';
 
-/** What the sign-in page offers (sign-in.routes.ts): reachable without a caller. */
+/** What the sign-in page offers (sign-in.routes.ts) and the one-time link (login-link.routes.ts): reachable without a caller. */
 export const SIGN_IN_OPTION_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -22,6 +22,23 @@ export const SIGN_IN_OPTION_OPERATIONS: OperationSpec[] = [
           objectOf<{ providers: OAuthProvider[] }>({ providers: arrayOf(enumOf(OAUTH_PROVIDERS)) }),
         ),
         example: dataExample({ providers: ['github', 'google'] }),
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/auth/link/{token}',
+    operationId: 'signInWithLink',
+    tag: 'Auth',
+    summary: 'Sign in with a one-time link',
+    description:
+      'The URL `pnpm cli login-link --email E` prints, for installs without OAuth. Open it in a browser. A valid link starts a new session (cookie `uptime.sid`, as an OAuth sign-in does) and redirects to APP_URL. A link works once and for 15 minutes; a used, expired or unknown one starts no session, sets no cookie and redirects to `${APP_URL}/sign-in?error=invalid_link`.',
+    access: 'public',
+    parameters: [{ name: 'token', in: 'path', description: 'The secret of the link (43 url-safe characters)', schema: str() }],
+    responses: {
+      302: {
+        description: 'Signed in: to APP_URL, with the session cookie. Refused: to `${APP_URL}/sign-in?error=invalid_link`, without one.',
+        headers: ['Location'],
       },
     },
   },
