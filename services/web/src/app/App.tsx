@@ -12,7 +12,7 @@ import { SignInPage } from '../pages/sign-in/SignInPage';
 import { setUnauthorizedListener } from './api';
 import { Layout } from './Layout';
 import { NotFoundPage } from './NotFoundPage';
-import { keys } from './session';
+import { keys, signInPath } from './session';
 
 export function App() {
   const navigate = useNavigate();
@@ -25,7 +25,7 @@ export function App() {
       const here = `${window.location.pathname}${window.location.search}`;
       if (window.location.pathname.startsWith('/sign-in')) return;
       queryClient.removeQueries({ queryKey: keys.user });
-      navigate(`/sign-in?next=${encodeURIComponent(here)}`, { replace: true });
+      navigate(signInPath(here), { replace: true });
     });
   }, [navigate, queryClient]);
 

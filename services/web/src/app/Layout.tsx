@@ -4,7 +4,7 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-route
 import { errorMessage, isUnauthorized } from './errors';
 import { useApiReachable } from './connection';
 import { useNotices } from './notices';
-import { signOut, takeNext, usePreferences, useUser } from './session';
+import { signInPath, signOut, takeNext, usePreferences, useUser } from './session';
 import { applyTheme } from './theme';
 
 const NAV = [
@@ -37,8 +37,7 @@ export function Layout() {
   }, [user.data, location.pathname, location.search, navigate]);
 
   if (user.isError && isUnauthorized(user.error)) {
-    const here = `${location.pathname}${location.search}`;
-    return <Navigate to={here === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}`} replace />;
+    return <Navigate to={signInPath(`${location.pathname}${location.search}`)} replace />;
   }
 
   const onSignOut = async () => {

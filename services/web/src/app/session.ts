@@ -29,6 +29,11 @@ export function usePreferences() {
   });
 }
 
+/** The sign-in page, asked to come back to `here` afterwards (not for the dashboard itself). */
+export function signInPath(here: string): string {
+  return here === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}`;
+}
+
 /** Where to go back to after signing in (kept across the OAuth round trip, never a secret). */
 const NEXT_KEY = 'uptime.next';
 export function rememberNext(path: string | null): void {
