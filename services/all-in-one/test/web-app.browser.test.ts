@@ -171,6 +171,34 @@ describe('the web app in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Test result' }).waitFor({ timeout: 15_000 });
   });
 
+  it('pauses with a reason and resumes', async () => {
+    await page.getByRole('textbox', { name: 'Pause reason (optional)' }).fill('deploying');
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await notice('Monitor paused');
+    await heading().filter({ hasText: 'Paused' }).waitFor();
+    await page.getByText(/Paused .*: deploying/).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await notice('Monitor resumed');
+    await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
+  });
+
+  it('moves through the pages with the keyboard alone', async () => {
+    await page.goto(`${appUrl}/`);
+    await heading().filter({ hasText: 'Dashboard' }).waitFor();
+    const focused = (): Promise<string> => page.evaluate('document.activeElement.id || document.activeElement.textContent');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Skip to content');
+    // Then the brand, Dashboard and Monitors in the navigation bar.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Monitors');
+    await page.keyboard.press('Enter');
+    await heading().filter({ hasText: 'Monitors' }).waitFor();
+    // The new page's content has the focus: the next Tab is the first control on it.
+    expect(await focused()).toBe('main');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Add monitor');
+  });
+
   it('5. applies the dark theme at once, and keeps it', async () => {
     await nav('Settings');
     await page.getByRole('radio', { name: 'Dark' }).check();
@@ -180,7 +208,7 @@ describe('the web app in a browser', () => {
     await notice('Theme set to dark');
     await page.reload();
     await heading().filter({ hasText: 'Settings' }).waitFor();
-    await page.waitForFunction(`document.documentElement.dataset.theme === 'dark'`);
+    await waitFor(async () => (await page.evaluate('document.documentElement.dataset.theme')) === 'dark', { what: 'dark theme after reload' });
     await checkPage('settings-dark');
   });
 
@@ -205,13 +233,26 @@ describe('the web app in a browser', () => {
     const timeout = page.getByLabel('Timeout');
     await timeout.fill('4');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForFunction(`document.querySelector('[aria-invalid="true"]') !== null`);
-    expect(await timeout.getAttribute('aria-invalid')).toBe('true');
+    // (The page's CSP forbids eval, so conditions are polled from here, not with waitForFunction.)
+    await waitFor(async () => (await timeout.getAttribute('aria-invalid')) === 'true', { what: 'Timeout marked invalid' });
     const describedBy = (await timeout.getAttribute('aria-describedby'))!.split(' ');
     const description = (await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
     expect(description).toMatch(/timeout must not be less than 5/);
     expect(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('false');
     await checkPage('monitor-form-error');
+
+    await timeout.fill('10');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await heading().filter({ hasText: 'Too quick' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Too quick?' });
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await notice('Monitor deleted');
+    await heading().filter({ hasText: 'Monitors' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('quick');
+    await page.getByText('No monitor matches these filters.').waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('checkout');
+    await page.getByRole('link', { name: 'Checkout API', exact: true }).waitFor();
 
     await nav('Agents');
     await heading().filter({ hasText: 'Agents' }).waitFor();
@@ -232,7 +273,9 @@ describe('the web app in a browser', () => {
 
     await page.goto(link);
     await page.waitForURL(/\/sign-in\?error=invalid_link$/);
-    await page.getByRole('alert').filter({ hasText: 'invalid' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'This sign-in link is invalid' }).waitFor();
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await heading().filter({ hasText: 'Dashboard' }).waitFor();
   });
 });
 

@@ -65,5 +65,7 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(OUTPUT_DIR, { recursive: true });
+  // From the top: a full-page shot of a scrolled page paints the sticky bar mid-page.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: path.join(OUTPUT_DIR, `web-${name}.png`), fullPage: true });
 }

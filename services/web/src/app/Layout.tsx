@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage, isUnauthorized } from './errors';
 import { useApiReachable } from './connection';
@@ -28,6 +28,15 @@ export function Layout() {
   useEffect(() => {
     if (preferences.data) applyTheme(preferences.data.theme);
   }, [preferences.data]);
+
+  // A new page starts at its top, and the keyboard and screen reader continue from its content.
+  const firstPath = useRef(location.pathname);
+  useEffect(() => {
+    if (location.pathname === firstPath.current) return;
+    firstPath.current = '';
+    window.scrollTo(0, 0);
+    document.getElementById('main')?.focus();
+  }, [location.pathname]);
 
   // Back to the page a sign-in started from (kept across the provider's round trip).
   useEffect(() => {

@@ -8,17 +8,24 @@ export interface Format {
   time(iso: string | null): string;
   /** "3 min ago" */
   ago(iso: string | null): string;
+  /** Chart axis labels, from epoch milliseconds: "14:05" and "25 Nov". */
+  axisTime(ms: number): string;
+  axisDate(ms: number): string;
 }
 
 export function makeFormat(timeZone: string): Format {
   const dateTime = new Intl.DateTimeFormat(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'medium' });
   const zoneName = new Intl.DateTimeFormat(undefined, { timeZone, timeZoneName: 'short' });
   const time = new Intl.DateTimeFormat(undefined, { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const axisTime = new Intl.DateTimeFormat(undefined, { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const axisDate = new Intl.DateTimeFormat(undefined, { timeZone, month: 'short', day: 'numeric' });
   const zoneOf = (d: Date): string => zoneName.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
   return {
     timeZone,
     dateTime: (iso) => (iso ? `${dateTime.format(new Date(iso))} ${zoneOf(new Date(iso))}` : '—'),
     time: (iso) => (iso ? time.format(new Date(iso)) : '—'),
+    axisTime: (ms) => axisTime.format(ms),
+    axisDate: (ms) => axisDate.format(ms),
     ago: (iso) => (iso ? `${duration(Math.max(0, (Date.now() - Date.parse(iso)) / 1000))} ago` : '—'),
   };
 }

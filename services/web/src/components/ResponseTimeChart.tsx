@@ -19,7 +19,10 @@ export function ResponseTimeChart({ series, fmt, label }: { series: Series; fmt:
     const accent = css.getPropertyValue('--accent').trim() || '#0f766e';
     const ink = css.getPropertyValue('--muted').trim() || '#667';
     const grid = css.getPropertyValue('--border').trim() || '#ddd';
-    const zoneTime = (seconds: number) => fmt.time(new Date(seconds * 1000).toISOString()).slice(0, 5);
+    // Within a day the axis shows clock times, over longer periods dates; both in the user's zone.
+    const spanDays = xs.length > 1 ? (xs[xs.length - 1]! - xs[0]!) / 86_400 : 0;
+    const tick = spanDays > 2 ? fmt.axisDate : fmt.axisTime;
+    const measured = ys.filter((y) => y !== null).length;
     const plot = new uPlot(
       {
         width: el.clientWidth || 600,
@@ -28,10 +31,10 @@ export function ResponseTimeChart({ series, fmt, label }: { series: Series; fmt:
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: true } },
         axes: [
-          { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, ticks) => ticks.map(zoneTime) },
+          { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, ticks) => ticks.map((t) => tick(t * 1000)) },
           { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, ticks) => ticks.map((t) => `${t} ms`), size: 60 },
         ],
-        series: [{}, { label: 'Response time', stroke: accent, width: 2, fill: `${accent}22`, spanGaps: false, points: { show: false } }],
+        series: [{}, { label: 'Response time', stroke: accent, width: 2, fill: `${accent}22`, spanGaps: false, points: { show: measured < 60, size: 5, fill: accent } }],
       },
       [xs, ys],
       el,

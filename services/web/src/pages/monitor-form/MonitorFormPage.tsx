@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
@@ -42,6 +42,11 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   const navigate = useNavigate();
   const notices = useNotices();
   const queryClient = useQueryClient();
+  const errorBox = useRef<HTMLDivElement>(null);
+  // A refused save brings the summary into view and to the screen reader's attention.
+  useEffect(() => {
+    if (formError) errorBox.current?.focus();
+  }, [formError, errors]);
   const set = <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   const save = useMutation({
@@ -87,7 +92,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
         <h1 id="form-title">{monitorId === undefined ? 'Add monitor' : `Edit ${initial.name}`}</h1>
       </div>
       {formError && (
-        <div className="error-box" role="alert">
+        <div className="error-box" role="alert" tabIndex={-1} ref={errorBox}>
           {formError}
         </div>
       )}

@@ -5,6 +5,7 @@ import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
 import { UptimeBar } from '../../components/UptimeBar';
+import { useDebounced } from '../../components/useDebounced';
 import { usePageTitle } from '../../components/usePageTitle';
 import { MONITOR_STATUSES, useMonitorList, type MonitorStatus } from './useMonitorList';
 
@@ -32,14 +33,24 @@ export function MonitorsPage() {
     setParams(next, { replace: true });
   };
 
-  // Typing filters after a short pause, not on every key.
+  // Typing filters after a short pause, not on every key; the filters live in the URL.
+  const typedSearch = useDebounced(searchText.trim(), 300);
+  const typedTags = useDebounced(tagsText.replace(/\s+/g, ''), 300);
   useEffect(() => {
-    const t = setTimeout(() => {
-      if (searchText.trim() !== search || tagsText.trim() !== tags) update({ search: searchText.trim() || undefined, tags: tagsText.replace(/\s+/g, '') || undefined });
-    }, 300);
-    return () => clearTimeout(t);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [searchText, tagsText]);
+    setParams(
+      (prev) => {
+        if ((prev.get('search') ?? '') === typedSearch && (prev.get('tags') ?? '') === typedTags) return prev;
+        const next = new URLSearchParams(prev);
+        for (const [key, value] of [['search', typedSearch], ['tags', typedTags]] as const) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [typedSearch, typedTags, setParams]);
 
   const list = useMonitorList({ page, limit: PAGE_SIZE, search: search || undefined, status, tags: tags || undefined });
 

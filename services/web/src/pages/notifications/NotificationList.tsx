@@ -25,7 +25,7 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
             <p className="muted small">
               {fmt.dateTime(n.started_at)}
               {n.type === 'downtime' && (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
-              {!compact && n.error_details && ` · ${n.error_details.error_message}${n.error_details.status_code ? ` (HTTP ${n.error_details.status_code})` : ''}${n.error_details.response_time !== null ? `, ${millis(n.error_details.response_time)}` : ''}`}
+              {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
               {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
             </p>
           </div>
@@ -48,4 +48,11 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
       ))}
     </ul>
   );
+}
+
+/** What the failed check said, without repeating the message above it. */
+function failureFacts(n: Schema<'Notification'>): string[] {
+  const d = n.error_details;
+  if (!d) return [];
+  return [n.message.includes(d.error_message) ? null : d.error_message, d.status_code === null ? null : `HTTP ${d.status_code}`, d.response_time === null ? null : millis(d.response_time)].filter((x): x is string => x !== null);
 }

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
-import { keys, signOut, usePreferences, useUser } from '../../app/session';
+import { keys, usePreferences, useUser } from '../../app/session';
 import { applyTheme, type Theme } from '../../app/theme';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
@@ -17,9 +16,6 @@ export function SettingsPage() {
   usePageTitle('Settings');
   const preferences = usePreferences();
   const user = useUser();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const notices = useNotices();
   return (
     <>
       <div className="page-head">
@@ -33,18 +29,7 @@ export function SettingsPage() {
             {user.data.provider ? ` through ${user.data.provider === 'github' ? 'GitHub' : 'Google'}` : ''}.
           </p>
         )}
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            signOut(queryClient).then(
-              () => navigate('/sign-in', { replace: true }),
-              (err: unknown) => notices.error(errorMessage(err)),
-            )
-          }
-        >
-          Sign out
-        </button>
+        <p className="muted small">Sign out with the button at the top right: it ends the session and forgets everything this page loaded.</p>
       </section>
       <QueryState query={preferences} what="preferences">
         {(p) => <PreferencesForm initial={p} />}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Navigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage } from '../../app/errors';
 import { rememberNext, useUser } from '../../app/session';
@@ -31,7 +31,8 @@ export function SignInPage() {
     document.documentElement.dataset.theme ??= 'system';
   }, [next]);
 
-  if (user.data) return <Navigate to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
+  // A refused link is explained even to someone still signed in; otherwise there is nothing to do here.
+  if (user.data && !error) return <Navigate to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
 
   const start = (provider: keyof typeof PROVIDERS) => {
     window.location.assign(`/api/v1/auth/${provider}/login`);
@@ -52,7 +53,11 @@ export function SignInPage() {
           </div>
         )}
         {next && !error && <p className="info-box">Your session has ended. Sign in to continue where you were.</p>}
-        {providers.isPending ? (
+        {user.data ? (
+          <p>
+            You are still signed in as {user.data.email}. <Link to="/">Go to the dashboard</Link>
+          </p>
+        ) : providers.isPending ? (
           <p className="muted" role="status">
             Loading sign-in options…
           </p>
