@@ -92,17 +92,13 @@ export function Layout() {
         </div>
       )}
       <main id="main" tabIndex={-1}>
-        {user.isPending ? (
-          <p className="muted" role="status">
-            Loading…
-          </p>
-        ) : user.isError ? (
+        {/* The page loads alongside the user, not after it: a missing session answers 401 to both. */}
+        {user.isError && (
           <div className="card error-box" role="alert">
             {errorMessage(user.error)}
           </div>
-        ) : (
-          <Outlet />
         )}
+        <Outlet />
       </main>
     </div>
   );
