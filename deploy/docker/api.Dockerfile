@@ -26,7 +26,7 @@ RUN pnpm fetch
 COPY . .
 RUN mkdir -p /web \
  && if [ -f services/web/package.json ]; then \
-      pnpm install --frozen-lockfile --offline \
+      pnpm install --frozen-lockfile --prefer-offline \
       && pnpm --filter @uptime/web build \
       && cp -R services/web/dist/. /web/; \
     fi
