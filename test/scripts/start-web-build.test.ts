@@ -72,21 +72,26 @@ const age = (file: string, secondsAgo: number): void => {
   utimesSync(file, t, t);
 };
 
-describe('scripts/build-web.sh: the web app is built when missing or stale', () => {
-  let checkout: ReturnType<typeof aCheckout>;
-  beforeEach(() => {
-    checkout = aCheckout();
-  });
-  afterEach(() => rmSync(checkout.dir, { recursive: true, force: true }));
+let checkout: ReturnType<typeof aCheckout>;
+beforeEach(() => {
+  checkout = aCheckout();
+});
+afterEach(() => rmSync(checkout.dir, { recursive: true, force: true }));
 
+/** The build is `buildAge` seconds old and every source older still: nothing changed since. */
+const settle = (buildAge: number): void => {
+  age(path.join(checkout.dir, 'services/web/dist/index.html'), buildAge);
+  for (const f of SOURCES) age(path.join(checkout.dir, f), buildAge + 60);
+};
+
+describe('scripts/build-web.sh: the web app is built when missing or stale', () => {
   it('builds when dist is missing, then not again while nothing changed', async () => {
     const first = await sh(checkout.dir, 'build-web.sh');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Building the web app');
     expect(existsSync(path.join(checkout.dir, 'services/web/dist/index.html'))).toBe(true);
     expect(builds(checkout.calls())).toBe(1);
-    age(path.join(checkout.dir, 'services/web/dist/index.html'), 0);
-    for (const f of SOURCES) age(path.join(checkout.dir, f), 60);
+    settle(0);
     expect((await sh(checkout.dir, 'build-web.sh')).stdout).toBe('');
     expect(builds(checkout.calls())).toBe(1);
   });
@@ -95,8 +100,7 @@ describe('scripts/build-web.sh: the web app is built when missing or stale', () 
     'rebuilds when %s is newer than the build',
     async (changed) => {
       await sh(checkout.dir, 'build-web.sh');
-      age(path.join(checkout.dir, 'services/web/dist/index.html'), 60);
-      for (const f of SOURCES) age(path.join(checkout.dir, f), 120);
+      settle(60);
       checkout.write(changed, 'changed');
       const again = await sh(checkout.dir, 'build-web.sh');
       expect(again.stdout).toContain(`Rebuilding the web app: ${changed} changed`);
@@ -106,8 +110,7 @@ describe('scripts/build-web.sh: the web app is built when missing or stale', () 
 
   it("ignores what is not a source: the app's node_modules and its own output", async () => {
     await sh(checkout.dir, 'build-web.sh');
-    age(path.join(checkout.dir, 'services/web/dist/index.html'), 60);
-    for (const f of SOURCES) age(path.join(checkout.dir, f), 120);
+    settle(60);
     checkout.write('services/web/node_modules/vite/index.js', 'x');
     checkout.write('services/web/dist/assets/index-abc.js', 'x');
     await sh(checkout.dir, 'build-web.sh');
@@ -124,12 +127,6 @@ describe('scripts/build-web.sh: the web app is built when missing or stale', () 
 });
 
 describe('scripts/start.sh', () => {
-  let checkout: ReturnType<typeof aCheckout>;
-  beforeEach(() => {
-    checkout = aCheckout();
-  });
-  afterEach(() => rmSync(checkout.dir, { recursive: true, force: true }));
-
   it('installs, builds the app, prints the URL to open, then starts', async () => {
     const started = await sh(checkout.dir, 'start.sh');
     expect(started.code).toBe(0);

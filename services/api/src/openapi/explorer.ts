@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
-import helmet from 'helmet';
+import { pageSecurity } from '../http/page-security';
 import { openApiJson } from './document';
 
 /** swagger-ui-dist's files, served as they are installed (no CDN). Its index.js would load the bundle into Node, so it is not required. */
@@ -10,29 +10,10 @@ const OWN_DIR = path.join(__dirname, 'explorer');
 
 /**
  * The explorer's own CSP: Swagger UI sets inline styles and shows data: images; everything else
- * (scripts, the document, "Try it out" requests) stays on this origin. `upgradeInsecureRequests`
- * follows REQUIRE_HTTPS, so a plain-HTTP install still loads its assets.
+ * (scripts, the document, "Try it out" requests) stays on this origin.
  */
-function explorerSecurity(upgradeInsecureRequests: boolean): RequestHandler {
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:'],
-        'font-src': ["'self'", 'data:'],
-        'connect-src': ["'self'"],
-        'object-src': ["'none'"],
-        'base-uri': ["'self'"],
-        'form-action': ["'self'"],
-        'frame-ancestors': ["'self'"],
-        ...(upgradeInsecureRequests ? { 'upgrade-insecure-requests': [] } : {}),
-      },
-    },
-  });
-}
+const explorerSecurity = (upgradeInsecureRequests: boolean): RequestHandler =>
+  pageSecurity(upgradeInsecureRequests, { 'style-src': ["'unsafe-inline'"], 'img-src': ['data:'], 'font-src': ['data:'] });
 
 /** `/api/docs`: Swagger UI on /api/v1/openapi.json. Mount before the app's own helmet (this CSP replaces it here). */
 export function apiExplorer(options: { upgradeInsecureRequests: boolean }): Router {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
+import { pageSecurity } from '../http/page-security';
 
 /** services/web/dist of this checkout: where `pnpm --filter @uptime/web build` writes the app. */
 export const DEFAULT_WEB_DIST_DIR = path.resolve(__dirname, '../../../web/dist');
@@ -27,32 +27,12 @@ const REVALIDATE = 'no-cache';
 const looksLikeFile = (urlPath: string): boolean => /\.[A-Za-z0-9]+$/.test(urlPath.slice(urlPath.lastIndexOf('/') + 1));
 
 /**
- * The app's CSP: scripts, styles, images, fonts and fetches from this origin only, no inline
- * script or style (Vite emits none), no plugins, no framing by other sites. `data:` images are
- * the one addition (icons inlined by the build). `upgradeInsecureRequests` follows
- * REQUIRE_HTTPS, so a plain-HTTP install still loads its own scripts.
+ * The app's CSP: its own scripts, styles, images, fonts and fetches only, no inline script or
+ * style (Vite emits none) and no inline event handlers. `data:` images are the one addition
+ * (icons inlined by the build).
  */
-function appSecurity(upgradeInsecureRequests: boolean): RequestHandler {
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'script-src-attr': ["'none'"],
-        'style-src': ["'self'"],
-        'img-src': ["'self'", 'data:'],
-        'font-src': ["'self'"],
-        'connect-src': ["'self'"],
-        'object-src': ["'none'"],
-        'base-uri': ["'self'"],
-        'form-action': ["'self'"],
-        'frame-ancestors': ["'self'"],
-        ...(upgradeInsecureRequests ? { 'upgrade-insecure-requests': [] } : {}),
-      },
-    },
-  });
-}
+const appSecurity = (upgradeInsecureRequests: boolean): RequestHandler =>
+  pageSecurity(upgradeInsecureRequests, { 'script-src-attr': ["'none'"], 'img-src': ['data:'] });
 
 export interface WebAppOptions {
   /** The built app: index.html and assets/ (WEB_DIST_DIR). */
