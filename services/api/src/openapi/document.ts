@@ -52,7 +52,7 @@ const DESCRIPTION = `Uptime monitoring: HTTP(S) monitors checked on schedule, do
 
 **HTTPS.** With REQUIRE_HTTPS (the default in production) a plain-HTTP request is answered 308 to the same URL over https; /healthz and /readyz are exempt.
 
-**Unknown routes** answer 404 NOT_FOUND in the error envelope.`;
+**Unknown routes** under /api answer 404 NOT_FOUND in the error envelope (401 under /api/v1 without a caller). Other paths belong to the web app served on the same origin (docs/operations.md).`;
 
 function mergeComponents(...groups: Record<string, JsonSchema>[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
