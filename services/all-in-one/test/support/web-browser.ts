@@ -1,26 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(__dirname, '../../../..');
-const WEB = path.join(ROOT, 'services/web');
 export const OUTPUT_DIR = path.join(ROOT, 'test-output');
 /** Debian's chromium; a browser is never downloaded (scripts/ensure-system-packages.sh). */
 export const CHROMIUM = '/usr/bin/chromium';
 
-function newestMtime(entry: string): number {
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
-}
-
-/** Builds services/web when dist/ is missing or older than any of its sources. */
+/** Builds services/web when dist/ is missing or older than its sources: the start script's own rule. */
 export function ensureWebBuilt(): void {
-  const index = path.join(WEB, 'dist/index.html');
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', '../../packages/client/src'].map((p) => path.join(WEB, p)).filter(existsSync);
-  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
-  execFileSync('pnpm', ['--filter', '@uptime/web', 'build'], { cwd: ROOT, stdio: 'ignore', timeout: 180_000 });
+  execFileSync('bash', ['scripts/build-web.sh'], { cwd: ROOT, stdio: 'ignore', timeout: 180_000 });
 }
 
 export async function launchChromium(): Promise<Browser> {
