@@ -171,6 +171,31 @@ describe('the web app in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Test result' }).waitFor({ timeout: 15_000 });
   });
 
+  it('shows a banner while the API cannot be reached, and when to retry after a 429', async () => {
+    await nav('Monitors');
+    const status = page.getByRole('combobox', { name: 'Status' });
+    await page.route('**/api/v1/**', (route) => route.abort('connectionrefused'));
+    await status.selectOption('online');
+    const banner = page.getByRole('alert').filter({ hasText: 'The API cannot be reached' });
+    await banner.waitFor();
+    await checkPage('unreachable');
+    await page.unroute('**/api/v1/**');
+    await banner.getByRole('button', { name: 'Retry now' }).click();
+    await banner.waitFor({ state: 'detached', timeout: 15_000 });
+    await status.selectOption('');
+
+    const limited = { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded' }, meta: { timestamp: new Date().toISOString(), request_id: 'test' } };
+    await page.route('**/api/v1/monitors?*', (route) => route.fulfill({ status: 429, headers: { 'Retry-After': '30', 'Content-Type': 'application/json' }, body: JSON.stringify(limited) }));
+    await status.selectOption('paused');
+    await page.getByRole('alert').filter({ hasText: /Too many requests\. Try again in 30 s \(at / }).waitFor();
+    await page.unroute('**/api/v1/monitors?*');
+    await status.selectOption('');
+    await page.getByRole('link', { name: 'Checkout API', exact: true }).click();
+    await heading().filter({ hasText: 'Checkout API' }).waitFor();
+    // Chromium logs each refused or 429 request; those were the point of this test.
+    problems.splice(0, problems.length, ...problems.filter((p) => !/net::ERR_CONNECTION_REFUSED|net::ERR_FAILED|status of 429/.test(p)));
+  });
+
   it('pauses with a reason and resumes', async () => {
     await page.getByRole('textbox', { name: 'Pause reason (optional)' }).fill('deploying');
     await page.getByRole('button', { name: 'Pause' }).click();

@@ -3,14 +3,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/App';
-import { isUnauthorized } from './app/errors';
+import { shouldRetry } from './app/errors';
 import { NoticeProvider } from './app/notices';
 import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (count, err) => !isUnauthorized(err) && count < 2,
+      retry: shouldRetry,
       refetchOnWindowFocus: true,
       staleTime: 10_000,
     },

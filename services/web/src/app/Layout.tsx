@@ -7,6 +7,8 @@ import { useNotices } from './notices';
 import { signInPath, signOut, takeNext, usePreferences, useUser } from './session';
 import { applyTheme } from './theme';
 
+const UNREACHABLE_RETRY_MS = 5_000;
+
 const NAV = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/monitors', label: 'Monitors', end: false },
@@ -28,6 +30,14 @@ export function Layout() {
   useEffect(() => {
     if (preferences.data) applyTheme(preferences.data.theme);
   }, [preferences.data]);
+
+  // While nothing answers, ask again every few seconds: the banner goes once the API is back.
+  const retryNow = () => void queryClient.refetchQueries({ type: 'active' });
+  useEffect(() => {
+    if (reachable) return;
+    const timer = setInterval(() => void queryClient.refetchQueries({ type: 'active' }), UNREACHABLE_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [reachable, queryClient]);
 
   // A new page starts at its top, and the keyboard and screen reader continue from its content.
   const firstPath = useRef(location.pathname);
@@ -88,7 +98,10 @@ export function Layout() {
       </header>
       {!reachable && (
         <div className="banner" role="alert">
-          The API cannot be reached right now. What you see may be out of date; the page keeps trying.
+          The API cannot be reached right now. What you see may be out of date; the page keeps trying.{' '}
+          <button type="button" className="button small" onClick={retryNow}>
+            Retry now
+          </button>
         </div>
       )}
       <main id="main" tabIndex={-1}>

@@ -1,4 +1,5 @@
 import { ApiError, createClient, type SuccessBody } from '@uptime/client';
+import { ApiUnreachableError, RateLimitedError, retryAfterSeconds } from './failures';
 import { markReachable, markUnreachable } from './connection';
 
 /**
@@ -15,38 +16,10 @@ export function setUnauthorizedListener(listener: UnauthorizedListener): void {
   onUnauthorized = listener;
 }
 
-/** No answer at all (network down, api stopped). */
-export class ApiUnreachableError extends Error {
-  constructor() {
-    super('The API cannot be reached. Check your connection; the page retries by itself.');
-    this.name = 'ApiUnreachableError';
-  }
-}
-
 interface Answer {
   status: unknown;
   body: unknown;
   headers: Headers;
-}
-
-/** Seconds to wait after a 429, from Retry-After (seconds or an HTTP date). */
-function retryAfterSeconds(headers: Headers): number | null {
-  const value = headers.get('retry-after');
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
-/** An API error that also knows when a rate-limited request may be retried. */
-export class RateLimitedError extends ApiError {
-  constructor(
-    body: unknown,
-    readonly retryAfter: number | null,
-  ) {
-    super(429, body);
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiError } from '@uptime/client';
-import { ApiUnreachableError, RateLimitedError } from './api';
+import { ApiUnreachableError, RateLimitedError } from './failures';
 
 interface Envelope {
   error?: { code?: string; message?: string; details?: unknown };
@@ -8,11 +8,11 @@ interface Envelope {
 const envelopeOf = (err: ApiError): Envelope['error'] => (err.body as Envelope | undefined)?.error;
 
 /** What to tell a person about a failed request: the API's own message where there is one. */
-export function errorMessage(err: unknown): string {
+export function errorMessage(err: unknown, now: Date = new Date()): string {
   if (err instanceof RateLimitedError) {
     const wait = err.retryAfter;
     if (wait === null) return 'Too many requests. Try again in a moment.';
-    const at = new Date(Date.now() + wait * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    const at = new Date(now.getTime() + wait * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     return `Too many requests. Try again in ${wait} s (at ${at}).`;
   }
   if (err instanceof ApiUnreachableError) return err.message;
@@ -33,3 +33,6 @@ export function fieldErrors(err: unknown): Record<string, string[]> {
 }
 
 export const isUnauthorized = (err: unknown): boolean => err instanceof ApiError && err.status === 401;
+
+/** Retried: no answer, or a server error. Never a refusal (4xx): asking again changes nothing, and a 429 says when. */
+export const shouldRetry = (failures: number, err: unknown): boolean => failures < 2 && !(err instanceof ApiError && err.status < 500);

@@ -1,6 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, data } from './api';
-import { isUnauthorized } from './errors';
 
 /** Query keys shared by more than one page. */
 export const keys = {
@@ -8,14 +7,10 @@ export const keys = {
   preferences: ['preferences'] as const,
 };
 
-/** Never retried on 401: the session is gone and the app goes to sign-in instead. */
-const retryUnlessUnauthorized = (count: number, err: unknown): boolean => !isUnauthorized(err) && count < 2;
-
 export function useUser() {
   return useQuery({
     queryKey: keys.user,
     queryFn: async () => (await data(api.get('/api/v1/auth/user'))).data,
-    retry: retryUnlessUnauthorized,
     staleTime: 5 * 60_000,
   });
 }
@@ -24,7 +19,6 @@ export function usePreferences() {
   return useQuery({
     queryKey: keys.preferences,
     queryFn: async () => (await data(api.get('/api/v1/preferences'))).data,
-    retry: retryUnlessUnauthorized,
     staleTime: 5 * 60_000,
   });
 }
