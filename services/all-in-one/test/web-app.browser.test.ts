@@ -281,6 +281,18 @@ describe('the web app in a browser', () => {
 
     await nav('Agents');
     await heading().filter({ hasText: 'Agents' }).waitFor();
+    await page.getByLabel('Agent name').fill('frankfurt-1');
+    await page.getByLabel('Location').fill('Frankfurt');
+    await page.getByLabel('Agent URL').fill(`${target.url}/agent`);
+    await page.getByRole('button', { name: 'Register agent' }).click();
+    await notice('Agent "frankfurt-1" registered');
+    expect(await page.getByRole('group', { name: 'Secret of frankfurt-1' }).textContent()).toMatch(/[A-Za-z0-9_-]{20,}/);
+    await page.getByRole('button', { name: 'Publish frankfurt-1' }).click();
+    await notice('frankfurt-1 is public');
+    await page.getByRole('button', { name: 'Unpublish frankfurt-1' }).waitFor();
+    await page.getByRole('button', { name: 'Validate frankfurt-1' }).click();
+    // The fake target is no agent: the validation says so in words.
+    await notice('frankfurt-1 did not answer');
     await checkPage('agents');
   });
 
