@@ -1,19 +1,14 @@
 import 'reflect-metadata';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Client } from 'pg';
 import type { Page } from 'playwright-core';
 // Relative imports: the root package depends on no service; the bench runs their code in-process.
-import { createApp } from '../services/api/src';
 import { createLoginLink } from '../services/api/src/auth/login-links.service';
-import { loadConfig } from '../packages/config/src';
-import { Monitor, openDatabase, User } from '@uptime/db';
-import { createLogger } from '../packages/logger/src';
-import { createRedisConnection, MonitorScheduler } from '../packages/queues/src';
+import { Monitor, User } from '@uptime/db';
 import { freePort } from '../packages/testing/src';
 import { ensureWebBuilt, launchChromium, screenshot } from '../services/all-in-one/test/support/web-browser';
+import { openBenchEnvironment } from './bench-environment';
 import { seedOtherMonitors } from './stats/seed-stats';
 
 /**
@@ -45,16 +40,11 @@ async function msUntil(page: Page, ready: () => Promise<void>): Promise<number> 
 async function main(): Promise<void> {
   ensureWebBuilt();
   const runId = Date.now().toString(36);
-  const dbName = `uptime_bench_web_${runId}`;
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  base.pathname = `/${dbName}`;
+  // The login link and the OAuth redirect name the app's address: known before the app starts.
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ DATABASE_URL: base.toString(), REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: dbName, LOG_LEVEL: 'silent', RATE_LIMIT_PER_HOUR: '0', PORT: String(port), PUBLIC_URL: origin, APP_URL: origin });
-  const ds = await openDatabase(config.databaseUrl, { poolSize: 10, applicationName: 'bench-web' });
-  const redis = createRedisConnection(config.redis.url, 'bench-web');
-  const scheduler = new MonitorScheduler(redis, dbName);
-  let server: Server | undefined;
+  const env = await openBenchEnvironment('web', { PUBLIC_URL: origin, APP_URL: origin });
+  const { ds } = env;
   const browser = await launchChromium();
   try {
     const now = new Date();
@@ -86,10 +76,7 @@ async function main(): Promise<void> {
     await ds.query('VACUUM ANALYZE');
     log(`${MONITORS} monitors, ${ROLLUPS} with a day of rollups`);
 
-    const app = createApp({ config, dataSource: ds, redis, scheduler, logger: createLogger({ level: 'silent', service: 'bench' }) });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(port, '127.0.0.1', () => resolve(s));
-    });
+    await env.listen(port);
 
     const dashboardMs: number[] = [];
     const listMs: number[] = [];
@@ -142,19 +129,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server?.closeAllConnections();
-    for (const key of await redis.keys(`${dbName}*`)) await redis.del(key);
-    await scheduler.close();
-    await redis.quit();
-    await ds.destroy();
-    if (args.has('keep')) log(`kept database ${base.toString()}`);
-    else {
-      const admin = new Client({ connectionString: new URL('/postgres', base).toString() });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${dbName}"`);
-      await admin.end();
-    }
+    await env.close(args.has('keep'));
   }
 }
 
