@@ -24,7 +24,14 @@ export async function openBenchEnvironment(name: string, env: Record<string, str
   const dbName = `uptime_bench_${name}_${Date.now().toString(36)}`;
   const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   url.pathname = `/${dbName}`;
-  const config = loadConfig({ DATABASE_URL: url.toString(), REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: dbName, LOG_LEVEL: 'silent', RATE_LIMIT_PER_HOUR: '0', ...env });
+  const config = loadConfig({
+    DATABASE_URL: url.toString(),
+    REDIS_URL: process.env.REDIS_URL,
+    QUEUE_PREFIX: dbName,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_HOUR: '0',
+    ...env,
+  });
   const ds = await openDatabase(config.databaseUrl, { poolSize: 10, applicationName: `bench-${name}` });
   const redis = createRedisConnection(config.redis.url, `bench-${name}`);
   const scheduler = new MonitorScheduler(redis, dbName);

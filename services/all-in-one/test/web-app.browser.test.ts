@@ -97,7 +97,8 @@ describe('the web app in a browser', () => {
   });
 
   const heading = (): Locator => page.getByRole('heading', { level: 1 });
-  const nav = (name: string): Promise<void> => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string): Promise<void> =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
   const notice = (text: string): Promise<void> => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
   async function checkPage(name: string): Promise<void> {
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -184,10 +185,18 @@ describe('the web app in a browser', () => {
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
     await status.selectOption('');
 
-    const limited = { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded' }, meta: { timestamp: new Date().toISOString(), request_id: 'test' } };
-    await page.route('**/api/v1/monitors?*', (route) => route.fulfill({ status: 429, headers: { 'Retry-After': '30', 'Content-Type': 'application/json' }, body: JSON.stringify(limited) }));
+    const limited = {
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded' },
+      meta: { timestamp: new Date().toISOString(), request_id: 'test' },
+    };
+    await page.route('**/api/v1/monitors?*', (route) =>
+      route.fulfill({ status: 429, headers: { 'Retry-After': '30', 'Content-Type': 'application/json' }, body: JSON.stringify(limited) }),
+    );
     await status.selectOption('paused');
-    await page.getByRole('alert').filter({ hasText: /Too many requests\. Try again in 30 s \(at / }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Too many requests\. Try again in 30 s \(at / })
+      .waitFor();
     await page.unroute('**/api/v1/monitors?*');
     await status.selectOption('');
     await page.getByRole('link', { name: 'Checkout API', exact: true }).click();
@@ -233,7 +242,9 @@ describe('the web app in a browser', () => {
     await notice('Theme set to dark');
     await page.reload();
     await heading().filter({ hasText: 'Settings' }).waitFor();
-    await waitFor(async () => (await page.evaluate('document.documentElement.dataset.theme')) === 'dark', { what: 'dark theme after reload' });
+    await waitFor(async () => (await page.evaluate('document.documentElement.dataset.theme')) === 'dark', {
+      what: 'dark theme after reload',
+    });
     await checkPage('settings-dark');
   });
 
@@ -242,7 +253,13 @@ describe('the web app in a browser', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByRole('group', { name: 'New token deploy script' });
     await shown.waitFor();
-    const value = (await shown.getByRole('code').textContent().catch(() => null)) ?? (await shown.textContent()) ?? '';
+    const value =
+      (await shown
+        .getByRole('code')
+        .textContent()
+        .catch(() => null)) ??
+      (await shown.textContent()) ??
+      '';
     expect(value).toMatch(/upt_/);
     const revoke = page.getByRole('button', { name: 'Revoke deploy script' });
     await revoke.click();
@@ -250,7 +267,7 @@ describe('the web app in a browser', () => {
     await revoke.waitFor({ state: 'detached' });
   });
 
-  it('7. shows the API\'s field error next to a timeout of 4', async () => {
+  it("7. shows the API's field error next to a timeout of 4", async () => {
     await nav('Monitors');
     await page.getByRole('button', { name: 'Add monitor' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Too quick');
@@ -290,6 +307,10 @@ describe('the web app in a browser', () => {
     await page.getByRole('button', { name: 'Publish frankfurt-1' }).click();
     await notice('frankfurt-1 is public');
     await page.getByRole('button', { name: 'Unpublish frankfurt-1' }).waitFor();
+    await page.getByRole('combobox', { name: 'Status of frankfurt-1' }).selectOption('maintenance');
+    await notice('frankfurt-1 is now maintenance');
+    await page.getByRole('combobox', { name: 'Status of frankfurt-1' }).selectOption('active');
+    await notice('frankfurt-1 is now active');
     await page.getByRole('button', { name: 'Validate frankfurt-1' }).click();
     // The fake target is no agent: the validation says so in words.
     await notice('frankfurt-1 did not answer');

@@ -1,7 +1,18 @@
 import type { Schema } from '@uptime/client';
-import { emptyMonitorForm, fieldOfErrorKey, formToMonitorBody, monitorToForm, type MonitorFormValues } from '../src/pages/monitor-form/monitor-form-values';
+import {
+  emptyMonitorForm,
+  fieldOfErrorKey,
+  formToMonitorBody,
+  monitorToForm,
+  type MonitorFormValues,
+} from '../src/pages/monitor-form/monitor-form-values';
 
-const filled = (changes: Partial<MonitorFormValues> = {}): MonitorFormValues => ({ ...emptyMonitorForm(), name: ' Checkout ', url: ' https://shop.example.com/health ', ...changes });
+const filled = (changes: Partial<MonitorFormValues> = {}): MonitorFormValues => ({
+  ...emptyMonitorForm(),
+  name: ' Checkout ',
+  url: ' https://shop.example.com/health ',
+  ...changes,
+});
 
 const MONITOR: Schema<'Monitor'> = {
   id: 7,
@@ -38,8 +49,12 @@ const MONITOR: Schema<'Monitor'> = {
 };
 
 describe('the monitor form mapped to the API body', () => {
-  it('sends a new monitor with the user\'s defaults and leaves empty optional texts out', () => {
-    const form = { ...emptyMonitorForm({ default_check_interval: 120, default_timeout: 15, default_locations: ['eu', 'us'] }), name: 'Site', url: 'https://example.com' };
+  it("sends a new monitor with the user's defaults and leaves empty optional texts out", () => {
+    const form = {
+      ...emptyMonitorForm({ default_check_interval: 120, default_timeout: 15, default_locations: ['eu', 'us'] }),
+      name: 'Site',
+      url: 'https://example.com',
+    };
     expect(formToMonitorBody(form, 'create')).toEqual({
       errors: {},
       body: {
@@ -106,19 +121,40 @@ describe('the monitor form mapped to the API body', () => {
   });
 
   it('clears emptied optional texts with null on update', () => {
-    const { body } = formToMonitorBody({ ...monitorToForm(MONITOR), body: '', expected_content: ' ', json_path: '', expected_json_value: '' }, 'update');
+    const { body } = formToMonitorBody(
+      { ...monitorToForm(MONITOR), body: '', expected_content: ' ', json_path: '', expected_json_value: '' },
+      'update',
+    );
     expect(body).toMatchObject({ body: null, expected_content: null, excluded_content: null, json_path: null, expected_json_value: null });
   });
 
   it('round-trips an existing monitor through the form unchanged', () => {
     const { body, errors } = formToMonitorBody(monitorToForm(MONITOR), 'update');
     expect(errors).toEqual({});
-    const { id: _id, status: _s, uptime_24h: _a, uptime_7d: _b, uptime_30d: _c, response_time: _r, last_check: _l, last_success: _ls, last_failure: _lf, paused_at: _p, pause_reason: _pr, created_at: _ca, updated_at: _ua, ...fields } = MONITOR;
+    const {
+      id: _id,
+      status: _s,
+      uptime_24h: _a,
+      uptime_7d: _b,
+      uptime_30d: _c,
+      response_time: _r,
+      last_check: _l,
+      last_success: _ls,
+      last_failure: _lf,
+      paused_at: _p,
+      pause_reason: _pr,
+      created_at: _ca,
+      updated_at: _ua,
+      ...fields
+    } = MONITOR;
     expect(body).toEqual(fields);
   });
 
   it('refuses what only the form can tell is wrong, by field, and sends nothing for it', () => {
-    const { body, errors } = formToMonitorBody(filled({ headers: 'Accept application/json', expected_status: '200, abc', timeout: '2.5', check_interval: '' }), 'create');
+    const { body, errors } = formToMonitorBody(
+      filled({ headers: 'Accept application/json', expected_status: '200, abc', timeout: '2.5', check_interval: '' }),
+      'create',
+    );
     expect(errors).toEqual({
       headers: ['line 1: write "Name: value"'],
       expected_status: ['"abc" is not a status code'],
@@ -128,7 +164,7 @@ describe('the monitor form mapped to the API body', () => {
     expect(body).not.toHaveProperty('check_interval');
   });
 
-  it('places the API\'s error keys on their fields', () => {
+  it("places the API's error keys on their fields", () => {
     expect(fieldOfErrorKey('timeout')).toBe('timeout');
     expect(fieldOfErrorKey('headers.X-Key')).toBe('headers');
     expect(fieldOfErrorKey('tags[2]')).toBe('tags');

@@ -27,4 +27,3 @@ export class RateLimitedError extends ApiError {
     super(429, body);
   }
 }
-

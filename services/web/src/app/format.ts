@@ -51,5 +51,7 @@ export function duration(seconds: number | null): string {
   return `${d} d${h % 24 ? ` ${h % 24} h` : ''}`;
 }
 
-export const percent = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : `${value.toFixed(value >= 99.995 || value === 0 ? 0 : 2)}%`);
-export const millis = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : `${Math.round(value)} ms`);
+export const percent = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '—' : `${value.toFixed(value >= 99.995 || value === 0 ? 0 : 2)}%`;
+export const millis = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '—' : `${Math.round(value)} ms`;

@@ -30,7 +30,12 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
         {notices.map((n) => (
           <div key={n.id} className={`notice notice-${n.kind}`}>
             <span aria-hidden="true">{n.kind === 'success' ? '✓' : '!'}</span> {n.text}
-            <button type="button" className="link-button" aria-label="Dismiss" onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}>
+            <button
+              type="button"
+              className="link-button"
+              aria-label="Dismiss"
+              onClick={() => setNotices((all) => all.filter((x) => x.id !== n.id))}
+            >
               ×
             </button>
           </div>

@@ -4,7 +4,19 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
  * A modal question (the native <dialog>: focus is trapped and Escape cancels). Its confirm
  * button is named "Confirm" so it never shares a name with the button that opened it.
  */
-export function ConfirmDialog({ title, children, onConfirm, onCancel, busy }: { title: string; children: ReactNode; onConfirm: () => void; onCancel: () => void; busy?: boolean }) {
+export function ConfirmDialog({
+  title,
+  children,
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  title: string;
+  children: ReactNode;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

@@ -1,7 +1,15 @@
 import type { Schema } from '@uptime/client';
 
 /** Previous / next over the API's pagination block. */
-export function Pagination({ pagination, onPage, label }: { pagination: Schema<'Pagination'>; onPage: (page: number) => void; label: string }) {
+export function Pagination({
+  pagination,
+  onPage,
+  label,
+}: {
+  pagination: Schema<'Pagination'>;
+  onPage: (page: number) => void;
+  label: string;
+}) {
   if (pagination.pages <= 1) return <p className="muted small">{pagination.total} in total</p>;
   return (
     <nav className="pagination" aria-label={`${label} pages`}>

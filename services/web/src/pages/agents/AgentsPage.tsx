@@ -33,7 +33,9 @@ export function AgentsPage() {
       <div className="page-head">
         <div>
           <h1>Agents</h1>
-          <p className="muted">Agents check your monitors from other places. Run one with <code>pnpm agent</code> and register it here.</p>
+          <p className="muted">
+            Agents check your monitors from other places. Run one with <code>pnpm agent</code> and register it here.
+          </p>
         </div>
       </div>
       <CreateAgent />
@@ -114,12 +116,19 @@ function CreateAgent() {
         ).map(([key, label, placeholder]) => (
           <div className="field" key={key}>
             <label htmlFor={`agent-${key}`}>{label}</label>
-            <input id={`agent-${key}`} value={values[key]} placeholder={placeholder} onChange={(e) => setValues({ ...values, [key]: e.target.value })} aria-describedby={`agent-${key}-error`} />
+            <input
+              id={`agent-${key}`}
+              value={values[key]}
+              placeholder={placeholder}
+              onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+              aria-describedby={`agent-${key}-error`}
+            />
             <FieldError id={`agent-${key}-error`} messages={errors[key]} />
           </div>
         ))}
         <label className="check">
-          <input type="checkbox" checked={values.is_public} onChange={(e) => setValues({ ...values, is_public: e.target.checked })} /> Public: others may use it
+          <input type="checkbox" checked={values.is_public} onChange={(e) => setValues({ ...values, is_public: e.target.checked })} />{' '}
+          Public: others may use it
         </label>
         <div>
           <button type="submit" className="button primary" disabled={create.isPending}>
@@ -127,7 +136,13 @@ function CreateAgent() {
           </button>
         </div>
       </form>
-      {created && <SecretOnce label={`Secret of ${created.name}`} value={created.secret} note="The agent signs its requests with it. Copy it now; later it is shown only when you ask for the credentials." />}
+      {created && (
+        <SecretOnce
+          label={`Secret of ${created.name}`}
+          value={created.secret}
+          note="The agent signs its requests with it. Copy it now; later it is shown only when you ask for the credentials."
+        />
+      )}
     </section>
   );
 }
@@ -152,8 +167,19 @@ function AgentRow({ agent, mine }: { agent: Schema<'Agent'>; mine: boolean }) {
     onSuccess: (c) => setSecret(c.secret),
     onError,
   });
+  const setStatus = useMutation({
+    mutationFn: async (status: Schema<'AgentStatusUpdate'>['status']) =>
+      (await data(api.patch('/api/v1/agents/{id}/status', { path: { id: agent.id }, body: { status } }))).data,
+    onSuccess: (a) => {
+      notices.success(`${a.name} is now ${a.status}`);
+      void queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError,
+  });
   const publish = useMutation({
-    mutationFn: async () => (await data(api.patch('/api/v1/agents/{id}/toggle-publishing', { path: { id: agent.id }, body: { is_public: !agent.is_public } }))).data,
+    mutationFn: async () =>
+      (await data(api.patch('/api/v1/agents/{id}/toggle-publishing', { path: { id: agent.id }, body: { is_public: !agent.is_public } })))
+        .data,
     onSuccess: (a) => {
       notices.success(a.is_public ? `${a.name} is public` : `${a.name} is private`);
       void queryClient.invalidateQueries({ queryKey: ['agents'] });
@@ -170,19 +196,48 @@ function AgentRow({ agent, mine }: { agent: Schema<'Agent'>; mine: boolean }) {
           {agent.is_public && <span className="badge tone-neutral">Public</span>}
         </div>
         <p className="muted small">
-          {agent.url} · {agent.version ? `version ${agent.version}` : 'version unknown'} · last seen {agent.last_seen_at ? fmt.ago(agent.last_seen_at) : 'never'}
+          {agent.url} · {agent.version ? `version ${agent.version}` : 'version unknown'} · last seen{' '}
+          {agent.last_seen_at ? fmt.ago(agent.last_seen_at) : 'never'}
         </p>
         {secret && <SecretOnce label={`Secret of ${agent.name}`} value={secret} />}
       </div>
       {mine && (
         <div className="actions">
-          <button type="button" className="button small" onClick={() => validate.mutate()} disabled={validate.isPending} aria-label={`Validate ${agent.name}`}>
+          <select
+            value={agent.status === 'unreachable' ? '' : agent.status}
+            disabled={setStatus.isPending}
+            onChange={(e) => e.target.value && setStatus.mutate(e.target.value as Schema<'AgentStatusUpdate'>['status'])}
+            aria-label={`Status of ${agent.name}`}
+          >
+            {agent.status === 'unreachable' && <option value="">Unreachable</option>}
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+            <option value="maintenance">Maintenance</option>
+          </select>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => validate.mutate()}
+            disabled={validate.isPending}
+            aria-label={`Validate ${agent.name}`}
+          >
             Validate
           </button>
-          <button type="button" className="button small" onClick={() => (secret ? setSecret(null) : credentials.mutate())} aria-label={`${secret ? 'Hide' : 'Show'} credentials of ${agent.name}`}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => (secret ? setSecret(null) : credentials.mutate())}
+            aria-label={`${secret ? 'Hide' : 'Show'} credentials of ${agent.name}`}
+          >
             {secret ? 'Hide credentials' : 'Show credentials'}
           </button>
-          <button type="button" className="button small" onClick={() => publish.mutate()} disabled={publish.isPending} aria-label={`${agent.is_public ? 'Unpublish' : 'Publish'} ${agent.name}`}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => publish.mutate()}
+            disabled={publish.isPending}
+            aria-label={`${agent.is_public ? 'Unpublish' : 'Publish'} ${agent.name}`}
+          >
             {agent.is_public ? 'Unpublish' : 'Publish'}
           </button>
         </div>

@@ -20,7 +20,9 @@ export function DashboardPage() {
         <div>
           <h1>Dashboard</h1>
           <p className="muted small" aria-live="off">
-            {dashboard.dataUpdatedAt ? `Updated ${fmt.time(new Date(dashboard.dataUpdatedAt).toISOString())} · refreshes every 10 s` : 'Refreshes every 10 s'}
+            {dashboard.dataUpdatedAt
+              ? `Updated ${fmt.time(new Date(dashboard.dataUpdatedAt).toISOString())} · refreshes every 10 s`
+              : 'Refreshes every 10 s'}
           </p>
         </div>
         <button type="button" className="button primary" onClick={() => navigate('/monitors/new')}>
@@ -98,7 +100,9 @@ function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
                     <StatusBadge status="offline" /> <Link to={`/monitors/${m.id}`}>{m.name}</Link>
                     <span className="muted small block">{m.url}</span>
                   </span>
-                  <span className="muted small">{m.since ? `since ${fmt.dateTime(m.since)} (${fmt.ago(m.since)})` : 'since its last check'}</span>
+                  <span className="muted small">
+                    {m.since ? `since ${fmt.dateTime(m.since)} (${fmt.ago(m.since)})` : 'since its last check'}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -106,7 +110,11 @@ function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
         </section>
         <section className="card" aria-labelledby="recent-title">
           <h2 id="recent-title">Recent notifications</h2>
-          {d.recent_notifications.length === 0 ? <p className="muted">No notifications yet.</p> : <NotificationList items={d.recent_notifications} compact />}
+          {d.recent_notifications.length === 0 ? (
+            <p className="muted">No notifications yet.</p>
+          ) : (
+            <NotificationList items={d.recent_notifications} compact />
+          )}
           <p>
             <Link to="/notifications">All notifications</Link>
           </p>

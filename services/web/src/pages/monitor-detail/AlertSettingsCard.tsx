@@ -23,7 +23,11 @@ export function AlertSettingsCard({ id }: { id: number }) {
 }
 
 function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'AlertSettings'> }) {
-  const [values, setValues] = useState({ ...initial, recipients: initial.email_recipients.join(', '), threshold: String(initial.alert_threshold) });
+  const [values, setValues] = useState({
+    ...initial,
+    recipients: initial.email_recipients.join(', '),
+    threshold: String(initial.alert_threshold),
+  });
   const queryClient = useQueryClient();
   const notices = useNotices();
   const save = useMutation({
@@ -60,19 +64,42 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
       noValidate
     >
       <label className="check">
-        <input type="checkbox" checked={values.email_enabled} onChange={(e) => setValues({ ...values, email_enabled: e.target.checked })} /> Send emails
+        <input type="checkbox" checked={values.email_enabled} onChange={(e) => setValues({ ...values, email_enabled: e.target.checked })} />{' '}
+        Send emails
       </label>
       <label className="check">
-        <input type="checkbox" checked={values.alert_on_recovery} onChange={(e) => setValues({ ...values, alert_on_recovery: e.target.checked })} /> Also tell me when it recovers
+        <input
+          type="checkbox"
+          checked={values.alert_on_recovery}
+          onChange={(e) => setValues({ ...values, alert_on_recovery: e.target.checked })}
+        />{' '}
+        Also tell me when it recovers
       </label>
       <div className="field">
         <label htmlFor={`alert-recipients-${id}`}>Email recipients</label>
-        <input id={`alert-recipients-${id}`} value={values.recipients} onChange={(e) => setValues({ ...values, recipients: e.target.value })} placeholder="empty: your own address" aria-describedby={`alert-recipients-${id}-error`} />
-        <FieldError id={`alert-recipients-${id}-error`} messages={Object.entries(errors).filter(([k]) => k.startsWith('email_recipients')).flatMap(([, v]) => v)} />
+        <input
+          id={`alert-recipients-${id}`}
+          value={values.recipients}
+          onChange={(e) => setValues({ ...values, recipients: e.target.value })}
+          placeholder="empty: your own address"
+          aria-describedby={`alert-recipients-${id}-error`}
+        />
+        <FieldError
+          id={`alert-recipients-${id}-error`}
+          messages={Object.entries(errors)
+            .filter(([k]) => k.startsWith('email_recipients'))
+            .flatMap(([, v]) => v)}
+        />
       </div>
       <div className="field">
         <label htmlFor={`alert-threshold-${id}`}>Failed checks before offline</label>
-        <input id={`alert-threshold-${id}`} inputMode="numeric" value={values.threshold} onChange={(e) => setValues({ ...values, threshold: e.target.value })} aria-describedby={`alert-threshold-${id}-error`} />
+        <input
+          id={`alert-threshold-${id}`}
+          inputMode="numeric"
+          value={values.threshold}
+          onChange={(e) => setValues({ ...values, threshold: e.target.value })}
+          aria-describedby={`alert-threshold-${id}-error`}
+        />
         <FieldError id={`alert-threshold-${id}-error`} messages={errors.alert_threshold} />
       </div>
       <button type="submit" className="button" disabled={save.isPending}>

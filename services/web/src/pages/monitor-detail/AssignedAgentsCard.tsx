@@ -28,7 +28,8 @@ export function AssignedAgentsCard({ id }: { id: number }) {
     onError: (err) => notices.error(errorMessage(err)),
   });
   const remove = useMutation({
-    mutationFn: async (agentId: number) => data(api.delete('/api/v1/monitors/{id}/agents', { path: { id }, body: { agent_ids: [agentId] } })),
+    mutationFn: async (agentId: number) =>
+      data(api.delete('/api/v1/monitors/{id}/agents', { path: { id }, body: { agent_ids: [agentId] } })),
     onSuccess: () => {
       notices.success('Agent removed');
       refresh();

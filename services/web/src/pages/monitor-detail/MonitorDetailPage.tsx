@@ -9,7 +9,18 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { AssignedAgentsCard } from './AssignedAgentsCard';
-import { GRANULARITIES, granularityFits, PERIODS, useIncidents, useMonitor, useMonitorActions, useMonitorStats, useRecentResults, type Granularity, type Period } from './useMonitorDetail';
+import {
+  GRANULARITIES,
+  granularityFits,
+  PERIODS,
+  useIncidents,
+  useMonitor,
+  useMonitorActions,
+  useMonitorStats,
+  useRecentResults,
+  type Granularity,
+  type Period,
+} from './useMonitorDetail';
 
 export function MonitorDetailPage() {
   const id = Number(useParams().id);
@@ -78,9 +89,19 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
           <span className="row-wrap pause-group">
             <label className="inline-label">
               <span className="visually-hidden">Pause reason (optional)</span>
-              <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Pause reason (optional)" aria-label="Pause reason (optional)" />
+              <input
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                placeholder="Pause reason (optional)"
+                aria-label="Pause reason (optional)"
+              />
             </label>
-            <button type="button" className="button" disabled={actions.pause.isPending} onClick={() => actions.pause.mutate(reason, { onSuccess: () => setReason('') })}>
+            <button
+              type="button"
+              className="button"
+              disabled={actions.pause.isPending}
+              onClick={() => actions.pause.mutate(reason, { onSuccess: () => setReason('') })}
+            >
               Pause
             </button>
           </span>
@@ -243,7 +264,9 @@ function Incidents({ id }: { id: number }) {
                     <StatusBadge status={n.status} tone={n.status === 'active' ? 'bad' : 'good'} /> {fmt.dateTime(n.started_at)}
                     {n.error_details && <span className="muted small block">{n.error_details.error_message}</span>}
                   </span>
-                  <span className="muted small">{n.resolved_at ? `lasted ${duration(n.duration)}` : `ongoing, ${fmt.ago(n.started_at).replace(' ago', '')}`}</span>
+                  <span className="muted small">
+                    {n.resolved_at ? `lasted ${duration(n.duration)}` : `ongoing, ${fmt.ago(n.started_at).replace(' ago', '')}`}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -292,7 +315,11 @@ function RecentResults({ id }: { id: number }) {
                       </td>
                       <td className="num">{r.status_code ?? '—'}</td>
                       <td className="num">{millis(r.response_time)}</td>
-                      <td>{r.locations.length > 0 ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ') : (r.location ?? 'Check worker')}</td>
+                      <td>
+                        {r.locations.length > 0
+                          ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ')
+                          : (r.location ?? 'Check worker')}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

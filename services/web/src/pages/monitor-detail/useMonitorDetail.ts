@@ -13,7 +13,8 @@ const PERIOD_HOURS: Record<Period, number> = { '24h': 24, '7d': 168, '30d': 720,
 const STEP_HOURS: Record<Granularity, number> = { '5m': 1 / 12, '1h': 1, '1d': 24 };
 /** The API answers at most this many buckets (services/api/src/monitors/stats.query.ts). */
 const MAX_BUCKETS = 2200;
-export const granularityFits = (p: Period, g: Granularity): boolean => PERIOD_HOURS[p] / STEP_HOURS[g] + 1 <= MAX_BUCKETS && PERIOD_HOURS[p] / STEP_HOURS[g] >= 1;
+export const granularityFits = (p: Period, g: Granularity): boolean =>
+  PERIOD_HOURS[p] / STEP_HOURS[g] + 1 <= MAX_BUCKETS && PERIOD_HOURS[p] / STEP_HOURS[g] >= 1;
 
 const REFRESH_MS = 15_000;
 
@@ -63,7 +64,8 @@ export function useMonitorActions(id: number) {
   const onError = (err: unknown) => notices.error(errorMessage(err));
   return {
     pause: useMutation({
-      mutationFn: async (reason: string) => (await data(api.post('/api/v1/monitors/{id}/pause', { path: { id }, body: { reason: reason.trim() || null } }))).data,
+      mutationFn: async (reason: string) =>
+        (await data(api.post('/api/v1/monitors/{id}/pause', { path: { id }, body: { reason: reason.trim() || null } }))).data,
       onSuccess: (m) => {
         changed(m);
         notices.success('Monitor paused');
@@ -80,7 +82,8 @@ export function useMonitorActions(id: number) {
     }),
     test: useMutation({
       mutationFn: async () => (await data(api.post('/api/v1/monitors/{id}/test', { path: { id } }))).data,
-      onSuccess: (r) => (r.status === 'up' ? notices.success('Test check: up') : notices.error(`Test check: down${r.error ? ` (${r.error})` : ''}`)),
+      onSuccess: (r) =>
+        r.status === 'up' ? notices.success('Test check: up') : notices.error(`Test check: down${r.error ? ` (${r.error})` : ''}`),
       onError,
     }),
     remove: useMutation({

@@ -8,7 +8,15 @@ import { usePreferences } from '../../app/session';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { emptyMonitorForm, fieldOfErrorKey, formToMonitorBody, METHODS, monitorToForm, type FormErrors, type MonitorFormValues } from './monitor-form-values';
+import {
+  emptyMonitorForm,
+  fieldOfErrorKey,
+  formToMonitorBody,
+  METHODS,
+  monitorToForm,
+  type FormErrors,
+  type MonitorFormValues,
+} from './monitor-form-values';
 
 /** Create (`/monitors/new`) or edit (`/monitors/:id/edit`) a monitor. */
 export function MonitorFormPage() {
@@ -67,7 +75,11 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       for (const [key, messages] of Object.entries(byKey)) (byField[fieldOfErrorKey(key)] ??= []).push(...messages);
       setErrors(byField);
       const unplaced = Object.keys(byField).filter((f) => !FIELDS.has(f));
-      setFormError(Object.keys(byField).length === 0 || unplaced.length > 0 ? errorMessage(err) : 'Some fields need a change; see the messages next to them.');
+      setFormError(
+        Object.keys(byField).length === 0 || unplaced.length > 0
+          ? errorMessage(err)
+          : 'Some fields need a change; see the messages next to them.',
+      );
       notices.error(errorMessage(err));
     },
   });
@@ -103,7 +115,16 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
             {(p) => <input {...p} value={values.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" required />}
           </Field>
           <Field label="URL" {...field('url')} hint="http:// or https://">
-            {(p) => <input {...p} type="url" value={values.url} onChange={(e) => set('url', e.target.value)} placeholder="https://example.com/health" required />}
+            {(p) => (
+              <input
+                {...p}
+                type="url"
+                value={values.url}
+                onChange={(e) => set('url', e.target.value)}
+                placeholder="https://example.com/health"
+                required
+              />
+            )}
           </Field>
           <Field label="Method" {...field('method')}>
             {(p) => (
@@ -115,7 +136,9 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
             )}
           </Field>
           <Field label="Check interval" {...field('check_interval')} hint="seconds between checks">
-            {(p) => <input {...p} inputMode="numeric" value={values.check_interval} onChange={(e) => set('check_interval', e.target.value)} />}
+            {(p) => (
+              <input {...p} inputMode="numeric" value={values.check_interval} onChange={(e) => set('check_interval', e.target.value)} />
+            )}
           </Field>
           <Field label="Timeout" {...field('timeout')} hint="seconds, 5 to 300">
             {(p) => <input {...p} inputMode="numeric" value={values.timeout} onChange={(e) => set('timeout', e.target.value)} />}
@@ -137,10 +160,12 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
         </div>
         <div className="checks">
           <label className="check">
-            <input type="checkbox" checked={values.follow_redirects} onChange={(e) => set('follow_redirects', e.target.checked)} /> Follow redirects
+            <input type="checkbox" checked={values.follow_redirects} onChange={(e) => set('follow_redirects', e.target.checked)} /> Follow
+            redirects
           </label>
           <label className="check">
-            <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> Verify TLS certificate
+            <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> Verify TLS
+            certificate
           </label>
         </div>
         <FieldError id="err-follow_redirects" messages={errors.follow_redirects} />
@@ -150,7 +175,14 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
         <legend>When is it up</legend>
         <div className="grid-2">
           <Field label="Expected status codes" {...field('expected_status')} hint="comma-separated; empty means any 2xx">
-            {(p) => <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />}
+            {(p) => (
+              <input
+                {...p}
+                value={values.expected_status}
+                onChange={(e) => set('expected_status', e.target.value)}
+                placeholder="200, 204"
+              />
+            )}
           </Field>
           <Field label="Expected content" {...field('expected_content')} hint="text the response must contain">
             {(p) => <input {...p} value={values.expected_content} onChange={(e) => set('expected_content', e.target.value)} />}
@@ -190,7 +222,25 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
 }
 
 /** The form's fields by API name: an API error for one of them shows next to it. */
-const FIELDS = new Set(['name', 'url', 'method', 'check_interval', 'timeout', 'retry_count', 'headers', 'body', 'expected_status', 'expected_content', 'excluded_content', 'json_path', 'expected_json_value', 'follow_redirects', 'verify_ssl', 'tags', 'locations']);
+const FIELDS = new Set([
+  'name',
+  'url',
+  'method',
+  'check_interval',
+  'timeout',
+  'retry_count',
+  'headers',
+  'body',
+  'expected_status',
+  'expected_content',
+  'excluded_content',
+  'json_path',
+  'expected_json_value',
+  'follow_redirects',
+  'verify_ssl',
+  'tags',
+  'locations',
+]);
 
 interface ControlProps {
   id: string;
@@ -199,7 +249,19 @@ interface ControlProps {
   'aria-describedby': string | undefined;
 }
 
-function Field({ label, name, errors, hint, children }: { label: string; name: string; errors: string[] | undefined; hint?: string; children: (props: ControlProps) => ReactNode }) {
+function Field({
+  label,
+  name,
+  errors,
+  hint,
+  children,
+}: {
+  label: string;
+  name: string;
+  errors: string[] | undefined;
+  hint?: string;
+  children: (props: ControlProps) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;

@@ -33,7 +33,9 @@ export type MonitorBody = Schema<'MonitorCreate'>;
 export const METHODS: MonitorFormValues['method'][] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** A new monitor's form, with the user's default interval and timeout. */
-export function emptyMonitorForm(defaults?: Pick<Schema<'Preferences'>, 'default_check_interval' | 'default_timeout' | 'default_locations'>): MonitorFormValues {
+export function emptyMonitorForm(
+  defaults?: Pick<Schema<'Preferences'>, 'default_check_interval' | 'default_timeout' | 'default_locations'>,
+): MonitorFormValues {
   return {
     name: '',
     url: '',
@@ -139,7 +141,11 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     tags: list(values.tags),
     locations: list(values.locations),
   };
-  const numbers = { check_interval: int('check_interval', values.check_interval), timeout: int('timeout', values.timeout), retry_count: int('retry_count', values.retry_count) };
+  const numbers = {
+    check_interval: int('check_interval', values.check_interval),
+    timeout: int('timeout', values.timeout),
+    retry_count: int('retry_count', values.retry_count),
+  };
   for (const [k, v] of Object.entries(numbers)) if (v !== undefined) body[k as keyof typeof numbers] = v;
   const texts = {
     body: optionalText(values.body),

@@ -41,7 +41,10 @@ export function MonitorsPage() {
       (prev) => {
         if ((prev.get('search') ?? '') === typedSearch && (prev.get('tags') ?? '') === typedTags) return prev;
         const next = new URLSearchParams(prev);
-        for (const [key, value] of [['search', typedSearch], ['tags', typedTags]] as const) {
+        for (const [key, value] of [
+          ['search', typedSearch],
+          ['tags', typedTags],
+        ] as const) {
           if (value) next.set(key, value);
           else next.delete(key);
         }

@@ -24,19 +24,32 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
             <p className="small">{n.message}</p>
             <p className="muted small">
               {fmt.dateTime(n.started_at)}
-              {n.type === 'downtime' && (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
+              {n.type === 'downtime' &&
+                (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
               {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
               {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
             </p>
           </div>
           <div className="actions">
             {!n.acknowledged && n.status === 'active' && (
-              <button type="button" className="button" disabled={acknowledge.isPending} onClick={() => acknowledge.mutate(n.id)} aria-describedby={`n-${n.id}-name`}>
+              <button
+                type="button"
+                className="button"
+                disabled={acknowledge.isPending}
+                onClick={() => acknowledge.mutate(n.id)}
+                aria-describedby={`n-${n.id}-name`}
+              >
                 Acknowledge
               </button>
             )}
             {n.status === 'active' && (
-              <button type="button" className="button" disabled={resolve.isPending} onClick={() => resolve.mutate(n.id)} aria-describedby={`n-${n.id}-name`}>
+              <button
+                type="button"
+                className="button"
+                disabled={resolve.isPending}
+                onClick={() => resolve.mutate(n.id)}
+                aria-describedby={`n-${n.id}-name`}
+              >
                 Resolve
               </button>
             )}
@@ -54,5 +67,9 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
 function failureFacts(n: Schema<'Notification'>): string[] {
   const d = n.error_details;
   if (!d) return [];
-  return [n.message.includes(d.error_message) ? null : d.error_message, d.status_code === null ? null : `HTTP ${d.status_code}`, d.response_time === null ? null : millis(d.response_time)].filter((x): x is string => x !== null);
+  return [
+    n.message.includes(d.error_message) ? null : d.error_message,
+    d.status_code === null ? null : `HTTP ${d.status_code}`,
+    d.response_time === null ? null : millis(d.response_time),
+  ].filter((x): x is string => x !== null);
 }

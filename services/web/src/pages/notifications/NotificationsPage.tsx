@@ -15,7 +15,11 @@ type View = (typeof VIEWS)[number]['id'];
 
 const PAGE_SIZE = 20;
 
-function useNotificationPage(view: View, page: number, filters: { type?: 'downtime' | 'recovery'; status?: 'active' | 'resolved'; since?: string }) {
+function useNotificationPage(
+  view: View,
+  page: number,
+  filters: { type?: 'downtime' | 'recovery'; status?: 'active' | 'resolved'; since?: string },
+) {
   return useQuery({
     queryKey: ['notifications', view, page, filters],
     queryFn: async () => {
@@ -57,7 +61,13 @@ export function NotificationsPage() {
       </div>
       <div className="segmented" role="group" aria-label="Which notifications">
         {VIEWS.map((v) => (
-          <button key={v.id} type="button" className="button" aria-pressed={view === v.id} onClick={() => set({ view: v.id === 'active' ? null : v.id })}>
+          <button
+            key={v.id}
+            type="button"
+            className="button"
+            aria-pressed={view === v.id}
+            onClick={() => set({ view: v.id === 'active' ? null : v.id })}
+          >
             {v.label}
           </button>
         ))}
@@ -95,7 +105,9 @@ export function NotificationsPage() {
               ) : (
                 <NotificationList items={answer.data} />
               )}
-              {'pagination' in answer && <Pagination pagination={answer.pagination} label="Notification" onPage={(p) => set({ page: String(p) })} />}
+              {'pagination' in answer && (
+                <Pagination pagination={answer.pagination} label="Notification" onPage={(p) => set({ page: String(p) })} />
+              )}
             </>
           )}
         </QueryState>

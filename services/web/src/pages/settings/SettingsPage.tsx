@@ -29,7 +29,9 @@ export function SettingsPage() {
             {user.data.provider ? ` through ${user.data.provider === 'github' ? 'GitHub' : 'Google'}` : ''}.
           </p>
         )}
-        <p className="muted small">Sign out with the button at the top right: it ends the session and forgets everything this page loaded.</p>
+        <p className="muted small">
+          Sign out with the button at the top right: it ends the session and forgets everything this page loaded.
+        </p>
       </section>
       <QueryState query={preferences} what="preferences">
         {(p) => <PreferencesForm initial={p} />}
@@ -46,7 +48,11 @@ const THEMES: { value: Theme; label: string }[] = [
 ];
 
 function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
-  const [values, setValues] = useState({ ...initial, interval: String(initial.default_check_interval), timeout: String(initial.default_timeout) });
+  const [values, setValues] = useState({
+    ...initial,
+    interval: String(initial.default_check_interval),
+    timeout: String(initial.default_timeout),
+  });
   const queryClient = useQueryClient();
   const notices = useNotices();
   const fmt = useFormat();
@@ -100,14 +106,20 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
         <legend>Theme</legend>
         {THEMES.map((t) => (
           <label key={t.value} className="check">
-            <input type="radio" name="theme" value={t.value} checked={values.theme === t.value} onChange={() => pickTheme(t.value)} /> {t.label}
+            <input type="radio" name="theme" value={t.value} checked={values.theme === t.value} onChange={() => pickTheme(t.value)} />{' '}
+            {t.label}
           </label>
         ))}
       </fieldset>
       <form onSubmit={onSubmit} noValidate className="grid-2">
         <div className="field">
           <label htmlFor="pref-timezone">Time zone</label>
-          <select id="pref-timezone" value={values.timezone} onChange={(e) => setValues({ ...values, timezone: e.target.value })} aria-describedby="pref-timezone-hint pref-timezone-error">
+          <select
+            id="pref-timezone"
+            value={values.timezone}
+            onChange={(e) => setValues({ ...values, timezone: e.target.value })}
+            aria-describedby="pref-timezone-hint pref-timezone-error"
+          >
             {zones.map((z) => (
               <option key={z}>{z}</option>
             ))}
@@ -120,17 +132,34 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
         <div className="field">
           <span className="label-like">Email</span>
           <label className="check">
-            <input type="checkbox" checked={values.email_notifications} onChange={(e) => setValues({ ...values, email_notifications: e.target.checked })} /> Email me about downtime
+            <input
+              type="checkbox"
+              checked={values.email_notifications}
+              onChange={(e) => setValues({ ...values, email_notifications: e.target.checked })}
+            />{' '}
+            Email me about downtime
           </label>
         </div>
         <div className="field">
           <label htmlFor="pref-interval">Default check interval</label>
-          <input id="pref-interval" inputMode="numeric" value={values.interval} onChange={(e) => setValues({ ...values, interval: e.target.value })} aria-describedby="pref-interval-error" />
+          <input
+            id="pref-interval"
+            inputMode="numeric"
+            value={values.interval}
+            onChange={(e) => setValues({ ...values, interval: e.target.value })}
+            aria-describedby="pref-interval-error"
+          />
           <FieldError id="pref-interval-error" messages={errors.default_check_interval} />
         </div>
         <div className="field">
           <label htmlFor="pref-timeout">Default timeout</label>
-          <input id="pref-timeout" inputMode="numeric" value={values.timeout} onChange={(e) => setValues({ ...values, timeout: e.target.value })} aria-describedby="pref-timeout-error" />
+          <input
+            id="pref-timeout"
+            inputMode="numeric"
+            value={values.timeout}
+            onChange={(e) => setValues({ ...values, timeout: e.target.value })}
+            aria-describedby="pref-timeout-error"
+          />
           <FieldError id="pref-timeout-error" messages={errors.default_timeout} />
         </div>
         <div className="form-actions span-2">

@@ -22,7 +22,9 @@ export function TokensCard() {
     queryFn: async () => (await data(api.get('/api/v1/auth/tokens', { query: { limit: 100 } }))).data,
   });
   const create = useMutation({
-    mutationFn: async () => (await data(api.post('/api/v1/auth/tokens', { body: { name: name.trim(), expires_in_days: days.trim() ? Number(days) : null } }))).data,
+    mutationFn: async () =>
+      (await data(api.post('/api/v1/auth/tokens', { body: { name: name.trim(), expires_in_days: days.trim() ? Number(days) : null } })))
+        .data,
     onSuccess: (t) => {
       setCreated(t);
       setName('');
@@ -45,7 +47,9 @@ export function TokensCard() {
   return (
     <section className="card" aria-labelledby="tokens-title">
       <h2 id="tokens-title">API tokens</h2>
-      <p className="muted">For scripts and the CLI: send it as <code>Authorization: Bearer …</code>. The app itself never uses one.</p>
+      <p className="muted">
+        For scripts and the CLI: send it as <code>Authorization: Bearer …</code>. The app itself never uses one.
+      </p>
       <form
         className="row-wrap align-end"
         noValidate
@@ -56,12 +60,25 @@ export function TokensCard() {
       >
         <div className="field">
           <label htmlFor="token-name">Token name</label>
-          <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="deploy script" aria-describedby="token-name-error" />
+          <input
+            id="token-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="deploy script"
+            aria-describedby="token-name-error"
+          />
           <FieldError id="token-name-error" messages={errors.name} />
         </div>
         <div className="field">
           <label htmlFor="token-days">Expires in days</label>
-          <input id="token-days" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} placeholder="never" aria-describedby="token-days-error" />
+          <input
+            id="token-days"
+            inputMode="numeric"
+            value={days}
+            onChange={(e) => setDays(e.target.value)}
+            placeholder="never"
+            aria-describedby="token-days-error"
+          />
           <FieldError id="token-days-error" messages={errors.expires_in_days} />
         </div>
         <button type="submit" className="button primary" disabled={create.isPending}>
@@ -95,7 +112,13 @@ export function TokensCard() {
                       <td>{t.expires_at ? fmt.dateTime(t.expires_at) : 'Never'}</td>
                       <td>{t.last_used_at ? fmt.ago(t.last_used_at) : 'Never'}</td>
                       <td className="num">
-                        <button type="button" className="button small danger" onClick={() => revoke.mutate(t)} disabled={revoke.isPending} aria-label={`Revoke ${t.name}`}>
+                        <button
+                          type="button"
+                          className="button small danger"
+                          onClick={() => revoke.mutate(t)}
+                          disabled={revoke.isPending}
+                          aria-label={`Revoke ${t.name}`}
+                        >
                           Revoke
                         </button>
                       </td>

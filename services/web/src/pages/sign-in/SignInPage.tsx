@@ -9,7 +9,8 @@ import { usePageTitle } from '../../components/usePageTitle';
 const PROVIDERS = { github: 'GitHub', google: 'Google' } as const;
 
 const ERRORS: Record<string, string> = {
-  invalid_link: 'This sign-in link is invalid: it has expired, has already been used, or was never issued. Ask for a new link and open it within 15 minutes.',
+  invalid_link:
+    'This sign-in link is invalid: it has expired, has already been used, or was never issued. Ask for a new link and open it within 15 minutes.',
 };
 
 /** Provider buttons for the configured providers, and why a sign-in link did not work. */
