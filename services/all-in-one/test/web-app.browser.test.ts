@@ -168,6 +168,13 @@ describe('the web app in a browser', () => {
     target.respond(answer(200, 'all good'));
     await page.getByRole('region', { name: 'Active notifications' }).getByRole('link', { name: 'Checkout API' }).click();
     await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await heading().filter({ hasText: 'Edit Checkout API' }).waitFor();
+    expect(await page.getByLabel('Expected content').inputValue()).toBe('good');
+    await page.getByLabel('Headers').fill('Accept: text/plain');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await notice('Monitor saved');
+    await heading().filter({ hasText: 'Checkout API' }).waitFor();
     await page.getByRole('button', { name: 'Test now' }).click();
     await page.getByRole('status').filter({ hasText: 'Test result' }).waitFor({ timeout: 15_000 });
   });
@@ -246,6 +253,12 @@ describe('the web app in a browser', () => {
       what: 'dark theme after reload',
     });
     await checkPage('settings-dark');
+
+    // Every time shown follows the time zone preference.
+    await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await notice('Preferences saved');
+    await page.getByText(/Now: .*GMT\+9/).waitFor();
   });
 
   it('6. creates an API token, shown once, and revokes it', async () => {
