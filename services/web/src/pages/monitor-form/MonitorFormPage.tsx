@@ -80,7 +80,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
           ? errorMessage(err)
           : 'Some fields need a change; see the messages next to them.',
       );
-      notices.error(errorMessage(err));
+      // The summary at the top of the form says it, and takes the focus: no second message.
     },
   });
 
