@@ -1,14 +1,7 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-// Relative imports: the root package depends on no service; the bench runs their code in-process.
-import { createApp } from '../services/api/src';
-import { loadConfig } from '../packages/config/src';
-import { ApiToken, generateApiToken, hashApiToken, Monitor, openDatabase, User } from '@uptime/db';
-import { createLogger } from '../packages/logger/src';
-import { createRedisConnection, MonitorScheduler } from '../packages/queues/src';
-import { releaseBenchResources } from './bench-resources';
+import { ApiToken, generateApiToken, hashApiToken, Monitor, User } from '@uptime/db';
+import { openBenchEnvironment } from './bench-environment';
 import { seedMainMonitor, seedOtherMonitors } from './stats/seed-stats';
 
 /**
@@ -43,14 +36,9 @@ async function time(url: string, auth: string, n: number): Promise<{ p50: number
 
 async function main(): Promise<void> {
   const runId = `${Date.now().toString(36)}`;
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  base.pathname = `/uptime_bench_stats_${runId}`;
-  const prefix = `uptime_bench_stats_${runId}`;
-  const config = loadConfig({ DATABASE_URL: base.toString(), REDIS_URL: process.env.REDIS_URL, QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_HOUR: '0' });
-  const ds = await openDatabase(config.databaseUrl, { poolSize: 10, applicationName: 'bench-stats' });
-  const redis = createRedisConnection(config.redis.url, 'bench-stats');
-  const scheduler = new MonitorScheduler(redis, prefix);
-  let server: Server | undefined;
+  const env = await openBenchEnvironment('stats');
+  const { ds, redis } = env;
+  const prefix = env.config.redis.queuePrefix;
   try {
     const now = new Date();
     const user = await ds.getRepository(User).save({ email: `bench-${runId}@example.test`, name: 'Bench', role: 'user' });
@@ -72,11 +60,7 @@ async function main(): Promise<void> {
               (SELECT count(*) FROM check_rollups_1h)::int AS r1h, (SELECT count(*) FROM check_rollups_1d)::int AS r1d`,
     );
 
-    const app = createApp({ config, dataSource: ds, redis, scheduler, logger: createLogger({ level: 'silent', service: 'bench' }) });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+    const origin = `${await env.listen()}/api/v1`;
     const auth = `Bearer ${token}`;
     const statsUrl = `${origin}/monitors/${main.id}/stats?period=90d`;
     const dashboardUrl = `${origin}/dashboard`;
@@ -107,9 +91,7 @@ async function main(): Promise<void> {
     for (const [k, v] of rows) console.log(`${k.padEnd(40)} ${v}`);
     console.log(JSON.stringify({ requests: REQUESTS, monitors: OTHERS + 1, days: DAYS, seeded: sizes, stats90d: stats, dashboard, dashboardColdMs: cold, list100: list, targetP95Ms: 50, pass: stats.p95 < 50 && dashboard.p95 < 50 }));
   } finally {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server?.closeAllConnections();
-    await releaseBenchResources({ databaseUrl: base, prefix, ds, redis, scheduler }, args.has('keep'), log);
+    await env.close(args.has('keep'));
   }
 }
 

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+export const OUTPUT_DIR = path.join(ROOT, 'test-output');
+/** Debian's chromium; a browser is never downloaded (scripts/ensure-system-packages.sh). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Builds services/web when dist/ is missing or older than its sources: the start script's own rule. */
+export function ensureWebBuilt(): void {
+  execFileSync('bash', ['scripts/build-web.sh'], { cwd: ROOT, stdio: 'ignore', timeout: 180_000 });
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: bash scripts/ensure-system-packages.sh installs it`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Everything the page logged as an error, CSP violations included: a test expects none. */
+export function collectPageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    // A 4xx the app handles (the field error of a refused form) is logged by Chromium as a failed resource.
+    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text()))
+      problems.push(`console: ${msg.text()}`);
+  });
+  return problems;
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 A and AA). */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP (no inline script) does not govern.
+  if (!(await page.evaluate(`'axe' in window`))) await page.evaluate(AXE_SOURCE);
+  // A string: the root TypeScript program has no DOM types.
+  const violations = await page.evaluate<AxeViolation[]>(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+    .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  // From the top: a full-page shot of a scrolled page paints the sticky bar mid-page.
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: path.join(OUTPUT_DIR, `web-${name}.png`), fullPage: true });
+}

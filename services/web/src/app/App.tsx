@@ -1,0 +1,49 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { AgentsPage } from '../pages/agents/AgentsPage';
+import { DashboardPage } from '../pages/dashboard/DashboardPage';
+import { MonitorDetailPage } from '../pages/monitor-detail/MonitorDetailPage';
+import { MonitorFormPage } from '../pages/monitor-form/MonitorFormPage';
+import { MonitorsPage } from '../pages/monitors/MonitorsPage';
+import { NotificationsPage } from '../pages/notifications/NotificationsPage';
+import { SettingsPage } from '../pages/settings/SettingsPage';
+import { SignInPage } from '../pages/sign-in/SignInPage';
+import { setUnauthorizedListener } from './api';
+import { Layout } from './Layout';
+import { NotFoundPage } from './NotFoundPage';
+import { keys, signInPath } from './session';
+
+export function App() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+
+  // A 401 anywhere: the session expired. Go to sign-in, remembering where we were.
+  useEffect(() => {
+    setUnauthorizedListener(() => {
+      const here = `${window.location.pathname}${window.location.search}`;
+      if (window.location.pathname.startsWith('/sign-in')) return;
+      queryClient.removeQueries({ queryKey: keys.user });
+      navigate(signInPath(here), { replace: true });
+    });
+  }, [navigate, queryClient]);
+
+  return (
+    <Routes location={location}>
+      <Route path="/sign-in" element={<SignInPage />} />
+      <Route element={<Layout />}>
+        <Route index element={<DashboardPage />} />
+        <Route path="monitors" element={<MonitorsPage />} />
+        <Route path="monitors/new" element={<MonitorFormPage />} />
+        <Route path="monitors/:id" element={<MonitorDetailPage />} />
+        <Route path="monitors/:id/edit" element={<MonitorFormPage />} />
+        <Route path="notifications" element={<NotificationsPage />} />
+        <Route path="agents" element={<AgentsPage />} />
+        <Route path="settings" element={<SettingsPage />} />
+        <Route path="dashboard" element={<Navigate to="/" replace />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,8 @@
+import type { Schema } from '@uptime/client';
+
+export type Theme = Schema<'Preferences'>['theme'];
+
+/** Applies a theme preference to the page at once (CSS reads `data-theme`; see styles.css). */
+export function applyTheme(theme: Theme): void {
+  document.documentElement.dataset.theme = theme;
+}

@@ -1,0 +1,27 @@
+import { useState } from 'react';
+
+/** A secret shown once (a new API token, an agent secret), with a copy button. */
+export function SecretOnce({ label, value, note }: { label: string; value: string; note?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="secret" role="group" aria-label={label}>
+      <p className="strong">{label}</p>
+      <div className="row-wrap">
+        <code className="secret-value">{value}</code>
+        <button
+          type="button"
+          className="button small"
+          onClick={() =>
+            void navigator.clipboard?.writeText(value).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      {note && <p className="muted small">{note}</p>}
+    </div>
+  );
+}

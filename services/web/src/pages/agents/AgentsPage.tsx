@@ -1,0 +1,247 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { useState } from 'react';
+import { api, data } from '../../app/api';
+import { errorMessage, fieldErrors } from '../../app/errors';
+import { millis, useFormat } from '../../app/format';
+import { useNotices } from '../../app/notices';
+import { useUser } from '../../app/session';
+import { FieldError } from '../../components/FieldError';
+import { Pagination } from '../../components/Pagination';
+import { QueryState } from '../../components/QueryState';
+import { SecretOnce } from '../../components/SecretOnce';
+import { StatusBadge } from '../../components/StatusBadge';
+import { usePageTitle } from '../../components/usePageTitle';
+
+export function AgentsPage() {
+  usePageTitle('Agents');
+  const [page, setPage] = useState(1);
+  const user = useUser();
+  const own = useQuery({
+    queryKey: ['agents', 'own', page],
+    queryFn: () => data(api.get('/api/v1/agents', { query: { page, limit: 25 } })),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+  const accessible = useQuery({
+    queryKey: ['agents', 'accessible'],
+    queryFn: async () => (await data(api.get('/api/v1/agents/accessible'))).data,
+  });
+  const shared = (accessible.data ?? []).filter((a) => a.owner_id !== user.data?.id);
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Agents</h1>
+          <p className="muted">
+            Agents check your monitors from other places. Run one with <code>pnpm agent</code> and register it here.
+          </p>
+        </div>
+      </div>
+      <CreateAgent />
+      <section className="card flush" aria-labelledby="own-agents">
+        <h2 id="own-agents" className="pad">
+          Your agents
+        </h2>
+        <QueryState query={own} what="your agents">
+          {(answer) =>
+            answer.data.length === 0 ? (
+              <p className="muted pad">No agents registered yet.</p>
+            ) : (
+              <>
+                <ul className="agent-list">
+                  {answer.data.map((a) => (
+                    <AgentRow key={a.id} agent={a} mine />
+                  ))}
+                </ul>
+                <div className="card-foot">
+                  <Pagination pagination={answer.pagination} label="Agent" onPage={setPage} />
+                </div>
+              </>
+            )
+          }
+        </QueryState>
+      </section>
+      <section className="card flush" aria-labelledby="shared-agents">
+        <h2 id="shared-agents" className="pad">
+          Public agents of others
+        </h2>
+        {shared.length === 0 ? (
+          <p className="muted pad">No public agents are shared with you.</p>
+        ) : (
+          <ul className="agent-list">
+            {shared.map((a) => (
+              <AgentRow key={a.id} agent={a} mine={false} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+function CreateAgent() {
+  const [values, setValues] = useState({ name: '', location: '', url: '', is_public: false });
+  const [created, setCreated] = useState<Schema<'AgentWithSecret'> | null>(null);
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const create = useMutation({
+    mutationFn: async () => (await data(api.post('/api/v1/agents', { body: values }))).data,
+    onSuccess: (agent) => {
+      setCreated(agent);
+      setValues({ name: '', location: '', url: '', is_public: false });
+      notices.success(`Agent "${agent.name}" registered`);
+      void queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+  const errors = create.error ? fieldErrors(create.error) : {};
+  return (
+    <section className="card" aria-labelledby="new-agent">
+      <h2 id="new-agent">Register an agent</h2>
+      <form
+        className="grid-3"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        {(
+          [
+            ['name', 'Agent name', 'eu-west-1'],
+            ['location', 'Location', 'Frankfurt'],
+            ['url', 'Agent URL', 'https://agent.example.com'],
+          ] as const
+        ).map(([key, label, placeholder]) => (
+          <div className="field" key={key}>
+            <label htmlFor={`agent-${key}`}>{label}</label>
+            <input
+              id={`agent-${key}`}
+              value={values[key]}
+              placeholder={placeholder}
+              onChange={(e) => setValues({ ...values, [key]: e.target.value })}
+              aria-describedby={`agent-${key}-error`}
+            />
+            <FieldError id={`agent-${key}-error`} messages={errors[key]} />
+          </div>
+        ))}
+        <label className="check">
+          <input type="checkbox" checked={values.is_public} onChange={(e) => setValues({ ...values, is_public: e.target.checked })} />{' '}
+          Public: others may use it
+        </label>
+        <div>
+          <button type="submit" className="button primary" disabled={create.isPending}>
+            Register agent
+          </button>
+        </div>
+      </form>
+      {created && (
+        <SecretOnce
+          label={`Secret of ${created.name}`}
+          value={created.secret}
+          note="The agent signs its requests with it. Copy it now; later it is shown only when you ask for the credentials."
+        />
+      )}
+    </section>
+  );
+}
+
+function AgentRow({ agent, mine }: { agent: Schema<'Agent'>; mine: boolean }) {
+  const fmt = useFormat();
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const [secret, setSecret] = useState<string | null>(null);
+  const onError = (err: unknown) => notices.error(errorMessage(err));
+  const validate = useMutation({
+    mutationFn: async () => (await data(api.post('/api/v1/agents/{id}/validate', { path: { id: agent.id } }))).data,
+    onSuccess: (v) => {
+      if (v.reachable) notices.success(`${agent.name} answered in ${millis(v.latency_ms)}${v.version ? ` (version ${v.version})` : ''}`);
+      else notices.error(`${agent.name} did not answer: ${v.error ?? 'no answer'}`);
+      void queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError,
+  });
+  const credentials = useMutation({
+    mutationFn: async () => (await data(api.get('/api/v1/agents/{id}/credentials', { path: { id: agent.id } }))).data,
+    onSuccess: (c) => setSecret(c.secret),
+    onError,
+  });
+  const setStatus = useMutation({
+    mutationFn: async (status: Schema<'AgentStatusUpdate'>['status']) =>
+      (await data(api.patch('/api/v1/agents/{id}/status', { path: { id: agent.id }, body: { status } }))).data,
+    onSuccess: (a) => {
+      notices.success(`${a.name} is now ${a.status}`);
+      void queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError,
+  });
+  const publish = useMutation({
+    mutationFn: async () =>
+      (await data(api.patch('/api/v1/agents/{id}/toggle-publishing', { path: { id: agent.id }, body: { is_public: !agent.is_public } })))
+        .data,
+    onSuccess: (a) => {
+      notices.success(a.is_public ? `${a.name} is public` : `${a.name} is private`);
+      void queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError,
+  });
+  return (
+    <li className="agent">
+      <div>
+        <div className="row-wrap">
+          <StatusBadge status={agent.status} />
+          <span className="strong">{agent.name}</span>
+          <span className="muted">{agent.location}</span>
+          {agent.is_public && <span className="badge tone-neutral">Public</span>}
+        </div>
+        <p className="muted small">
+          {agent.url} · {agent.version ? `version ${agent.version}` : 'version unknown'} · last seen{' '}
+          {agent.last_seen_at ? fmt.ago(agent.last_seen_at) : 'never'}
+        </p>
+        {secret && <SecretOnce label={`Secret of ${agent.name}`} value={secret} />}
+      </div>
+      {mine && (
+        <div className="actions">
+          <select
+            value={agent.status === 'unreachable' ? '' : agent.status}
+            disabled={setStatus.isPending}
+            onChange={(e) => e.target.value && setStatus.mutate(e.target.value as Schema<'AgentStatusUpdate'>['status'])}
+            aria-label={`Status of ${agent.name}`}
+          >
+            {agent.status === 'unreachable' && <option value="">Unreachable</option>}
+            <option value="active">Active</option>
+            <option value="inactive">Inactive</option>
+            <option value="maintenance">Maintenance</option>
+          </select>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => validate.mutate()}
+            disabled={validate.isPending}
+            aria-label={`Validate ${agent.name}`}
+          >
+            Validate
+          </button>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => (secret ? setSecret(null) : credentials.mutate())}
+            aria-label={`${secret ? 'Hide' : 'Show'} credentials of ${agent.name}`}
+          >
+            {secret ? 'Hide credentials' : 'Show credentials'}
+          </button>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => publish.mutate()}
+            disabled={publish.isPending}
+            aria-label={`${agent.is_public ? 'Unpublish' : 'Publish'} ${agent.name}`}
+          >
+            {agent.is_public ? 'Unpublish' : 'Publish'}
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

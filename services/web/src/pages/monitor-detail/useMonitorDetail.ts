@@ -1,0 +1,100 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { api, data } from '../../app/api';
+import { errorMessage } from '../../app/errors';
+import { useNotices } from '../../app/notices';
+
+export type Period = Schema<'MonitorStats'>['period'];
+export type Granularity = Schema<'MonitorStats'>['granularity'];
+
+export const PERIODS: Period[] = ['24h', '7d', '30d', '90d'];
+export const GRANULARITIES: Granularity[] = ['5m', '1h', '1d'];
+const PERIOD_HOURS: Record<Period, number> = { '24h': 24, '7d': 168, '30d': 720, '90d': 2160 };
+const STEP_HOURS: Record<Granularity, number> = { '5m': 1 / 12, '1h': 1, '1d': 24 };
+/** The API answers at most this many buckets (services/api/src/monitors/stats.query.ts). */
+const MAX_BUCKETS = 2200;
+export const granularityFits = (p: Period, g: Granularity): boolean =>
+  PERIOD_HOURS[p] / STEP_HOURS[g] + 1 <= MAX_BUCKETS && PERIOD_HOURS[p] / STEP_HOURS[g] >= 1;
+
+const REFRESH_MS = 15_000;
+
+export function useMonitor(id: number) {
+  return useQuery({
+    queryKey: ['monitor', id],
+    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}', { path: { id } }))).data,
+    // A new or resumed monitor gets its first check within seconds: show it without waiting long.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2_000 : REFRESH_MS),
+  });
+}
+
+export function useMonitorStats(id: number, period: Period, granularity: Granularity) {
+  return useQuery({
+    queryKey: ['monitor', id, 'stats', period, granularity],
+    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/stats', { path: { id }, query: { period, granularity } }))).data,
+    refetchInterval: REFRESH_MS,
+  });
+}
+
+export function useRecentResults(id: number) {
+  return useQuery({
+    queryKey: ['monitor', id, 'results'],
+    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/results', { path: { id }, query: { page: 1, limit: 15 } }))).data,
+    refetchInterval: REFRESH_MS,
+  });
+}
+
+/** Incidents are the monitor's downtime notifications: start, end and duration. */
+export function useIncidents(id: number) {
+  return useQuery({
+    queryKey: ['notifications', 'monitor', id],
+    queryFn: async () => (await data(api.get('/api/v1/notifications', { query: { monitor_id: id, type: 'downtime', limit: 10 } }))).data,
+    refetchInterval: REFRESH_MS,
+  });
+}
+
+/** Pause, resume, test, delete: each says how it went. */
+export function useMonitorActions(id: number) {
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const changed = (m: Schema<'Monitor'>) => {
+    queryClient.setQueryData(['monitor', id], m);
+    void queryClient.invalidateQueries({ queryKey: ['monitors'] });
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+  };
+  const onError = (err: unknown) => notices.error(errorMessage(err));
+  return {
+    pause: useMutation({
+      mutationFn: async (reason: string) =>
+        (await data(api.post('/api/v1/monitors/{id}/pause', { path: { id }, body: { reason: reason.trim() || null } }))).data,
+      onSuccess: (m) => {
+        changed(m);
+        notices.success('Monitor paused');
+      },
+      onError,
+    }),
+    resume: useMutation({
+      mutationFn: async () => (await data(api.post('/api/v1/monitors/{id}/resume', { path: { id } }))).data,
+      onSuccess: (m) => {
+        changed(m);
+        notices.success('Monitor resumed; its next check runs now');
+      },
+      onError,
+    }),
+    test: useMutation({
+      mutationFn: async () => (await data(api.post('/api/v1/monitors/{id}/test', { path: { id } }))).data,
+      onSuccess: (r) =>
+        r.status === 'up' ? notices.success('Test check: up') : notices.error(`Test check: down${r.error ? ` (${r.error})` : ''}`),
+      onError,
+    }),
+    remove: useMutation({
+      mutationFn: async () => data(api.delete('/api/v1/monitors/{id}', { path: { id } })),
+      onSuccess: () => {
+        queryClient.removeQueries({ queryKey: ['monitor', id] });
+        void queryClient.invalidateQueries({ queryKey: ['monitors'] });
+        void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+        notices.success('Monitor deleted');
+      },
+      onError,
+    }),
+  };
+}

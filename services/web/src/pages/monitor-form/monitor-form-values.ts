@@ -1,0 +1,164 @@
+import type { Schema } from '@uptime/client';
+
+/**
+ * The monitor form as a person fills it (text in, text out), and its one mapping to the API's
+ * body. Kept free of React so it is tested without a browser (services/web/test).
+ */
+export interface MonitorFormValues {
+  name: string;
+  url: string;
+  method: Schema<'Monitor'>['method'];
+  /** Seconds, as typed */
+  check_interval: string;
+  timeout: string;
+  retry_count: string;
+  /** "200, 201, 301" */
+  expected_status: string;
+  /** One "Name: value" per line */
+  headers: string;
+  body: string;
+  expected_content: string;
+  excluded_content: string;
+  json_path: string;
+  expected_json_value: string;
+  follow_redirects: boolean;
+  verify_ssl: boolean;
+  /** Comma-separated */
+  tags: string;
+  locations: string;
+}
+
+export type MonitorBody = Schema<'MonitorCreate'>;
+
+export const METHODS: MonitorFormValues['method'][] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** A new monitor's form, with the user's default interval and timeout. */
+export function emptyMonitorForm(
+  defaults?: Pick<Schema<'Preferences'>, 'default_check_interval' | 'default_timeout' | 'default_locations'>,
+): MonitorFormValues {
+  return {
+    name: '',
+    url: '',
+    method: 'GET',
+    check_interval: String(defaults?.default_check_interval ?? 300),
+    timeout: String(defaults?.default_timeout ?? 30),
+    retry_count: '0',
+    expected_status: '',
+    headers: '',
+    body: '',
+    expected_content: '',
+    excluded_content: '',
+    json_path: '',
+    expected_json_value: '',
+    follow_redirects: true,
+    verify_ssl: true,
+    tags: '',
+    locations: (defaults?.default_locations ?? []).join(', '),
+  };
+}
+
+/** An existing monitor in the form. */
+export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
+  return {
+    name: m.name,
+    url: m.url,
+    method: m.method,
+    check_interval: String(m.check_interval),
+    timeout: String(m.timeout),
+    retry_count: String(m.retry_count),
+    expected_status: m.expected_status.join(', '),
+    headers: Object.entries(m.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
+    body: m.body ?? '',
+    expected_content: m.expected_content ?? '',
+    excluded_content: m.excluded_content ?? '',
+    json_path: m.json_path ?? '',
+    expected_json_value: m.expected_json_value ?? '',
+    follow_redirects: m.follow_redirects,
+    verify_ssl: m.verify_ssl,
+    tags: m.tags.join(', '),
+    locations: m.locations.join(', '),
+  };
+}
+
+/** Messages by API field name, as the API's VALIDATION_ERROR details are. */
+export type FormErrors = Record<string, string[]>;
+
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/**
+ * The API body of the form. What the form alone can tell is wrong (a header line without a
+ * colon, a status that is not a number) is returned as errors by field; everything else (ranges,
+ * URL rules) is the API's to judge, so its messages show next to the same fields.
+ * Empty optional texts are null on update (clearing them) and left out on create.
+ */
+export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'update'): { body: MonitorBody; errors: FormErrors } {
+  const errors: FormErrors = {};
+  const int = (field: keyof MonitorFormValues & string, text: string): number | undefined => {
+    const trimmed = text.trim();
+    if (trimmed === '') return undefined;
+    const n = Number(trimmed);
+    if (!Number.isInteger(n)) {
+      errors[field] = [`${field} must be a whole number`];
+      return undefined;
+    }
+    return n;
+  };
+  const optionalText = (text: string): string | null | undefined => (text.trim() === '' ? (mode === 'update' ? null : undefined) : text);
+
+  const headers: Record<string, string> = {};
+  for (const [i, line] of values.headers.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) {
+      (errors.headers ??= []).push(`line ${i + 1}: write "Name: value"`);
+      continue;
+    }
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+
+  const expectedStatus: number[] = [];
+  for (const part of list(values.expected_status)) {
+    const n = Number(part);
+    if (!Number.isInteger(n)) (errors.expected_status ??= []).push(`"${part}" is not a status code`);
+    else expectedStatus.push(n);
+  }
+
+  const body: MonitorBody = {
+    name: values.name.trim(),
+    url: values.url.trim(),
+    type: 'http',
+    method: values.method,
+    headers,
+    expected_status: expectedStatus,
+    follow_redirects: values.follow_redirects,
+    verify_ssl: values.verify_ssl,
+    tags: list(values.tags),
+    locations: list(values.locations),
+  };
+  const numbers = {
+    check_interval: int('check_interval', values.check_interval),
+    timeout: int('timeout', values.timeout),
+    retry_count: int('retry_count', values.retry_count),
+  };
+  for (const [k, v] of Object.entries(numbers)) if (v !== undefined) body[k as keyof typeof numbers] = v;
+  const texts = {
+    body: optionalText(values.body),
+    expected_content: optionalText(values.expected_content),
+    excluded_content: optionalText(values.excluded_content),
+    json_path: optionalText(values.json_path),
+    expected_json_value: optionalText(values.expected_json_value),
+  };
+  for (const [k, v] of Object.entries(texts)) if (v !== undefined) body[k as keyof typeof texts] = v;
+  return { body, errors };
+}
+
+/** The form field an API error key belongs to (`headers.X-Api-Key` → `headers`, `tags[1]` → `tags`). */
+export function fieldOfErrorKey(key: string): string {
+  return key.split(/[.[]/)[0]!;
+}

@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { millis, percent, useFormat } from '../../app/format';
+import { Pagination } from '../../components/Pagination';
+import { QueryState } from '../../components/QueryState';
+import { StatusBadge } from '../../components/StatusBadge';
+import { UptimeBar } from '../../components/UptimeBar';
+import { useDebounced } from '../../components/useDebounced';
+import { usePageTitle } from '../../components/usePageTitle';
+import { MONITOR_STATUSES, useMonitorList, type MonitorStatus } from './useMonitorList';
+
+const PAGE_SIZE = 25;
+
+export function MonitorsPage() {
+  usePageTitle('Monitors');
+  const navigate = useNavigate();
+  const fmt = useFormat();
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const status = (MONITOR_STATUSES as string[]).includes(params.get('status') ?? '') ? (params.get('status') as MonitorStatus) : undefined;
+  const search = params.get('search') ?? '';
+  const tags = params.get('tags') ?? '';
+  const [searchText, setSearchText] = useState(search);
+  const [tagsText, setTagsText] = useState(tags);
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  // Typing filters after a short pause, not on every key; the filters live in the URL.
+  const typedSearch = useDebounced(searchText.trim(), 300);
+  const typedTags = useDebounced(tagsText.replace(/\s+/g, ''), 300);
+  useEffect(() => {
+    setParams(
+      (prev) => {
+        if ((prev.get('search') ?? '') === typedSearch && (prev.get('tags') ?? '') === typedTags) return prev;
+        const next = new URLSearchParams(prev);
+        for (const [key, value] of [
+          ['search', typedSearch],
+          ['tags', typedTags],
+        ] as const) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [typedSearch, typedTags, setParams]);
+
+  const list = useMonitorList({ page, limit: PAGE_SIZE, search: search || undefined, status, tags: tags || undefined });
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Monitors</h1>
+        <button type="button" className="button primary" onClick={() => navigate('/monitors/new')}>
+          Add monitor
+        </button>
+      </div>
+      <form className="filters" role="search" aria-label="Filter monitors" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Search
+          <input type="search" value={searchText} onChange={(e) => setSearchText(e.target.value)} placeholder="Name or URL" />
+        </label>
+        <label>
+          Status
+          <select value={status ?? ''} onChange={(e) => update({ status: e.target.value || undefined })}>
+            <option value="">Any</option>
+            {MONITOR_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s[0]!.toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Tags
+          <input value={tagsText} onChange={(e) => setTagsText(e.target.value)} placeholder="production,eu" />
+        </label>
+      </form>
+      <section className="card flush" aria-label="Monitor list">
+        <QueryState query={list} what="monitors">
+          {(answer) =>
+            answer.data.length === 0 ? (
+              <div className="empty">
+                {search || status || tags ? (
+                  <p>No monitor matches these filters.</p>
+                ) : (
+                  <>
+                    <h2>No monitors yet</h2>
+                    <p className="muted">Add the first site or API to watch; its first check runs right away.</p>
+                  </>
+                )}
+              </div>
+            ) : (
+              <>
+                <div className="table-scroll">
+                  <table className="monitor-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Status</th>
+                        <th scope="col">Name</th>
+                        <th scope="col" className="hide-narrow">
+                          URL
+                        </th>
+                        <th scope="col" className="num">
+                          Uptime 24 h
+                        </th>
+                        <th scope="col" className="num">
+                          Response time
+                        </th>
+                        <th scope="col" className="hide-narrow">
+                          Last 24 hours
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {answer.data.map((m) => (
+                        <tr key={m.id}>
+                          <td>
+                            <StatusBadge status={m.status} />
+                          </td>
+                          <td>
+                            <Link to={`/monitors/${m.id}`} className="strong">
+                              {m.name}
+                            </Link>
+                            {m.tags.length > 0 && (
+                              <span className="tags">
+                                {m.tags.map((t) => (
+                                  <span key={t} className="tag">
+                                    {t}
+                                  </span>
+                                ))}
+                              </span>
+                            )}
+                          </td>
+                          <td className="hide-narrow url-cell" title={m.url}>
+                            {m.url}
+                          </td>
+                          <td className="num">{percent(m.uptime_24h)}</td>
+                          <td className="num" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
+                            {millis(m.response_time)}
+                          </td>
+                          <td className="hide-narrow">
+                            <UptimeBar monitorId={m.id} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <div className="card-foot">
+                  <Pagination pagination={answer.pagination} label="Monitor" onPage={(p) => update({ page: String(p) })} />
+                </div>
+              </>
+            )
+          }
+        </QueryState>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import type { Schema } from '@uptime/client';
+import { Link } from 'react-router-dom';
+import { duration, millis, useFormat } from '../../app/format';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useNotificationActions } from './useNotificationActions';
+
+/** Notifications with their state, and Acknowledge / Resolve where they still apply. */
+export function NotificationList({ items, compact = false }: { items: Schema<'Notification'>[]; compact?: boolean }) {
+  const fmt = useFormat();
+  const { acknowledge, resolve } = useNotificationActions();
+  return (
+    <ul className="notification-list">
+      {items.map((n) => (
+        <li key={n.id} className={`notification ${n.type}`}>
+          <div className="notification-main">
+            <div className="row-wrap">
+              <StatusBadge status={n.type} />
+              <Link to={`/monitors/${n.monitor_id}`} className="strong">
+                {n.monitor_name}
+              </Link>
+              {n.type === 'downtime' && <StatusBadge status={n.status} tone={n.status === 'active' ? 'bad' : 'good'} />}
+              {n.acknowledged && <span className="badge tone-neutral">Acknowledged</span>}
+            </div>
+            <p className="small">{n.message}</p>
+            <p className="muted small">
+              {fmt.dateTime(n.started_at)}
+              {n.type === 'downtime' &&
+                (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
+              {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
+              {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
+            </p>
+          </div>
+          <div className="actions">
+            {!n.acknowledged && n.status === 'active' && (
+              <button
+                type="button"
+                className="button"
+                disabled={acknowledge.isPending}
+                onClick={() => acknowledge.mutate(n.id)}
+                aria-describedby={`n-${n.id}-name`}
+              >
+                Acknowledge
+              </button>
+            )}
+            {n.status === 'active' && (
+              <button
+                type="button"
+                className="button"
+                disabled={resolve.isPending}
+                onClick={() => resolve.mutate(n.id)}
+                aria-describedby={`n-${n.id}-name`}
+              >
+                Resolve
+              </button>
+            )}
+            <span id={`n-${n.id}-name`} className="visually-hidden">
+              {n.type} notification of {n.monitor_name}
+            </span>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What the failed check said, without repeating the message above it. */
+function failureFacts(n: Schema<'Notification'>): string[] {
+  const d = n.error_details;
+  if (!d) return [];
+  return [
+    n.message.includes(d.error_message) ? null : d.error_message,
+    d.status_code === null ? null : `HTTP ${d.status_code}`,
+    d.response_time === null ? null : millis(d.response_time),
+  ].filter((x): x is string => x !== null);
+}

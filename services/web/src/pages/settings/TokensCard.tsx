@@ -1,0 +1,135 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { useState } from 'react';
+import { api, data } from '../../app/api';
+import { errorMessage, fieldErrors } from '../../app/errors';
+import { useFormat } from '../../app/format';
+import { useNotices } from '../../app/notices';
+import { FieldError } from '../../components/FieldError';
+import { QueryState } from '../../components/QueryState';
+import { SecretOnce } from '../../components/SecretOnce';
+
+/** API tokens: create (its value shown this once), list, revoke. */
+export function TokensCard() {
+  const fmt = useFormat();
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const [name, setName] = useState('');
+  const [days, setDays] = useState('');
+  const [created, setCreated] = useState<Schema<'CreatedToken'> | null>(null);
+  const tokens = useQuery({
+    queryKey: ['tokens'],
+    queryFn: async () => (await data(api.get('/api/v1/auth/tokens', { query: { limit: 100 } }))).data,
+  });
+  const create = useMutation({
+    mutationFn: async () =>
+      (await data(api.post('/api/v1/auth/tokens', { body: { name: name.trim(), expires_in_days: days.trim() ? Number(days) : null } })))
+        .data,
+    onSuccess: (t) => {
+      setCreated(t);
+      setName('');
+      setDays('');
+      notices.success(`Token "${t.name}" created`);
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+  const revoke = useMutation({
+    mutationFn: async (t: Schema<'Token'>) => data(api.delete('/api/v1/auth/tokens/{id}', { path: { id: t.id } })),
+    onSuccess: (_r, t) => {
+      if (created?.id === t.id) setCreated(null);
+      notices.success(`Token "${t.name}" revoked`);
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+  const errors = create.error ? fieldErrors(create.error) : {};
+  return (
+    <section className="card" aria-labelledby="tokens-title">
+      <h2 id="tokens-title">API tokens</h2>
+      <p className="muted">
+        For scripts and the CLI: send it as <code>Authorization: Bearer …</code>. The app itself never uses one.
+      </p>
+      <form
+        className="row-wrap align-end"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <div className="field">
+          <label htmlFor="token-name">Token name</label>
+          <input
+            id="token-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="deploy script"
+            aria-describedby="token-name-error"
+          />
+          <FieldError id="token-name-error" messages={errors.name} />
+        </div>
+        <div className="field">
+          <label htmlFor="token-days">Expires in days</label>
+          <input
+            id="token-days"
+            inputMode="numeric"
+            value={days}
+            onChange={(e) => setDays(e.target.value)}
+            placeholder="never"
+            aria-describedby="token-days-error"
+          />
+          <FieldError id="token-days-error" messages={errors.expires_in_days} />
+        </div>
+        <button type="submit" className="button primary" disabled={create.isPending}>
+          Create token
+        </button>
+      </form>
+      {created && <SecretOnce label={`New token ${created.name}`} value={created.token} note="Copy it now: it is not shown again." />}
+      <QueryState query={tokens} what="tokens">
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">No tokens.</p>
+          ) : (
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((t) => (
+                    <tr key={t.id}>
+                      <td className="strong">{t.name}</td>
+                      <td>{fmt.dateTime(t.created_at)}</td>
+                      <td>{t.expires_at ? fmt.dateTime(t.expires_at) : 'Never'}</td>
+                      <td>{t.last_used_at ? fmt.ago(t.last_used_at) : 'Never'}</td>
+                      <td className="num">
+                        <button
+                          type="button"
+                          className="button small danger"
+                          onClick={() => revoke.mutate(t)}
+                          disabled={revoke.isPending}
+                          aria-label={`Revoke ${t.name}`}
+                        >
+                          Revoke
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}

@@ -1,0 +1,172 @@
+import type { Schema } from '@uptime/client';
+import {
+  emptyMonitorForm,
+  fieldOfErrorKey,
+  formToMonitorBody,
+  monitorToForm,
+  type MonitorFormValues,
+} from '../src/pages/monitor-form/monitor-form-values';
+
+const filled = (changes: Partial<MonitorFormValues> = {}): MonitorFormValues => ({
+  ...emptyMonitorForm(),
+  name: ' Checkout ',
+  url: ' https://shop.example.com/health ',
+  ...changes,
+});
+
+const MONITOR: Schema<'Monitor'> = {
+  id: 7,
+  name: 'Shop',
+  url: 'https://shop.example.com/',
+  type: 'http',
+  method: 'POST',
+  headers: { Accept: 'application/json', 'X-Key': 'a:b' },
+  body: '{"ping":1}',
+  expected_status: [200, 204],
+  timeout: 10,
+  check_interval: 60,
+  retry_count: 2,
+  follow_redirects: false,
+  verify_ssl: false,
+  expected_content: 'ok',
+  excluded_content: null,
+  json_path: '$.status',
+  expected_json_value: 'up',
+  locations: ['eu'],
+  tags: ['prod', 'shop'],
+  status: 'online',
+  uptime_24h: 100,
+  uptime_7d: 100,
+  uptime_30d: 100,
+  response_time: 120,
+  last_check: null,
+  last_success: null,
+  last_failure: null,
+  paused_at: null,
+  pause_reason: null,
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
+
+describe('the monitor form mapped to the API body', () => {
+  it("sends a new monitor with the user's defaults and leaves empty optional texts out", () => {
+    const form = {
+      ...emptyMonitorForm({ default_check_interval: 120, default_timeout: 15, default_locations: ['eu', 'us'] }),
+      name: 'Site',
+      url: 'https://example.com',
+    };
+    expect(formToMonitorBody(form, 'create')).toEqual({
+      errors: {},
+      body: {
+        name: 'Site',
+        url: 'https://example.com',
+        type: 'http',
+        method: 'GET',
+        headers: {},
+        expected_status: [],
+        check_interval: 120,
+        timeout: 15,
+        retry_count: 0,
+        follow_redirects: true,
+        verify_ssl: true,
+        tags: [],
+        locations: ['eu', 'us'],
+      },
+    });
+  });
+
+  it('maps every HTTP option: headers by line, lists by comma, numbers as numbers', () => {
+    const { body, errors } = formToMonitorBody(
+      filled({
+        method: 'PUT',
+        headers: 'Accept: application/json\n\n  X-Token :  a:b:c  \n',
+        body: '{"x":1}',
+        expected_status: '200, 201,,302',
+        expected_content: 'healthy',
+        excluded_content: 'error',
+        json_path: '$.ok',
+        expected_json_value: 'true',
+        follow_redirects: false,
+        verify_ssl: false,
+        check_interval: ' 30 ',
+        timeout: '4',
+        retry_count: '3',
+        tags: 'prod, eu ,',
+        locations: 'fra',
+      }),
+      'create',
+    );
+    expect(errors).toEqual({});
+    expect(body).toEqual({
+      name: 'Checkout',
+      url: 'https://shop.example.com/health',
+      type: 'http',
+      method: 'PUT',
+      headers: { Accept: 'application/json', 'X-Token': 'a:b:c' },
+      body: '{"x":1}',
+      expected_status: [200, 201, 302],
+      expected_content: 'healthy',
+      excluded_content: 'error',
+      json_path: '$.ok',
+      expected_json_value: 'true',
+      follow_redirects: false,
+      verify_ssl: false,
+      check_interval: 30,
+      // Out of range, but the API judges ranges: its message shows next to the field.
+      timeout: 4,
+      retry_count: 3,
+      tags: ['prod', 'eu'],
+      locations: ['fra'],
+    });
+  });
+
+  it('clears emptied optional texts with null on update', () => {
+    const { body } = formToMonitorBody(
+      { ...monitorToForm(MONITOR), body: '', expected_content: ' ', json_path: '', expected_json_value: '' },
+      'update',
+    );
+    expect(body).toMatchObject({ body: null, expected_content: null, excluded_content: null, json_path: null, expected_json_value: null });
+  });
+
+  it('round-trips an existing monitor through the form unchanged', () => {
+    const { body, errors } = formToMonitorBody(monitorToForm(MONITOR), 'update');
+    expect(errors).toEqual({});
+    const {
+      id: _id,
+      status: _s,
+      uptime_24h: _a,
+      uptime_7d: _b,
+      uptime_30d: _c,
+      response_time: _r,
+      last_check: _l,
+      last_success: _ls,
+      last_failure: _lf,
+      paused_at: _p,
+      pause_reason: _pr,
+      created_at: _ca,
+      updated_at: _ua,
+      ...fields
+    } = MONITOR;
+    expect(body).toEqual(fields);
+  });
+
+  it('refuses what only the form can tell is wrong, by field, and sends nothing for it', () => {
+    const { body, errors } = formToMonitorBody(
+      filled({ headers: 'Accept application/json', expected_status: '200, abc', timeout: '2.5', check_interval: '' }),
+      'create',
+    );
+    expect(errors).toEqual({
+      headers: ['line 1: write "Name: value"'],
+      expected_status: ['"abc" is not a status code'],
+      timeout: ['timeout must be a whole number'],
+    });
+    expect(body).not.toHaveProperty('timeout');
+    expect(body).not.toHaveProperty('check_interval');
+  });
+
+  it("places the API's error keys on their fields", () => {
+    expect(fieldOfErrorKey('timeout')).toBe('timeout');
+    expect(fieldOfErrorKey('headers.X-Key')).toBe('headers');
+    expect(fieldOfErrorKey('tags[2]')).toBe('tags');
+  });
+});
