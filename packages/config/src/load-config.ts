@@ -11,6 +11,10 @@ export class ConfigError extends Error {
   }
 }
 
+/** Where Postgres and Redis are looked for when DATABASE_URL / REDIS_URL are not set. */
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/uptime';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
 const list = (raw: string | undefined): string[] =>
   (raw ?? '')
     .split(',')
@@ -47,8 +51,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     env: nodeEnv,
     http: { port: env.PORT ?? 3000, host: env.HOST ?? '127.0.0.1', publicUrl, appUrl: env.APP_URL ?? publicUrl },
-    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/uptime',
-    redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
+    databaseUrl: env.DATABASE_URL ?? env.TEST_DEFAULT_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    redis: { url: env.REDIS_URL ?? env.TEST_DEFAULT_REDIS_URL ?? DEFAULT_REDIS_URL, queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
     session: { secret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'), ttlSeconds: env.SESSION_TTL_SECONDS ?? 604800 },
     oauth: {
       github:
@@ -90,6 +94,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     checkConcurrency: env.CHECK_CONCURRENCY ?? 50,
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat: env.LOG_FORMAT as Config['logFormat'],
+    local: { dataDir: env.DATA_DIR, databaseUrlSet: env.DATABASE_URL !== undefined, redisUrlSet: env.REDIS_URL !== undefined },
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,
   };
