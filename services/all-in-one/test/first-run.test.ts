@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { successOf } from '@uptime/client';
 import { answer, freePort, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
+import { isAlive } from '../src/local/reachable';
 import { contractCheckedClient } from './api-client';
 
 jest.setTimeout(180_000);
@@ -40,15 +41,7 @@ function pnpmStart(env: NodeJS.ProcessEnv): StartRun {
 
 const pidIn = (file: string): number | undefined => (existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined);
 
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const alive = (pid: number | undefined): boolean => pid !== undefined && pid > 0 && isAlive(pid);
 
 /**
  * The environment of a machine where nothing answers at the default addresses: DATABASE_URL and
