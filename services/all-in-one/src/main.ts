@@ -25,7 +25,6 @@ async function main(): Promise<void> {
   const config: Config = { ...configured, databaseUrl: local.databaseUrl, redis: { ...configured.redis, url: local.redisUrl } };
   const metrics = createServiceMetrics({ processMetrics: true });
   const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime' });
-  const starting = new AbortController();
   const databaseReady = connectDatabase(dataSource, config.databaseUrl, { logger, signal: starting.signal });
   const api = await startApi({ config, dataSource, logger: logger.child({ component: 'api' }), metrics, databaseReady });
   // Filled in once started; the shutdown handler stops whatever has started by then.
@@ -64,6 +63,15 @@ async function main(): Promise<void> {
   printBanner(startupBanner(config, local), format === 'pretty', logger);
 }
 
+/** The start-up error in words that name the setting to change, where there is one. */
+function startupFailure(err: unknown): string {
+  const { code, address, port } = (err ?? {}) as { code?: string; address?: string; port?: number };
+  if (code === 'EADDRINUSE') return `${address}:${port} is already in use by another program: set PORT (or HOST) to a free address, or stop that program.`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Aborted by a shutdown, or by a failed start, so the database connection stops retrying. */
+const starting = new AbortController();
 /** Set once Postgres and Redis are provided: a failed start still stops what it started. */
 let stopLocalServices: (() => Promise<void>) | undefined;
 
@@ -72,7 +80,8 @@ main().catch(async (err: unknown) => {
   if (err instanceof Error && err.message === 'shutting down') return;
   // One plain message, no stack trace: the errors met here say what to do (a missing Redis, a
   // data folder in use, an embedded database that could not start).
-  process.stderr.write(`uptime failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`uptime failed to start: ${startupFailure(err)}\n`);
+  starting.abort(new Error('start-up failed'));
   await stopLocalServices?.().catch(() => undefined);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { successOf } from '@uptime/client';
@@ -186,6 +187,24 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     expect(second.stderr()).toContain(`The data folder ${dataDir} is in use by process ${pidIn(path.join(dataDir, 'owner.pid'))}`);
     expect(second.stderr()).not.toMatch(/\n\s+at /);
     expect(await stop(first)).toBe(0);
+  });
+
+  it('names PORT in one sentence when the port is taken, and stops the servers it started', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const run = pnpmStart({ ...env, PORT: String(port) });
+      runs.push(run);
+      expect(await run.exited).toBe(1);
+      expect(run.stderr()).toContain(`uptime failed to start: 127.0.0.1:${port} is already in use by another program: set PORT (or HOST) to a free address`);
+      expect(run.stderr()).not.toMatch(/\n\s+at /);
+      expect(alive(pidIn(path.join(dataDir, 'postgres/postmaster.pid')))).toBe(false);
+      expect(alive(pidIn(path.join(dataDir, 'redis/redis.pid')))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'owner.pid'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
 

@@ -53,8 +53,9 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     () => undefined,
   );
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
-    s.once('error', reject);
+    // Express 5 calls back with the error too (EADDRINUSE): without this check the API would
+    // go on "started" while listening nowhere.
+    const s = app.listen(config.http.port, config.http.host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;
