@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { successOf } from '@uptime/client';
-import { answer, freePort, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
+import { answer, freePort, jsonLogLines, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
 import { isAlive } from '../src/local/reachable';
 import { contractCheckedClient } from './api-client';
 
@@ -23,18 +23,8 @@ interface StartRun {
 function pnpmStart(env: NodeJS.ProcessEnv): StartRun {
   // Its own process group, so a test that fails half-way can stop pnpm, sh and node together.
   const child = spawn('pnpm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const logs: Record<string, unknown>[] = [];
-  let pending = '';
+  const logs = jsonLogLines(child, 'pnpm start');
   let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      if (process.env.TEST_LOG_LEVEL) process.stderr.write(`[pnpm start] ${line}\n`);
-      if (line.startsWith('{')) logs.push(JSON.parse(line) as Record<string, unknown>);
-    }
-  });
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, logs, stderr: () => stderr, exited };
