@@ -8,11 +8,15 @@ WORKDIR /src
 # pnpm itself from the npm registry, pinned to the workspace's packageManager (no corepack download).
 RUN npm install -g pnpm@9.15.9
 # The lockfile alone fills pnpm's store: this layer is rebuilt only when dependencies change.
+# All of it, dev dependencies too: pnpm 9's deploy resolves the whole service before pruning.
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
-RUN pnpm fetch --prod
+RUN pnpm fetch
 COPY . .
 # Only this service, its workspace packages and their production dependencies, as plain files.
-RUN pnpm --filter @uptime/agent deploy --prod --offline /out \
+# --prefer-offline, not --offline: deploy re-resolves the workspace packages' version ranges, which
+# needs registry metadata that `pnpm fetch` does not keep (ERR_PNPM_NO_OFFLINE_META on a cold cache);
+# the tarballs themselves come from the store filled above.
+RUN pnpm --filter @uptime/agent deploy --prod --prefer-offline /out \
  && rm -rf /out/test
 COPY deploy/docker/tsconfig.runtime.json /out/tsconfig.json
 

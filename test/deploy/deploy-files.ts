@@ -55,6 +55,24 @@ export function envClassVariables(): string[] {
   return [...source.matchAll(/\b([A-Z][A-Z0-9_]+)\?: (?:string|number)/g)].map((m) => m[1]);
 }
 
+/**
+ * How an image's build stage makes its bundle, shared by the Dockerfiles' test and the bundle test
+ * that repeats it without Docker: `pnpm fetch` fills the store from the lockfile alone, then
+ * `pnpm deploy` copies the service with its production dependencies. `--prefer-offline` rather
+ * than `--offline`: pnpm 9's deploy re-resolves the workspace packages' version ranges, and the
+ * registry metadata that needs is not kept by `pnpm fetch` (ERR_PNPM_NO_OFFLINE_META on a machine
+ * whose pnpm cache is empty).
+ */
+export const PNPM_FETCH_ARGS = ['fetch'];
+export const pnpmDeployArgs = (service: string, out: string): string[] => [
+  '--filter',
+  `@uptime/${service}`,
+  'deploy',
+  '--prod',
+  '--prefer-offline',
+  out,
+];
+
 /** One instruction of a Dockerfile, continuation lines joined. */
 export interface DockerInstruction {
   keyword: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createLogger } from '@uptime/logger';
 import { createServiceMetrics, ReadinessChecker, startHealthServer, type RunningHealthServer } from '@uptime/observability';
 import { freePort, startServiceProcess, waitFor, type ServiceProcess } from '@uptime/testing';
-import { dockerInstructions, ROOT, type DockerInstruction } from './deploy-files';
+import { dockerInstructions, PNPM_FETCH_ARGS, pnpmDeployArgs, ROOT, type DockerInstruction } from './deploy-files';
 
 jest.setTimeout(60_000);
 
@@ -62,7 +62,10 @@ describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, por
     const runs = build.filter((i) => i.keyword === 'RUN').map((i) => i.args);
     // pnpm from the registry at the workspace's version: no corepack download at build time.
     expect(runs).toContain(`npm install -g ${packageManager}`);
-    expect(runs.some((r) => r.startsWith(`pnpm --filter @uptime/${service} deploy --prod --offline /out`))).toBe(true);
+    const fetch = runs.indexOf(['pnpm', ...PNPM_FETCH_ARGS].join(' '));
+    const deploy = runs.findIndex((r) => r.startsWith(['pnpm', ...pnpmDeployArgs(service, '/out')].join(' ')));
+    expect(fetch).toBeGreaterThanOrEqual(0);
+    expect(deploy).toBeGreaterThan(fetch);
     expect(build).toContainEqual({ keyword: 'COPY', args: 'deploy/docker/tsconfig.runtime.json /out/tsconfig.json' });
   });
 

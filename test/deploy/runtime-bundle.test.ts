@@ -1,11 +1,17 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, waitFor } from '@uptime/testing';
-import { ROOT } from './deploy-files';
+import { PNPM_FETCH_ARGS, pnpmDeployArgs, ROOT } from './deploy-files';
 
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
+
+function pnpm(args: string[], cwd: string): void {
+  // CI=1: no prompt when pnpm would ask before replacing a node_modules folder.
+  const run = spawnSync('pnpm', args, { cwd, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  if (run.status !== 0) throw new Error(`pnpm ${args.join(' ')} failed: ${run.stdout}${run.stderr}`);
+}
 
 /**
  * What the api image's build stage produces, built here without Docker: `pnpm deploy --prod` of
@@ -18,8 +24,13 @@ describe('the api runtime bundle (the image contents, without Docker)', () => {
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'uptime-bundle-'));
     const out = path.join(dir, 'app');
-    const deploy = spawnSync('pnpm', ['--filter', '@uptime/api', 'deploy', '--prod', '--offline', out], { cwd: ROOT, encoding: 'utf8' });
-    if (deploy.status !== 0) throw new Error(`pnpm deploy failed: ${deploy.stderr}`);
+    // As the build stage does: the store filled from the lockfile alone, in a folder of its own
+    // (pnpm fetch in the repository would reinstall its node_modules), then deploy from the sources.
+    const lockfileOnly = path.join(dir, 'lockfile');
+    mkdirSync(lockfileOnly);
+    for (const file of ['pnpm-lock.yaml', 'pnpm-workspace.yaml']) copyFileSync(path.join(ROOT, file), path.join(lockfileOnly, file));
+    pnpm(PNPM_FETCH_ARGS, lockfileOnly);
+    pnpm(pnpmDeployArgs('api', out), ROOT);
     copyFileSync(path.join(ROOT, 'deploy/docker/tsconfig.runtime.json'), path.join(out, 'tsconfig.json'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -33,6 +33,13 @@ export interface Config {
    */
   readonly resultBuffer: { readonly memoryMax: number; readonly redisMax: number };
   readonly logLevel: string;
+  /** LOG_FORMAT: unset = pretty when stdout is a terminal, JSON lines otherwise. */
+  readonly logFormat?: 'json' | 'pretty';
+  /**
+   * What `pnpm start` may run by itself when nothing is configured (docs/first-run.md): where it
+   * keeps their data, and whether DATABASE_URL / REDIS_URL were set (then they always win).
+   */
+  readonly local?: { readonly dataDir?: string; readonly databaseUrlSet: boolean; readonly redisUrlSet: boolean };
   readonly resultRetentionDays: number;
   /** Port of the health/metrics listener of workers and notifier; 0 = an ephemeral port. */
   readonly healthPort?: number;

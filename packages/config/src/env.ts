@@ -49,4 +49,10 @@ export class Env {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) HEALTH_PORT?: number;
   @IsOptional() @IsString() WEB_DIST_DIR?: string;
+  @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
+  @IsOptional() @IsString() DATA_DIR?: string;
+  // Tests only: the default addresses that `pnpm start` probes, pointed at closed ports so a test
+  // sees what a machine without Postgres or Redis sees (docs/configuration.md).
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' }) TEST_DEFAULT_DATABASE_URL?: string;
+  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' }) TEST_DEFAULT_REDIS_URL?: string;
 }

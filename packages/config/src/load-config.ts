@@ -12,6 +12,10 @@ export class ConfigError extends Error {
   }
 }
 
+/** Where Postgres and Redis are looked for when DATABASE_URL / REDIS_URL are not set. */
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/uptime';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
 const list = (raw: string | undefined): string[] =>
   (raw ?? '')
     .split(',')
@@ -48,8 +52,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const config: Config = {
     env: nodeEnv,
     http: { port: env.PORT ?? 3000, host: env.HOST ?? '127.0.0.1', publicUrl, appUrl: env.APP_URL ?? publicUrl },
-    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/uptime',
-    redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
+    databaseUrl: env.DATABASE_URL ?? env.TEST_DEFAULT_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    redis: { url: env.REDIS_URL ?? env.TEST_DEFAULT_REDIS_URL ?? DEFAULT_REDIS_URL, queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
     session: { secret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'), ttlSeconds: env.SESSION_TTL_SECONDS ?? 604800 },
     oauth: {
       github:
@@ -93,6 +97,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
     resultBuffer: { memoryMax: env.RESULT_BUFFER_MEMORY_MAX ?? 20_000, redisMax: env.RESULT_BUFFER_REDIS_MAX ?? 500_000 },
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat: env.LOG_FORMAT as Config['logFormat'],
+    local: { dataDir: env.DATA_DIR, databaseUrlSet: env.DATABASE_URL !== undefined, redisUrlSet: env.REDIS_URL !== undefined },
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,
     // Relative to the working directory, as a self-hoster types it.

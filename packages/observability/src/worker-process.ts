@@ -28,7 +28,7 @@ const SHUTTING_DOWN = 'shutting down';
  */
 export async function runWorkerProcess({ service, start }: WorkerProcessOptions): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger({ level: config.logLevel, service });
+  const logger = createLogger({ level: config.logLevel, service, format: config.logFormat });
   const metrics = createServiceMetrics({ processMetrics: true });
   const dataSource = createDataSource(config.databaseUrl, { poolSize: 10, applicationName: `uptime-${service}` });
   const redis = createRedisConnection(config.redis.url, `uptime-${service}-health`);

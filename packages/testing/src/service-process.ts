@@ -27,6 +27,29 @@ export interface ServiceProcess {
 }
 
 /**
+ * The JSON log lines a child process prints on stdout, collected as they come (other lines are
+ * skipped); echoed on stderr with `label` when TEST_LOG_LEVEL is set.
+ */
+export function jsonLogLines(child: ChildProcess, label: string): Record<string, unknown>[] {
+  const logs: Record<string, unknown>[] = [];
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (process.env.TEST_LOG_LEVEL) process.stderr.write(`[${label}] ${line}\n`);
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not a log line
+      }
+    }
+  });
+  return logs;
+}
+
+/**
  * Starts `services/<service>/src/main.ts` exactly as its container image does
  * (`node --import tsx src/main.ts`, one process), so a signal reaches the service itself and its
  * exit code is its own, not a wrapper's. Stdout lines are parsed as the service's JSON logs.
@@ -37,21 +60,7 @@ export function startServiceProcess(service: string, env: NodeJS.ProcessEnv): Se
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const logs: Record<string, unknown>[] = [];
-  let pending = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      if (process.env.TEST_LOG_LEVEL) process.stderr.write(`[${service}] ${line}\n`);
-      try {
-        logs.push(JSON.parse(line) as Record<string, unknown>);
-      } catch {
-        // not a log line
-      }
-    }
-  });
+  const logs = jsonLogLines(child, service);
   child.stderr?.on('data', (chunk: Buffer) => {
     if (process.env.TEST_LOG_LEVEL) process.stderr.write(`[${service}] ${chunk.toString()}`);
   });

@@ -13,7 +13,7 @@ import { startApi } from './start-api';
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger({ level: config.logLevel, service: 'api' });
+  const logger = createLogger({ level: config.logLevel, service: 'api', format: config.logFormat });
   const metrics = createServiceMetrics({ processMetrics: true });
   const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api' });
   const starting = new AbortController();

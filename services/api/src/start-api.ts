@@ -53,8 +53,15 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     () => undefined,
   );
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
-    s.once('error', reject);
+    // Express 5 calls back with the error too (EADDRINUSE): without this check the API would
+    // go on "started" while listening nowhere.
+    const s = app.listen(config.http.port, config.http.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  }).catch(async (err: unknown) => {
+    // Nothing started: let go of Redis, so the caller can stop it without errors from our clients.
+    isClosed = true;
+    await scheduler.close().catch(() => undefined);
+    await redis.quit().catch(() => undefined);
+    throw err;
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;

@@ -1,0 +1,41 @@
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig } from './load-config';
+
+describe('loadConfig: what a local run may provide by itself', () => {
+  it('uses the default addresses and says DATABASE_URL and REDIS_URL were not set', () => {
+    const config = loadConfig({});
+    expect(config.databaseUrl).toBe(DEFAULT_DATABASE_URL);
+    expect(config.redis.url).toBe(DEFAULT_REDIS_URL);
+    expect(config.local).toEqual({ dataDir: undefined, databaseUrlSet: false, redisUrlSet: false });
+    expect(config.logFormat).toBeUndefined();
+  });
+
+  it('lets the test-only variables move the default addresses, and DATABASE_URL / REDIS_URL win over them', () => {
+    const moved = loadConfig({ TEST_DEFAULT_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/uptime', TEST_DEFAULT_REDIS_URL: 'redis://127.0.0.1:2' });
+    expect(moved.databaseUrl).toBe('postgres://postgres@127.0.0.1:1/uptime');
+    expect(moved.redis.url).toBe('redis://127.0.0.1:2');
+    expect(moved.local).toMatchObject({ databaseUrlSet: false, redisUrlSet: false });
+    const given = loadConfig({
+      TEST_DEFAULT_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/uptime',
+      DATABASE_URL: 'postgres://db.example:5432/uptime',
+      REDIS_URL: 'redis://redis.example:6379',
+      DATA_DIR: '/var/lib/uptime',
+    });
+    expect(given.databaseUrl).toBe('postgres://db.example:5432/uptime');
+    expect(given.local).toEqual({ dataDir: '/var/lib/uptime', databaseUrlSet: true, redisUrlSet: true });
+  });
+
+  it('accepts LOG_FORMAT json or pretty and names the variable otherwise', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(ConfigError);
+    const problems = ((): string[] => {
+      try {
+        loadConfig({ LOG_FORMAT: 'xml', TEST_DEFAULT_REDIS_URL: 'http://nope' });
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    })();
+    expect(problems).toEqual([expect.stringMatching(/^LOG_FORMAT: /), 'TEST_DEFAULT_REDIS_URL: must be a redis:// URL']);
+  });
+});

@@ -1,0 +1,237 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { successOf } from '@uptime/client';
+import { answer, freePort, jsonLogLines, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
+import { isAlive } from '../src/local/reachable';
+import { contractCheckedClient } from './api-client';
+
+jest.setTimeout(180_000);
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** A `pnpm start` run: its JSON log lines, its stderr, and its exit. */
+interface StartRun {
+  child: ChildProcess;
+  logs: Record<string, unknown>[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function pnpmStart(env: NodeJS.ProcessEnv): StartRun {
+  // Its own process group, so a test that fails half-way can stop pnpm, sh and node together.
+  const child = spawn('pnpm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const logs = jsonLogLines(child, 'pnpm start');
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, logs, stderr: () => stderr, exited };
+}
+
+const pidIn = (file: string): number | undefined => (existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined);
+
+const alive = (pid: number | undefined): boolean => pid !== undefined && pid > 0 && isAlive(pid);
+
+/**
+ * The environment of a machine where nothing answers at the default addresses: DATABASE_URL and
+ * REDIS_URL unset (the suite sets them), and the defaults pointed at closed ports through the
+ * test-only variables (docs/configuration.md).
+ */
+async function bareMachineEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'SENDGRID_API_KEY', 'SMTP_URL']) delete env[key];
+  return {
+    ...env,
+    TEST_DEFAULT_DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/uptime`,
+    TEST_DEFAULT_REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_FORMAT: 'json',
+    LOG_LEVEL: 'info',
+    ALLOW_PRIVATE_TARGETS: 'true',
+    MIN_CHECK_INTERVAL_SECONDS: '1',
+    ...extra,
+  };
+}
+
+/** A data folder the `postgres` user can enter (the embedded server runs as it when we are root). */
+function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'uptime-first-run-'));
+  chmodSync(dir, 0o755);
+  return path.join(dir, 'data');
+}
+
+describe('pnpm start on a machine without Postgres and Redis at the default addresses', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let target: FakeHttpServer;
+  const runs: StartRun[] = [];
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    env = await bareMachineEnv(dataDir);
+    target = await startFakeHttpServer(answer(200, 'ok'));
+  });
+
+  afterAll(async () => {
+    for (const run of runs) {
+      if (run.child.exitCode === null) {
+        try {
+          process.kill(-run.child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    // Whatever a failed test left running of the embedded servers.
+    for (const [file, signal] of [
+      [path.join(dataDir, 'postgres/postmaster.pid'), 'SIGINT'],
+      [path.join(dataDir, 'redis/redis.pid'), 'SIGTERM'],
+    ] as const) {
+      const pid = pidIn(file);
+      if (alive(pid)) process.kill(pid!, signal);
+      await waitFor(() => !alive(pid), { timeoutMs: 20_000, what: `${file} to stop` });
+    }
+    await target?.close();
+    rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  });
+
+  async function start(): Promise<StartRun> {
+    const run = pnpmStart(env);
+    runs.push(run);
+    await waitFor(
+      () => {
+        if (run.child.exitCode !== null) throw new Error(`pnpm start exited ${run.child.exitCode}: ${run.stderr()}`);
+        return run.logs.some((l) => String(l.msg).startsWith('uptime is ready'));
+      },
+      { timeoutMs: 120_000, intervalMs: 250, what: 'pnpm start to be ready' },
+    );
+    return run;
+  }
+
+  /** SIGTERM to the service process (its pid is in the data folder), as systemd or a Ctrl+C would. */
+  async function stop(run: StartRun): Promise<number | null> {
+    process.kill(pidIn(path.join(dataDir, 'owner.pid'))!, 'SIGTERM');
+    return run.exited;
+  }
+
+  function cli(...args: string[]): string {
+    const result = spawnSync('pnpm', ['--silent', 'cli', ...args], { cwd: ROOT, env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`pnpm cli ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    return result.stdout.trim();
+  }
+
+  it('embeds Postgres and Redis, keeps a monitor and its history across a restart, and stops them cleanly', async () => {
+    const first = await start();
+    const baseUrl = `http://127.0.0.1:${env.PORT}`;
+    const messages = first.logs.map((l) => String(l.msg));
+    // Once, in plain words: which database, and where its data is (no password in the log).
+    const database = messages.filter((m) => m.startsWith('database:'));
+    expect(database).toEqual([expect.stringMatching(/^database: embedded PostgreSQL 15 at postgres:\/\/postgres@127\.0\.0\.1:\d+\/uptime, data in /)]);
+    expect(database[0].endsWith(`data in ${dataDir}/postgres`)).toBe(true);
+    expect(messages.some((m) => m.startsWith('redis: private redis-server') && m.endsWith(`data in ${dataDir}/redis`))).toBe(true);
+    const banner = first.logs.find((l) => String(l.msg).startsWith('uptime is ready'))!;
+    expect(banner).toMatchObject({
+      url: `http://localhost:${env.PORT}${existsSync(path.join(ROOT, 'services/web/dist/index.html')) ? '/' : '/api/docs (the API explorer)'}`,
+      data: dataDir,
+      email: 'emails are only logged: set SENDGRID_API_KEY or SMTP_URL to send them',
+    });
+
+    // pnpm cli finds the embedded database that pnpm start runs, without being told.
+    expect(cli('user:create', '--email', 'first-run@example.com')).toMatch(/^created user \d+ <first-run@example.com>/);
+    const token = cli('token:create', '--email', 'first-run@example.com');
+    const client = await contractCheckedClient(baseUrl, `Bearer ${token}`);
+    const created = successOf(
+      await client.post('/api/v1/monitors', { body: { name: 'first run', url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 } }),
+    ).data;
+    const results = async (): Promise<number[]> =>
+      successOf(await client.get('/api/v1/monitors/{id}/results', { path: { id: created.id }, query: { limit: 100 } })).data.map((r) => r.id);
+    await waitFor(async () => (await results()).length >= 2, { timeoutMs: 30_000, what: 'two checks of the monitor' });
+    const before = await results();
+
+    const postgresPid = pidIn(path.join(dataDir, 'postgres/postmaster.pid'));
+    const redisPid = pidIn(path.join(dataDir, 'redis/redis.pid'));
+    expect(alive(postgresPid) && alive(redisPid)).toBe(true);
+    expect(await stop(first)).toBe(0);
+    expect(alive(postgresPid)).toBe(false);
+    expect(alive(redisPid)).toBe(false);
+    expect(existsSync(path.join(dataDir, 'owner.pid'))).toBe(false);
+
+    const second = await start();
+    const again = await contractCheckedClient(baseUrl, `Bearer ${token}`);
+    expect(successOf(await again.get('/api/v1/monitors/{id}', { path: { id: created.id } })).data).toMatchObject({ name: 'first run' });
+    expect(await results()).toEqual(expect.arrayContaining(before));
+    // And it is checked again after the restart: the schedule survived in Redis's append-only file.
+    await waitFor(async () => (await results()).length > before.length + 1, { timeoutMs: 30_000, what: 'checks after the restart' });
+    expect(await stop(second)).toBe(0);
+  });
+
+  it('says the data folder is in use when a second pnpm start finds the first one running', async () => {
+    const first = await start();
+    const second = pnpmStart({ ...env, PORT: String(await freePort()) });
+    runs.push(second);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toContain(`The data folder ${dataDir} is in use by process ${pidIn(path.join(dataDir, 'owner.pid'))}`);
+    expect(second.stderr()).not.toMatch(/\n\s+at /);
+    expect(await stop(first)).toBe(0);
+  });
+
+  it('names PORT in one sentence when the port is taken, and stops the servers it started', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const run = pnpmStart({ ...env, PORT: String(port) });
+      runs.push(run);
+      expect(await run.exited).toBe(1);
+      expect(run.stderr()).toContain(`uptime failed to start: 127.0.0.1:${port} is already in use by another program: set PORT (or HOST) to a free address`);
+      expect(run.stderr()).not.toMatch(/\n\s+at /);
+      expect(alive(pidIn(path.join(dataDir, 'postgres/postmaster.pid')))).toBe(false);
+      expect(alive(pidIn(path.join(dataDir, 'redis/redis.pid')))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'owner.pid'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
+describe('pnpm start with no Redis anywhere', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'uptime-no-redis-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The PATH's programs as links in one folder, every one but redis-server. */
+  function pathWithoutRedis(): string {
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    const linked = new Set(['redis-server']);
+    for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter((f) => existsSync(f))) {
+      for (const name of readdirSync(folder)) {
+        if (linked.has(name)) continue;
+        linked.add(name);
+        symlinkSync(path.join(folder, name), path.join(bin, name));
+      }
+    }
+    return bin;
+  }
+
+  it('stops at once with what to install, exit code 1, and starts no database', async () => {
+    const dataDir = path.join(dir, 'data');
+    const run = pnpmStart(await bareMachineEnv(dataDir, { PATH: pathWithoutRedis() }));
+    expect(await run.exited).toBe(1);
+    const stderr = run.stderr();
+    expect(stderr).toContain('uptime failed to start: Redis is needed');
+    expect(stderr).toContain('no redis-server on the PATH');
+    expect(stderr).toContain('sudo apt-get install redis-server');
+    expect(stderr).toContain('brew install redis');
+    expect(stderr).toContain('docker run -d --name redis -p 6379:6379 redis:7');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(run.logs.filter((l) => String(l.msg).startsWith('database:'))).toEqual([]);
+    expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+  });
+});
