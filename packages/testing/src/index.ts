@@ -7,3 +7,4 @@ export * from './builders';
 export * from './wait-for';
 export * from './service-process';
 export * from './prometheus-text';
+export * from './fault-proxy';
