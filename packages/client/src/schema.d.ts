@@ -532,7 +532,7 @@ export interface paths {
         put?: never;
         /**
          * Call the agent's health endpoint
-         * @description A signed GET {url}/v1/health; an answer records last_seen_at and version, no answer makes an active agent unreachable. Takes no body.
+         * @description A signed GET {url}/v1/health; an answer records last_seen_at and version, no answer makes an active agent unreachable. Takes no body. Only the owner or an admin may validate: it changes the agent and calls out to it, so another user's public agent answers 403 INSUFFICIENT_PERMISSIONS and nothing about it changes.
          */
         post: operations["validateAgent"];
         delete?: never;
@@ -4845,6 +4845,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
