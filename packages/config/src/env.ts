@@ -44,4 +44,9 @@ export class Env {
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) HEALTH_PORT?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) DEPENDENCY_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) HTTP_HEADERS_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(3600000) HTTP_REQUEST_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(128) RATE_LIMIT_IPV6_PREFIX?: number;
 }

@@ -6,6 +6,17 @@ import type { Config } from '@uptime/config';
 import { DomainError } from '@uptime/errors';
 
 const HOUR_MS = 3_600_000;
+const RETRY_MS = 500;
+
+async function untilAnswered<T>(attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
+    }
+  }
+}
 
 /**
  * `RATE_LIMIT_PER_HOUR` requests an hour per user (the same count whether they come with a
@@ -20,15 +31,32 @@ const HOUR_MS = 3_600_000;
 export function rateLimiter(config: Config, redis: Redis): RequestHandler | undefined {
   const limit = config.rateLimitPerHour;
   if (limit === 0) return undefined;
+  // The store loads its scripts as it is built, before any request awaits them; the request
+  // connection fails fast (no offline queue), so those loads are retried until Redis answers
+  // rather than left to reject unobserved. A load on a request's behalf later fails fast as usual.
+  // The store answers a failed EVALSHA by loading its script again; when the failure was Redis
+  // itself (down, hung), that reload would double the request's wait, so it fails at once instead.
+  let building = true;
+  let failedAt = 0;
+  const call = async (command: string, args: string[]): Promise<RedisReply> => {
+    if (command === 'SCRIPT' && Date.now() - failedAt < config.dependencyTimeoutMs) throw new Error('Redis unavailable: not loading the script now');
+    try {
+      return (await redis.call(command, ...args)) as RedisReply;
+    } catch (err) {
+      if (!(err instanceof Error && err.message.startsWith('NOSCRIPT'))) failedAt = Date.now();
+      throw err;
+    }
+  };
+  const sendCommand = (command: string, ...args: string[]): Promise<RedisReply> =>
+    building ? untilAnswered(() => redis.call(command, ...args) as Promise<RedisReply>) : call(command, args);
+  const store = new RedisStore({ sendCommand, prefix: `${config.redis.queuePrefix}:rl:` });
+  building = false;
   return rateLimit({
     windowMs: HOUR_MS,
     limit,
     legacyHeaders: true,
     standardHeaders: false,
-    store: new RedisStore({
-      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
-      prefix: `${config.redis.queuePrefix}:rl:`,
-    }),
+    store,
     keyGenerator: (req) => (req.caller ? `user:${req.caller.id}` : `ip:${req.ip ?? 'unknown'}`),
     handler: (_req, res, next) => {
       const retryAfter = res.getHeader('Retry-After');
