@@ -17,6 +17,7 @@ import { tokensRouter } from './auth/tokens.routes';
 import { corsPolicy } from './http/cors';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
+import { inputGuard } from './http/input-guard';
 import { jsonBody } from './http/json-body';
 import { apiReadiness, DependencyGate } from './http/dependency-gate';
 import { httpMetrics, opsRoutes } from './http/ops';
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use(identifyCaller(ds, tokenCache));
   if (limiter) v1.use(limiter);
   v1.use(jsonBody);
+  v1.use(inputGuard);
   v1.use('/auth', signInRouter({ config, oauth, logger }));
   v1.use(requireCaller);
   v1.use('/auth', sessionRouter({ ds, config }));

@@ -5,6 +5,7 @@ import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, createRequestRedisConnection, MonitorScheduler } from '@uptime/queues';
 import { createApp } from './app';
+import { createApiServer } from './http/server-limits';
 import { startScheduleReconciler } from './schedule-reconciler';
 import { startMaintenanceJob } from './maintenance/maintenance-job';
 
@@ -74,8 +75,9 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   );
   requestsReady.catch(() => undefined);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.http.port, config.http.host, () => resolve(s));
+    const s = createApiServer(app, config.httpTimeouts);
     s.once('error', reject);
+    s.listen(config.http.port, config.http.host, () => resolve(s));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;

@@ -10,6 +10,9 @@ interface BodyParserError {
   expose?: boolean;
 }
 
+/** Postgres data exceptions (class 22) caused by a value, not by the server. */
+const POSTGRES_DATA_ERRORS: ReadonlySet<string> = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05', '22023']);
+
 /** Errors of our backing services: answered 503, never 500, and never as the caller's fault. */
 function isBackendUnavailable(err: unknown): boolean {
   const code = (err as { code?: string }).code ?? '';
@@ -45,6 +48,13 @@ function classify(err: unknown): { status: number; code: ErrorCode; message: str
       details: { body: ['could not be read'] },
     };
   }
+  // Express could not decode a path parameter (`/monitors/%FF`): the client's malformed URL.
+  if (err instanceof URIError)
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'The URL holds a malformed percent-escape', details: { path: ['malformed percent-escape'] } };
+  // A value Postgres refuses as data (out of range, malformed, NUL, too long) came from the
+  // request: a field whose validation missed a bound is still the client's 400, never a 500.
+  if (POSTGRES_DATA_ERRORS.has((err as { code?: string }).code ?? ''))
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'A value in the request is out of range or malformed', details: { body: ['a value is out of range or malformed'] } };
   if (isBackendUnavailable(err))
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'A backing service is unavailable, try again shortly' };
   return null;
