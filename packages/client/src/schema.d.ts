@@ -1926,38 +1926,6 @@ export interface components {
                 };
             };
         };
-        /** @description MONITOR_NOT_FOUND: no such monitor (another user's answers the same) */
-        MONITOR_NOT_FOUND: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "MONITOR_NOT_FOUND",
-                 *         "message": "No such monitor (another user's answers the same)"
-                 *       },
-                 *       "meta": {
-                 *         "timestamp": "2026-11-22T10:00:00.000Z",
-                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    error: {
-                        /** @enum {string} */
-                        code: "MONITOR_NOT_FOUND";
-                        message: string;
-                    };
-                    meta: components["schemas"]["Meta"];
-                };
-            };
-        };
         /** @description INSUFFICIENT_PERMISSIONS: the caller may not do this */
         INSUFFICIENT_PERMISSIONS: {
             headers: {
@@ -1986,6 +1954,38 @@ export interface components {
                         code: "INSUFFICIENT_PERMISSIONS";
                         message: string;
                         details?: components["schemas"]["RefusedAgentsDetails"];
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
+        /** @description MONITOR_NOT_FOUND: no such monitor (another user's answers the same) */
+        MONITOR_NOT_FOUND: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "MONITOR_NOT_FOUND",
+                 *         "message": "No such monitor (another user's answers the same)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "MONITOR_NOT_FOUND";
+                        message: string;
                     };
                     meta: components["schemas"]["Meta"];
                 };
@@ -2456,6 +2456,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -2528,6 +2529,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -2710,6 +2712,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -2757,6 +2760,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -2854,6 +2858,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -2951,6 +2956,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -3048,6 +3054,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -3136,6 +3143,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -3224,6 +3232,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -3280,6 +3289,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -3644,6 +3654,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -3792,6 +3803,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -4165,6 +4177,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["NOTIFICATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -4222,6 +4235,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["NOTIFICATION_NOT_FOUND"];
             409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
@@ -4444,6 +4458,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -5145,6 +5160,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5185,6 +5201,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5309,6 +5326,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5355,6 +5373,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["TOKEN_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -5557,6 +5576,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -15,6 +15,7 @@ import { signInRouter } from './auth/sign-in.routes';
 import { TokenCache } from './auth/token-cache';
 import { tokensRouter } from './auth/tokens.routes';
 import { corsPolicy } from './http/cors';
+import { csrfGuard } from './http/csrf';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
 import { inputGuard } from './http/input-guard';
@@ -111,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
   // Who calls, then the rate limit (per user, else per IP), then anything that may answer.
   v1.use(identifyCaller(ds, tokenCache));
   if (limiter) v1.use(limiter);
+  v1.use(csrfGuard(config));
   v1.use(jsonBody);
   v1.use(inputGuard);
   v1.use('/auth', signInRouter({ config, oauth, logger }));

@@ -1,7 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import IORedis from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { aCaller, freePort, openTestDatabase, resetDatabase, startFaultProxy, startServiceProcess, waitFor, type FaultMode, type FaultProxy, type ServiceProcess } from '@uptime/testing';
+import { signedInSessionCookie } from './support/session-cookie';
 
 /**
  * Postgres and Redis refused or hung behind a TCP fault proxy, under the API process as it runs
@@ -20,22 +19,6 @@ let api: ServiceProcess;
 let base: string;
 let bearer: string;
 let cookie: string;
-
-/** An express-session cookie for a session written straight into Redis (as a sign-in leaves it). */
-async function sessionCookieFor(userId: number, prefix: string): Promise<string> {
-  const sid = randomBytes(16).toString('hex');
-  const redis = new IORedis(process.env.REDIS_URL!);
-  const expires = new Date(Date.now() + 3_600_000);
-  await redis.set(
-    `${prefix}:sess:${sid}`,
-    JSON.stringify({ cookie: { originalMaxAge: 3_600_000, expires, httpOnly: true, path: '/', sameSite: 'lax' }, userId, provider: 'github' }),
-    'EX',
-    3600,
-  );
-  await redis.quit();
-  const signature = createHmac('sha256', SECRET).update(sid).digest('base64').replace(/=+$/, '');
-  return `uptime.sid=${encodeURIComponent(`s:${sid}.${signature}`)}`;
-}
 
 interface Timed {
   status: number;
@@ -82,7 +65,7 @@ beforeAll(async () => {
   });
   const caller = await aCaller(ds);
   bearer = caller.auth;
-  cookie = await sessionCookieFor(caller.user.id, process.env.QUEUE_PREFIX!);
+  cookie = await signedInSessionCookie(caller.user.id, { secret: SECRET, prefix: process.env.QUEUE_PREFIX! });
   await waitFor(async () => (await asBearer().catch(() => null))?.status === 200, { timeoutMs: 30_000, what: 'the API to serve' });
 });
 
