@@ -1,8 +1,6 @@
 import request from 'supertest';
-import { startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import { OPERATIONS } from '../src/openapi/document';
-import { startApiHarness, type ApiHarness } from './support/api-harness';
-import { OWNER_MARKER, ownedIdFor, seedOwnedWorld, type OwnedWorld } from './support/tenants';
+import { OWNER_MARKER, ownedIdFor, useOwnedWorld } from './support/tenants';
 
 /**
  * Every operation of the OpenAPI document, driven anonymously, as another user and as the owner
@@ -17,26 +15,14 @@ import { OWNER_MARKER, ownedIdFor, seedOwnedWorld, type OwnedWorld } from './sup
  */
 jest.setTimeout(120_000);
 
-let h: ApiHarness;
-let target: FakeHttpServer;
-let world: OwnedWorld;
-
-beforeAll(async () => {
-  h = await startApiHarness();
-  target = await startFakeHttpServer();
-  world = await seedOwnedWorld(h.ds, `${target.url}/health`);
-});
-afterAll(async () => {
-  await h.close();
-  await target.close();
-});
+const owned = useOwnedWorld();
 
 const api = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.path !== '/api/v1/openapi.json');
 
 function concretePath(path: string): string {
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (name === 'provider') return 'github';
-    const id = ownedIdFor(path, world);
+    const id = ownedIdFor(path, owned.world);
     if (id === undefined) throw new Error(`${path}: the authorization matrix does not know whose {${name}} this is; add its resource kind to test/support/tenants.ts`);
     return String(id);
   });
@@ -44,13 +30,13 @@ function concretePath(path: string): string {
 
 /** A body that would do something for the owner: the documented example, aimed at the owner's resources. */
 function bodyFor(op: (typeof api)[number]): unknown {
-  if (op.path === '/api/v1/monitors/bulk') return { action: 'pause', monitor_ids: [world.ids.monitors] };
-  if (op.path.endsWith('/agents') && op.path.includes('/monitors/')) return { agent_ids: [world.ids.agents] };
+  if (op.path === '/api/v1/monitors/bulk') return { action: 'pause', monitor_ids: [owned.world.ids.monitors] };
+  if (op.path.endsWith('/agents') && op.path.includes('/monitors/')) return { agent_ids: [owned.world.ids.agents] };
   return op.body?.example ?? undefined;
 }
 
 function send(op: (typeof api)[number], auth: string | undefined): request.Test {
-  const req = request(h.app)[op.method](concretePath(op.path));
+  const req = request(owned.h.app)[op.method](concretePath(op.path));
   if (auth) req.set('Authorization', auth);
   const body = bodyFor(op);
   return op.method !== 'get' && body !== undefined ? req.send(body as object) : req;
@@ -59,16 +45,16 @@ function send(op: (typeof api)[number], auth: string | undefined): request.Test 
 /** What the owner sees of everything they hold. */
 async function ownersView(): Promise<string> {
   const paths = [
-    `/api/v1/monitors/${world.ids.monitors}`,
-    `/api/v1/monitors/${world.ids.monitors}/alerts`,
-    `/api/v1/monitors/${world.ids.monitors}/agents`,
-    `/api/v1/agents/${world.ids.agents}`,
-    `/api/v1/agents/${world.ids.agents}/credentials`,
-    `/api/v1/notifications/${world.ids.notifications}`,
+    `/api/v1/monitors/${owned.world.ids.monitors}`,
+    `/api/v1/monitors/${owned.world.ids.monitors}/alerts`,
+    `/api/v1/monitors/${owned.world.ids.monitors}/agents`,
+    `/api/v1/agents/${owned.world.ids.agents}`,
+    `/api/v1/agents/${owned.world.ids.agents}/credentials`,
+    `/api/v1/notifications/${owned.world.ids.notifications}`,
     '/api/v1/auth/tokens',
     '/api/v1/preferences',
   ];
-  const views = await Promise.all(paths.map(async (p) => (await request(h.app).get(p).set('Authorization', world.owner.auth)).body));
+  const views = await Promise.all(paths.map(async (p) => (await request(owned.h.app).get(p).set('Authorization', owned.world.owner.auth)).body));
   return JSON.stringify(views.map((v: { data?: unknown; error?: unknown }) => v.data ?? v.error));
 }
 
@@ -96,10 +82,10 @@ describe('authorization matrix of every documented operation', () => {
     });
 
     it.each(api.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_name, op) => {
-      const res = await send(op, world.other.auth);
+      const res = await send(op, owned.world.other.auth);
       expect(res.status).toBeLessThan(500);
       expect(res.text).not.toContain(OWNER_MARKER);
-      if (ownedIdFor(op.path, world) !== undefined) expect([403, 404]).toContain(res.status);
+      if (ownedIdFor(op.path, owned.world) !== undefined) expect([403, 404]).toContain(res.status);
       // A bulk action answers per monitor: the owner's monitor is among the failed ones.
       if (op.path === '/api/v1/monitors/bulk') expect(res.body.data.succeeded).toEqual([]);
     });
@@ -109,9 +95,9 @@ describe('authorization matrix of every documented operation', () => {
     // Deletions last, so each operation meets the resources it names.
     const ordered = [...api].sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
     it.each(ordered.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_name, op) => {
-      const res = await send(op, world.owner.auth);
+      const res = await send(op, owned.world.owner.auth);
       expect(res.status).toBeLessThan(500);
-      if (op.method === 'get' && ownedIdFor(op.path, world) !== undefined) expect(res.status).toBe(200);
+      if (op.method === 'get' && ownedIdFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
     });
   });
 });

@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import { ERROR_CODES } from '@uptime/errors';
-import { startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import { OPERATIONS } from '../src/openapi/document';
-import { startApiHarness, type ApiHarness } from './support/api-harness';
-import { ownedIdFor, seedOwnedWorld, type OwnedWorld } from './support/tenants';
+import { ownedIdFor, useOwnedWorld } from './support/tenants';
 
 /**
  * A seeded property-based fuzz of every operation of the OpenAPI document (docs/api.md): hostile
@@ -17,19 +15,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 jest.setTimeout(Math.max(60_000, RUNS * 5_000));
 
-let h: ApiHarness;
-let target: FakeHttpServer;
-let world: OwnedWorld;
-
-beforeAll(async () => {
-  h = await startApiHarness();
-  target = await startFakeHttpServer();
-  world = await seedOwnedWorld(h.ds, `${target.url}/health`);
-});
-afterAll(async () => {
-  await h.close();
-  await target.close();
-});
+const owned = useOwnedWorld();
 
 const nested = (depth: number, open: string, close: string): string => `${open.repeat(depth)}${close.repeat(depth)}`;
 
@@ -82,7 +68,7 @@ const operations = OPERATIONS.map((op) => ({
 describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each; FUZZ_SEED=${SEED} replays)`, () => {
   it.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_name, op) => {
     const arbitrary = fc.record({
-      params: fc.tuple(...op.pathParams.map(() => pathValue(ownedIdFor(op.path, world)))),
+      params: fc.tuple(...op.pathParams.map(() => pathValue(ownedIdFor(op.path, owned.world)))),
       query: fc.array(fc.tuple(fc.constantFrom(...op.queryParams, 'unknown', 'limit[]'), queryValue), { maxLength: op.queryParams.length > 0 ? 3 : 1 }),
       body: op.hasBody ? fc.option(hostileBody, { freq: 5 }) : fc.constant(null),
       asOwner: fc.boolean(),
@@ -93,7 +79,7 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each; 
         const path = op.path.replace(/\{\w+\}/g, () => params[i++]!);
         const qs = query.map(([k, v]) => `${k}=${v}`).join('&');
         const url = qs ? `${path}?${qs}` : path;
-        let req = request(h.app)[op.method](url).set('Authorization', asOwner ? world.owner.auth : world.other.auth);
+        let req = request(owned.h.app)[op.method](url).set('Authorization', asOwner ? owned.world.owner.auth : owned.world.other.auth);
         if (body !== null) req = req.set('Content-Type', 'application/json').send(body);
         const res = await req;
         const what = `${op.method.toUpperCase()} ${url} ${body ?? ''}`.slice(0, 400);

@@ -1,5 +1,6 @@
 import type { DataSource } from '@uptime/db';
-import { aCaller, aMonitor, freePort } from '@uptime/testing';
+import { aCaller, aMonitor, freePort, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { startApiHarness, type ApiHarness } from './api-harness';
 
 /** A marker in every name the owner's resources carry: another user's answer must never hold it. */
 export const OWNER_MARKER = 'owner-only-7f3a';
@@ -47,4 +48,35 @@ export function ownedIdFor(path: string, world: OwnedWorld): number | undefined 
   const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens)\/\{id\}/.exec(path)?.[1];
   if (kind === undefined) return undefined;
   return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as 'monitors' | 'agents' | 'notifications')];
+}
+
+/**
+ * A test file's API and its owned world, set up once for the whole file (not emptied between
+ * tests): the monitor aims at a local target. Members are available from the hooks and tests on.
+ */
+export function useOwnedWorld(): { readonly h: ApiHarness; readonly world: OwnedWorld } {
+  let h: ApiHarness | undefined;
+  let target: FakeHttpServer | undefined;
+  let world: OwnedWorld | undefined;
+  beforeAll(async () => {
+    h = await startApiHarness();
+    target = await startFakeHttpServer();
+    world = await seedOwnedWorld(h.ds, `${target.url}/health`);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await target?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the owned world starts in beforeAll: use it from hooks and tests');
+    return value;
+  };
+  return {
+    get h() {
+      return started(h);
+    },
+    get world() {
+      return started(world);
+    },
+  };
 }
