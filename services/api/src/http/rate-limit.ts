@@ -42,11 +42,17 @@ export function ipBucket(ip: string, prefix: number): string {
   return `${masked.map((g) => g.toString(16)).join(':')}/${prefix}`;
 }
 
-async function untilAnswered<T>(attempt: () => Promise<T>): Promise<T> {
+/**
+ * Loads a script, retrying every half second until Redis answers. Once `redis` is closed for
+ * good it gives up with a sha that loads nothing: the store's first use then fails and reloads,
+ * instead of this rejecting where nobody listens.
+ */
+async function loadScriptUntilAnswered(redis: Redis, attempt: () => Promise<RedisReply>): Promise<RedisReply> {
   for (;;) {
     try {
       return await attempt();
     } catch {
+      if (redis.status === 'end') return 'not-loaded';
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
     }
   }
@@ -54,7 +60,8 @@ async function untilAnswered<T>(attempt: () => Promise<T>): Promise<T> {
 
 /**
  * `RATE_LIMIT_PER_HOUR` requests an hour per user (the same count whether they come with a
- * session or a token), per IP for requests without a caller (per RATE_LIMIT_IPV6_PREFIX for IPv6) — including the ones answered 401.
+ * session or a token), per IP for requests without a caller — including the ones answered 401;
+ * an IPv6 client per RATE_LIMIT_IPV6_PREFIX bits of its address (`ipBucket`).
  * Counts live in Redis, so every API instance shares them. Sets `X-RateLimit-Limit`,
  * `X-RateLimit-Remaining` and `X-RateLimit-Reset` (express-rate-limit's legacy headers; Reset is
  * Unix seconds) on every response it sees, and `Retry-After` (seconds) with the 429.
@@ -82,7 +89,7 @@ export function rateLimiter(config: Config, redis: Redis): RequestHandler | unde
     }
   };
   const sendCommand = (command: string, ...args: string[]): Promise<RedisReply> =>
-    building ? untilAnswered(() => redis.call(command, ...args) as Promise<RedisReply>) : call(command, args);
+    building ? loadScriptUntilAnswered(redis, () => redis.call(command, ...args) as Promise<RedisReply>) : call(command, args);
   const store = new RedisStore({ sendCommand, prefix: `${config.redis.queuePrefix}:rl:` });
   building = false;
   return rateLimit({
