@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { generateApiToken, hashApiToken, isWellFormedApiToken } from '@uptime/db';
 import { aCaller, aUser } from '@uptime/testing';
-import { ipBucket } from '../src/http/rate-limit';
+import { ipBucket } from '../src/http/ip-bucket';
 import { startApiHarness, useApiHarness, type ApiHarness } from './support/api-harness';
 
 describe('API tokens with a checksum', () => {
