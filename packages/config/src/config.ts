@@ -45,6 +45,15 @@ export interface Config {
   readonly healthPort?: number;
   /** The built web app the api serves (WEB_DIST_DIR, absolute); unset = services/web/dist of this checkout. */
   readonly webDistDir?: string;
+  /**
+   * The API's deadline for one Postgres query, pool acquire or connect, and one Redis command on
+   * the request path (DEPENDENCY_TIMEOUT_MS): past it the request is a 503, never a hang.
+   */
+  readonly dependencyTimeoutMs: number;
+  /** Slow-client limits of the API's HTTP server, in milliseconds. */
+  readonly httpTimeouts: { readonly headersMs: number; readonly requestMs: number; readonly keepAliveMs: number };
+  /** IPv6 clients share one rate-limit bucket per prefix of this length (RATE_LIMIT_IPV6_PREFIX). */
+  readonly rateLimitIpv6Prefix: number;
 }
 
 export interface OAuthProviderConfig {

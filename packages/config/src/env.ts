@@ -55,4 +55,9 @@ export class Env {
   // sees what a machine without Postgres or Redis sees (docs/configuration.md).
   @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' }) TEST_DEFAULT_DATABASE_URL?: string;
   @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' }) TEST_DEFAULT_REDIS_URL?: string;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(60000) DEPENDENCY_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) HTTP_HEADERS_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(3600000) HTTP_REQUEST_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) HTTP_KEEP_ALIVE_TIMEOUT_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(128) RATE_LIMIT_IPV6_PREFIX?: number;
 }

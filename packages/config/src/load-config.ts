@@ -46,6 +46,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   ] as const) {
     if (Boolean(id) !== Boolean(secret)) problems.push(`${provider}_CLIENT_SECRET: ${provider}_CLIENT_ID and ${provider}_CLIENT_SECRET must be set together`);
   }
+  // Node closes a connection whose headers are not complete by then, so it must fit in the request's.
+  if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000))
+    problems.push('HTTP_HEADERS_TIMEOUT_MS: must not be greater than HTTP_REQUEST_TIMEOUT_MS');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
@@ -103,6 +106,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     healthPort: env.HEALTH_PORT,
     // Relative to the working directory, as a self-hoster types it.
     webDistDir: env.WEB_DIST_DIR ? path.resolve(env.WEB_DIST_DIR) : undefined,
+    dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS ?? 1500,
+    httpTimeouts: {
+      headersMs: env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000,
+      requestMs: env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000,
+      keepAliveMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 30_000,
+    },
+    rateLimitIpv6Prefix: env.RATE_LIMIT_IPV6_PREFIX ?? 56,
   };
   return deepFreeze(config);
 }

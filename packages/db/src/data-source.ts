@@ -8,6 +8,12 @@ export interface DataSourceOptions {
   /** Connections in this process's pool. */
   poolSize?: number;
   applicationName?: string;
+  /**
+   * A deadline (ms) for each query, on the client (`query_timeout`: a hung server or network)
+   * and on the server (`statement_timeout`), and for connecting or waiting for a free pooled
+   * connection (`connectionTimeoutMillis`). Default: no query deadline, 5 s to connect.
+   */
+  timeoutMs?: number;
 }
 
 /** A TypeORM data source for `url`; never `synchronize`: the schema comes from migrations. */
@@ -20,7 +26,12 @@ export function createDataSource(url: string, options: DataSourceOptions = {}): 
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? 'uptime', connectionTimeoutMillis: 5000 },
+    extra: {
+      max: options.poolSize ?? 10,
+      application_name: options.applicationName ?? 'uptime',
+      connectionTimeoutMillis: options.timeoutMs ?? 5000,
+      ...(options.timeoutMs === undefined ? {} : { query_timeout: options.timeoutMs, statement_timeout: options.timeoutMs }),
+    },
   });
 }
 

@@ -12,3 +12,21 @@ export function createRedisConnection(url: string, name = 'uptime'): Redis {
     retryStrategy: (times) => Math.min(times * 200, 5000),
   });
 }
+
+/**
+ * A Redis connection for a request path, which must answer quickly rather than wait for Redis:
+ * nothing is queued while disconnected (a command fails at once), a command without an answer
+ * fails after `timeoutMs` (a hung Redis), and a lost connection is retried every half second at
+ * most, so requests work again within about a second of Redis returning.
+ */
+export function createRequestRedisConnection(url: string, name: string, timeoutMs: number): Redis {
+  return new IORedis(url, {
+    enableOfflineQueue: false,
+    commandTimeout: timeoutMs,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableReadyCheck: true,
+    connectionName: name,
+    retryStrategy: (times) => Math.min(times * 100, 500),
+  });
+}

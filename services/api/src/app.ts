@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
-import { createReadiness, createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
+import { createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
 import { Queue } from 'bullmq';
 import { QueueName, type MonitorScheduler } from '@uptime/queues';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
@@ -17,10 +17,13 @@ import { signInRouter } from './auth/sign-in.routes';
 import { TokenCache } from './auth/token-cache';
 import { tokensRouter } from './auth/tokens.routes';
 import { corsPolicy } from './http/cors';
+import { csrfGuard } from './http/csrf';
 import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
+import { inputGuard } from './http/input-guard';
 import { jsonBody } from './http/json-body';
-import { databaseGate, httpMetrics, opsRoutes } from './http/ops';
+import { apiReadiness, DependencyGate } from './http/dependency-gate';
+import { httpMetrics, opsRoutes } from './http/ops';
 import { publicRateLimiter, rateLimiter } from './http/rate-limit';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
@@ -49,8 +52,13 @@ export interface AppDeps {
   logger: Logger;
   /** The process's metrics (default: a registry of its own). */
   metrics?: ServiceMetrics;
-  /** Default: Postgres through `dataSource` and Redis through `redis`. */
+  /** Default: Postgres through `dataSource` (once `started`) and Redis through `redis`. */
   readiness?: ReadinessChecker;
+  /**
+   * Resolves once `dataSource` is connected and migrated; until then every request but
+   * /healthz, /readyz and /metrics is a 503. Default: already.
+   */
+  started?: Promise<void>;
   /** Sees every answer (the tests check each one against the OpenAPI document). */
   responseInspector?: ResponseInspector;
 }
@@ -66,17 +74,31 @@ export function createApp(deps: AppDeps): Express {
   // Operations first: before HTTPS redirects, sessions, auth and rate limits (and not logged).
   const metrics = deps.metrics ?? createServiceMetrics();
   app.use(httpMetrics(metrics.httpRequestDuration));
-  app.use(opsRoutes({ readiness: deps.readiness ?? createReadiness({ dataSource: ds, redis: deps.redis }), metrics }));
-  app.use(databaseGate(ds));
+  let started = deps.started === undefined;
+  deps.started?.then(
+    () => {
+      started = true;
+    },
+    () => undefined,
+  );
+  // Probes answer within half the dependency deadline, so /readyz and the gate stay quick.
+  const readiness = deps.readiness ?? apiReadiness({ dataSource: ds, redis: deps.redis, started: () => started }, Math.max(100, config.dependencyTimeoutMs / 2));
+  const gate = new DependencyGate(readiness);
+  app.use(opsRoutes({ readiness, metrics }));
   const requestLogger = pinoHttp<express.Request, express.Response>({
     logger,
     genReqId: (_req, res) => String(res.locals?.requestId ?? ''),
     customProps: (_req, res) => ({ request_id: (res as express.Response).locals?.requestId }),
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    // A 503 is expected (a dependency away, or starting): its one line says why, without a stack.
+    customErrorObject: (_req, res, _error, val: Record<string, unknown>) =>
+      res.statusCode === 503 ? { res: val.res, responseTime: val.responseTime, reason: res.locals.unavailableReason } : val,
+    customErrorMessage: (_req, res) => (res.statusCode === 503 ? 'service unavailable' : 'request errored'),
   });
   // pino-http writes its one line per request at info, but serializes each request into child
   // loggers whatever the level; nothing else reads req.log, so below info it is not run at all.
   app.use((req, res, next) => (logger.isLevelEnabled('info') ? requestLogger(req, res, next) : next()));
+  app.use(gate.middleware);
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
@@ -113,7 +135,9 @@ export function createApp(deps: AppDeps): Express {
   // Who calls, then the rate limit (per user, else per IP), then anything that may answer.
   v1.use(identifyCaller(ds, tokenCache));
   if (limiter) v1.use(limiter);
+  v1.use(csrfGuard(config));
   v1.use(jsonBody);
+  v1.use(inputGuard);
   v1.use('/auth', signInRouter({ config, oauth, logger }));
   v1.use('/auth', loginLinkRouter({ ds, config, logger }));
   v1.use(requireCaller);
@@ -143,6 +167,6 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/v1', v1);
 
   app.use(notFoundHandler);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, { onBackendUnavailable: () => gate.suspect() }));
   return app;
 }

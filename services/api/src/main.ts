@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, service: 'api', format: config.logFormat });
   const metrics = createServiceMetrics({ processMetrics: true });
-  const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api' });
+  // Migrations and background work only: requests have a pool of their own (start-api.ts).
+  const dataSource = createDataSource(config.databaseUrl, { poolSize: 4, applicationName: 'uptime-api-background' });
   const starting = new AbortController();
   const databaseReady = connectDatabase(dataSource, config.databaseUrl, { logger, signal: starting.signal });
   const api = await startApi({ config, dataSource, logger, metrics, databaseReady });

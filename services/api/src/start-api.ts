@@ -1,16 +1,21 @@
 import type { Server } from 'node:http';
 import type { Config } from '@uptime/config';
-import type { DataSource } from '@uptime/db';
+import { createDataSource, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
-import type { ServiceMetrics } from '@uptime/observability';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
+import { createRedisConnection, createRequestRedisConnection, MonitorScheduler } from '@uptime/queues';
 import { createApp } from './app';
+import { createApiServer } from './http/server-limits';
 import { startScheduleReconciler } from './schedule-reconciler';
 import { startMaintenanceJob } from './maintenance/maintenance-job';
 
 export interface ApiDeps {
   config: Config;
-  /** May still be connecting: requests other than /healthz, /readyz and /metrics answer 503 until it is open. */
+  /**
+   * Migrations and background work (schedule reconciler, maintenance); may still be connecting.
+   * Requests have a pool of their own, with deadlines (DEPENDENCY_TIMEOUT_MS), opened once this
+   * one is migrated: until then every request but /healthz, /readyz and /metrics is a 503.
+   */
   dataSource: DataSource;
   logger: Logger;
   metrics?: ServiceMetrics;
@@ -31,7 +36,23 @@ export interface RunningApi {
 export async function startApi({ config, dataSource, logger, metrics, databaseReady = Promise.resolve() }: ApiDeps): Promise<RunningApi> {
   const redis = createRedisConnection(config.redis.url, 'uptime-api');
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-  const app = createApp({ config, dataSource, redis, scheduler, logger, metrics });
+  // The request path fails fast rather than waits on Postgres or Redis (docs/reliability.md).
+  const requestRedis = createRequestRedisConnection(config.redis.url, 'uptime-api-requests', config.dependencyTimeoutMs);
+  const requestScheduler = new MonitorScheduler(requestRedis, config.redis.queuePrefix);
+  // While Redis is away its requests answer 503 on their own; the queue's own report is noise.
+  requestScheduler.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
+  scheduler.queue.on('error', (err) => logger.warn({ error: err.message }, 'queue connection error'));
+  const requestDataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api', timeoutMs: config.dependencyTimeoutMs });
+  const opening = new AbortController();
+  const requestsReady = databaseReady.then(() =>
+    retryUntilSuccess('request database pool', async () => void (await requestDataSource.initialize()), {
+      logger,
+      signal: opening.signal,
+      firstDelayMs: 250,
+      maxDelayMs: 2000,
+    }),
+  );
+  const app = createApp({ config, dataSource: requestDataSource, redis: requestRedis, scheduler: requestScheduler, logger, metrics, started: requestsReady });
   let isClosed = false;
   let reconciler: { stop(): void } | undefined;
   let maintenance: { stop(): void } | undefined;
@@ -52,15 +73,20 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     },
     () => undefined,
   );
+  requestsReady.catch(() => undefined);
   const server = await new Promise<Server>((resolve, reject) => {
-    // Express 5 calls back with the error too (EADDRINUSE): without this check the API would
-    // go on "started" while listening nowhere.
-    const s = app.listen(config.http.port, config.http.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = createApiServer(app, config.httpTimeouts);
+    s.once('error', reject);
+    s.listen(config.http.port, config.http.host, () => resolve(s));
   }).catch(async (err: unknown) => {
-    // Nothing started: let go of Redis, so the caller can stop it without errors from our clients.
+    // Nothing started (EADDRINUSE and the like): let go of Redis, so the caller can stop it
+    // without errors from our clients.
     isClosed = true;
-    await scheduler.close().catch(() => undefined);
+    opening.abort(new Error('not listening'));
+    await Promise.all([scheduler.close(), requestScheduler.close()]).catch(() => undefined);
     await redis.quit().catch(() => undefined);
+    requestRedis.disconnect();
+    if (requestDataSource.isInitialized) await requestDataSource.destroy().catch(() => undefined);
     throw err;
   });
   const address = server.address();
@@ -72,12 +98,15 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     url,
     close: async () => {
       isClosed = true;
+      opening.abort(new Error('shutting down'));
       reconciler?.stop();
       maintenance?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await scheduler.close();
+      await Promise.all([scheduler.close(), requestScheduler.close()]);
       await redis.quit();
+      requestRedis.disconnect();
+      if (requestDataSource.isInitialized) await requestDataSource.destroy();
     },
   };
 }

@@ -306,6 +306,19 @@ describe('POST /agents/{id}/validate', () => {
     expect(res.body.data).toMatchObject({ reachable: false, error: expect.stringContaining('INVALID_SIGNATURE') });
   });
 
+  it("answers 403 to another user validating someone's public agent, and changes nothing the owner sees", async () => {
+    const agent = await createAgent({ url: `http://127.0.0.1:${await freePort()}`, is_public: true });
+    const before = (await api('get', `/agents/${agent.id}`)).body.data;
+    expect(before.status).toBe('active');
+    const res = await api('post', `/agents/${agent.id}/validate`, other.auth);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+    expect((await api('get', `/agents/${agent.id}`)).body.data).toEqual(before);
+    // An admin may still validate it: the dead agent is then marked unreachable.
+    expect((await api('post', `/agents/${agent.id}/validate`, admin.auth)).body.data.reachable).toBe(false);
+    expect((await api('get', `/agents/${agent.id}`)).body.data.status).toBe('unreachable');
+  });
+
   it('answers 404 for an agent the caller cannot see and 400 for a body', async () => {
     const agent = await createAgent();
     expect((await api('post', `/agents/${agent.id}/validate`, other.auth)).status).toBe(404);

@@ -5,6 +5,8 @@ import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harn
 import { consent, sessionCookieOf, signIn, startLogin } from './support/oauth-sign-in';
 
 const APP_URL = 'http://app.example.test/dashboard';
+/** What a browser sends with the web application's own requests (docs/security.md, CSRF). */
+const FROM_APP = new URL(APP_URL).origin;
 const TTL_SECONDS = 3600;
 
 describe('OAuth sign-in through the real passport strategies', () => {
@@ -187,7 +189,7 @@ describe('OAuth sign-in through the real passport strategies', () => {
       const key = `${h.config.redis.queuePrefix}:sess:${sid}`;
       // Age the stored session so the extension is visible.
       await h.redis.pexpire(key, 60_000);
-      const first = await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie);
+      const first = await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie).set('Origin', FROM_APP);
       expect(first.status).toBe(200);
       expectMeta(first);
       expect(first.body).toEqual({
@@ -204,7 +206,7 @@ describe('OAuth sign-in through the real passport strategies', () => {
       expect(Math.abs(resent!.expires!.getTime() - expiresAt)).toBeLessThan(1500);
 
       await new Promise((r) => setTimeout(r, 20));
-      const second = await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie);
+      const second = await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie).set('Origin', FROM_APP);
       expect(new Date(second.body.expires_at).getTime()).toBeGreaterThan(expiresAt);
     });
 
@@ -212,7 +214,7 @@ describe('OAuth sign-in through the real passport strategies', () => {
       fakes[provider].signInAs(anAccount());
       const { cookie, sid } = await signIn(h.app, provider);
       expect((await request(h.app).get('/api/v1/monitors').set('Cookie', cookie)).status).toBe(200);
-      const out = await request(h.app).post('/api/v1/auth/logout').set('Cookie', cookie);
+      const out = await request(h.app).post('/api/v1/auth/logout').set('Cookie', cookie).set('Origin', FROM_APP);
       expect(out.status).toBe(200);
       expect(out.body.message).toEqual(expect.any(String));
       expectMeta(out);
@@ -268,7 +270,7 @@ describe('OAuth sign-in through the real passport strategies', () => {
     // A bearer token has no provider; the linked ones are still listed.
     expect(viaToken.body.data).toMatchObject({ id: user.id, provider: null, providers: ['github'] });
     // Token management works with a session caller too.
-    const created = await request(h.app).post('/api/v1/auth/tokens').set('Cookie', cookie).send({ name: 'from the browser' });
+    const created = await request(h.app).post('/api/v1/auth/tokens').set('Cookie', cookie).set('Origin', FROM_APP).send({ name: 'from the browser' });
     expect(created.status).toBe(201);
     const listed = await request(h.app).get('/api/v1/auth/tokens').set('Authorization', `Bearer ${created.body.data.token}`);
     expect(listed.body.data.map((t: { name: string }) => t.name)).toEqual(['test', 'from the browser']);

@@ -38,7 +38,14 @@ describe('api process while Postgres is down', () => {
     const base = `http://127.0.0.1:${port}`;
 
     await waitFor(async () => (await get(`${base}/healthz`))?.status === 200, { timeoutMs: 30_000, what: '/healthz' });
-    const notReady = await get(`${base}/readyz`);
+    // Redis connects within milliseconds of listening; Postgres is the one that stays away.
+    const notReady = await waitFor(
+      async () => {
+        const res = await get(`${base}/readyz`);
+        return res && (JSON.parse(res.body) as { checks: { redis: { ok: boolean } } }).checks.redis.ok ? res : null;
+      },
+      { what: '/readyz to see Redis' },
+    );
     expect(notReady?.status).toBe(503);
     expect(JSON.parse(notReady!.body)).toMatchObject({ status: 'unavailable', checks: { database: { ok: false }, redis: { ok: true } } });
     const starting = await get(`${base}/api/v1/monitors`, { 'X-Request-Id': 'ops-test-starting-1' });

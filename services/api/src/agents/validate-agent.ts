@@ -1,7 +1,7 @@
 import { requestAgentHealth } from '@uptime/agent-protocol';
 import type { DataSource } from '@uptime/db';
 import type { AgentCaller } from './agent-access';
-import { findVisibleAgent } from './agent-access';
+import { findManageableAgent } from './agent-access';
 
 /** The answer of POST /agents/{id}/validate (contract §7). */
 export interface AgentValidation {
@@ -18,6 +18,8 @@ const HEALTH_TIMEOUT_MS = 10_000;
  * Calls the agent's signed `GET /v1/health` (through the SSRF guard unless ALLOW_PRIVATE_TARGETS)
  * and records what it learnt as the workers do: an answer sets last_seen_at and version (and
  * brings an unreachable agent back to active), no answer makes an active agent unreachable.
+ * Since it changes the agent and calls out to it, only its owner or an admin may ask: someone
+ * else's public agent is 403, as any change to it is (docs/security.md).
  */
 export async function validateAgent(
   ds: DataSource,
@@ -25,7 +27,7 @@ export async function validateAgent(
   id: number,
   opts: { allowPrivateTargets: boolean },
 ): Promise<AgentValidation> {
-  const agent = await findVisibleAgent(ds, caller, id);
+  const agent = await findManageableAgent(ds, caller, id);
   const checkedAt = new Date();
   const call = await requestAgentHealth(agent, { allowPrivateTargets: opts.allowPrivateTargets, timeoutMs: HEALTH_TIMEOUT_MS });
   if (call.answered) {

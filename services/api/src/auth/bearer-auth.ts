@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { hashApiToken, type DataSource } from '@uptime/db';
+import { hashApiToken, isWellFormedApiToken, type DataSource } from '@uptime/db';
 import { UnauthorizedError } from '@uptime/errors';
 import type { TokenCache, TokenRow } from './token-cache';
 
@@ -21,7 +21,8 @@ async function lookUpToken(ds: DataSource, cache: TokenCache, hash: string): Pro
 }
 
 /**
- * `Authorization: Bearer upt_…`: the token's SHA-256 is looked up (remembered for a few seconds,
+ * `Authorization: Bearer upt_…`: a token of neither known format (or with a wrong checksum) is a
+ * 401 at once; otherwise the token's SHA-256 is looked up (remembered for a few seconds,
  * see TokenCache); revoked (deleted), expired or unknown tokens are a 401. Requests without the
  * header pass through for other schemes.
  */
@@ -31,6 +32,8 @@ export function bearerAuth(ds: DataSource, cache: TokenCache): RequestHandler {
     if (!header) return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match?.[1]) return next(new UnauthorizedError('Malformed Authorization header; expected "Bearer <token>"'));
+    // A mistyped or made-up token fails its checksum here, before it costs a lookup.
+    if (!isWellFormedApiToken(match[1])) return next(new UnauthorizedError('Invalid or revoked API token'));
     const row = await lookUpToken(ds, cache, hashApiToken(match[1]));
     if (!row) return next(new UnauthorizedError('Invalid or revoked API token'));
     if (row.expires_at && row.expires_at.getTime() <= Date.now()) return next(new UnauthorizedError('API token expired'));

@@ -10,13 +10,17 @@ interface BodyParserError {
   expose?: boolean;
 }
 
+/** Postgres data exceptions (class 22) caused by a value, not by the server. */
+const POSTGRES_DATA_ERRORS: ReadonlySet<string> = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05', '22023']);
+
 /** Errors of our backing services: answered 503, never 500, and never as the caller's fault. */
 function isBackendUnavailable(err: unknown): boolean {
   const code = (err as { code?: string }).code ?? '';
   const message = err instanceof Error ? err.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P03', '08006', '08001'].includes(code) ||
-    /Connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|Stream isn't writeable/.test(
+    // 57014: statement_timeout (docs/reliability.md); 57P01/57P03: shutting down or starting.
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', '57014', '57P01', '57P03', '08006', '08001'].includes(code) ||
+    /Connection is closed|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|Stream isn't writeable|Query read timeout|Command timed out|read ECONNRESET|Redis unavailable/.test(
       message,
     )
   );
@@ -44,17 +48,36 @@ function classify(err: unknown): { status: number; code: ErrorCode; message: str
       details: { body: ['could not be read'] },
     };
   }
+  // Express could not decode a path parameter (`/monitors/%FF`): the client's malformed URL.
+  if (err instanceof URIError)
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'The URL holds a malformed percent-escape', details: { path: ['malformed percent-escape'] } };
+  // A value Postgres refuses as data (out of range, malformed, NUL, too long) came from the
+  // request: a field whose validation missed a bound is still the client's 400, never a 500.
+  if (POSTGRES_DATA_ERRORS.has((err as { code?: string }).code ?? ''))
+    return { status: 400, code: 'VALIDATION_ERROR', message: 'A value in the request is out of range or malformed', details: { body: ['a value is out of range or malformed'] } };
   if (isBackendUnavailable(err))
     return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'A backing service is unavailable, try again shortly' };
   return null;
 }
 
-/** The one place an error becomes a response (contract §3). Never leaks stacks or SQL. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export interface ErrorHandlerOptions {
+  /** Told when a request failed because Postgres or Redis did not serve it. */
+  onBackendUnavailable?: () => void;
+}
+
+/**
+ * The one place an error becomes a response (docs/api.md). Never leaks stacks or SQL. A 503 is
+ * expected (a dependency is away, or the process is starting): the request log line says so at
+ * info, with the reason, and nothing else is logged; any other 5xx is an error, with its stack.
+ */
+export function errorHandler(logger: Logger, options: ErrorHandlerOptions = {}): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
     const known = classify(err);
-    if (!known || known.status >= 500) {
+    if (known?.status === 503) {
+      res.locals.unavailableReason = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof DomainError)) options.onBackendUnavailable?.();
+    } else if (!known || known.status >= 500) {
       logger.error({ err, request_id: res.locals.requestId, method: req.method, url: req.originalUrl }, 'request failed');
     }
     const { status, code, message, details } = known ?? { status: 500, code: 'INTERNAL_ERROR' as const, message: 'Internal server error' };

@@ -1,5 +1,4 @@
 import type { RequestHandler } from 'express';
-import { ServiceUnavailableError } from '@uptime/errors';
 import { createOpsHandler, opsPathOf, type OpsDeps, type ServiceMetrics } from '@uptime/observability';
 
 /**
@@ -13,17 +12,6 @@ export function opsRoutes(deps: OpsDeps): RequestHandler {
     if (path === null) return next();
     res.locals.routeTemplate = path;
     handle(req, res).then((handled) => (handled ? undefined : next()), next);
-  };
-}
-
-/**
- * While the process is still connecting to Postgres at start-up, every other request is a 503
- * SERVICE_UNAVAILABLE (with Retry-After), not a 500 from a pool that does not exist yet.
- */
-export function databaseGate(dataSource: { readonly isInitialized: boolean }): RequestHandler {
-  return (_req, _res, next) => {
-    if (dataSource.isInitialized) return next();
-    next(new ServiceUnavailableError('The service is starting: the database is not connected yet'));
   };
 }
 

@@ -1,9 +1,11 @@
 import { rateLimit } from 'express-rate-limit';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { RedisStore } from 'rate-limit-redis';
 import type { Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import { DomainError } from '@uptime/errors';
+import { ipBucket } from './ip-bucket';
+import { rateLimitCommands } from './rate-limit-commands';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -14,6 +16,8 @@ interface LimitSpec {
   /** Redis key prefix of this limit's counters, so two limits never share a count. */
   keyPrefix: string;
   key: (req: Request) => string;
+  /** The request path's Redis deadline (docs/reliability.md). */
+  timeoutMs: number;
   /** "requests per hour", shown in the 429's message. */
   per: string;
 }
@@ -34,7 +38,15 @@ function redisRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
   };
 }
 
+/** The client's address, IPv6 ones reduced to their RATE_LIMIT_IPV6_PREFIX bits (one customer's /56). */
+function clientBucket(req: Request, config: Config): string {
+  return req.ip ? ipBucket(req.ip, config.rateLimitIpv6Prefix) : 'unknown';
+}
+
 function buildRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
+  const commands = rateLimitCommands(redis, spec.timeoutMs);
+  const store = new RedisStore({ sendCommand: commands.send, prefix: spec.keyPrefix });
+  commands.built();
   return rateLimit({
     windowMs: spec.windowMs,
     limit: spec.limit,
@@ -42,10 +54,7 @@ function buildRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
     standardHeaders: false,
     // Created on the first request on purpose (above); the counts live in Redis, not in the instance.
     validate: { creationStack: false },
-    store: new RedisStore({
-      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
-      prefix: spec.keyPrefix,
-    }),
+    store,
     keyGenerator: spec.key,
     handler: (_req, res, next) => {
       const retryAfter = res.getHeader('Retry-After');
@@ -56,7 +65,8 @@ function buildRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
 
 /**
  * `RATE_LIMIT_PER_HOUR` requests an hour per user (the same count whether they come with a
- * session or a token), per IP for requests without a caller — including the ones answered 401.
+ * session or a token), per IP for requests without a caller — including the ones answered 401;
+ * an IPv6 client per RATE_LIMIT_IPV6_PREFIX bits of its address (`ipBucket`).
  * Returns undefined when the limit is 0: no limiter and no headers (self-hosted installs).
  *
  * Mount it after the caller is identified and before anything may answer on its own.
@@ -68,7 +78,8 @@ export function rateLimiter(config: Config, redis: Redis): RequestHandler | unde
     limit,
     windowMs: HOUR_MS,
     keyPrefix: `${config.redis.queuePrefix}:rl:`,
-    key: (req) => (req.caller ? `user:${req.caller.id}` : `ip:${req.ip ?? 'unknown'}`),
+    timeoutMs: config.dependencyTimeoutMs,
+    key: (req) => (req.caller ? `user:${req.caller.id}` : `ip:${clientBucket(req, config)}`),
     per: 'requests per hour',
   });
 }
@@ -85,7 +96,8 @@ export function publicRateLimiter(config: Config, redis: Redis): RequestHandler 
     limit,
     windowMs: MINUTE_MS,
     keyPrefix: `${config.redis.queuePrefix}:rl-public:`,
-    key: (req) => `ip:${req.ip ?? 'unknown'}`,
+    timeoutMs: config.dependencyTimeoutMs,
+    key: (req) => `ip:${clientBucket(req, config)}`,
     per: 'requests per minute',
   });
 }

@@ -179,6 +179,8 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
   const codes = new Set<ErrorCode>([
     ...(access === 'outside' ? OUTSIDE_ERRORS : access === 'anonymous' ? ANONYMOUS_ERRORS : API_ERRORS),
     ...(access === 'caller' || access === 'session' ? (['UNAUTHORIZED'] as const) : []),
+    // A state-changing request with a session cookie from another site (docs/security.md).
+    ...((access === 'caller' || access === 'session') && spec.method !== 'get' ? (['INSUFFICIENT_PERMISSIONS'] as const) : []),
     ...(spec.errors ?? []),
   ]);
   const byStatus = new Map<number, ErrorCode[]>();

@@ -24,6 +24,8 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   const config = testConfig(overrides);
   const ds = await openTestDatabase();
   const redis = createRedisConnection(config.redis.url, 'uptime-api-test');
+  // Connected before the first request: until then the app answers 503 (not ready), as it should.
+  await redis.ping();
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
   const logger = createLogger({ level: config.logLevel, service: 'api-test' });
   // Every answer is checked against the OpenAPI document; a mismatch fails the test (jest setup).

@@ -107,10 +107,10 @@ export const AGENT_OPERATIONS: OperationSpec[] = [
     operationId: 'validateAgent',
     tag: 'Agents',
     summary: "Call the agent's health endpoint",
-    description: 'A signed GET {url}/v1/health; an answer records last_seen_at and version, no answer makes an active agent unreachable. Takes no body.',
+    description: 'A signed GET {url}/v1/health; an answer records last_seen_at and version, no answer makes an active agent unreachable. Takes no body. Only the owner or an admin may validate: it changes the agent and calls out to it, so another user\'s public agent answers 403 INSUFFICIENT_PERMISSIONS and nothing about it changes.',
     parameters: [id],
     responses: { 200: { description: 'What the call found', schema: dataEnvelope(ref('AgentValidation')) } },
-    errors: ['AGENT_NOT_FOUND'],
+    errors: [...manage],
   },
   {
     method: 'get',
