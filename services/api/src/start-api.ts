@@ -83,6 +83,9 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     // without errors from our clients.
     isClosed = true;
     opening.abort(new Error('not listening'));
+    // The database may already be open and the background jobs running: stop them before their connections go.
+    reconciler?.stop();
+    maintenance?.stop();
     await Promise.all([scheduler.close(), requestScheduler.close()]).catch(() => undefined);
     await redis.quit().catch(() => undefined);
     requestRedis.disconnect();

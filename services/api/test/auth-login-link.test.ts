@@ -39,7 +39,8 @@ describe('GET /api/v1/auth/link/{token}: one-time sign-in links', () => {
     expect(me.body.data).toMatchObject({ id: user.id, email: 'link@example.test', provider: null });
     expect(me.body.data.last_login).not.toBeNull();
     // The session is a real one: it can be refreshed and ended like an OAuth session.
-    expect((await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie!.pair)).status).toBe(200);
+    // From the app's own page, as a browser sends it (the cross-site request defence, docs/security.md).
+    expect((await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie!.pair).set('Origin', new URL(APP_URL).origin)).status).toBe(200);
   });
 
   it('applies ADMIN_EMAILS at sign-in, as OAuth does', async () => {
