@@ -21,6 +21,7 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   readonly requireHttps: boolean;
   readonly trustProxy?: string | number | boolean;
+  /** CHECK_CONCURRENCY: the most checks a worker process runs at once; it sizes itself below that (docs/capacity.md). */
   readonly checkConcurrency: number;
   /** The name of the workers' own location in multi-location checks (CHECK_LOCATION, default `local`). */
   readonly checkLocation: string;

@@ -88,7 +88,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: list(env.CORS_ORIGINS),
     requireHttps: bool(env.REQUIRE_HTTPS, nodeEnv === 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    checkConcurrency: env.CHECK_CONCURRENCY ?? 50,
+    checkConcurrency: env.CHECK_CONCURRENCY ?? 1000,
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
     logLevel: env.LOG_LEVEL ?? 'info',
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
