@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import IORedis from 'ioredis';
 import { MonitorScheduler, type SchedulableMonitor } from '@uptime/queues';
+import { aCheckConfig } from '@uptime/testing';
 import { redisFootprint } from './memory/redis-footprint';
 
 /**
@@ -56,24 +57,7 @@ async function main(): Promise<void> {
 
 /** A monitor as a user creates it: an HTTPS URL of typical length and the API's defaults. */
 function aTypicalMonitor(id: number, intervalSeconds: number): SchedulableMonitor {
-  return {
-    id,
-    configVersion: 1,
-    checkInterval: intervalSeconds,
-    url: `https://status.example-company.com/health/${id}`,
-    method: 'GET',
-    headers: {},
-    body: null,
-    timeout: 30,
-    followRedirects: true,
-    verifySsl: true,
-    expectedStatus: [],
-    expectedContent: null,
-    excludedContent: null,
-    jsonPath: null,
-    expectedJsonValue: null,
-    retryCount: 0,
-  };
+  return { ...aCheckConfig(`https://status.example-company.com/health/${id}`, { timeout: 30 }), id, configVersion: 1, checkInterval: intervalSeconds };
 }
 
 async function usedMemory(redis: IORedis): Promise<number> {

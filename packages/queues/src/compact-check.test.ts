@@ -1,21 +1,8 @@
 import type { CheckConfig } from '@uptime/probe';
+import { aCheckConfig } from '@uptime/testing';
 import { compactCheck, expandCheck } from './compact-check';
 
-const usual: CheckConfig = {
-  url: 'https://example.test/health',
-  method: 'GET',
-  headers: {},
-  body: null,
-  timeout: 30,
-  followRedirects: true,
-  verifySsl: true,
-  expectedStatus: [],
-  expectedContent: null,
-  excludedContent: null,
-  jsonPath: null,
-  expectedJsonValue: null,
-  retryCount: 0,
-};
+const usual: CheckConfig = aCheckConfig('https://example.test/health', { timeout: 30 });
 
 const unusual: CheckConfig = {
   url: 'https://example.test/api',
