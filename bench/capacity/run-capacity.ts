@@ -52,7 +52,7 @@ export interface CapacityReport {
   achievedRatio: number;
   gapMs: GapFigures;
   /** The same per kind of target (fast, slow, hang), so slow ones cannot hide in the fast ones' figures. */
-  gapMsByKind: Partial<Record<TargetKind, GapFigures & { monitors: number }>>;
+  gapMsByKind: Partial<Record<TargetKind, GapFigures & { monitors: number; hits: number }>>;
   mix: TargetMix;
   checkConcurrency: number | null;
   /** Results recorded as down (the hanging targets' timeouts, in the failing mix). */
@@ -251,7 +251,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     let inWindow = 0;
     let neverChecked = 0;
     const gaps: number[] = [];
-    const gapsByKind = new Map<TargetKind, { gaps: number[]; monitors: number }>();
+    const gapsByKind = new Map<TargetKind, { gaps: number[]; monitors: number; hits: number }>();
     let doubled = 0;
     const intervalMs = o.intervalSeconds * 1000;
     for (let i = 0; i < o.monitors; i++) {
@@ -261,8 +261,9 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       if (within.length === 0) neverChecked += 1;
       const kind = kindOf(i, mix);
       let ofKind = gapsByKind.get(kind);
-      if (!ofKind) gapsByKind.set(kind, (ofKind = { gaps: [], monitors: 0 }));
+      if (!ofKind) gapsByKind.set(kind, (ofKind = { gaps: [], monitors: 0, hits: 0 }));
       ofKind.monitors += 1;
+      ofKind.hits += times.length;
       for (let k = 1; k < times.length; k++) {
         if (times[k]! < windowStart || times[k]! >= windowEnd) continue;
         const gap = times[k]! - times[k - 1]!;
@@ -316,7 +317,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       achievedPerSecond: Math.round(achievedPerSecond * 10) / 10,
       achievedRatio: Math.round((achievedPerSecond / expectedPerSecond) * 10000) / 10000,
       gapMs: gapFigures(gaps),
-      gapMsByKind: Object.fromEntries([...gapsByKind].map(([kind, g]) => [kind, { ...gapFigures(g.gaps), monitors: g.monitors }])),
+      gapMsByKind: Object.fromEntries([...gapsByKind].map(([kind, g]) => [kind, { ...gapFigures(g.gaps), monitors: g.monitors, hits: g.hits }])),
       mix,
       checkConcurrency: o.checkConcurrency ?? null,
       downResults: down,
