@@ -2,10 +2,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProfileReport } from './capacity/profile-report';
 import { runCapacity, type CapacityReport } from './capacity/run-capacity';
+import { isScenarioName, SCENARIOS } from './capacity/scenarios';
 
 /**
- * pnpm bench:capacity --monitors 30000 --interval 30 [--workers 2] [--window 120] [--concurrency 200] [--profile <dir> [--profile-interval 1000]]
- * Prints a table and one JSON line (see docs/capacity.md). `--profile <dir>` adds where the time
+ * pnpm bench:capacity [--scenario default|https|slow-mix|failing-mix|60k] [--monitors N] [--interval S]
+ *   [--workers N] [--window S] [--concurrency N] [--profile <dir> [--profile-interval 1000]]
+ * A scenario sets the monitors, interval, workers, window and target mix; the other flags override
+ * it. Prints a table and one JSON line (see docs/capacity.md). `--profile <dir>` adds where the time
  * went in the window: CPU profiles of each process, Redis commands, Postgres statements; the
  * section is printed after the table and written to <dir>/summary.json. `--profile-interval`: the CPU
  * sampling interval in µs; every sample costs the profiled processes CPU, fewer cost less.
@@ -13,22 +16,28 @@ import { runCapacity, type CapacityReport } from './capacity/run-capacity';
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      monitors: { type: 'string', default: '30000' },
-      interval: { type: 'string', default: '30' },
-      workers: { type: 'string', default: '0' },
-      window: { type: 'string', default: '120' },
-      concurrency: { type: 'string', default: '200' },
+      scenario: { type: 'string', default: 'default' },
+      monitors: { type: 'string' },
+      interval: { type: 'string' },
+      workers: { type: 'string' },
+      window: { type: 'string' },
+      concurrency: { type: 'string' },
       'create-concurrency': { type: 'string', default: '32' },
       profile: { type: 'string' },
       'profile-interval': { type: 'string', default: '1000' },
     },
   });
+  const name = values.scenario;
+  if (!isScenarioName(name)) throw new Error(`unknown scenario "${name}"; one of: ${Object.keys(SCENARIOS).join(', ')}`);
+  const scenario = SCENARIOS[name];
+  const numberOr = (flag: string | undefined, fallback: number): number => (flag === undefined ? fallback : Number(flag));
   const report = await runCapacity({
-    monitors: Number(values.monitors),
-    intervalSeconds: Number(values.interval),
-    workers: Number(values.workers),
-    windowSeconds: Number(values.window),
-    checkConcurrency: Number(values.concurrency),
+    monitors: numberOr(values.monitors, scenario.monitors),
+    intervalSeconds: numberOr(values.interval, scenario.intervalSeconds),
+    workers: numberOr(values.workers, scenario.workers),
+    windowSeconds: numberOr(values.window, scenario.windowSeconds),
+    checkConcurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    mix: scenario.mix,
     createConcurrency: Number(values['create-concurrency']),
     baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -36,6 +45,7 @@ async function main(): Promise<void> {
     profileIntervalUs: Number(values['profile-interval']),
     log: (line) => console.error(`[bench] ${line}`),
   });
+  console.log(`scenario ${name}`);
   printTable(report);
   if (report.profile) for (const line of formatProfileReport(report.profile)) console.log(line);
   // The JSON line stays one line: the profile is in its summary.json.
@@ -44,21 +54,44 @@ async function main(): Promise<void> {
 
 function printTable(r: CapacityReport): void {
   const rows: [string, string][] = [
-    ['monitors × interval', `${r.monitors} × ${r.intervalSeconds} s (${r.workers === 0 ? 'all-in-one' : `api + ${r.workers} check-workers + notifier`})`],
+    [
+      'monitors × interval',
+      `${r.monitors} × ${r.intervalSeconds} s (${r.workers === 0 ? 'all-in-one' : `api + ${r.workers} check-workers + notifier`})`,
+    ],
+    ['targets', describeMix(r)],
+    ['CHECK_CONCURRENCY', r.checkConcurrency === null ? 'default' : String(r.checkConcurrency)],
     ['created through the API in', `${r.createSeconds} s`],
     ['warm-up before the window', `${r.warmupSeconds} s (backlog then: ${r.backlogAtWindowStart} checks)`],
     ['expected checks/s', String(r.expectedPerSecond)],
     ['achieved checks/s', `${r.achievedPerSecond} (${(r.achievedRatio * 100).toFixed(2)} %)`],
     ['gap between checks p50 / p99 / max', `${r.gapMs.p50} / ${r.gapMs.p99} / ${r.gapMs.max} ms`],
+    ...Object.entries(r.gapMsByKind).map(([kind, g]): [string, string] => [
+      `  ${kind} targets (${g.monitors}) gap p50 / p99 / max`,
+      `${g.p50} / ${g.p99} / ${g.max} ms`,
+    ]),
     ['monitors never checked in window', String(r.neverChecked)],
+    ['results recorded down', String(r.downResults)],
+    ...(r.tlsHandshakes
+      ? [['TLS handshakes full / resumed', `${r.tlsHandshakes.full} / ${r.tlsHandshakes.resumed}`] as [string, string]]
+      : []),
     ['checks doubled / lost', `${r.doubled} / ${r.lost}`],
-    ['raw result size', `${r.bytesPerResult} bytes per check (table + indexes) as written, ${r.bytesPerResultCompacted} once the day is closed`],
+    [
+      'raw result size',
+      `${r.bytesPerResult} bytes per check (table + indexes) as written, ${r.bytesPerResultCompacted} once the day is closed`,
+    ],
     ['GET /monitors?limit=25 p50 / p99', `${r.apiLatencyMs.listP50} / ${r.apiLatencyMs.listP99} ms`],
     ['GET /monitors/{id} p50 / p99', `${r.apiLatencyMs.getP50} / ${r.apiLatencyMs.getP99} ms`],
     ...r.processes.map((p): [string, string] => [`${p.name}`, `CPU ${p.cpuPercent} %${p.rssMb ? `, RSS ${p.rssMb} MB` : ''}`]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
+}
+
+function describeMix(r: CapacityReport): string {
+  const parts = [r.mix.protocol === 'https' ? 'HTTPS, a fresh handshake per check, verify_ssl on half' : 'HTTP, kept alive'];
+  if (r.mix.slowPercent) parts.push(`${r.mix.slowPercent} % answer after 5 s`);
+  if (r.mix.hangPercent) parts.push(`${r.mix.hangPercent} % never answer (5-s timeout)`);
+  return parts.join('; ');
 }
 
 main().catch((err: unknown) => {

@@ -8,12 +8,12 @@ jest.setTimeout(180_000);
  */
 describe('capacity harness, small run', () => {
   it('checks every monitor on schedule with no check lost or doubled (api + 2 check-workers + notifier)', async () => {
+    // At the product's defaults: each worker sizes its own concurrency (no CHECK_CONCURRENCY).
     const report = await runCapacity({
       monitors: 200,
       intervalSeconds: 2,
       workers: 2,
       windowSeconds: 20,
-      checkConcurrency: 50,
       createConcurrency: 16,
       baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -27,6 +27,31 @@ describe('capacity harness, small run', () => {
     // Sizes are read across the daily partitions (the partitioned parent itself has no storage).
     expect(report.bytesPerResult).toBeGreaterThan(40);
     expect(report.bytesPerResultCompacted).toBeLessThanOrEqual(report.bytesPerResult!);
+    expect(Object.values(report.exitCodes).every((code) => code === 0)).toBe(true);
+  });
+
+  it('probes HTTPS with a fresh handshake per check, verify_ssl both ways, and records the hanging 5 % down', async () => {
+    const report = await runCapacity({
+      monitors: 100,
+      intervalSeconds: 10,
+      workers: 1,
+      windowSeconds: 15,
+      createConcurrency: 16,
+      mix: { protocol: 'https', hangPercent: 5 },
+      baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    });
+    expect(report.mismatches).toEqual([]);
+    expect(report.neverChecked).toBe(0);
+    expect(report.doubled).toBe(0);
+    expect(report.lost).toBe(0);
+    expect(report.gapMsByKind.hang?.monitors).toBe(5);
+    // Monitors that verify trust the harness's certificate, the others skip verification: every
+    // fast one is up; only the hanging targets' timeouts are down.
+    expect(report.downResults).toBe(report.gapMsByKind.hang?.hits);
+    expect(report.downResults).toBeGreaterThan(0);
+    expect(report.tlsHandshakes?.resumed).toBe(0);
+    expect(report.tlsHandshakes?.full).toBeGreaterThanOrEqual(report.hitsTotal);
     expect(Object.values(report.exitCodes).every((code) => code === 0)).toBe(true);
   });
 });

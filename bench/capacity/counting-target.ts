@@ -1,38 +1,85 @@
-import { createServer, type Server } from 'node:http';
+import { constants } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { TlsMaterial } from './tls-material';
 
-/** A loopback target that answers 200 and remembers when each monitor (path /m/{id}) was hit. */
+/** How a monitor's target behaves, chosen by its path: /m/{i} answers at once, /s/{i} late, /h/{i} never. */
+export type TargetKind = 'fast' | 'slow' | 'hang';
+export const TARGET_PATH: Record<TargetKind, string> = { fast: 'm', slow: 's', hang: 'h' };
+
+/** A loopback target that remembers when each monitor (by index in its path) was hit. */
 export interface CountingTarget {
   url: string;
-  /** monitor id → hit times (ms). */
+  /** monitor index → hit times (ms). */
   hits: Map<number, number[]>;
   total(): number;
+  /** Requests received and not answered yet. */
+  open(): number;
+  /** TLS only: handshakes completed and how many of them resumed a session (0: every check paid a full one). */
+  handshakes: { full: number; resumed: number };
   close(): Promise<void>;
 }
 
-export async function startCountingTarget(): Promise<CountingTarget> {
+export interface CountingTargetOptions {
+  /** Serve HTTPS with this certificate, closing the connection after each answer: a fresh handshake per check. */
+  tls?: TlsMaterial;
+  /** How long /s/ targets take to answer. */
+  slowMs?: number;
+}
+
+export async function startCountingTarget(options: CountingTargetOptions = {}): Promise<CountingTarget> {
   const hits = new Map<number, number[]>();
+  const slowMs = options.slowMs ?? 5000;
   let total = 0;
-  const server: Server = createServer((req, res) => {
-    const m = /^\/m\/(\d+)/.exec(req.url ?? '');
+  let open = 0;
+  const handshakes = { full: 0, resumed: 0 };
+  const answer = (res: ServerResponse): void => {
+    open -= 1;
+    if (res.destroyed) return;
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2', ...(options.tls ? { connection: 'close' } : {}) });
+    res.end('ok');
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const m = /^\/([msh])\/(\d+)/.exec(req.url ?? '');
     if (m) {
-      const id = Number(m[1]);
+      const id = Number(m[2]);
       let list = hits.get(id);
       if (!list) hits.set(id, (list = []));
       list.push(Date.now());
       total += 1;
     }
-    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
-    res.end('ok');
-  });
-  server.keepAliveTimeout = 60_000;
+    open += 1;
+    // A hanging target keeps the request until the checker gives up and closes it.
+    if (m?.[1] === 'h') {
+      res.on('close', () => (open -= 1));
+      return;
+    }
+    if (m?.[1] === 's') setTimeout(() => answer(res), slowMs).unref();
+    else answer(res);
+  };
+  let server: Server;
+  if (options.tls) {
+    // No session tickets (and Node keeps no server session cache): no check resumes a session.
+    server = createTlsServer({ key: options.tls.key, cert: options.tls.cert, secureOptions: constants.SSL_OP_NO_TICKET }, handle);
+    server.on('secureConnection', (socket: TLSSocket) => {
+      if (socket.isSessionReused()) handshakes.resumed += 1;
+      else handshakes.full += 1;
+    });
+  } else {
+    server = createServer(handle);
+    server.keepAliveTimeout = 60_000;
+  }
   server.maxRequestsPerSocket = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     hits,
     total: () => total,
+    open: () => open,
+    handshakes,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

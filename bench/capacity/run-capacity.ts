@@ -3,11 +3,13 @@ import { Client } from 'pg';
 import IORedis from 'ioredis';
 import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, resultStorage } from '@uptime/db';
 import { QueueName } from '@uptime/queues';
-import { startCountingTarget } from './counting-target';
+import { startCountingTarget, TARGET_PATH, type TargetKind } from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
 import { CapacityProfiler, type ProfileReport } from './profile';
+import { kindOf, verifiesTls, type TargetMix } from './scenarios';
 import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
+import { makeTlsMaterial } from './tls-material';
 
 export interface CapacityOptions {
   monitors: number;
@@ -15,8 +17,11 @@ export interface CapacityOptions {
   /** 0: everything in one all-in-one process; N: api + N check-workers + notifier. */
   workers: number;
   windowSeconds: number;
-  checkConcurrency: number;
+  /** CHECK_CONCURRENCY for the services; unset: the product's default. */
+  checkConcurrency?: number;
   createConcurrency: number;
+  /** What the monitors probe; by default plain HTTP targets that answer at once. */
+  mix?: TargetMix;
   baseDatabaseUrl: string;
   redisUrl: string;
   /** CPU-profile every service process into this directory and read Redis and Postgres statistics over the window. */
@@ -45,7 +50,15 @@ export interface CapacityReport {
   expectedPerSecond: number;
   achievedPerSecond: number;
   achievedRatio: number;
-  gapMs: { p50: number | null; p99: number | null; max: number | null };
+  gapMs: GapFigures;
+  /** The same per kind of target (fast, slow, hang), so slow ones cannot hide in the fast ones' figures. */
+  gapMsByKind: Partial<Record<TargetKind, GapFigures & { monitors: number; hits: number }>>;
+  mix: TargetMix;
+  checkConcurrency: number | null;
+  /** Results recorded as down (the hanging targets' timeouts, in the failing mix). */
+  downResults: number;
+  /** HTTPS only: TLS handshakes at the target, full and resumed. */
+  tlsHandshakes?: { full: number; resumed: number };
   neverChecked: number;
   doubled: number;
   lost: number;
@@ -63,6 +76,18 @@ export interface CapacityReport {
   /** With `profileDir` only. */
   profile?: ProfileReport;
 }
+
+export interface GapFigures {
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}
+
+const gapFigures = (gaps: number[]): GapFigures => ({
+  p50: quantile(gaps, 0.5),
+  p99: quantile(gaps, 0.99),
+  max: gaps.length ? gaps.reduce((a, b) => (b > a ? b : a)) : null,
+});
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -87,9 +112,20 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
   dbUrl.pathname = `/uptime_bench_${runId}`;
   const databaseUrl = dbUrl.toString();
   const prefix = `uptime_bench_${runId}`;
-  const target = await startCountingTarget();
+  const mix: TargetMix = o.mix ?? { protocol: 'http' };
+  const tls = mix.protocol === 'https' ? makeTlsMaterial() : undefined;
+  const target = await startCountingTarget({ tls });
   const processes: ServiceProcess[] = [];
-  const profiler = o.profileDir ? new CapacityProfiler({ dir: o.profileDir, intervalUs: o.profileIntervalUs ?? 1000, databaseUrl, redisUrl: o.redisUrl, root: ROOT, log }) : undefined;
+  const profiler = o.profileDir
+    ? new CapacityProfiler({
+        dir: o.profileDir,
+        intervalUs: o.profileIntervalUs ?? 1000,
+        databaseUrl,
+        redisUrl: o.redisUrl,
+        root: ROOT,
+        log,
+      })
+    : undefined;
   let report: CapacityReport | undefined;
   try {
     // Migrate and create the caller before the services start.
@@ -115,7 +151,9 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       MIN_CHECK_INTERVAL_SECONDS: '1',
       ALLOW_PRIVATE_TARGETS: 'true',
       RATE_LIMIT_PER_HOUR: '0',
-      CHECK_CONCURRENCY: String(o.checkConcurrency),
+      ...(o.checkConcurrency === undefined ? {} : { CHECK_CONCURRENCY: String(o.checkConcurrency) }),
+      // Monitors that verify TLS trust the harness's own certificate, as they would a public CA's.
+      ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certPath } : {}),
       LOG_LEVEL: 'warn',
       HEALTH_PORT: '0',
     };
@@ -144,10 +182,20 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       Array.from({ length: o.createConcurrency }, async () => {
         while (next < o.monitors) {
           const i = next++;
+          const kind = kindOf(i, mix);
           const res = await fetch(`${api}/api/v1/monitors`, {
             method: 'POST',
             headers: { authorization: auth, 'content-type': 'application/json' },
-            body: JSON.stringify({ name: `m${i}`, url: `${target.url}/m/${i}`, type: 'http', check_interval: o.intervalSeconds, timeout: 10 }),
+            body: JSON.stringify({
+              name: `m${i}`,
+              url: `${target.url}/${TARGET_PATH[kind]}/${i}`,
+              type: 'http',
+              check_interval: o.intervalSeconds,
+              // A hanging target times out after the shortest timeout allowed; a slow one answers in time.
+              timeout: kind === 'hang' ? 5 : 10,
+              retry_count: 0,
+              ...(mix.protocol === 'https' ? { verify_ssl: verifiesTls(i) } : {}),
+            }),
           });
           const body = (await res.json()) as { data?: { id: number } };
           if (res.status !== 201 || !body.data) throw new Error(`create answered ${res.status}: ${JSON.stringify(body)}`);
@@ -161,7 +209,13 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     await sleep(o.intervalSeconds * 1000 + 1000);
     // The creation burst queued one immediate check per monitor on top of the schedules: the
     // window opens once the workers have worked that backlog off (at most two more intervals).
-    const backlog = await waitForBacklog(o.redisUrl, `${prefix}:${QueueName.checks}:wait`, o.monitors / o.intervalSeconds, o.intervalSeconds * 2000, log);
+    const backlog = await waitForBacklog(
+      o.redisUrl,
+      `${prefix}:${QueueName.checks}:wait`,
+      o.monitors / o.intervalSeconds,
+      o.intervalSeconds * 2000,
+      log,
+    );
     const warmupSeconds = (performance.now() - warmupStart) / 1000;
 
     await profiler?.windowStarted();
@@ -197,6 +251,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     let inWindow = 0;
     let neverChecked = 0;
     const gaps: number[] = [];
+    const gapsByKind = new Map<TargetKind, { gaps: number[]; monitors: number; hits: number }>();
     let doubled = 0;
     const intervalMs = o.intervalSeconds * 1000;
     for (let i = 0; i < o.monitors; i++) {
@@ -204,10 +259,16 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       const within = times.filter((t) => t >= windowStart && t < windowEnd);
       inWindow += within.length;
       if (within.length === 0) neverChecked += 1;
+      const kind = kindOf(i, mix);
+      let ofKind = gapsByKind.get(kind);
+      if (!ofKind) gapsByKind.set(kind, (ofKind = { gaps: [], monitors: 0, hits: 0 }));
+      ofKind.monitors += 1;
+      ofKind.hits += times.length;
       for (let k = 1; k < times.length; k++) {
         if (times[k]! < windowStart || times[k]! >= windowEnd) continue;
         const gap = times[k]! - times[k - 1]!;
         gaps.push(gap);
+        ofKind.gaps.push(gap);
         if (gap < intervalMs / 2) doubled += 1;
       }
     }
@@ -229,7 +290,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const compactedBytes = (await resultStorage(resultsDs)).bytes;
     await resultsDs.destroy();
     // Monitors whose target hits and recorded results disagree, with both time lists, for diagnosis.
-    const perMonitor = (await pg.query(`SELECT monitor_id, array_agg((extract(epoch FROM scheduled_at) * 1000)::bigint + start_lag_ms ORDER BY scheduled_at) AS times FROM check_results GROUP BY monitor_id`)).rows as { monitor_id: number; times: string[] }[];
+    const perMonitor = (
+      await pg.query(
+        `SELECT monitor_id, array_agg((extract(epoch FROM scheduled_at) * 1000)::bigint + start_lag_ms ORDER BY scheduled_at) AS times FROM check_results GROUP BY monitor_id`,
+      )
+    ).rows as { monitor_id: number; times: string[] }[];
     const resultTimes = new Map(perMonitor.map((r) => [r.monitor_id, r.times.map(Number)]));
     const mismatches: CapacityReport['mismatches'] = [];
     for (let i = 0; i < o.monitors && mismatches.length < 5; i++) {
@@ -237,6 +302,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       const recorded = resultTimes.get(idOfIndex[i]!) ?? [];
       if (hits.length !== recorded.length) mismatches.push({ monitorId: idOfIndex[i]!, hits, results: recorded });
     }
+    const [{ down }] = (await pg.query(`SELECT count(*)::int AS down FROM check_results WHERE NOT ok`)).rows as { down: number }[];
     await pg.end();
     const hitsTotal = target.total();
     report = {
@@ -250,7 +316,12 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       expectedPerSecond,
       achievedPerSecond: Math.round(achievedPerSecond * 10) / 10,
       achievedRatio: Math.round((achievedPerSecond / expectedPerSecond) * 10000) / 10000,
-      gapMs: { p50: quantile(gaps, 0.5), p99: quantile(gaps, 0.99), max: gaps.length ? gaps.reduce((a, b) => (b > a ? b : a)) : null },
+      gapMs: gapFigures(gaps),
+      gapMsByKind: Object.fromEntries([...gapsByKind].map(([kind, g]) => [kind, { ...gapFigures(g.gaps), monitors: g.monitors, hits: g.hits }])),
+      mix,
+      checkConcurrency: o.checkConcurrency ?? null,
+      downResults: down,
+      ...(tls ? { tlsHandshakes: { ...target.handshakes } } : {}),
       neverChecked,
       doubled,
       lost: Math.max(0, hitsTotal - results),
@@ -274,6 +345,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     await profiler?.close();
     for (const p of processes) await stopServiceProcess(p, 5000);
     await target.close();
+    tls?.remove();
     await dropRun(o.baseDatabaseUrl, databaseUrl, o.redisUrl, prefix);
   }
 }
@@ -284,7 +356,13 @@ const round = (v: number | null): number | null => (v === null ? null : Math.rou
  * Waits until fewer checks wait in the queue than one second of the expected rate, three samples
  * in a row, or `maxMs`; returns the queue's length then.
  */
-async function waitForBacklog(redisUrl: string, waitKey: string, perSecond: number, maxMs: number, log: (line: string) => void): Promise<number> {
+async function waitForBacklog(
+  redisUrl: string,
+  waitKey: string,
+  perSecond: number,
+  maxMs: number,
+  log: (line: string) => void,
+): Promise<number> {
   const redis = new IORedis(redisUrl);
   try {
     const deadline = Date.now() + maxMs;
@@ -303,7 +381,7 @@ async function waitForBacklog(redisUrl: string, waitKey: string, perSecond: numb
   }
 }
 
-async function dropRun(baseUrl: string, databaseUrl: string, redisUrl: string, prefix: string): Promise<void> {
+export async function dropRun(baseUrl: string, databaseUrl: string, redisUrl: string, prefix: string): Promise<void> {
   const admin = new URL(baseUrl);
   admin.pathname = '/postgres';
   const pg = new Client({ connectionString: admin.toString() });

@@ -60,6 +60,7 @@ describe('docker-compose.yml', () => {
     expect(services.postgres.volumes).toEqual(['postgres-data:/var/lib/postgresql/data']);
     expect(services.redis.image).toBe('redis:7');
     expect(services.redis.command?.join(' ')).toMatch(/--appendonly yes/);
+    expect(services.redis.command?.join(' ')).toMatch(/--hash-max-listpack-value 1024/);
     expect(services.redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
     expect(services.redis.volumes).toEqual(['redis-data:/data']);
     expect(Object.keys(compose.volumes).sort()).toEqual(['postgres-data', 'redis-data']);

@@ -23,6 +23,10 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   readonly requireHttps: boolean;
   readonly trustProxy?: string | number | boolean;
+  /**
+   * The most checks a worker process runs at once (CHECK_CONCURRENCY; 1,000 when unset). Every
+   * process starts at 50 and sizes itself below this from its measured load (docs/capacity.md).
+   */
   readonly checkConcurrency: number;
   /** The name of the workers' own location in multi-location checks (CHECK_LOCATION, default `local`). */
   readonly checkLocation: string;

@@ -96,7 +96,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: list(env.CORS_ORIGINS),
     requireHttps: bool(env.REQUIRE_HTTPS, nodeEnv === 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    checkConcurrency: env.CHECK_CONCURRENCY ?? 50,
+    checkConcurrency: env.CHECK_CONCURRENCY ?? 1000,
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
     resultBuffer: { memoryMax: env.RESULT_BUFFER_MEMORY_MAX ?? 20_000, redisMax: env.RESULT_BUFFER_REDIS_MAX ?? 500_000 },
     logLevel: env.LOG_LEVEL ?? 'info',

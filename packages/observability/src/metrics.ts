@@ -28,6 +28,8 @@ export interface ServiceMetrics {
   readonly checkDuration: Histogram<'result'>;
   /** `uptime_check_lag_seconds`: when a check started minus when its schedule planned it. */
   readonly checkLag: Histogram<string>;
+  /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
+  readonly checkConcurrency: Gauge<string>;
   /** `notifications_created_total{type="downtime|recovery"}`. */
   readonly notificationsCreated: Counter<'type'>;
   /** `emails_sent_total`: emails a transport accepted. */
@@ -86,6 +88,11 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     name: 'uptime_check_lag_seconds',
     help: 'Actual start of a check minus the time its schedule planned it for (first attempts)',
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers,
+  });
+  const checkConcurrency = new Gauge({
+    name: 'uptime_check_concurrency',
+    help: 'Checks a worker process lets run at once, sized from its measured load (CHECK_CONCURRENCY is the upper bound)',
     registers,
   });
   new Gauge({
@@ -161,6 +168,7 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     checks,
     checkDuration,
     checkLag,
+    checkConcurrency,
     notificationsCreated,
     emailsSent,
     emailsFailed,

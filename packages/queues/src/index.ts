@@ -1,5 +1,6 @@
 export * from './queue-names';
 export * from './run-check.job';
+export * from './compact-check';
 export * from './status-changed.job';
 export * from './alert-test.job';
 export * from './parse-job';

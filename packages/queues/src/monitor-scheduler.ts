@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CheckConfig } from '@uptime/probe';
+import { compactCheck } from './compact-check';
 import { JobName, QueueName } from './queue-names';
 import { monitorIdOfScheduler, schedulerIdOf, type RunCheckJob } from './run-check.job';
 
@@ -41,7 +42,6 @@ export function scheduleOffsetMs(monitorId: number, intervalMs: number): number 
 }
 
 const FIRST_SLOT_MARGIN_MS = 1000;
-
 /** The first time at or after `t` that falls on the schedule's grid (`offset` within each `every`). */
 export function firstSlotAfter(t: number, every: number, offset: number): number {
   const slot = Math.floor(t / every) * every + offset;
@@ -76,7 +76,7 @@ export class MonitorScheduler {
   }
 
   private templateOf(m: SchedulableMonitor): RunCheckJob {
-    const template: RunCheckJob = { monitorId: m.id, configVersion: m.configVersion, check: checkConfigOf(m) };
+    const template: RunCheckJob = { monitorId: m.id, configVersion: m.configVersion, check: compactCheck(checkConfigOf(m)) };
     // Only monitors with agents carry the field: the others' templates stay exactly as they were.
     if (m.agentIds && m.agentIds.length > 0) template.agentIds = [...m.agentIds].sort((a, b) => a - b);
     return template;

@@ -1,12 +1,13 @@
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Min } from 'class-validator';
-import type { CheckConfig } from '@uptime/probe';
+import type { CompactCheckConfig } from './compact-check';
 
 /** Payload of `run-check`: the monitor and the configuration to probe it with. */
 export class RunCheckJob {
   @IsInt() @Min(1) monitorId!: number;
   /** The monitor's config_version the template was built from. */
   @IsInt() @Min(1) configVersion!: number;
-  @IsObject() check!: CheckConfig;
+  /** Fields at their usual value are left out (compact-check.ts): read it through `expandCheck`. */
+  @IsObject() check!: CompactCheckConfig;
   /**
    * Agents the check also runs through (contract §7), by id: the worker looks up their URL and
    * secret itself, so no secret travels in a job. Absent for a monitor without agents.

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { expandCheck, type RunCheckJob } from '@uptime/queues';
 import { aCaller } from '@uptime/testing';
 import { expectMeta, startApiHarness, useApiHarness, type ApiHarness } from './support/api-harness';
 
@@ -137,7 +138,14 @@ describe('POST /monitors', () => {
 
     const scheduler = await h.scheduler.queue.getJobScheduler(`monitor-${id}`);
     expect(scheduler?.every).toBe(120_000);
-    expect(scheduler?.template?.data).toEqual({
+    // The template stores what differs from the usual values (packages/queues/src/compact-check.ts).
+    const template = scheduler?.template?.data as RunCheckJob;
+    expect(template).toEqual({
+      monitorId: id,
+      configVersion: 1,
+      check: { url: 'https://example.com/health', timeout: 30, headers: { 'X-A': 'b' }, expectedContent: 'healthy' },
+    });
+    expect({ ...template, check: expandCheck(template.check) }).toEqual({
       monitorId: id,
       configVersion: 1,
       check: {

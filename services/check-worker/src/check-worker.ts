@@ -13,6 +13,7 @@ import {
 } from '@uptime/observability';
 import { runProbe } from '@uptime/probe';
 import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
+import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { startCheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
@@ -21,6 +22,7 @@ import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
 import { createRunCheckProcessor } from './run-check.processor';
+import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
 
 export interface CheckWorkerDeps {
@@ -31,6 +33,8 @@ export interface CheckWorkerDeps {
   metrics?: ServiceMetrics;
   /** How often the worker publishes its check figures for GET /dashboard (default 5 s; tests go faster). */
   checkStatsPublishMs?: number;
+  /** How often the worker resizes its concurrency from what it measured (default 1 s; tests go faster). */
+  concurrencyPeriodMs?: number;
 }
 
 export interface RunningCheckWorker {
@@ -47,8 +51,9 @@ export interface RunningCheckWorker {
 }
 
 /**
- * A check-worker on an open database: consumes `run-check` jobs with CHECK_CONCURRENCY probes in
- * flight, records results in batches and publishes status changes. Any number may run.
+ * A check-worker on an open database: consumes `run-check` jobs with as many probes in flight as
+ * its measured load needs (at most CHECK_CONCURRENCY: adaptive-concurrency.ts), records results
+ * in batches and publishes status changes. Any number may run.
  */
 export async function startCheckWorker({
   config,
@@ -56,6 +61,7 @@ export async function startCheckWorker({
   logger,
   metrics = createServiceMetrics(),
   checkStatsPublishMs,
+  concurrencyPeriodMs = 1000,
 }: CheckWorkerDeps): Promise<RunningCheckWorker> {
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
@@ -73,6 +79,7 @@ export async function startCheckWorker({
   });
   const batcher = new ResultBatcher<CheckOutcome>((outcomes) => backlog.record(outcomes));
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
+  const slots = new AdaptiveConcurrency(config.checkConcurrency);
   const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix));
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
@@ -95,7 +102,7 @@ export async function startCheckWorker({
       if (job.name !== JobName.runCheck) throw new Error(`check-worker has no handler for job "${job.name}"`);
       const started = Date.now();
       lag.observe(job, started);
-      const outcome = await inFlight.track(job, token, () => runCheck(job));
+      const outcome = await slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
       if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
       logger.debug(
         { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
@@ -106,7 +113,7 @@ export async function startCheckWorker({
     {
       connection: blocking,
       prefix,
-      concurrency: config.checkConcurrency,
+      concurrency: slots.current,
       maxStalledCount: 1,
     },
   );
@@ -120,9 +127,15 @@ export async function startCheckWorker({
   publisher.startSweeping();
   backlog.start();
   await worker.waitUntilReady();
-  logger.info({ concurrency: config.checkConcurrency }, 'check-worker started');
+  metrics.checkConcurrency.set(slots.current);
+  slots.start(concurrencyPeriodMs, (limit) => {
+    setWorkerConcurrency(worker, limit);
+    metrics.checkConcurrency.set(limit);
+  });
+  logger.info({ concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
     unwatchQueue();
+    slots.stop();
     await lag.stop();
     const running = inFlight.describe();
     if (running.length > 0) logger.info({ in_flight: running }, 'stopping: finishing checks in flight');

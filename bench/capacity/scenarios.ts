@@ -1,0 +1,47 @@
+import type { TargetKind } from './counting-target';
+
+/** What the monitors of a run probe: the protocol, and which share answers late or never. */
+export interface TargetMix {
+  protocol: 'http' | 'https';
+  /** % of monitors whose target answers after 5 s. */
+  slowPercent?: number;
+  /** % of monitors whose target never answers: their checks time out (timeout 5 s, no retry). */
+  hangPercent?: number;
+}
+
+export interface Scenario {
+  monitors: number;
+  intervalSeconds: number;
+  workers: number;
+  windowSeconds: number;
+  mix: TargetMix;
+}
+
+/**
+ * `pnpm bench:capacity --scenario NAME` (docs/capacity.md). Each runs at the product's defaults
+ * (no CHECK_CONCURRENCY unless `--concurrency` is given); flags override any field.
+ */
+export const SCENARIOS = {
+  default: { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'http' } },
+  https: { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'https' } },
+  'slow-mix': { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'http', slowPercent: 20 } },
+  'failing-mix': { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'http', hangPercent: 5 } },
+  '60k': { monitors: 60_000, intervalSeconds: 60, workers: 2, windowSeconds: 180, mix: { protocol: 'http' } },
+} satisfies Record<string, Scenario>;
+
+export type ScenarioName = keyof typeof SCENARIOS;
+
+export function isScenarioName(name: string): name is ScenarioName {
+  return Object.hasOwn(SCENARIOS, name);
+}
+
+/** The monitor at `index`: the slow ones first in every hundred, the hanging ones last. */
+export function kindOf(index: number, mix: TargetMix): TargetKind {
+  const slot = index % 100;
+  if (slot < (mix.slowPercent ?? 0)) return 'slow';
+  if (slot >= 100 - (mix.hangPercent ?? 0)) return 'hang';
+  return 'fast';
+}
+
+/** HTTPS monitors verify the certificate on even indexes and skip verification on odd ones. */
+export const verifiesTls = (index: number): boolean => index % 2 === 0;

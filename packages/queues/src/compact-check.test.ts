@@ -1,0 +1,45 @@
+import type { CheckConfig } from '@uptime/probe';
+import { aCheckConfig } from '@uptime/testing';
+import { compactCheck, expandCheck } from './compact-check';
+
+const usual: CheckConfig = aCheckConfig('https://example.test/health', { timeout: 30 });
+
+const unusual: CheckConfig = {
+  url: 'https://example.test/api',
+  method: 'POST',
+  headers: { authorization: 'Bearer x', 'x-probe': '1' },
+  body: '{"ping":true}',
+  timeout: 5,
+  followRedirects: false,
+  verifySsl: false,
+  expectedStatus: [200, 418],
+  expectedContent: 'pong',
+  excludedContent: 'error',
+  jsonPath: '$.status',
+  expectedJsonValue: 'ok',
+  retryCount: 2,
+};
+
+describe('compact check configuration', () => {
+  it('keeps only the URL and timeout of a check at the usual values, and restores the rest', () => {
+    expect(compactCheck(usual)).toEqual({ url: usual.url, timeout: 30 });
+    expect(expandCheck(compactCheck(usual))).toEqual(usual);
+  });
+
+  it('keeps every field that differs, so nothing is lost', () => {
+    expect(compactCheck(unusual)).toEqual(unusual);
+    expect(expandCheck(compactCheck(unusual))).toEqual(unusual);
+    // Falsy values that differ from the usual ones are kept too.
+    const falsy: CheckConfig = { ...usual, method: 'HEAD', body: '', expectedContent: '', jsonPath: '', expectedJsonValue: '' };
+    expect(expandCheck(compactCheck(falsy))).toEqual(falsy);
+  });
+
+  it('reads a template written whole, before compaction, as it was', () => {
+    expect(expandCheck(unusual)).toEqual(unusual);
+    expect(expandCheck(usual)).toEqual(usual);
+  });
+
+  it('makes a usual template less than a third of its JSON', () => {
+    expect(JSON.stringify(compactCheck(usual)).length * 3).toBeLessThan(JSON.stringify(usual).length);
+  });
+});
