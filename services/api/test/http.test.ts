@@ -1,5 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Client = ReturnType<typeof request>;
 
-// No web app here, whether or not this checkout has built services/web: `/` is an unknown route.
-const h = useApiHarness({ WEB_DIST_DIR: path.join(os.tmpdir(), 'uptime-http-test-no-web-app') });
+const h = useApiHarness();
 let auth: string;
 
 beforeEach(async () => {

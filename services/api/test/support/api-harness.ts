@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
@@ -19,9 +21,15 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
+/**
+ * No web app unless a test names its folder (WEB_DIST_DIR): whether this checkout has built
+ * services/web (the browser tests do) must not change what `/` or an unknown page answers.
+ */
+const NO_WEB_APP = path.join(os.tmpdir(), 'uptime-api-tests-serve-no-web-app');
+
 /** The real app on this run's Postgres and Redis; call in beforeAll, `close()` in afterAll. */
 export async function startApiHarness(overrides: Record<string, string | undefined> = {}): Promise<ApiHarness> {
-  const config = testConfig(overrides);
+  const config = testConfig({ WEB_DIST_DIR: NO_WEB_APP, ...overrides });
   const ds = await openTestDatabase();
   const redis = createRedisConnection(config.redis.url, 'uptime-api-test');
   // Connected before the first request: until then the app answers 503 (not ready), as it should.
