@@ -151,7 +151,7 @@ describe('notification state machine under duplicated, reordered and redelivered
         }
         expect(bed.sendgrid.mails).toHaveLength(expected.length * RECIPIENTS.length);
       }),
-      { seed: 20261125, numRuns: 25, endOnFailure: true },
+      { seed: 20261125, numRuns: Number(process.env.MODEL_RUNS ?? 25), endOnFailure: true },
     );
   });
 });
