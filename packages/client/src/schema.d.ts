@@ -1218,10 +1218,25 @@ export interface components {
             locations: string[];
             tags: string[];
             /**
-             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)
+             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
              * @enum {string}
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
+            /**
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @enum {string|null}
+             */
+            status_reason: "failing" | "slow" | null;
+            /**
+             * Format: int32
+             * @description A success slower than this many milliseconds reads warning (slow); null: off
+             */
+            response_time_threshold: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online
+             */
+            recovery_threshold: number;
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -2090,6 +2105,17 @@ export interface components {
              * @default 0
              */
             retry_count?: number;
+            /**
+             * Format: int32
+             * @description Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)
+             */
+            response_time_threshold?: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online (docs/alert-rules.md)
+             * @default 1
+             */
+            recovery_threshold?: number;
             /** @default true */
             follow_redirects?: boolean;
             /** @default true */
@@ -2165,6 +2191,17 @@ export interface components {
              * @default 0
              */
             retry_count?: number;
+            /**
+             * Format: int32
+             * @description Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)
+             */
+            response_time_threshold?: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online (docs/alert-rules.md)
+             * @default 1
+             */
+            recovery_threshold?: number;
             /** @default true */
             follow_redirects?: boolean;
             /** @default true */
@@ -3126,6 +3163,9 @@ export interface operations {
                      *             "production"
                      *           ],
                      *           "status": "online",
+                     *           "status_reason": null,
+                     *           "response_time_threshold": 2000,
+                     *           "recovery_threshold": 2,
                      *           "uptime_24h": 99.93,
                      *           "uptime_7d": 99.98,
                      *           "uptime_30d": 99.99,
@@ -3227,6 +3267,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "pending",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3384,6 +3427,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3481,6 +3527,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3625,6 +3674,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3721,6 +3773,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "paused",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3818,6 +3873,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "paused",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3906,6 +3964,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "pending",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3994,6 +4055,9 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "pending",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,

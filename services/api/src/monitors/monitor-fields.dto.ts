@@ -97,6 +97,8 @@ export class MonitorFieldsDto {
   @Optional() @IsInt() @Min(5) @Max(300) timeout?: number;
   @Optional() @IsInt() @Min(1) @Max(86400) check_interval?: number;
   @Optional() @IsInt() @Min(0) @Max(10) retry_count?: number;
+  @Nullable() @IsInt() @Min(1) @Max(300000) response_time_threshold?: number | null;
+  @Optional() @IsInt() @Min(1) @Max(100) recovery_threshold?: number;
   @Optional() @IsBoolean() follow_redirects?: boolean;
   @Optional() @IsBoolean() verify_ssl?: boolean;
   @Optional() @IsHeaderMap() @HasNoRefusedCheckHeaders() headers?: Record<string, string>;

@@ -51,6 +51,8 @@ function applyFields(m: Monitor, dto: MonitorFieldsDto): void {
   if (dto.timeout !== undefined) m.timeout = dto.timeout;
   if (dto.check_interval !== undefined) m.checkInterval = dto.check_interval;
   if (dto.retry_count !== undefined) m.retryCount = dto.retry_count;
+  if (dto.response_time_threshold !== undefined) m.responseTimeThreshold = dto.response_time_threshold;
+  if (dto.recovery_threshold !== undefined) m.recoveryThreshold = dto.recovery_threshold;
   if (dto.follow_redirects !== undefined) m.followRedirects = dto.follow_redirects;
   if (dto.verify_ssl !== undefined) m.verifySsl = dto.verify_ssl;
   if (dto.headers !== undefined) m.headers = dto.headers;
@@ -90,13 +92,13 @@ const INSERT_MONITOR = `
   )
   INSERT INTO monitors (owner_id, name, url, type, method, headers, body, expected_status, timeout, check_interval,
                         retry_count, follow_redirects, verify_ssl, expected_content, excluded_content, json_path,
-                        expected_json_value, locations, tags, status, config_version)
+                        expected_json_value, locations, tags, status, config_version, response_time_threshold, recovery_threshold)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
           COALESCE($9::integer, (SELECT default_timeout FROM prefs), $22::integer),
           COALESCE($10::integer, GREATEST(COALESCE((SELECT default_check_interval FROM prefs), $23::integer), $24::integer)),
           $11, $12, $13, $14, $15, $16, $17,
           COALESCE($18::text[], (SELECT default_locations FROM prefs), $25::text[]),
-          $19, $20, $21)
+          $19, $20, $21, $26, $27)
   RETURNING *`;
 
 async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
@@ -113,6 +115,8 @@ async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFi
     tags: [],
     status: 'pending',
     configVersion: 1,
+    responseTimeThreshold: null,
+    recoveryThreshold: 1,
   } satisfies Partial<Monitor>);
   applyFields(m, dto);
   const [row] = (await deps.ds.query(INSERT_MONITOR, [
@@ -141,6 +145,8 @@ async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFi
     DEFAULT_PREFERENCES.defaultCheckInterval,
     deps.minCheckIntervalSeconds,
     DEFAULT_PREFERENCES.defaultLocations,
+    m.responseTimeThreshold,
+    m.recoveryThreshold,
   ])) as Record<string, unknown>[];
   // Every column as TypeORM would have loaded it (pg already parses jsonb, arrays and timestamps).
   for (const column of deps.ds.getMetadata(Monitor).columns) {

@@ -12,6 +12,9 @@ export interface MonitorFormValues {
   check_interval: string;
   timeout: string;
   retry_count: string;
+  /** Milliseconds; empty: off */
+  response_time_threshold: string;
+  recovery_threshold: string;
   /** "200, 201, 301" */
   expected_status: string;
   /** One "Name: value" per line */
@@ -43,6 +46,8 @@ export function emptyMonitorForm(
     check_interval: String(defaults?.default_check_interval ?? 300),
     timeout: String(defaults?.default_timeout ?? 30),
     retry_count: '0',
+    response_time_threshold: '',
+    recovery_threshold: '1',
     expected_status: '',
     headers: '',
     body: '',
@@ -66,6 +71,8 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     check_interval: String(m.check_interval),
     timeout: String(m.timeout),
     retry_count: String(m.retry_count),
+    response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
+    recovery_threshold: String(m.recovery_threshold),
     expected_status: m.expected_status.join(', '),
     headers: Object.entries(m.headers)
       .map(([k, v]) => `${k}: ${v}`)
@@ -145,8 +152,13 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     check_interval: int('check_interval', values.check_interval),
     timeout: int('timeout', values.timeout),
     retry_count: int('retry_count', values.retry_count),
+    recovery_threshold: int('recovery_threshold', values.recovery_threshold),
   };
   for (const [k, v] of Object.entries(numbers)) if (v !== undefined) body[k as keyof typeof numbers] = v;
+  // Empty turns slow-response warnings off: null on update, left out (off by default) on create.
+  const slowAfter = int('response_time_threshold', values.response_time_threshold);
+  if (slowAfter !== undefined) body.response_time_threshold = slowAfter;
+  else if (mode === 'update' && values.response_time_threshold.trim() === '') body.response_time_threshold = null;
   const texts = {
     body: optionalText(values.body),
     expected_content: optionalText(values.expected_content),
