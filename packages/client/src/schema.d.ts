@@ -1237,6 +1237,8 @@ export interface components {
              * @description Successes in a row needed to go from offline to online
              */
             recovery_threshold: number;
+            /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
+            depends_on: number[];
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -1581,6 +1583,10 @@ export interface components {
             created_at: string;
             /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
             possible_duplicate: boolean;
+            /** @description Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md) */
+            suppressed: boolean;
+            /** @description The offline monitors that suppressed it; empty when not suppressed */
+            suppressed_by: number[];
         };
         /** @description One message of a notification on one channel to one recipient (docs/reliability.md) */
         NotificationDelivery: {
@@ -1706,6 +1712,10 @@ export interface components {
             created_at: string;
             /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
             possible_duplicate: boolean;
+            /** @description Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md) */
+            suppressed: boolean;
+            /** @description The offline monitors that suppressed it; empty when not suppressed */
+            suppressed_by: number[];
             deliveries: components["schemas"]["NotificationDelivery"][];
         };
         Acknowledgement: {
@@ -2116,6 +2126,11 @@ export interface components {
              * @default 1
              */
             recovery_threshold?: number;
+            /**
+             * @description Ids of the caller's other monitors this one depends on; while one of them is offline, this monitor's downtime notification is recorded as suppressed and sent to nobody. A cycle or another user's id is 400 VALIDATION_ERROR (docs/alert-rules.md)
+             * @default []
+             */
+            depends_on?: number[];
             /** @default true */
             follow_redirects?: boolean;
             /** @default true */
@@ -2202,6 +2217,11 @@ export interface components {
              * @default 1
              */
             recovery_threshold?: number;
+            /**
+             * @description Ids of the caller's other monitors this one depends on; while one of them is offline, this monitor's downtime notification is recorded as suppressed and sent to nobody. A cycle or another user's id is 400 VALIDATION_ERROR (docs/alert-rules.md)
+             * @default []
+             */
+            depends_on?: number[];
             /** @default true */
             follow_redirects?: boolean;
             /** @default true */
@@ -3166,6 +3186,7 @@ export interface operations {
                      *           "status_reason": null,
                      *           "response_time_threshold": 2000,
                      *           "recovery_threshold": 2,
+                     *           "depends_on": [],
                      *           "uptime_24h": 99.93,
                      *           "uptime_7d": 99.98,
                      *           "uptime_30d": 99.99,
@@ -3270,6 +3291,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3430,6 +3452,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3530,6 +3553,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3677,6 +3701,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3776,6 +3801,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3876,6 +3902,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3967,6 +3994,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -4058,6 +4086,7 @@ export interface operations {
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
+                     *         "depends_on": [],
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -4895,7 +4924,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4976,7 +5007,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5058,7 +5091,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5140,6 +5175,8 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-22T09:58:00.000Z",
                      *         "possible_duplicate": false,
+                     *         "suppressed": false,
+                     *         "suppressed_by": [],
                      *         "deliveries": [
                      *           {
                      *             "channel": "email",
@@ -5339,7 +5376,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6569,7 +6608,9 @@ export interface operations {
                      *               "error_message": "Unexpected status 500"
                      *             },
                      *             "created_at": "2026-11-22T09:58:00.000Z",
-                     *             "possible_duplicate": false
+                     *             "possible_duplicate": false,
+                     *             "suppressed": false,
+                     *             "suppressed_by": []
                      *           }
                      *         ],
                      *         "checks": {

@@ -55,3 +55,61 @@ describe('response_time_threshold and recovery_threshold', () => {
     expect((await api('get', `/monitors/${id}`)).body.data).toMatchObject({ status: 'paused', status_reason: null });
   });
 });
+
+describe('depends_on', () => {
+  const idOf = async (extra: Record<string, unknown> = {}): Promise<number> => {
+    const res = await create(extra);
+    expect(res.status).toBe(201);
+    return res.body.data.id as number;
+  };
+  const expectRefused = (res: request.Response, message: RegExp): void => {
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(Object.keys(res.body.error.details)).toEqual(['depends_on']);
+    expect(res.body.error.details.depends_on.join(' ')).toMatch(message);
+  };
+
+  it('defaults to none and stores the caller’s other monitors, once each', async () => {
+    const db = await idOf();
+    const cache = await idOf();
+    expect((await create()).body.data.depends_on).toEqual([]);
+    const res = await create({ depends_on: [db, cache, db] });
+    expect(res.status).toBe(201);
+    expect(res.body.data.depends_on).toEqual([db, cache]);
+  });
+
+  it('refuses a cycle, direct or through other monitors, and a monitor depending on itself', async () => {
+    const a = await idOf();
+    const b = await idOf({ depends_on: [a] });
+    const c = await idOf({ depends_on: [b] });
+    expectRefused(await api('patch', `/monitors/${a}`).send({ depends_on: [c] }), /cycle/);
+    expectRefused(await api('patch', `/monitors/${a}`).send({ depends_on: [b] }), /cycle/);
+    expectRefused(await api('patch', `/monitors/${a}`).send({ depends_on: [a] }), /itself/);
+    expect((await api('get', `/monitors/${a}`)).body.data.depends_on).toEqual([]);
+    // Not a cycle: a diamond.
+    const d = await idOf({ depends_on: [b, c] });
+    expect((await api('get', `/monitors/${d}`)).body.data.depends_on).toEqual([b, c]);
+  });
+
+  it("refuses another user's monitor and an unknown id, naming them", async () => {
+    const { auth: otherAuth } = await aCaller(h.ds);
+    const theirs = await request(h.app).post('/api/v1/monitors').set('Authorization', otherAuth).send({ name: 'Theirs', url: 'https://theirs.example/', type: 'http' });
+    const theirId = theirs.body.data.id as number;
+    expectRefused(await create({ depends_on: [theirId] }), new RegExp(String(theirId)));
+    const mine = await idOf();
+    expectRefused(await api('patch', `/monitors/${mine}`).send({ depends_on: [999999] }), /999999/);
+  });
+
+  it.each([[Array.from({ length: 21 }, (_, i) => i + 1)], [[0]], [['1']], [null]])('refuses depends_on = %p', async (value) => {
+    const res = await create({ depends_on: value });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.error.details)).toEqual(['depends_on']);
+  });
+
+  it('drops a deleted monitor from its dependents', async () => {
+    const parent = await idOf();
+    const child = await idOf({ depends_on: [parent] });
+    expect((await request(h.app).delete(`/api/v1/monitors/${parent}`).set('Authorization', auth)).status).toBe(200);
+    expect((await api('get', `/monitors/${child}`)).body.data.depends_on).toEqual([]);
+  });
+});

@@ -79,6 +79,7 @@ describe('POST /monitors', () => {
       status_reason: null,
       response_time_threshold: null,
       recovery_threshold: 1,
+      depends_on: [],
       uptime_24h: null,
       uptime_7d: null,
       uptime_30d: null,

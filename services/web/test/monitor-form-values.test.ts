@@ -47,6 +47,7 @@ const MONITOR: Schema<'Monitor'> = {
   status_reason: null,
   response_time_threshold: 1200,
   recovery_threshold: 2,
+  depends_on: [3],
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };

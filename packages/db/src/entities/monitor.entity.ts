@@ -61,6 +61,8 @@ export class Monitor {
   /** Successes in a row counted while offline, towards recovery_threshold. */
   @Column({ type: 'integer', name: 'consecutive_successes', default: 0 }) consecutiveSuccesses!: number;
   /** Why the monitor reads warning: failing or slow; kept by the check-worker. */
+  /** Monitors of the same owner this one depends on: its downtime is suppressed while one is offline. */
+  @Column({ type: 'integer', array: true, name: 'depends_on', default: () => "'{}'" }) dependsOn!: number[];
   @Column({ type: 'varchar', length: 16, name: 'status_reason', nullable: true }) statusReason!: 'failing' | 'slow' | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;

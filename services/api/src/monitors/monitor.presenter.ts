@@ -29,6 +29,7 @@ export function toMonitorResponse(m: Monitor, uptime: Uptime = EMPTY_UPTIME) {
     status_reason: m.status === 'warning' ? m.statusReason : null,
     response_time_threshold: m.responseTimeThreshold,
     recovery_threshold: m.recoveryThreshold,
+    depends_on: m.dependsOn,
     uptime_24h: uptime['24h'],
     uptime_7d: uptime['7d'],
     uptime_30d: uptime['30d'],

@@ -42,6 +42,7 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   status_reason: null,
   response_time_threshold: 2000,
   recovery_threshold: 2,
+  depends_on: [],
   uptime_24h: 99.93,
   uptime_7d: 99.98,
   uptime_30d: 99.99,
@@ -123,6 +124,8 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
   error_details: { status_code: 500, response_time: 41, error_message: 'Unexpected status 500' },
   created_at: '2026-11-22T09:58:00.000Z',
   possible_duplicate: false,
+  suppressed: false,
+  suppressed_by: [],
 };
 
 export const EXAMPLE_DELIVERY: DeliveryResponse = {

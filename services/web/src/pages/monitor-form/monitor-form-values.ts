@@ -15,6 +15,8 @@ export interface MonitorFormValues {
   /** Milliseconds; empty: off */
   response_time_threshold: string;
   recovery_threshold: string;
+  /** Not edited by this form: carried through, so saving the form keeps the monitor's dependencies. */
+  depends_on: number[];
   /** "200, 201, 301" */
   expected_status: string;
   /** One "Name: value" per line */
@@ -48,6 +50,7 @@ export function emptyMonitorForm(
     retry_count: '0',
     response_time_threshold: '',
     recovery_threshold: '1',
+    depends_on: [],
     expected_status: '',
     headers: '',
     body: '',
@@ -73,6 +76,7 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     retry_count: String(m.retry_count),
     response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
     recovery_threshold: String(m.recovery_threshold),
+    depends_on: m.depends_on,
     expected_status: m.expected_status.join(', '),
     headers: Object.entries(m.headers)
       .map(([k, v]) => `${k}: ${v}`)
@@ -159,6 +163,7 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
   const slowAfter = int('response_time_threshold', values.response_time_threshold);
   if (slowAfter !== undefined) body.response_time_threshold = slowAfter;
   else if (mode === 'update' && values.response_time_threshold.trim() === '') body.response_time_threshold = null;
+  if (mode === 'update' || values.depends_on.length > 0) body.depends_on = values.depends_on;
   const texts = {
     body: optionalText(values.body),
     expected_content: optionalText(values.expected_content),
