@@ -1237,6 +1237,12 @@ export interface components {
              * @description Successes in a row needed to go from offline to online
              */
             recovery_threshold: number;
+            /**
+             * Format: date-time
+             * @description notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            certificate_expires_at: string | null;
             /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
             depends_on: number[];
             /** @description Uptime percentage over the last 24 hours; null without checks */
@@ -3187,6 +3193,7 @@ export interface operations {
                      *           "response_time_threshold": 2000,
                      *           "recovery_threshold": 2,
                      *           "depends_on": [],
+                     *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *           "uptime_24h": 99.93,
                      *           "uptime_7d": 99.98,
                      *           "uptime_30d": 99.99,
@@ -3292,6 +3299,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3453,6 +3461,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3554,6 +3563,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3702,6 +3712,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3802,6 +3813,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3903,6 +3915,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3995,6 +4008,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -4087,6 +4101,7 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,

@@ -113,3 +113,14 @@ describe('depends_on', () => {
     expect((await api('get', `/monitors/${child}`)).body.data.depends_on).toEqual([]);
   });
 });
+
+describe('certificate_expires_at', () => {
+  it('reads what the checks recorded for https, and null for http or before any certificate', async () => {
+    const https = (await create()).body.data as { id: number; certificate_expires_at: string | null };
+    expect(https.certificate_expires_at).toBeNull();
+    await h.ds.query(`UPDATE monitors SET certificate_expires_at = '2026-11-25T10:00:00Z' WHERE id = $1`, [https.id]);
+    expect((await api('get', `/monitors/${https.id}`)).body.data.certificate_expires_at).toBe('2026-11-25T10:00:00.000Z');
+    const patched = await api('patch', `/monitors/${https.id}`).send({ url: 'http://shop.example/health' });
+    expect(patched.body.data.certificate_expires_at).toBeNull();
+  });
+});

@@ -80,6 +80,7 @@ describe('POST /monitors', () => {
       response_time_threshold: null,
       recovery_threshold: 1,
       depends_on: [],
+      certificate_expires_at: null,
       uptime_24h: null,
       uptime_7d: null,
       uptime_30d: null,

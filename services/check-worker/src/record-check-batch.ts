@@ -44,6 +44,7 @@ interface MonitorUpdate {
   responseTime: number | null;
   lastSuccess: Date | null;
   lastFailure: Date | null;
+  certificateExpiresAt: Date | null;
 }
 
 const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
@@ -150,10 +151,13 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
     `UPDATE monitors m SET status = v.status, consecutive_failures = v.failures, response_time = v.response_time,
             last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
             last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id,
-            consecutive_successes = v.successes, status_reason = v.status_reason
+            consecutive_successes = v.successes, status_reason = v.status_reason,
+            -- A check that received no certificate (a failure, an agent's result) keeps the last one seen.
+            certificate_expires_at = CASE WHEN m.url ILIKE 'https:%' THEN COALESCE(v.certificate_expires_at, m.certificate_expires_at) END
        FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[],
-                   $9::int[], $10::varchar[])
-            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, successes, status_reason)
+                   $9::int[], $10::varchar[], $11::timestamptz[])
+            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, successes, status_reason,
+                 certificate_expires_at)
       WHERE m.id = v.id`,
     [
       ids,
@@ -166,6 +170,7 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
       u.map((x) => x.state.openIncidentId),
       u.map((x) => x.state.consecutiveSuccesses ?? 0),
       u.map((x) => x.state.statusReason),
+      u.map((x) => x.certificateExpiresAt),
     ],
   );
 }
@@ -279,6 +284,7 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
         responseTime: o.result.responseTime,
         lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
         lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
+        certificateExpiresAt: o.result.certificateExpiresAt ?? previous?.certificateExpiresAt ?? null,
       });
       if (step.status !== before.status) {
         const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;

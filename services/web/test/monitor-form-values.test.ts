@@ -48,6 +48,7 @@ const MONITOR: Schema<'Monitor'> = {
   response_time_threshold: 1200,
   recovery_threshold: 2,
   depends_on: [3],
+  certificate_expires_at: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -150,6 +151,7 @@ describe('the monitor form mapped to the API body', () => {
       paused_at: _p,
       pause_reason: _pr,
       status_reason: _sr,
+      certificate_expires_at: _ce,
       created_at: _ca,
       updated_at: _ua,
       ...fields

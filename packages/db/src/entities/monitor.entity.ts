@@ -61,6 +61,8 @@ export class Monitor {
   /** Successes in a row counted while offline, towards recovery_threshold. */
   @Column({ type: 'integer', name: 'consecutive_successes', default: 0 }) consecutiveSuccesses!: number;
   /** Why the monitor reads warning: failing or slow; kept by the check-worker. */
+  /** notAfter of the https target's leaf certificate as last received; null for http or none yet. */
+  @Column({ type: 'timestamptz', name: 'certificate_expires_at', nullable: true }) certificateExpiresAt!: Date | null;
   /** Monitors of the same owner this one depends on: its downtime is suppressed while one is offline. */
   @Column({ type: 'integer', array: true, name: 'depends_on', default: () => "'{}'" }) dependsOn!: number[];
   @Column({ type: 'varchar', length: 16, name: 'status_reason', nullable: true }) statusReason!: 'failing' | 'slow' | null;

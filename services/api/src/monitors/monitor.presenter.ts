@@ -30,6 +30,7 @@ export function toMonitorResponse(m: Monitor, uptime: Uptime = EMPTY_UPTIME) {
     response_time_threshold: m.responseTimeThreshold,
     recovery_threshold: m.recoveryThreshold,
     depends_on: m.dependsOn,
+    certificate_expires_at: /^https:/i.test(m.url) ? iso(m.certificateExpiresAt) : null,
     uptime_24h: uptime['24h'],
     uptime_7d: uptime['7d'],
     uptime_30d: uptime['30d'],

@@ -43,6 +43,7 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   response_time_threshold: 2000,
   recovery_threshold: 2,
   depends_on: [],
+  certificate_expires_at: '2027-02-01T23:59:59.000Z',
   uptime_24h: 99.93,
   uptime_7d: 99.98,
   uptime_30d: 99.99,

@@ -110,6 +110,7 @@ const monitor = objectOf<MonitorResponse>(
     status_reason: nullable(enumOf(['failing', 'slow'], { description: 'Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)' })),
     response_time_threshold: monitorField('response_time_threshold', { description: 'A success slower than this many milliseconds reads warning (slow); null: off' }),
     recovery_threshold: monitorField('recovery_threshold', { description: 'Successes in a row needed to go from offline to online' }),
+    certificate_expires_at: nullable(timestamp({ description: "notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)" })),
     depends_on: monitorField('depends_on', { description: 'Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed' }),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),
