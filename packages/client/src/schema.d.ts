@@ -1218,10 +1218,33 @@ export interface components {
             locations: string[];
             tags: string[];
             /**
-             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)
+             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
              * @enum {string}
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
+            /**
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @enum {string|null}
+             */
+            status_reason: "failing" | "slow" | null;
+            /**
+             * Format: int32
+             * @description A success slower than this many milliseconds reads warning (slow); null: off
+             */
+            response_time_threshold: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online
+             */
+            recovery_threshold: number;
+            /**
+             * Format: date-time
+             * @description notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            certificate_expires_at: string | null;
+            /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
+            depends_on: number[];
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -1566,6 +1589,10 @@ export interface components {
             created_at: string;
             /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
             possible_duplicate: boolean;
+            /** @description Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md) */
+            suppressed: boolean;
+            /** @description The offline monitors that suppressed it; empty when not suppressed */
+            suppressed_by: number[];
         };
         /** @description One message of a notification on one channel to one recipient (docs/reliability.md) */
         NotificationDelivery: {
@@ -1691,6 +1718,10 @@ export interface components {
             created_at: string;
             /** @description One of its deliveries may have reached its receiver twice (see NotificationDelivery) */
             possible_duplicate: boolean;
+            /** @description Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md) */
+            suppressed: boolean;
+            /** @description The offline monitors that suppressed it; empty when not suppressed */
+            suppressed_by: number[];
             deliveries: components["schemas"]["NotificationDelivery"][];
         };
         Acknowledgement: {
@@ -2090,6 +2121,22 @@ export interface components {
              * @default 0
              */
             retry_count?: number;
+            /**
+             * Format: int32
+             * @description Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)
+             */
+            response_time_threshold?: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online (docs/alert-rules.md)
+             * @default 1
+             */
+            recovery_threshold?: number;
+            /**
+             * @description Ids of the caller's other monitors this one depends on; while one of them is offline, this monitor's downtime notification is recorded as suppressed and sent to nobody. A cycle or another user's id is 400 VALIDATION_ERROR (docs/alert-rules.md)
+             * @default []
+             */
+            depends_on?: number[];
             /** @default true */
             follow_redirects?: boolean;
             /** @default true */
@@ -2165,6 +2212,22 @@ export interface components {
              * @default 0
              */
             retry_count?: number;
+            /**
+             * Format: int32
+             * @description Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)
+             */
+            response_time_threshold?: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online (docs/alert-rules.md)
+             * @default 1
+             */
+            recovery_threshold?: number;
+            /**
+             * @description Ids of the caller's other monitors this one depends on; while one of them is offline, this monitor's downtime notification is recorded as suppressed and sent to nobody. A cycle or another user's id is 400 VALIDATION_ERROR (docs/alert-rules.md)
+             * @default []
+             */
+            depends_on?: number[];
             /** @default true */
             follow_redirects?: boolean;
             /** @default true */
@@ -3126,6 +3189,11 @@ export interface operations {
                      *             "production"
                      *           ],
                      *           "status": "online",
+                     *           "status_reason": null,
+                     *           "response_time_threshold": 2000,
+                     *           "recovery_threshold": 2,
+                     *           "depends_on": [],
+                     *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *           "uptime_24h": 99.93,
                      *           "uptime_7d": 99.98,
                      *           "uptime_30d": 99.99,
@@ -3227,6 +3295,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "pending",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3386,6 +3459,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3483,6 +3561,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3629,6 +3712,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3726,6 +3814,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "paused",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3824,6 +3917,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "paused",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -3913,6 +4011,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "pending",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -4002,6 +4105,11 @@ export interface operations {
                      *           "production"
                      *         ],
                      *         "status": "pending",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": 2000,
+                     *         "recovery_threshold": 2,
+                     *         "depends_on": [],
+                     *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
                      *         "uptime_30d": 99.99,
@@ -4845,7 +4953,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4926,7 +5036,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5008,7 +5120,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5090,6 +5204,8 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-22T09:58:00.000Z",
                      *         "possible_duplicate": false,
+                     *         "suppressed": false,
+                     *         "suppressed_by": [],
                      *         "deliveries": [
                      *           {
                      *             "channel": "email",
@@ -5291,7 +5407,9 @@ export interface operations {
                      *             "error_message": "Unexpected status 500"
                      *           },
                      *           "created_at": "2026-11-22T09:58:00.000Z",
-                     *           "possible_duplicate": false
+                     *           "possible_duplicate": false,
+                     *           "suppressed": false,
+                     *           "suppressed_by": []
                      *         }
                      *       ],
                      *       "pagination": {
@@ -6527,7 +6645,9 @@ export interface operations {
                      *               "error_message": "Unexpected status 500"
                      *             },
                      *             "created_at": "2026-11-22T09:58:00.000Z",
-                     *             "possible_duplicate": false
+                     *             "possible_duplicate": false,
+                     *             "suppressed": false,
+                     *             "suppressed_by": []
                      *           }
                      *         ],
                      *         "checks": {

@@ -31,6 +31,8 @@ export interface ProbeResult {
   attempts: number;
   /** Where the last attempt's time went; absent for a result that came from an agent. */
   timings?: CheckTimings;
+  /** notAfter of the https target's leaf certificate; null or absent when none was received. */
+  certificateExpiresAt?: Date | null;
 }
 
 /**

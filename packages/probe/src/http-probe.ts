@@ -32,7 +32,16 @@ export async function runProbeWithPolicy(config: CheckConfig, policy: AddressPol
     outcome = await runAttempt(config, { policy, maxBodyBytes });
     error = outcome.failure ?? (outcome.response ? responseRuleFailure(config, outcome.response) : 'No response');
   } while (error !== null && attempts <= config.retryCount);
-  return { ok: error === null, statusCode: outcome.statusCode, responseTime: outcome.responseTime, error, checkedAt, attempts, timings: outcome.timings };
+  return {
+    ok: error === null,
+    statusCode: outcome.statusCode,
+    responseTime: outcome.responseTime,
+    error,
+    checkedAt,
+    attempts,
+    timings: outcome.timings,
+    certificateExpiresAt: outcome.certificateExpiresAt,
+  };
 }
 
 /** The API validates configs; one that slips through is our bug, not the target's failure. */

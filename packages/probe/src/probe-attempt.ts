@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import got, { type Method, type Options as GotOptions } from 'got';
+import { leafCertificateExpiry } from './certificate-expiry';
 import type { CheckConfig, CheckTimings } from './check-config';
 import { refusedCheckHeaderProblems } from './check-headers';
 import { transportFor } from './probe-transport';
@@ -26,6 +27,8 @@ export interface AttemptOutcome {
   /** From the start of the attempt to the end of reading; null when no response arrived. */
   responseTime: number | null;
   timings: CheckTimings;
+  /** notAfter of the leaf certificate of the response's connection; null for http or none. */
+  certificateExpiresAt: Date | null;
 }
 
 /**
@@ -39,6 +42,7 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
     const chunks: Buffer[] = [];
     let received = 0;
     let statusCode: number | null = null;
+    let certificateExpiresAt: Date | null = null;
     let settled = false;
     let request: ReturnType<typeof got.stream> | undefined;
 
@@ -50,7 +54,7 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
       if ('internal' in outcome) return reject(outcome.internal);
       const responseTime = statusCode === null ? null : Math.round(performance.now() - startedAt);
       const response = statusCode === null || outcome.failure !== null ? null : { statusCode, body: Buffer.concat(chunks), truncated: outcome.truncated ?? false };
-      resolve({ response, failure: outcome.failure, statusCode, responseTime, timings: timingsOf(request) });
+      resolve({ response, failure: outcome.failure, statusCode, responseTime, timings: timingsOf(request), certificateExpiresAt });
     };
     const fail = (error: unknown): void => {
       const reason = describeRequestFailure(error);
@@ -66,8 +70,9 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
     } catch (error) {
       return fail(error);
     }
-    request.on('response', (response: { statusCode: number }) => {
+    request.on('response', (response: { statusCode: number; socket?: unknown }) => {
       statusCode = response.statusCode;
+      certificateExpiresAt = leafCertificateExpiry(response.socket);
     });
     request.on('data', (chunk: Buffer) => {
       const room = settings.maxBodyBytes - received;

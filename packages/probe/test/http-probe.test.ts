@@ -28,7 +28,7 @@ describe('result shape', () => {
   it('reports a passing check with status, integer response time, start time and one attempt', async () => {
     const before = Date.now();
     const result = await runProbe(checkConfig(`${site.url}/text`), local);
-    expect(result).toEqual({ ok: true, statusCode: 200, responseTime: expect.any(Number), error: null, checkedAt: expect.any(Date), attempts: 1, timings: expect.any(Object) });
+    expect(result).toEqual({ ok: true, statusCode: 200, responseTime: expect.any(Number), error: null, checkedAt: expect.any(Date), attempts: 1, timings: expect.any(Object), certificateExpiresAt: null });
     expect(Number.isInteger(result.responseTime)).toBe(true);
     expect(result.responseTime).toBeGreaterThanOrEqual(0);
     expect(result.checkedAt.getTime()).toBeGreaterThanOrEqual(before);

@@ -127,6 +127,8 @@ describe('notifications API', () => {
           error_details: { status_code: 503, response_time: 120, error_message: 'Service Unavailable' },
           created_at: expect.stringMatching(ISO_MS),
           possible_duplicate: false,
+          suppressed: false,
+          suppressed_by: [],
         },
       ]);
     });

@@ -19,4 +19,13 @@ describe('outcome codec', () => {
     };
     expect(decodeOutcome(encodeOutcome(withLocations))).toEqual(withLocations);
   });
+
+  it('gives back the certificate expiry as a Date, and null as null', () => {
+    const at = new Date('2026-11-22T10:00:00.123Z');
+    const base: CheckOutcome = { monitorId: 7, configVersion: 1, scheduledAt: at, result: { ok: true, statusCode: 200, responseTime: 40, error: null, checkedAt: at, attempts: 1 } };
+    for (const certificateExpiresAt of [new Date('2026-11-25T10:00:00.000Z'), null]) {
+      const outcome: CheckOutcome = { ...base, result: { ...base.result, certificateExpiresAt } };
+      expect(decodeOutcome(encodeOutcome(outcome))).toEqual(outcome);
+    }
+  });
 });

@@ -8,17 +8,22 @@ export function encodeOutcome(outcome: CheckOutcome): string {
 
 type Encoded = Omit<CheckOutcome, 'scheduledAt' | 'result' | 'locations'> & {
   scheduledAt: string;
-  result: Omit<CheckOutcome['result'], 'checkedAt'> & { checkedAt: string };
+  result: Omit<CheckOutcome['result'], 'checkedAt' | 'certificateExpiresAt'> & { checkedAt: string; certificateExpiresAt?: string | null };
   locations?: (Omit<LocationOutcome, 'checkedAt' | 'observedAt'> & { checkedAt: string; observedAt: string })[];
 };
 
 /** The outcome `encodeOutcome` wrote, with its times as Dates again. */
 export function decodeOutcome(text: string): CheckOutcome {
   const { locations, ...raw } = JSON.parse(text) as Encoded;
+  const { certificateExpiresAt, ...result } = raw.result;
   return {
     ...raw,
     scheduledAt: new Date(raw.scheduledAt),
-    result: { ...raw.result, checkedAt: new Date(raw.result.checkedAt) },
+    result: {
+      ...result,
+      checkedAt: new Date(raw.result.checkedAt),
+      ...(certificateExpiresAt === undefined ? {} : { certificateExpiresAt: certificateExpiresAt === null ? null : new Date(certificateExpiresAt) }),
+    },
     ...(locations ? { locations: locations.map((l) => ({ ...l, checkedAt: new Date(l.checkedAt), observedAt: new Date(l.observedAt) })) } : {}),
   };
 }

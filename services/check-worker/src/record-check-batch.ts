@@ -3,6 +3,7 @@ import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
 import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
+import { isSlow, type StatusReason } from './status-reason';
 import { nextState, type MonitorState } from './status-transition';
 import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
 
@@ -34,14 +35,16 @@ interface LockedMonitor extends MonitorState {
   lastCheck: Date | null;
   checkIntervalSeconds: number;
   configChangedAt: Date;
+  responseTimeThreshold: number | null;
 }
 
 interface MonitorUpdate {
-  state: MonitorState;
+  state: MonitorState & { statusReason: StatusReason | null };
   lastCheck: Date;
   responseTime: number | null;
   lastSuccess: Date | null;
   lastFailure: Date | null;
+  certificateExpiresAt: Date | null;
 }
 
 const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
@@ -59,9 +62,13 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
     last_check: Date | null;
     check_interval: number;
     updated_at: Date;
+    consecutive_successes: number;
+    recovery_threshold: number;
+    response_time_threshold: number | null;
   }[] =
     await em.query(
-      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at
+      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
+              consecutive_successes, recovery_threshold, response_time_threshold
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
@@ -78,6 +85,9 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
         lastCheck: r.last_check,
         checkIntervalSeconds: r.check_interval,
         configChangedAt: r.updated_at,
+        consecutiveSuccesses: r.consecutive_successes,
+        recoveryThreshold: r.recovery_threshold,
+        responseTimeThreshold: r.response_time_threshold,
       },
     ]),
   );
@@ -140,9 +150,14 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
   await em.query(
     `UPDATE monitors m SET status = v.status, consecutive_failures = v.failures, response_time = v.response_time,
             last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
-            last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id
-       FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[])
-            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id)
+            last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id,
+            consecutive_successes = v.successes, status_reason = v.status_reason,
+            -- A check that received no certificate (a failure, an agent's result) keeps the last one seen.
+            certificate_expires_at = CASE WHEN m.url ILIKE 'https:%' THEN COALESCE(v.certificate_expires_at, m.certificate_expires_at) END
+       FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[],
+                   $9::int[], $10::varchar[], $11::timestamptz[])
+            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, successes, status_reason,
+                 certificate_expires_at)
       WHERE m.id = v.id`,
     [
       ids,
@@ -153,6 +168,9 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
       u.map((x) => x.lastSuccess),
       u.map((x) => x.lastFailure),
       u.map((x) => x.state.openIncidentId),
+      u.map((x) => x.state.consecutiveSuccesses ?? 0),
+      u.map((x) => x.state.statusReason),
+      u.map((x) => x.certificateExpiresAt),
     ],
   );
 }
@@ -242,7 +260,7 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       const monitor = monitors.get(o.monitorId)!;
       const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
       if (unchecked) noData.push({ monitorId: o.monitorId, ...unchecked });
-      const step = nextState(before, o.result.ok);
+      const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) });
       let openIncidentId = before.openIncidentId;
       let incidentId: number | null = null;
       if (step.opensIncident) openIncidentId = incidentId = await openIncident(em, o);
@@ -253,11 +271,20 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       }
       const previous = updates.get(o.monitorId);
       updates.set(o.monitorId, {
-        state: { status: step.status, consecutiveFailures: step.consecutiveFailures, alertThreshold: before.alertThreshold, openIncidentId },
+        state: {
+          status: step.status,
+          statusReason: step.statusReason,
+          consecutiveFailures: step.consecutiveFailures,
+          consecutiveSuccesses: step.consecutiveSuccesses,
+          alertThreshold: before.alertThreshold,
+          recoveryThreshold: before.recoveryThreshold,
+          openIncidentId,
+        },
         lastCheck: o.result.checkedAt,
         responseTime: o.result.responseTime,
         lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
         lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
+        certificateExpiresAt: o.result.certificateExpiresAt ?? previous?.certificateExpiresAt ?? null,
       });
       if (step.status !== before.status) {
         const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;

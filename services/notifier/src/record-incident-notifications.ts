@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, NotificationErrorDetails } from '@uptim
 import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident-context';
 import { downtimeMessage, recoveryMessage } from './incident-text';
 import { queueDeliveries } from './deliveries/delivery.repository';
+import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression';
 import { queryRows } from './query-rows';
 import { recipientsOf } from './recipients';
 
@@ -27,12 +28,12 @@ export interface RecordedNotifications {
 export function recordIncidentNotifications(dataSource: DataSource, ctx: IncidentContext): Promise<RecordedNotifications> {
   return dataSource.transaction(async (tx) => {
     const downtimeId = await insertDowntime(tx, ctx);
-    if (downtimeId !== null) await queueAllDeliveries(tx, downtimeId, ctx);
+    if (downtimeId !== null && (await suppressIfParentOffline(tx, downtimeId, ctx.monitorId)).length === 0) await queueAllDeliveries(tx, downtimeId, ctx);
     if (ctx.resolvedAt === null) return { downtimeId, recoveryId: null };
 
     await resolveDowntime(tx, ctx.incidentId);
     const recoveryId = await insertRecovery(tx, ctx);
-    if (recoveryId !== null && ctx.alertOnRecovery) await queueAllDeliveries(tx, recoveryId, ctx);
+    if (recoveryId !== null && !(await inheritSuppression(tx, recoveryId, ctx.incidentId)) && ctx.alertOnRecovery) await queueAllDeliveries(tx, recoveryId, ctx);
     return { downtimeId, recoveryId };
   });
 }

@@ -44,6 +44,11 @@ const MONITOR: Schema<'Monitor'> = {
   last_failure: null,
   paused_at: null,
   pause_reason: null,
+  status_reason: null,
+  response_time_threshold: 1200,
+  recovery_threshold: 2,
+  depends_on: [3],
+  certificate_expires_at: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -67,6 +72,7 @@ describe('the monitor form mapped to the API body', () => {
         check_interval: 120,
         timeout: 15,
         retry_count: 0,
+        recovery_threshold: 1,
         follow_redirects: true,
         verify_ssl: true,
         tags: [],
@@ -115,6 +121,7 @@ describe('the monitor form mapped to the API body', () => {
       // Out of range, but the API judges ranges: its message shows next to the field.
       timeout: 4,
       retry_count: 3,
+      recovery_threshold: 1,
       tags: ['prod', 'eu'],
       locations: ['fra'],
     });
@@ -143,6 +150,8 @@ describe('the monitor form mapped to the API body', () => {
       last_failure: _lf,
       paused_at: _p,
       pause_reason: _pr,
+      status_reason: _sr,
+      certificate_expires_at: _ce,
       created_at: _ca,
       updated_at: _ua,
       ...fields

@@ -54,6 +54,18 @@ export class Monitor {
   @Column({ type: 'varchar', length: 128, name: 'webhook_secret', nullable: true }) webhookSecret!: string | null;
   @Column({ type: 'boolean', name: 'alert_on_recovery', default: true }) alertOnRecovery!: boolean;
   @Column({ type: 'integer', name: 'alert_threshold', default: 1 }) alertThreshold!: number;
+  /** A success slower than this many ms reads warning (slow); null: off (docs/alert-rules.md). */
+  @Column({ type: 'integer', name: 'response_time_threshold', nullable: true }) responseTimeThreshold!: number | null;
+  /** Successes in a row needed to leave offline (docs/alert-rules.md). */
+  @Column({ type: 'integer', name: 'recovery_threshold', default: 1 }) recoveryThreshold!: number;
+  /** Successes in a row counted while offline, towards recovery_threshold. */
+  @Column({ type: 'integer', name: 'consecutive_successes', default: 0 }) consecutiveSuccesses!: number;
+  /** Why the monitor reads warning: failing or slow; kept by the check-worker. */
+  /** notAfter of the https target's leaf certificate as last received; null for http or none yet. */
+  @Column({ type: 'timestamptz', name: 'certificate_expires_at', nullable: true }) certificateExpiresAt!: Date | null;
+  /** Monitors of the same owner this one depends on: its downtime is suppressed while one is offline. */
+  @Column({ type: 'integer', array: true, name: 'depends_on', default: () => "'{}'" }) dependsOn!: number[];
+  @Column({ type: 'varchar', length: 16, name: 'status_reason', nullable: true }) statusReason!: 'failing' | 'slow' | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' }) updatedAt!: Date;

@@ -30,5 +30,9 @@ export class Notification {
   @Column({ type: 'timestamptz', name: 'acknowledged_at', nullable: true }) acknowledgedAt!: Date | null;
   @Column({ type: 'timestamptz', name: 'email_sent_at', nullable: true }) emailSentAt!: Date | null;
   @Column({ type: 'jsonb', name: 'error_details', nullable: true }) errorDetails!: NotificationErrorDetails | null;
+  /** Recorded but sent to nobody: a monitor this one depends on was offline (docs/alert-rules.md). */
+  @Column({ type: 'boolean', default: false }) suppressed!: boolean;
+  /** The offline parents that suppressed it; empty when not suppressed. */
+  @Column({ type: 'integer', array: true, name: 'suppressed_by', default: () => "'{}'" }) suppressedBy!: number[];
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }

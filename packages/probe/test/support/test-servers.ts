@@ -31,15 +31,15 @@ export interface TlsMaterial {
   cert: string;
 }
 
-/** A self-signed certificate for 127.0.0.1/localhost, made with the machine's openssl. */
-export function selfSignedCertificate(): TlsMaterial {
+/** A self-signed certificate for 127.0.0.1/localhost valid for `days`, made with the machine's openssl. */
+export function selfSignedCertificate(days = 1): TlsMaterial {
   const dir = mkdtempSync(join(tmpdir(), 'probe-tls-'));
   try {
     const keyPath = join(dir, 'key.pem');
     const certPath = join(dir, 'cert.pem');
     execFileSync('openssl', [
       'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=localhost',
+      '-keyout', keyPath, '-out', certPath, '-days', String(days), '-subj', '/CN=localhost',
       '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
     ], { stdio: 'ignore' });
     return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };

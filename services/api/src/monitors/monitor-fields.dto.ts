@@ -97,6 +97,15 @@ export class MonitorFieldsDto {
   @Optional() @IsInt() @Min(5) @Max(300) timeout?: number;
   @Optional() @IsInt() @Min(1) @Max(86400) check_interval?: number;
   @Optional() @IsInt() @Min(0) @Max(10) retry_count?: number;
+  @Nullable() @IsInt() @Min(1) @Max(300000) response_time_threshold?: number | null;
+  @Optional() @IsInt() @Min(1) @Max(100) recovery_threshold?: number;
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(2147483647, { each: true })
+  depends_on?: number[];
   @Optional() @IsBoolean() follow_redirects?: boolean;
   @Optional() @IsBoolean() verify_ssl?: boolean;
   @Optional() @IsHeaderMap() @HasNoRefusedCheckHeaders() headers?: Record<string, string>;

@@ -10,6 +10,7 @@ import type { PageRequest } from '../http/pagination';
 import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
 import type { PublicCache } from '../http/public-cache';
 import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
+import { assertDependencies } from './monitor-dependencies';
 
 export interface MonitorsDeps {
   ds: DataSource;
@@ -51,6 +52,9 @@ function applyFields(m: Monitor, dto: MonitorFieldsDto): void {
   if (dto.timeout !== undefined) m.timeout = dto.timeout;
   if (dto.check_interval !== undefined) m.checkInterval = dto.check_interval;
   if (dto.retry_count !== undefined) m.retryCount = dto.retry_count;
+  if (dto.response_time_threshold !== undefined) m.responseTimeThreshold = dto.response_time_threshold;
+  if (dto.recovery_threshold !== undefined) m.recoveryThreshold = dto.recovery_threshold;
+  if (dto.depends_on !== undefined) m.dependsOn = [...new Set(dto.depends_on)];
   if (dto.follow_redirects !== undefined) m.followRedirects = dto.follow_redirects;
   if (dto.verify_ssl !== undefined) m.verifySsl = dto.verify_ssl;
   if (dto.headers !== undefined) m.headers = dto.headers;
@@ -90,13 +94,13 @@ const INSERT_MONITOR = `
   )
   INSERT INTO monitors (owner_id, name, url, type, method, headers, body, expected_status, timeout, check_interval,
                         retry_count, follow_redirects, verify_ssl, expected_content, excluded_content, json_path,
-                        expected_json_value, locations, tags, status, config_version)
+                        expected_json_value, locations, tags, status, config_version, response_time_threshold, recovery_threshold, depends_on)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
           COALESCE($9::integer, (SELECT default_timeout FROM prefs), $22::integer),
           COALESCE($10::integer, GREATEST(COALESCE((SELECT default_check_interval FROM prefs), $23::integer), $24::integer)),
           $11, $12, $13, $14, $15, $16, $17,
           COALESCE($18::text[], (SELECT default_locations FROM prefs), $25::text[]),
-          $19, $20, $21)
+          $19, $20, $21, $26, $27, $28)
   RETURNING *`;
 
 async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
@@ -113,6 +117,9 @@ async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFi
     tags: [],
     status: 'pending',
     configVersion: 1,
+    responseTimeThreshold: null,
+    recoveryThreshold: 1,
+    dependsOn: [],
   } satisfies Partial<Monitor>);
   applyFields(m, dto);
   const [row] = (await deps.ds.query(INSERT_MONITOR, [
@@ -141,6 +148,9 @@ async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFi
     DEFAULT_PREFERENCES.defaultCheckInterval,
     deps.minCheckIntervalSeconds,
     DEFAULT_PREFERENCES.defaultLocations,
+    m.responseTimeThreshold,
+    m.recoveryThreshold,
+    m.dependsOn,
   ])) as Record<string, unknown>[];
   // Every column as TypeORM would have loaded it (pg already parses jsonb, arrays and timestamps).
   for (const column of deps.ds.getMetadata(Monitor).columns) {
@@ -160,6 +170,7 @@ async function insertMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFi
 export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
   assertInterval(deps, dto.check_interval);
   assertTargetAllowed(deps, dto.url);
+  if (dto.depends_on) await assertDependencies(deps.ds.manager, ownerId, null, dto.depends_on);
   const monitor = await insertMonitor(deps, ownerId, dto);
   // allSettled: the row goes only once neither write can still land after it.
   const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
@@ -188,6 +199,7 @@ export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: num
     // landing between our read and our write, where saving the stale copy would revert it.
     const monitor = await em.getRepository(Monitor).findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
     if (!monitor) throw new NotFoundError('monitor', id);
+    if (dto.depends_on) await assertDependencies(em, ownerId, id, dto.depends_on);
     applyFields(monitor, dto);
     monitor.configVersion += 1;
     return saveAndSchedule(em, deps, monitor);
@@ -203,6 +215,8 @@ export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: num
     const shown = await publicViewsOfMonitor(em, id);
     const result = await em.getRepository(Monitor).delete({ id, ownerId });
     if (!result.affected) throw new NotFoundError('monitor', id);
+    // Its dependents no longer depend on it: a stale id would be shown and never be offline again.
+    await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [id, ownerId]);
     await deps.scheduler.unschedule(id);
     return shown;
   });

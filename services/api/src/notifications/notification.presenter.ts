@@ -24,6 +24,8 @@ export function toNotificationResponse(n: NotificationView) {
     error_details: n.errorDetails,
     created_at: n.createdAt.toISOString(),
     possible_duplicate: n.possibleDuplicate,
+    suppressed: n.suppressed,
+    suppressed_by: n.suppressedBy,
   };
 }
 

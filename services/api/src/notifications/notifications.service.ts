@@ -23,6 +23,9 @@ export interface NotificationView {
   createdAt: Date;
   /** One of its deliveries was sent again after an attempt that may have arrived. */
   possibleDuplicate: boolean;
+  /** Recorded but sent to nobody: a monitor it depends on was offline (docs/alert-rules.md). */
+  suppressed: boolean;
+  suppressedBy: number[];
 }
 
 export interface NotificationAcknowledgement {
@@ -56,6 +59,7 @@ const SELECT_VIEW = `
          n.duration, n.notification_method AS "notificationMethod", n.acknowledged,
          n.acknowledged_at AS "acknowledgedAt", n.email_sent_at AS "emailSentAt",
          n.error_details AS "errorDetails", n.created_at AS "createdAt",
+         n.suppressed, n.suppressed_by AS "suppressedBy",
          EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS "possibleDuplicate"
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id`;

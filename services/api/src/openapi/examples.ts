@@ -39,6 +39,11 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   locations: [],
   tags: ['production'],
   status: 'online',
+  status_reason: null,
+  response_time_threshold: 2000,
+  recovery_threshold: 2,
+  depends_on: [],
+  certificate_expires_at: '2027-02-01T23:59:59.000Z',
   uptime_24h: 99.93,
   uptime_7d: 99.98,
   uptime_30d: 99.99,
@@ -120,6 +125,8 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
   error_details: { status_code: 500, response_time: 41, error_message: 'Unexpected status 500' },
   created_at: '2026-11-22T09:58:00.000Z',
   possible_duplicate: false,
+  suppressed: false,
+  suppressed_by: [],
 };
 
 export const EXAMPLE_DELIVERY: DeliveryResponse = {

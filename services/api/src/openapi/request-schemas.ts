@@ -24,6 +24,12 @@ function monitorFields(): JsonSchema {
     timeout: { description: 'Seconds; default: the preference default_timeout (30)', default: 30 },
     check_interval: { description: 'Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)', default: 300 },
     retry_count: { description: 'Retries of a failed attempt within one check', default: 0 },
+    response_time_threshold: { description: 'Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)' },
+    depends_on: {
+      description: "Ids of the caller's other monitors this one depends on; while one of them is offline, this monitor's downtime notification is recorded as suppressed and sent to nobody. A cycle or another user's id is 400 VALIDATION_ERROR (docs/alert-rules.md)",
+      default: [],
+    },
+    recovery_threshold: { description: 'Successes in a row needed to go from offline to online (docs/alert-rules.md)', default: 1 },
     follow_redirects: { default: true },
     verify_ssl: { default: true },
     headers: { description: 'Request headers sent with each check', default: {} },

@@ -105,8 +105,13 @@ const monitor = objectOf<MonitorResponse>(
     tags: monitorField('tags'),
     status: enumOf(MONITOR_STATUSES, {
       description:
-        'pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold; offline: failed alert_threshold times in a row, a downtime is open; paused: not checked (docs/monitors.md)',
+        'pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)',
     }),
+    status_reason: nullable(enumOf(['failing', 'slow'], { description: 'Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)' })),
+    response_time_threshold: monitorField('response_time_threshold', { description: 'A success slower than this many milliseconds reads warning (slow); null: off' }),
+    recovery_threshold: monitorField('recovery_threshold', { description: 'Successes in a row needed to go from offline to online' }),
+    certificate_expires_at: nullable(timestamp({ description: "notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)" })),
+    depends_on: monitorField('depends_on', { description: 'Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed' }),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),
     uptime_30d: percent('Uptime percentage over the last 30 days'),
@@ -276,6 +281,8 @@ const notification = objectOf<NotificationResponse>(
     ),
     created_at: timestamp(),
     possible_duplicate: bool({ description: 'One of its deliveries may have reached its receiver twice (see NotificationDelivery)' }),
+    suppressed: bool({ description: 'Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md)' }),
+    suppressed_by: arrayOf(id(), { maxItems: 20, description: 'The offline monitors that suppressed it; empty when not suppressed' }),
   },
   { description: 'A downtime or recovery notification (docs/notifications.md)' },
 );

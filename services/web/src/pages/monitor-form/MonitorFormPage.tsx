@@ -146,6 +146,21 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
           <Field label="Retries" {...field('retry_count')} hint="of a failed attempt, within one check">
             {(p) => <input {...p} inputMode="numeric" value={values.retry_count} onChange={(e) => set('retry_count', e.target.value)} />}
           </Field>
+          <Field label="Slow after" {...field('response_time_threshold')} hint="milliseconds; a slower success is a warning; empty: off">
+            {(p) => (
+              <input
+                {...p}
+                inputMode="numeric"
+                value={values.response_time_threshold}
+                onChange={(e) => set('response_time_threshold', e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Recovery checks" {...field('recovery_threshold')} hint="successes in a row to end a downtime">
+            {(p) => (
+              <input {...p} inputMode="numeric" value={values.recovery_threshold} onChange={(e) => set('recovery_threshold', e.target.value)} />
+            )}
+          </Field>
         </div>
       </fieldset>
       <fieldset className="card">
@@ -229,6 +244,8 @@ const FIELDS = new Set([
   'check_interval',
   'timeout',
   'retry_count',
+  'response_time_threshold',
+  'recovery_threshold',
   'headers',
   'body',
   'expected_status',

@@ -12,6 +12,11 @@ export interface MonitorFormValues {
   check_interval: string;
   timeout: string;
   retry_count: string;
+  /** Milliseconds; empty: off */
+  response_time_threshold: string;
+  recovery_threshold: string;
+  /** Not edited by this form: carried through, so saving the form keeps the monitor's dependencies. */
+  depends_on: number[];
   /** "200, 201, 301" */
   expected_status: string;
   /** One "Name: value" per line */
@@ -43,6 +48,9 @@ export function emptyMonitorForm(
     check_interval: String(defaults?.default_check_interval ?? 300),
     timeout: String(defaults?.default_timeout ?? 30),
     retry_count: '0',
+    response_time_threshold: '',
+    recovery_threshold: '1',
+    depends_on: [],
     expected_status: '',
     headers: '',
     body: '',
@@ -66,6 +74,9 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     check_interval: String(m.check_interval),
     timeout: String(m.timeout),
     retry_count: String(m.retry_count),
+    response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
+    recovery_threshold: String(m.recovery_threshold),
+    depends_on: m.depends_on,
     expected_status: m.expected_status.join(', '),
     headers: Object.entries(m.headers)
       .map(([k, v]) => `${k}: ${v}`)
@@ -145,8 +156,14 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     check_interval: int('check_interval', values.check_interval),
     timeout: int('timeout', values.timeout),
     retry_count: int('retry_count', values.retry_count),
+    recovery_threshold: int('recovery_threshold', values.recovery_threshold),
   };
   for (const [k, v] of Object.entries(numbers)) if (v !== undefined) body[k as keyof typeof numbers] = v;
+  // Empty turns slow-response warnings off: null on update, left out (off by default) on create.
+  const slowAfter = int('response_time_threshold', values.response_time_threshold);
+  if (slowAfter !== undefined) body.response_time_threshold = slowAfter;
+  else if (mode === 'update' && values.response_time_threshold.trim() === '') body.response_time_threshold = null;
+  if (mode === 'update' || values.depends_on.length > 0) body.depends_on = values.depends_on;
   const texts = {
     body: optionalText(values.body),
     expected_content: optionalText(values.expected_content),
