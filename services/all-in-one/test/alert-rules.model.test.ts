@@ -15,7 +15,8 @@ jest.setTimeout(240_000);
  * of check results (failed, fast, slow), redelivered checks, acknowledgements, and status events
  * delivered late, twice or not yet, are compared with a small reference model: the monitor's
  * status and reason, its incidents, and exactly one downtime and one recovery notification and
- * email per incident. The seed is printed; FC_SEED=<seed> replays a run.
+ * email per incident. The suite runs a fixed seed, so CI is repeatable; `pnpm test:faults` and
+ * FC_SEED=<seed> explore others (a random one with FC_SEED=random). The seed is printed.
  */
 
 type Command =
@@ -104,7 +105,8 @@ describe('alert rules: the state machine against a reference model', () => {
   });
 
   it('produces exactly the notifications and emails the model predicts', async () => {
-    const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+    const given = process.env.FC_SEED ?? '20261125';
+    const seed = given === 'random' ? Date.now() % 2 ** 31 : Number(given);
     console.log(`alert-rules model test: FC_SEED=${seed}`);
     let run = 0;
     await fc.assert(
@@ -184,7 +186,7 @@ describe('alert rules: the state machine against a reference model', () => {
           expect(mails.filter((s) => s.startsWith('[UP]'))).toHaveLength(closed);
         },
       ),
-      { seed, numRuns: 25 },
+      { seed, numRuns: Number(process.env.MODEL_RUNS ?? 25) },
     );
   });
 });

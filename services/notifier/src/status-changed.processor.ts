@@ -37,7 +37,9 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
   return async (job) => {
     const event = parseJob(StatusChangedJob, job.data);
     const log = deps.logger.child({ job_id: job.id, event_id: event.eventId, monitor_id: event.monitorId });
-    if ((event.to !== 'offline' && event.to !== 'online') || event.incidentId == null) return;
+    // An event that opens a downtime (to offline) or ends one (from offline: to online, or to
+    // warning when the first success after a downtime is slow, docs/alert-rules.md).
+    if ((event.to !== 'offline' && event.from !== 'offline') || event.incidentId == null) return;
 
     const ctx = await loadIncidentContext(deps.dataSource.manager, event.incidentId);
     if (!ctx) {
