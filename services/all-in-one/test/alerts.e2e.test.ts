@@ -1,25 +1,9 @@
 import type { RunningApi } from '@uptime/api';
-import { startApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
-import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import type { DataSource } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
-import {
-  aCaller,
-  answer,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  sleep,
-  startFakeHttpServer,
-  startFakeSendGrid,
-  testConfig,
-  waitFor,
-  type FakeHttpServer,
-  type FakeSendGrid,
-} from '@uptime/testing';
+import { aCaller, answer, sleep, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 import { StatusChangeJobs } from './support/status-change-jobs';
 
 jest.setTimeout(120_000);
@@ -29,35 +13,23 @@ jest.setTimeout(120_000);
  * monitors checked every second against local targets, emails through a fake SendGrid.
  */
 describe('alert settings and pause, api + check-worker + notifier', () => {
+  let stack: InProcessStack;
   let ds: DataSource;
   let sendgrid: FakeSendGrid;
   let api: RunningApi;
-  let worker: RunningCheckWorker;
-  let notifier: { close(): Promise<void> };
   let statusChangeJobs: StatusChangeJobs;
   const targets: FakeHttpServer[] = [];
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
-    sendgrid = await startFakeSendGrid();
-    const config = testConfig({ PORT: '0', SENDGRID_API_KEY: sendgrid.apiKey, SENDGRID_API_URL: sendgrid.url });
-    const logger = createLogger({ level: config.logLevel, service: 'test' });
-    notifier = await startNotifier({ config, dataSource: ds, logger });
-    worker = await startCheckWorker({ config, dataSource: ds, logger });
-    api = await startApi({ config, dataSource: ds, logger });
+    stack = await startInProcessStack();
+    ({ ds, sendgrid, api } = stack);
     statusChangeJobs = new StatusChangeJobs(ds);
   });
 
   afterAll(async () => {
     await statusChangeJobs?.close();
-    await api?.close();
-    await worker?.close();
-    await notifier?.close();
+    await stack?.close();
     for (const t of targets) await t.close();
-    await sendgrid?.close();
-    await ds?.destroy();
   });
 
   /** A caller with a monitor checked every second, already online. */
