@@ -91,7 +91,7 @@ describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, por
       dependencies?: Record<string, string>;
     };
     expect(pkg.name).toBe(`@uptime/${service}`);
-    expect(pkg.dependencies?.tsx).toBeDefined();
+    expect(pkg.dependencies?.tsx).toMatch(/^\^?\d+\.\d+\.\d+$/);
     expect(existsSync(path.join(ROOT, 'services', service, 'src/main.ts'))).toBe(true);
     expect(healthcheckCommand(service).join(' ')).toContain(`process.env.${portVar}||${port}`);
   });

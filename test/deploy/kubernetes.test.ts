@@ -78,7 +78,7 @@ describe('deploy/kubernetes manifests', () => {
     expect(objects.length).toBeGreaterThanOrEqual(12);
     for (const object of objects) {
       const Model = MODELS[`${object.apiVersion}/${object.kind}`];
-      expect(Model).toBeDefined();
+      expect(Model).toEqual(expect.any(Function));
       expect(() => new Model(object as never).validate()).not.toThrow();
       expect(object.metadata.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
       if (object.kind !== 'Namespace') expect(object.metadata.namespace).toBe('uptime');

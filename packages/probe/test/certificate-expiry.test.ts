@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { runProbe } from '../src';
 import type { ProbeOptions } from '../src/check-config';
-import { checkConfig } from './support/check-config-builder';
+import { aCheckConfig } from './support/check-config-builder';
 import { targetRoutes } from './support/target-routes';
 import { selfSignedCertificate, startTestServer, type TestServer, type TlsMaterial } from './support/test-servers';
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('certificate expiry', () => {
   it("records the leaf certificate's notAfter of an https check", async () => {
-    const result = await runProbe(checkConfig(`${tlsSite.url}/text`, { verifySsl: false }), local);
+    const result = await runProbe(aCheckConfig(`${tlsSite.url}/text`, { verifySsl: false }), local);
     expect(result.ok).toBe(true);
     const notAfter = new Date(new X509Certificate(tls.cert).validTo);
     expect(result.certificateExpiresAt?.getTime()).toBe(notAfter.getTime());
@@ -35,13 +35,13 @@ describe('certificate expiry', () => {
   });
 
   it('records none for http', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/text`), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/text`), local);
     expect(result.ok).toBe(true);
     expect(result.certificateExpiresAt).toBeNull();
   });
 
   it('records none when verification refused the certificate, and the check fails', async () => {
-    const result = await runProbe(checkConfig(`${tlsSite.url}/text`), local);
+    const result = await runProbe(aCheckConfig(`${tlsSite.url}/text`), local);
     expect(result.ok).toBe(false);
     expect(result.certificateExpiresAt).toBeNull();
   });

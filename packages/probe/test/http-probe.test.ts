@@ -1,6 +1,6 @@
 import { runProbe, runProbeWithPolicy, USER_AGENT } from '../src';
 import type { ProbeOptions } from '../src/check-config';
-import { checkConfig } from './support/check-config-builder';
+import { aCheckConfig } from './support/check-config-builder';
 import { endlessStream, targetRoutes } from './support/target-routes';
 import { selfSignedCertificate, startTestServer, unusedPort, type TestServer } from './support/test-servers';
 
@@ -27,7 +27,7 @@ function requestsTo(server: TestServer, path: string) {
 describe('result shape', () => {
   it('reports a passing check with status, integer response time, start time and one attempt', async () => {
     const before = Date.now();
-    const result = await runProbe(checkConfig(`${site.url}/text`), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/text`), local);
     expect(result).toEqual({ ok: true, statusCode: 200, responseTime: expect.any(Number), error: null, checkedAt: expect.any(Date), attempts: 1, timings: expect.any(Object), certificateExpiresAt: null });
     expect(Number.isInteger(result.responseTime)).toBe(true);
     expect(result.responseTime).toBeGreaterThanOrEqual(0);
@@ -37,14 +37,14 @@ describe('result shape', () => {
 
   it('reports connection refused as a failed check without response time', async () => {
     const port = await unusedPort();
-    const result = await runProbe(checkConfig(`http://127.0.0.1:${port}/`), local);
+    const result = await runProbe(aCheckConfig(`http://127.0.0.1:${port}/`), local);
     expect(result).toMatchObject({ ok: false, statusCode: null, responseTime: null, error: 'Connection refused', attempts: 1 });
   });
 });
 
 describe('method, headers and body', () => {
   it('sends its User-Agent and the configured headers', async () => {
-    await runProbe(checkConfig(`${site.url}/echo?ua`, { headers: { 'X-Api-Key': 'secret-1', Accept: 'application/json' } }), local);
+    await runProbe(aCheckConfig(`${site.url}/echo?ua`, { headers: { 'X-Api-Key': 'secret-1', Accept: 'application/json' } }), local);
     const [sent] = requestsTo(site, '/echo').filter((r) => r.url.endsWith('?ua'));
     expect(sent.headers['user-agent']).toBe(USER_AGENT);
     expect(sent.headers['x-api-key']).toBe('secret-1');
@@ -52,7 +52,7 @@ describe('method, headers and body', () => {
   });
 
   it('lets a configured User-Agent (any letter case) replace its own', async () => {
-    await runProbe(checkConfig(`${site.url}/echo?custom-ua`, { headers: { 'User-Agent': 'custom-agent/2' } }), local);
+    await runProbe(aCheckConfig(`${site.url}/echo?custom-ua`, { headers: { 'User-Agent': 'custom-agent/2' } }), local);
     const [sent] = requestsTo(site, '/echo').filter((r) => r.url.endsWith('?custom-ua'));
     expect(sent.headers['user-agent']).toBe('custom-agent/2');
   });
@@ -60,7 +60,7 @@ describe('method, headers and body', () => {
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('sends %s with the configured body', async (method) => {
     const body = JSON.stringify({ ping: method });
     const result = await runProbe(
-      checkConfig(`${site.url}/echo?${method}`, { method, body, headers: { 'content-type': 'application/json' }, jsonPath: '$.body', expectedJsonValue: body }),
+      aCheckConfig(`${site.url}/echo?${method}`, { method, body, headers: { 'content-type': 'application/json' }, jsonPath: '$.body', expectedJsonValue: body }),
       local,
     );
     expect(result.error).toBeNull();
@@ -71,7 +71,7 @@ describe('method, headers and body', () => {
   });
 
   it('accepts a lower-case method and sends an empty body when none is configured', async () => {
-    await runProbe(checkConfig(`${site.url}/echo?post-empty`, { method: 'post' }), local);
+    await runProbe(aCheckConfig(`${site.url}/echo?post-empty`, { method: 'post' }), local);
     const [sent] = requestsTo(site, '/echo').filter((r) => r.url.endsWith('?post-empty'));
     expect(sent.method).toBe('POST');
     expect(sent.body).toBe('');
@@ -79,7 +79,7 @@ describe('method, headers and body', () => {
   });
 
   it('does not send a body with GET', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/echo?get-body`, { body: 'ignored' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/echo?get-body`, { body: 'ignored' }), local);
     expect(result.ok).toBe(true);
     const [sent] = requestsTo(site, '/echo').filter((r) => r.url.endsWith('?get-body'));
     expect(sent.method).toBe('GET');
@@ -87,13 +87,13 @@ describe('method, headers and body', () => {
   });
 
   it('checks with HEAD (no body to read)', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/text?head`, { method: 'HEAD' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/text?head`, { method: 'HEAD' }), local);
     expect(result).toMatchObject({ ok: true, statusCode: 200 });
     expect(requestsTo(site, '/text').some((r) => r.method === 'HEAD')).toBe(true);
   });
 
   it('turns a header value that cannot be sent into a failed check naming the problem', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/text`, { headers: { 'x-bad': 'line\nbreak' } }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/text`, { headers: { 'x-bad': 'line\nbreak' } }), local);
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^Invalid request: /);
   });
@@ -102,7 +102,7 @@ describe('method, headers and body', () => {
 describe('timeout', () => {
   it('fails a server that never answers after the configured seconds', async () => {
     const started = Date.now();
-    const result = await runProbe(checkConfig(`${site.url}/stall`, { timeout: 0.5 }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/stall`, { timeout: 0.5 }), local);
     const elapsed = Date.now() - started;
     expect(result).toMatchObject({ ok: false, statusCode: null, responseTime: null, error: 'Timeout after 0.5s', attempts: 1 });
     expect(elapsed).toBeGreaterThanOrEqual(450);
@@ -110,7 +110,7 @@ describe('timeout', () => {
   });
 
   it('also bounds the body read, keeping the status that arrived', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/stall-body`, { timeout: 0.5 }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/stall-body`, { timeout: 0.5 }), local);
     expect(result).toMatchObject({ ok: false, statusCode: 200, error: 'Timeout after 0.5s' });
     expect(result.responseTime).toBeGreaterThanOrEqual(450);
   });
@@ -118,17 +118,17 @@ describe('timeout', () => {
 
 describe('redirects', () => {
   it('follows redirects when followRedirects is true and judges the final response', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/redirect?to=/text&r=follow`, { expectedContent: 'operational' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/redirect?to=/text&r=follow`, { expectedContent: 'operational' }), local);
     expect(result).toMatchObject({ ok: true, statusCode: 200, error: null });
   });
 
   it('follows up to 10 redirects', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/chain?n=10`, { expectedContent: 'end of chain' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/chain?n=10`, { expectedContent: 'end of chain' }), local);
     expect(result).toMatchObject({ ok: true, statusCode: 200 });
   });
 
   it('judges the redirect itself when followRedirects is false', async () => {
-    const config = checkConfig(`${site.url}/redirect?to=/text&r=nofollow`, { followRedirects: false });
+    const config = aCheckConfig(`${site.url}/redirect?to=/text&r=nofollow`, { followRedirects: false });
     const result = await runProbe(config, local);
     expect(result).toMatchObject({ ok: false, statusCode: 302, error: 'Expected status 2xx, got 302' });
     expect(requestsTo(site, '/text').some((r) => r.url.includes('nofollow'))).toBe(false);
@@ -137,7 +137,7 @@ describe('redirects', () => {
 
   it('fails a redirect loop with "Too many redirects" after 10 redirects', async () => {
     const before = requestsTo(site, '/loop').length;
-    const result = await runProbe(checkConfig(`${site.url}/loop`), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/loop`), local);
     expect(result.ok).toBe(false);
     expect(result.error).toMatch(/^Too many redirects/);
     expect(requestsTo(site, '/loop').length - before).toBe(11);
@@ -148,7 +148,7 @@ describe('redirects to other schemes', () => {
   it.each(['file:///etc/passwd', 'ftp://example.com/file', 'gopher://127.0.0.1:70/x', 'data:text/plain,hi'])(
     'fails a redirect to %s with "redirect to unsupported scheme", never throwing',
     async (to) => {
-      const result = await runProbe(checkConfig(`${site.url}/redirect?to=${encodeURIComponent(to)}`), local);
+      const result = await runProbe(aCheckConfig(`${site.url}/redirect?to=${encodeURIComponent(to)}`), local);
       expect(result).toMatchObject({ ok: false, error: 'redirect to unsupported scheme', attempts: 1 });
     },
   );
@@ -156,7 +156,7 @@ describe('redirects to other schemes', () => {
 
 describe('timings', () => {
   it('reports dns, connect and first byte of a plain http check, no tls, all within the total', async () => {
-    const result = await runProbe(checkConfig(`http://localhost:${site.port}/text`), local);
+    const result = await runProbe(aCheckConfig(`http://localhost:${site.port}/text`), local);
     expect(result.ok).toBe(true);
     const { dns, connect, tls, firstByte } = result.timings!;
     for (const phase of [dns, connect, firstByte]) {
@@ -168,14 +168,14 @@ describe('timings', () => {
   });
 
   it('reports a tls phase for https', async () => {
-    const result = await runProbe(checkConfig(`${tlsSite.url}/text`, { verifySsl: false }), local);
+    const result = await runProbe(aCheckConfig(`${tlsSite.url}/text`, { verifySsl: false }), local);
     expect(result.ok).toBe(true);
     expect(Number.isInteger(result.timings!.tls)).toBe(true);
   });
 
   it('has only nulls when no connection was made', async () => {
     const port = await unusedPort();
-    const result = await runProbe(checkConfig(`http://127.0.0.1:${port}/`), local);
+    const result = await runProbe(aCheckConfig(`http://127.0.0.1:${port}/`), local);
     expect(result.timings).toMatchObject({ tls: null, firstByte: null });
   });
 });
@@ -188,7 +188,7 @@ describe('connections', () => {
       res.end('ok');
     });
     try {
-      for (let i = 0; i < 3; i += 1) await runProbe(checkConfig(`${seen.url}/`), local);
+      for (let i = 0; i < 3; i += 1) await runProbe(aCheckConfig(`${seen.url}/`), local);
       expect(seen.requests).toHaveLength(3);
       for (const request of seen.requests) expect(request.headers.connection).toBe('close');
       for (const request of seen.requests) ports.add(request.remotePort);
@@ -204,7 +204,7 @@ describe('framing and routing headers', () => {
     'fails a check that would send %s, without sending anything',
     async (name) => {
       const before = site.requests.length;
-      const result = await runProbe(checkConfig(`${site.url}/echo?framing`, { method: 'POST', body: 'x', headers: { [name]: '1' } }), local);
+      const result = await runProbe(aCheckConfig(`${site.url}/echo?framing`, { method: 'POST', body: 'x', headers: { [name]: '1' } }), local);
       expect(result.ok).toBe(false);
       expect(result.error).toContain(`header ${name} is not allowed`);
       expect(site.requests.length).toBe(before);
@@ -214,26 +214,26 @@ describe('framing and routing headers', () => {
 
 describe('TLS verification', () => {
   it('fails a self-signed certificate when verifySsl is on', async () => {
-    const result = await runProbe(checkConfig(`${tlsSite.url}/text`), local);
+    const result = await runProbe(aCheckConfig(`${tlsSite.url}/text`), local);
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'TLS error: self-signed certificate' });
   });
 
   it('accepts it when verifySsl is off, and still refuses it for verifying checks afterwards', async () => {
-    const insecure = await runProbe(checkConfig(`${tlsSite.url}/text`, { verifySsl: false, expectedContent: 'operational' }), local);
+    const insecure = await runProbe(aCheckConfig(`${tlsSite.url}/text`, { verifySsl: false, expectedContent: 'operational' }), local);
     expect(insecure).toMatchObject({ ok: true, statusCode: 200 });
     // A socket of the insecure check must never be reused by a verifying one.
-    const strict = await runProbe(checkConfig(`${tlsSite.url}/text`), local);
+    const strict = await runProbe(aCheckConfig(`${tlsSite.url}/text`), local);
     expect(strict.error).toBe('TLS error: self-signed certificate');
   });
 });
 
 describe('expected status', () => {
   it.each([200, 201, 204, 299])('accepts %i by default (any 2xx)', async (code) => {
-    expect(await runProbe(checkConfig(`${site.url}/status?code=${code}`), local)).toMatchObject({ ok: true, statusCode: code });
+    expect(await runProbe(aCheckConfig(`${site.url}/status?code=${code}`), local)).toMatchObject({ ok: true, statusCode: code });
   });
 
   it.each([404, 500, 503])('rejects %i by default', async (code) => {
-    expect(await runProbe(checkConfig(`${site.url}/status?code=${code}`), local)).toMatchObject({
+    expect(await runProbe(aCheckConfig(`${site.url}/status?code=${code}`), local)).toMatchObject({
       ok: false,
       statusCode: code,
       error: `Expected status 2xx, got ${code}`,
@@ -242,9 +242,9 @@ describe('expected status', () => {
 
   it('accepts exactly the listed codes', async () => {
     const listed = { expectedStatus: [201, 404] };
-    expect(await runProbe(checkConfig(`${site.url}/status?code=404`, listed), local)).toMatchObject({ ok: true });
-    expect(await runProbe(checkConfig(`${site.url}/status?code=200`, listed), local)).toMatchObject({ ok: false, error: 'Expected status 201 or 404, got 200' });
-    expect(await runProbe(checkConfig(`${site.url}/status?code=500`, { expectedStatus: [200] }), local)).toMatchObject({ error: 'Expected status 200, got 500' });
+    expect(await runProbe(aCheckConfig(`${site.url}/status?code=404`, listed), local)).toMatchObject({ ok: true });
+    expect(await runProbe(aCheckConfig(`${site.url}/status?code=200`, listed), local)).toMatchObject({ ok: false, error: 'Expected status 201 or 404, got 200' });
+    expect(await runProbe(aCheckConfig(`${site.url}/status?code=500`, { expectedStatus: [200] }), local)).toMatchObject({ error: 'Expected status 200, got 500' });
   });
 });
 
@@ -252,8 +252,8 @@ describe('content rules', () => {
   const url = () => `${site.url}/text`;
 
   it('passes when the expected content is present and fails when it is not', async () => {
-    expect(await runProbe(checkConfig(url(), { expectedContent: 'All systems operational' }), local)).toMatchObject({ ok: true });
-    expect(await runProbe(checkConfig(url(), { expectedContent: 'maintenance' }), local)).toMatchObject({
+    expect(await runProbe(aCheckConfig(url(), { expectedContent: 'All systems operational' }), local)).toMatchObject({ ok: true });
+    expect(await runProbe(aCheckConfig(url(), { expectedContent: 'maintenance' }), local)).toMatchObject({
       ok: false,
       statusCode: 200,
       error: 'Response does not contain "maintenance"',
@@ -261,22 +261,22 @@ describe('content rules', () => {
   });
 
   it('fails when the excluded content is present and passes when it is not', async () => {
-    expect(await runProbe(checkConfig(url(), { excludedContent: 'Welcome' }), local)).toMatchObject({
+    expect(await runProbe(aCheckConfig(url(), { excludedContent: 'Welcome' }), local)).toMatchObject({
       ok: false,
       error: 'Response contains excluded content "Welcome"',
     });
-    expect(await runProbe(checkConfig(url(), { excludedContent: 'error' }), local)).toMatchObject({ ok: true });
+    expect(await runProbe(aCheckConfig(url(), { excludedContent: 'error' }), local)).toMatchObject({ ok: true });
   });
 
   it('applies the status rule before the content rules', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/status?code=500`, { expectedContent: 'nowhere' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/status?code=500`, { expectedContent: 'nowhere' }), local);
     expect(result.error).toBe('Expected status 2xx, got 500');
   });
 });
 
 describe('JSON path', () => {
   const url = () => `${site.url}/json`;
-  const probeJson = (jsonPath: string, expectedJsonValue: string | null = null) => runProbe(checkConfig(url(), { jsonPath, expectedJsonValue }), local);
+  const probeJson = (jsonPath: string, expectedJsonValue: string | null = null) => runProbe(aCheckConfig(url(), { jsonPath, expectedJsonValue }), local);
 
   it('passes when the path exists and no value is expected', async () => {
     expect(await probeJson('$.nested.items')).toMatchObject({ ok: true });
@@ -305,7 +305,7 @@ describe('JSON path', () => {
   });
 
   it('fails a body that is not JSON', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/invalid-json`, { jsonPath: '$.status' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/invalid-json`, { jsonPath: '$.status' }), local);
     expect(result).toMatchObject({ ok: false, statusCode: 200, error: 'Response is not valid JSON' });
   });
 
@@ -318,7 +318,7 @@ describe('JSON path', () => {
 
 describe('retries', () => {
   it('retries a failing check and reports every attempt', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/flaky?key=recovers&failures=2`, { retryCount: 2, expectedContent: 'recovered' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/flaky?key=recovers&failures=2`, { retryCount: 2, expectedContent: 'recovered' }), local);
     expect(result).toMatchObject({ ok: true, statusCode: 200, attempts: 3 });
     const served = requestsTo(site, '/flaky').filter((r) => r.url.includes('key=recovers'));
     expect(served).toHaveLength(3);
@@ -326,17 +326,17 @@ describe('retries', () => {
   });
 
   it('gives up after retryCount extra attempts with the last reason', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/flaky?key=stays-down&failures=5`, { retryCount: 1 }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/flaky?key=stays-down&failures=5`, { retryCount: 1 }), local);
     expect(result).toMatchObject({ ok: false, statusCode: 500, error: 'Expected status 2xx, got 500', attempts: 2 });
   });
 
   it('does not retry a passing check', async () => {
-    expect(await runProbe(checkConfig(`${site.url}/text`, { retryCount: 3 }), local)).toMatchObject({ ok: true, attempts: 1 });
+    expect(await runProbe(aCheckConfig(`${site.url}/text`, { retryCount: 3 }), local)).toMatchObject({ ok: true, attempts: 1 });
   });
 
   it('retries network failures too', async () => {
     const port = await unusedPort();
-    expect(await runProbe(checkConfig(`http://127.0.0.1:${port}/`, { retryCount: 2 }), local)).toMatchObject({
+    expect(await runProbe(aCheckConfig(`http://127.0.0.1:${port}/`, { retryCount: 2 }), local)).toMatchObject({
       ok: false,
       error: 'Connection refused',
       attempts: 3,
@@ -346,20 +346,20 @@ describe('retries', () => {
 
 describe('body cap', () => {
   it('finishes a 10 MiB body quickly, finding content in the first MiB', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/big`, { expectedContent: 'EARLY-MARKER' }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/big`, { expectedContent: 'EARLY-MARKER' }), local);
     expect(result).toMatchObject({ ok: true, statusCode: 200 });
     expect(result.responseTime).toBeLessThan(5000);
   });
 
   it('does not see content placed after the first MiB', async () => {
-    const missing = await runProbe(checkConfig(`${site.url}/big`, { expectedContent: 'LATE-MARKER' }), local);
+    const missing = await runProbe(aCheckConfig(`${site.url}/big`, { expectedContent: 'LATE-MARKER' }), local);
     expect(missing).toMatchObject({ ok: false, error: 'Response does not contain "LATE-MARKER"' });
-    const excluded = await runProbe(checkConfig(`${site.url}/big`, { excludedContent: 'LATE-MARKER' }), local);
+    const excluded = await runProbe(aCheckConfig(`${site.url}/big`, { excludedContent: 'LATE-MARKER' }), local);
     expect(excluded).toMatchObject({ ok: true });
   });
 
   it('stops reading a body that never ends', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/endless`, { expectedContent: 'ENDLESS-START', timeout: 10 }), local);
+    const result = await runProbe(aCheckConfig(`${site.url}/endless`, { expectedContent: 'ENDLESS-START', timeout: 10 }), local);
     expect(result).toMatchObject({ ok: true, statusCode: 200 });
     expect(result.responseTime).toBeLessThan(5000);
     // The probe hangs up instead of leaving a stalled download (and its socket) behind.
@@ -369,14 +369,14 @@ describe('body cap', () => {
 
   it('honours a custom cap to the byte', async () => {
     const url = `${site.url}/text`; // "Welcome to the service. All systems operational."
-    const fits = await runProbeWithPolicy(checkConfig(url, { expectedContent: 'service' }), () => true, 'Welcome to the service'.length);
+    const fits = await runProbeWithPolicy(aCheckConfig(url, { expectedContent: 'service' }), () => true, 'Welcome to the service'.length);
     expect(fits.ok).toBe(true);
-    const cut = await runProbe(checkConfig(url, { expectedContent: 'service' }), { ...local, maxBodyBytes: 'Welcome to the servic'.length });
+    const cut = await runProbe(aCheckConfig(url, { expectedContent: 'service' }), { ...local, maxBodyBytes: 'Welcome to the servic'.length });
     expect(cut).toMatchObject({ ok: false, error: 'Response does not contain "service"' });
   });
 
   it('says when JSON is invalid because the body was cut', async () => {
-    const result = await runProbe(checkConfig(`${site.url}/json`, { jsonPath: '$.status' }), { ...local, maxBodyBytes: 10 });
+    const result = await runProbe(aCheckConfig(`${site.url}/json`, { jsonPath: '$.status' }), { ...local, maxBodyBytes: 10 });
     expect(result.error).toBe('Response is not valid JSON (only the start of a larger body was read)');
   });
 });
@@ -386,11 +386,11 @@ describe('errors on our side', () => {
     const brokenPolicy = (): boolean => {
       throw new Error('policy bug');
     };
-    await expect(runProbeWithPolicy(checkConfig(`${site.url}/text`), brokenPolicy)).rejects.toThrow('policy bug');
+    await expect(runProbeWithPolicy(aCheckConfig(`${site.url}/text`), brokenPolicy)).rejects.toThrow('policy bug');
   });
 
   it('throws on a configuration the API should never have accepted', async () => {
-    await expect(runProbe(checkConfig(`${site.url}/text`, { timeout: 0 }), local)).rejects.toThrow(RangeError);
-    await expect(runProbe(checkConfig(`${site.url}/text`, { retryCount: -1 }), local)).rejects.toThrow(RangeError);
+    await expect(runProbe(aCheckConfig(`${site.url}/text`, { timeout: 0 }), local)).rejects.toThrow(RangeError);
+    await expect(runProbe(aCheckConfig(`${site.url}/text`, { retryCount: -1 }), local)).rejects.toThrow(RangeError);
   });
 });

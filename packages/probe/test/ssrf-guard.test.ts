@@ -9,7 +9,7 @@ import {
   type AddressPolicy,
   type ResolveAllAddresses,
 } from '../src';
-import { checkConfig } from './support/check-config-builder';
+import { aCheckConfig } from './support/check-config-builder';
 import { selfSignedCertificate, startTestServer, type RouteHandler, type TestServer } from './support/test-servers';
 
 const REFUSED = /^Target address .+ is not allowed \(private or reserved range\)$/;
@@ -180,7 +180,7 @@ describe('the probe with the guard on and off', () => {
     const servers = [v4, v4b, v6, tls];
     const served = () => servers.reduce((n, server) => n + server.requests.length, 0);
     const before = served();
-    const results = await Promise.all(targets().map(([url]) => runProbe(checkConfig(url, { timeout: 2 }), { allowPrivateTargets: false })));
+    const results = await Promise.all(targets().map(([url]) => runProbe(aCheckConfig(url, { timeout: 2 }), { allowPrivateTargets: false })));
     results.forEach((result, i) => {
       const [url] = targets()[i];
       expect({ url, ok: result.ok, statusCode: result.statusCode, refused: REFUSED.test(result.error ?? '') }).toEqual({
@@ -195,7 +195,7 @@ describe('the probe with the guard on and off', () => {
 
   it('lets every local target through with the guard off', async () => {
     const local = targets().filter(([, off]) => off !== 'remote');
-    const results = await Promise.all(local.map(([url]) => runProbe(checkConfig(url, { timeout: 2 }), { allowPrivateTargets: true })));
+    const results = await Promise.all(local.map(([url]) => runProbe(aCheckConfig(url, { timeout: 2 }), { allowPrivateTargets: true })));
     const expected: Record<Exclude<GuardOff, 'remote'>, RegExp> = {
       'reaches-server': /^ok$/,
       'connection-refused': /^Connection refused$/,
@@ -209,8 +209,8 @@ describe('the probe with the guard on and off', () => {
 
   it('still refuses localhost after an unguarded check left a keep-alive socket to it', async () => {
     const url = `http://localhost:${v4.port}/pooled`;
-    expect(await runProbe(checkConfig(url), { allowPrivateTargets: true })).toMatchObject({ ok: true });
-    expect(await runProbe(checkConfig(url), { allowPrivateTargets: false })).toMatchObject({ ok: false, error: expect.stringMatching(REFUSED) });
+    expect(await runProbe(aCheckConfig(url), { allowPrivateTargets: true })).toMatchObject({ ok: true });
+    expect(await runProbe(aCheckConfig(url), { allowPrivateTargets: false })).toMatchObject({ ok: false, error: expect.stringMatching(REFUSED) });
   });
 });
 
@@ -234,7 +234,7 @@ describe('redirects under the guard', () => {
     await Promise.all([entry.close(), internal.close()]);
   });
 
-  const redirectTo = (target: string) => checkConfig(`${entry.url}/?to=${encodeURIComponent(target)}`);
+  const redirectTo = (target: string) => aCheckConfig(`${entry.url}/?to=${encodeURIComponent(target)}`);
 
   it('refuses a redirect to a refused IP literal, and never reaches it', async () => {
     const result = await runProbeWithPolicy(redirectTo(`${internal.url}/secret`), entryOnly);

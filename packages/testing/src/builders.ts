@@ -1,4 +1,3 @@
-import type { CheckConfig } from '@uptime/probe';
 import { ApiToken, generateApiToken, hashApiToken, Monitor, User, type DataSource } from '@uptime/db';
 
 let seq = 0;
@@ -45,24 +44,4 @@ export async function aMonitor(ds: DataSource, owner: User, overrides: Partial<M
       ...overrides,
     }),
   );
-}
-
-/** A check of `url` with the API's defaults (contract §5) and a short timeout for local servers. */
-export function aCheckConfig(url: string, overrides: Partial<CheckConfig> = {}): CheckConfig {
-  return {
-    url,
-    method: 'GET',
-    headers: {},
-    body: null,
-    timeout: 5,
-    followRedirects: true,
-    verifySsl: true,
-    expectedStatus: [],
-    expectedContent: null,
-    excludedContent: null,
-    jsonPath: null,
-    expectedJsonValue: null,
-    retryCount: 0,
-    ...overrides,
-  };
 }

@@ -6,6 +6,8 @@ export * from './fake-slack';
 export * from './fake-webhook-receiver';
 export * from './fake-oauth-provider';
 export * from './builders';
+// Kept with the probe, whose own tests cannot depend on this package (see that file).
+export { aCheckConfig } from '@uptime/probe/test/support/check-config-builder';
 export * from './wait-for';
 export * from './service-process';
 export * from './prometheus-text';

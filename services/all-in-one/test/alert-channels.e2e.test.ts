@@ -1,52 +1,30 @@
 import type { RunningApi } from '@uptime/api';
-import { startApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
-import {
-  aCaller,
-  aMonitor,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  startFakeSendGrid,
-  startFakeSlack,
-  startFakeWebhookReceiver,
-  testConfig,
-  type FakeSendGrid,
-  type FakeSlack,
-  type FakeWebhookReceiver,
-} from '@uptime/testing';
+import { aCaller, aMonitor, startFakeSlack, startFakeWebhookReceiver, type FakeSendGrid, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 
 jest.setTimeout(120_000);
 
 /** `POST /monitors/{id}/alerts/test` end to end: api + notifier in one process, every channel a local fake. */
 describe('test alerts on every enabled channel, api + notifier', () => {
+  let stack: InProcessStack;
   let ds: DataSource;
   let sendgrid: FakeSendGrid;
   let slack: FakeSlack;
   let hook: FakeWebhookReceiver;
   let api: RunningApi;
-  let notifier: { close(): Promise<void> };
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
-    [sendgrid, slack, hook] = await Promise.all([startFakeSendGrid(), startFakeSlack(), startFakeWebhookReceiver()]);
-    const config = testConfig({ PORT: '0', SENDGRID_API_KEY: sendgrid.apiKey, SENDGRID_API_URL: sendgrid.url, APP_URL: 'https://uptime.example.test' });
-    const logger = createLogger({ level: config.logLevel, service: 'test' });
-    notifier = await startNotifier({ config, dataSource: ds, logger });
-    api = await startApi({ config, dataSource: ds, logger });
+    [slack, hook] = await Promise.all([startFakeSlack(), startFakeWebhookReceiver()]);
+    stack = await startInProcessStack({ checkWorker: false, env: { APP_URL: 'https://uptime.example.test' } });
+    ({ ds, sendgrid, api } = stack);
   });
 
   afterAll(async () => {
-    await api?.close();
-    await notifier?.close();
-    await Promise.all([sendgrid?.close(), slack?.close(), hook?.close()]);
-    await ds?.destroy();
+    await stack?.close();
+    await Promise.all([slack?.close(), hook?.close()]);
   });
 
   it('sends one signed test on each channel, answers the deliveries, and limits tests to 5 a minute', async () => {

@@ -1,25 +1,10 @@
 import type { RunningApi } from '@uptime/api';
-import { startApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
-import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import type { DataSource } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
-import {
-  aCaller,
-  answer,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  sleep,
-  startFakeHttpServer,
-  startFakeSendGrid,
-  testConfig,
-  waitFor,
-  type FakeHttpServer,
-  type FakeSendGrid,
-} from '@uptime/testing';
+import { aCaller, answer, sleep, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
+import { StatusChangeJobs } from './support/status-change-jobs';
 
 jest.setTimeout(120_000);
 
@@ -28,32 +13,23 @@ jest.setTimeout(120_000);
  * monitors checked every second against local targets, emails through a fake SendGrid.
  */
 describe('alert settings and pause, api + check-worker + notifier', () => {
+  let stack: InProcessStack;
   let ds: DataSource;
   let sendgrid: FakeSendGrid;
   let api: RunningApi;
-  let worker: RunningCheckWorker;
-  let notifier: { close(): Promise<void> };
+  let statusChangeJobs: StatusChangeJobs;
   const targets: FakeHttpServer[] = [];
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
-    sendgrid = await startFakeSendGrid();
-    const config = testConfig({ PORT: '0', SENDGRID_API_KEY: sendgrid.apiKey, SENDGRID_API_URL: sendgrid.url });
-    const logger = createLogger({ level: config.logLevel, service: 'test' });
-    notifier = await startNotifier({ config, dataSource: ds, logger });
-    worker = await startCheckWorker({ config, dataSource: ds, logger });
-    api = await startApi({ config, dataSource: ds, logger });
+    stack = await startInProcessStack();
+    ({ ds, sendgrid, api } = stack);
+    statusChangeJobs = new StatusChangeJobs(ds);
   });
 
   afterAll(async () => {
-    await api?.close();
-    await worker?.close();
-    await notifier?.close();
+    await statusChangeJobs?.close();
+    await stack?.close();
     for (const t of targets) await t.close();
-    await sendgrid?.close();
-    await ds?.destroy();
   });
 
   /** A caller with a monitor checked every second, already online. */
@@ -69,7 +45,9 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     await waitFor(async () => (await status()) === 'online', { what: `${name} online`, timeoutMs: 20_000 });
     const notifications = async () => successOf(await client.get('/api/v1/notifications', { query: { monitor_id: id } })).data;
     const mails = () => sendgrid.mails.filter((m) => m.subject.includes(name));
-    return { id, target, client, status, notifications, mails, user: caller.user };
+    /** Every email this monitor's status changes cause has been sent once this resolves. */
+    const eventsHandled = () => statusChangeJobs.waitForMonitorEventsHandled(id);
+    return { id, target, client, status, notifications, mails, eventsHandled, user: caller.user };
   }
 
   it('sends the emails to the custom recipients instead of the owner', async () => {
@@ -78,7 +56,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     expect(put.status).toBe(200);
     m.target.respond(answer(500, 'boom'));
     await waitFor(() => m.mails().length >= 2, { what: 'two downtime emails', timeoutMs: 20_000 });
-    await sleep(1000);
+    await m.eventsHandled();
     expect(m.mails().map((x) => x.to).sort()).toEqual(['oncall@example.com', 'ops@example.com']);
     expect(m.mails().every((x) => x.subject.startsWith('[DOWN]'))).toBe(true);
   });
@@ -88,7 +66,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     await m.client.put('/api/v1/monitors/{id}/alerts', { path: { id: m.id }, body: { email_enabled: false } });
     m.target.respond(answer(500, 'boom'));
     await waitFor(async () => (await m.notifications()).some((n) => n.type === 'downtime' && n.status === 'active'), { what: 'downtime recorded', timeoutMs: 20_000 });
-    await sleep(1500);
+    await m.eventsHandled();
     expect(m.mails()).toHaveLength(0);
     expect((await m.notifications())[0]!.email_sent_at).toBeNull();
   });
@@ -100,7 +78,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
     m.target.respond(answer(200, 'ok'));
     await waitFor(async () => (await m.notifications()).some((n) => n.type === 'recovery'), { what: 'recovery recorded', timeoutMs: 20_000 });
-    await sleep(1500);
+    await m.eventsHandled();
     expect(m.mails().map((x) => x.subject.slice(0, 6))).toEqual(['[DOWN]']);
   });
 
@@ -131,6 +109,8 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
     const paused = await m.client.post('/api/v1/monitors/{id}/pause', { path: { id: m.id }, body: { reason: 'fixing it' } });
     expect(successOf(paused).data).toMatchObject({ status: 'paused', pause_reason: 'fixing it' });
+    // Pausing is asserted over time: a monitor checked every second would be checked at least twice
+    // in the 2.5 s below. The first 0.5 s lets a check already running when the pause landed finish.
     await sleep(500);
     const count = async (): Promise<number> => (await ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [m.id]))[0].n;
     const whilePaused = await count();
@@ -146,7 +126,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     await waitFor(async () => (await m.status()) === 'online', { what: 'online after resume', timeoutMs: 20_000, intervalMs: 50 });
     expect(Date.now() - resumedAt).toBeLessThan(3000);
     await waitFor(() => m.mails().length >= 2, { what: 'recovery email', timeoutMs: 20_000 });
-    await sleep(1000);
+    await m.eventsHandled();
     expect(m.mails().map((x) => x.subject.slice(0, 4))).toEqual(['[DOW', '[UP]']);
     const list = await m.notifications();
     expect(list.map((n) => `${n.type}:${n.status}`).sort()).toEqual(['downtime:resolved', 'recovery:resolved']);
@@ -159,7 +139,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     await m.client.post('/api/v1/monitors/{id}/pause', { path: { id: m.id } });
     await m.client.post('/api/v1/monitors/{id}/resume', { path: { id: m.id } });
     await waitFor(async () => (await m.status()) === 'offline', { what: 'offline again', timeoutMs: 20_000 });
-    await sleep(1500);
+    await m.eventsHandled();
     expect(m.mails()).toHaveLength(1);
     expect((await m.notifications()).filter((n) => n.type === 'downtime')).toHaveLength(1);
   });
@@ -172,7 +152,7 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
     const m = await onlineMonitor('PrefOff', caller.auth);
     m.target.respond(answer(500, 'boom'));
     await waitFor(async () => (await m.notifications()).some((n) => n.type === 'downtime'), { what: 'downtime recorded', timeoutMs: 20_000 });
-    await sleep(1500);
+    await m.eventsHandled();
     expect(m.mails()).toHaveLength(0);
   });
 });

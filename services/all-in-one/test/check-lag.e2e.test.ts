@@ -1,22 +1,8 @@
 import type { RunningApi } from '@uptime/api';
-import { startApi } from '@uptime/api';
-import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import type { DataSource } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
 import { createServiceMetrics } from '@uptime/observability';
-import {
-  aCaller,
-  answer,
-  metricValue,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  sleep,
-  startFakeHttpServer,
-  testConfig,
-  waitFor,
-  type FakeHttpServer,
-} from '@uptime/testing';
+import { aCaller, answer, metricValue, sleep, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
+import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 
 jest.setTimeout(60_000);
 
@@ -27,26 +13,20 @@ interface DashboardChecks {
 }
 
 describe('a check backlog is never silent', () => {
-  const config = testConfig({ PORT: '0' });
-  const logger = createLogger({ level: config.logLevel, service: 'test' });
+  let stack: InProcessStack;
   let ds: DataSource;
   let target: FakeHttpServer;
   let api: RunningApi;
-  let worker: RunningCheckWorker | undefined;
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
     target = await startFakeHttpServer(answer(200, 'ok'));
-    api = await startApi({ config, dataSource: ds, logger });
+    stack = await startInProcessStack({ checkWorker: false, notifier: false });
+    ({ ds, api } = stack);
   });
 
   afterAll(async () => {
-    await worker?.close();
-    await api?.close();
+    await stack?.close();
     await target?.close();
-    await ds?.destroy();
   });
 
   it('reports the lag of checks held back while no check-worker ran, in the metric and on the dashboard', async () => {
@@ -68,7 +48,7 @@ describe('a check backlog is never silent', () => {
     await sleep(6_000);
 
     const metrics = createServiceMetrics();
-    worker = await startCheckWorker({ config, dataSource: ds, logger, metrics, checkStatsPublishMs: 200 });
+    await stack.startCheckWorker({ metrics, checkStatsPublishMs: 200 });
     const checks = await waitFor(
       async () => {
         const c = await dashboardChecks();

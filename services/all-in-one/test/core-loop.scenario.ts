@@ -1,10 +1,9 @@
-import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
 import type { DataSource } from '@uptime/db';
-import { JobName, QueueName } from '@uptime/queues';
+import { JobName } from '@uptime/queues';
 import { successOf } from '@uptime/client';
-import { answer, sleep, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
+import { answer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import { StatusChangeJobs } from './support/status-change-jobs';
 
 export interface Stack {
   apiUrl: string;
@@ -39,7 +38,12 @@ export async function runCoreLoopScenario(stack: Stack): Promise<void> {
   expect(active.meta.count).toBe(1);
   expect(active.data[0]).toMatchObject({ type: 'downtime', status: 'active', monitor_id: id });
   // Further failed checks: still one notification and one email.
-  await sleep(2500);
+  const failedChecks = async (): Promise<number> =>
+    (await stack.ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1 AND NOT ok', [id]))[0].n;
+  const failedAtOffline = await failedChecks();
+  await waitFor(async () => (await failedChecks()) >= failedAtOffline + 2, { what: 'two more failed checks', timeoutMs: 20000 });
+  const statusChangeJobs = new StatusChangeJobs(stack.ds);
+  await statusChangeJobs.waitForMonitorEventsHandled(id);
   expect((await notifications()).filter((n) => n.type === 'downtime')).toHaveLength(1);
   expect(stack.sendgrid.mails).toHaveLength(1);
   expect(stack.sendgrid.mails[0]).toMatchObject({ to: stack.ownerEmail });
@@ -64,19 +68,16 @@ export async function runCoreLoopScenario(stack: Stack): Promise<void> {
   const events: { id: string; monitor_id: number; from_status: string; to_status: string; incident_id: number | null; check_result_id: string | null }[] =
     await stack.ds.query('SELECT id, monitor_id, from_status, to_status, incident_id, check_result_id FROM status_events WHERE monitor_id = $1', [id]);
   expect(events.filter((e) => e.to_status === 'offline')).toHaveLength(1);
-  const connection = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-  const queue = new Queue(QueueName.statusChanges, { connection, prefix: process.env.QUEUE_PREFIX });
-  await queue.addBulk(
+  const redelivered = events.map((e) => `redelivery-${e.id}`);
+  await statusChangeJobs.queue.addBulk(
     events.map((e) => ({
       name: JobName.statusChanged,
       data: { eventId: String(e.id), monitorId: e.monitor_id, from: e.from_status, to: e.to_status, incidentId: e.incident_id, checkResultId: e.check_result_id ? String(e.check_result_id) : null },
       opts: { jobId: `redelivery-${e.id}` },
     })),
   );
-  await waitFor(async () => (await queue.getJobCounts('waiting', 'active', 'delayed')).waiting === 0, { what: 'redelivered events consumed' });
-  await sleep(1000);
-  await queue.close();
-  await connection.quit();
+  await statusChangeJobs.waitForJobsCompleted(redelivered);
+  await statusChangeJobs.close();
   expect(await notifications()).toHaveLength(2);
   expect(stack.sendgrid.mails).toHaveLength(2);
 }

@@ -116,7 +116,7 @@ describe("Node's HTTP parser and slow clients", () => {
     expect(text.startsWith(`HTTP/1.1 ${status} `)).toBe(true);
     const [head, body] = text.split('\r\n\r\n');
     const requestId = /x-request-id: ([\w-]+)/i.exec(head!)?.[1];
-    expect(requestId).toBeDefined();
+    expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(JSON.parse(body!)).toEqual({
       error: { code: 'VALIDATION_ERROR', message: expect.any(String) },
       meta: { timestamp: expect.any(String), request_id: requestId },

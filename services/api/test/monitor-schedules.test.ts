@@ -57,7 +57,7 @@ describe('reconcileSchedules', () => {
     expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1 });
     expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([active]);
     expect(await schedulerOf(paused)).toBeUndefined();
-    expect(await schedulerOf(active)).toBeDefined();
+    expect(await schedulerOf(active)).toMatchObject({ key: `monitor-${active}` });
   });
 
   it('does not bring back a paused monitor after Redis was wiped', async () => {

@@ -262,7 +262,7 @@ describe('DELETE /monitors/:id', () => {
   it("answers 404 for another user's monitor and keeps it", async () => {
     const { id } = await createMonitor();
     expectNotFound(await api('delete', `/monitors/${id}`, otherAuth));
-    expect(await rowOf(id)).toBeDefined();
+    expect(await rowOf(id)).toMatchObject({ id });
     expect((await h.scheduler.scheduledVersions()).has(id)).toBe(true);
   });
 

@@ -51,7 +51,7 @@ describe('the OpenAPI document', () => {
     }
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/([^"]+)"/g)];
     expect(refs.length).toBeGreaterThan(100);
-    for (const [, kind, name] of refs) expect((doc.components as Record<string, Json>)[kind!]?.[name!]).toBeDefined();
+    for (const [, kind, name] of refs) expect(Object.keys((doc.components as Record<string, Record<string, Json>>)[kind!] ?? {})).toContain(name);
   });
 
   it('describes the two security schemes and asks for one of them by default', () => {

@@ -37,9 +37,10 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
   return async (job) => {
     const event = parseJob(StatusChangedJob, job.data);
     const log = deps.logger.child({ job_id: job.id, event_id: event.eventId, monitor_id: event.monitorId });
-    // An event that opens a downtime (to offline) or ends one (from offline: to online, or to
-    // warning when the first success after a downtime is slow, docs/alert-rules.md).
-    if ((event.to !== 'offline' && event.from !== 'offline') || event.incidentId == null) return;
+    // Only the check-worker writes events, and an event names an incident exactly when its step
+    // opened or closed one (record-check-batch.ts): to offline, or back from a downtime to online,
+    // to warning when that first success is slow (docs/alert-rules.md), or after a resume.
+    if (event.incidentId == null) return;
 
     const ctx = await loadIncidentContext(deps.dataSource.manager, event.incidentId);
     if (!ctx) {

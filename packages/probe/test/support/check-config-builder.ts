@@ -1,7 +1,11 @@
 import type { CheckConfig } from '../../src/check-config';
 
-/** A check with the API's defaults (contract §5) and a short timeout suited to local servers. */
-export function checkConfig(url: string, overrides: Partial<CheckConfig> = {}): CheckConfig {
+/**
+ * A check of `url` with the API's defaults (docs/monitors.md) and a short timeout for local servers.
+ * It lives beside CheckConfig because the probe's own tests need it and the probe cannot depend
+ * on @uptime/testing (which depends on the probe); @uptime/testing re-exports it for everyone else.
+ */
+export function aCheckConfig(url: string, overrides: Partial<CheckConfig> = {}): CheckConfig {
   return {
     url,
     method: 'GET',
