@@ -3,6 +3,7 @@ import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
 import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
+import { loadMaintenance, maintenanceAt } from './maintenance';
 import { nextState, type MonitorState } from './status-transition';
 import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
 
@@ -34,10 +35,12 @@ interface LockedMonitor extends MonitorState {
   lastCheck: Date | null;
   checkIntervalSeconds: number;
   configChangedAt: Date;
+  inMaintenance: boolean;
 }
 
 interface MonitorUpdate {
   state: MonitorState;
+  inMaintenance: boolean;
   lastCheck: Date;
   responseTime: number | null;
   lastSuccess: Date | null;
@@ -59,9 +62,10 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
     last_check: Date | null;
     check_interval: number;
     updated_at: Date;
+    in_maintenance: boolean;
   }[] =
     await em.query(
-      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at
+      `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at, in_maintenance
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
@@ -78,6 +82,7 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
         lastCheck: r.last_check,
         checkIntervalSeconds: r.check_interval,
         configChangedAt: r.updated_at,
+        inMaintenance: r.in_maintenance,
       },
     ]),
   );
@@ -93,11 +98,11 @@ function startLagMs(o: CheckOutcome): number {
 const phaseMs = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : Math.min(SMALLINT_MAX, ms));
 const SMALLINT_MAX = 32_767;
 
-async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {
+async function insertResults(em: EntityManager, outcomes: CheckOutcome[], inMaintenance: Set<CheckOutcome>): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms)
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance)
      SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[],
-                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[])
+                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[], $12::bool[])
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
@@ -112,15 +117,16 @@ async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promi
       outcomes.map((o) => phaseMs(o.result.timings?.connect)),
       outcomes.map((o) => phaseMs(o.result.timings?.tls)),
       outcomes.map((o) => phaseMs(o.result.timings?.firstByte)),
+      outcomes.map((o) => inMaintenance.has(o)),
     ],
   );
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));
 }
 
-async function openIncident(em: EntityManager, o: CheckOutcome): Promise<number> {
+async function openIncident(em: EntityManager, o: CheckOutcome, startedAt: Date): Promise<number> {
   const [row]: { id: number }[] = await em.query(
     `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [o.monitorId, o.result.checkedAt, o.result.statusCode, o.result.responseTime, truncate(o.result.error, 500)],
+    [o.monitorId, startedAt, o.result.statusCode, o.result.responseTime, truncate(o.result.error, 500)],
   );
   return row!.id;
 }
@@ -140,9 +146,10 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
   await em.query(
     `UPDATE monitors m SET status = v.status, consecutive_failures = v.failures, response_time = v.response_time,
             last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
-            last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id
-       FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[])
-            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id)
+            last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id,
+            in_maintenance = v.in_maintenance
+       FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[], $9::bool[])
+            AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, in_maintenance)
       WHERE m.id = v.id`,
     [
       ids,
@@ -153,6 +160,7 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
       u.map((x) => x.lastSuccess),
       u.map((x) => x.lastFailure),
       u.map((x) => x.state.openIncidentId),
+      u.map((x) => x.inMaintenance),
     ],
   );
 }
@@ -222,7 +230,11 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
       return [];
     }
-    const inserted = await insertResults(em, current);
+    // Checks made during a maintenance window are recorded as such and kept out of the rollups,
+    // hence out of uptime and statistics (docs/alert-rules.md).
+    const windows = await loadMaintenance(em, [...monitors.keys()]);
+    const inMaintenance = new Set(current.filter((o) => maintenanceAt(windows, o.monitorId, o.result.checkedAt) !== null));
+    const inserted = await insertResults(em, current, inMaintenance);
     const recorded = current.filter((o) => inserted.has(`${o.monitorId}:${o.scheduledAt.getTime()}`));
     if (recorded.length === 0) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
@@ -242,10 +254,17 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       const monitor = monitors.get(o.monitorId)!;
       const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
       if (unchecked) noData.push({ monitorId: o.monitorId, ...unchecked });
-      const step = nextState(before, o.result.ok);
+      const maintenance = inMaintenance.has(o);
+      const wasInMaintenance = updates.get(o.monitorId)?.inMaintenance ?? monitor.inMaintenance;
+      const step = nextState(before, o.result.ok, maintenance);
       let openIncidentId = before.openIncidentId;
       let incidentId: number | null = null;
-      if (step.opensIncident) openIncidentId = incidentId = await openIncident(em, o);
+      if (step.opensIncident) {
+        // Offline when a window ended: the downtime starts when the window did.
+        const windowEnd = wasInMaintenance && newest !== null ? maintenanceAt(windows, o.monitorId, newest)?.endsAt : undefined;
+        const startedAt = windowEnd !== undefined && windowEnd < o.result.checkedAt ? windowEnd : o.result.checkedAt;
+        openIncidentId = incidentId = await openIncident(em, o, startedAt);
+      }
       if (step.closesIncident && before.openIncidentId !== null) {
         await closeIncident(em, before.openIncidentId, o.result.checkedAt);
         incidentId = before.openIncidentId;
@@ -254,19 +273,21 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       const previous = updates.get(o.monitorId);
       updates.set(o.monitorId, {
         state: { status: step.status, consecutiveFailures: step.consecutiveFailures, alertThreshold: before.alertThreshold, openIncidentId },
+        inMaintenance: maintenance,
         lastCheck: o.result.checkedAt,
         responseTime: o.result.responseTime,
         lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
         lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
       });
-      if (step.status !== before.status) {
+      // A downtime opened after a maintenance window is news though the status stays offline.
+      if (step.status !== before.status || step.opensIncident) {
         const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;
         events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId });
       }
     }
     await updateMonitors(em, updates);
     await insertNoDataSpans(em, noData);
-    await upsertRollups(em, recorded);
+    await upsertRollups(em, recorded.filter((o) => !inMaintenance.has(o)));
     const withLocations = recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {
       const resultIdOf = (o: CheckOutcome): string => inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`)!;

@@ -22,7 +22,14 @@ export interface Transition {
  * than the previous status, so a downtime paused and resumed still ends with one recovery, and a
  * failure after a resume does not open a second downtime.
  */
-export function nextState(state: MonitorState, ok: boolean): Transition {
+export function nextState(state: MonitorState, ok: boolean, maintenance = false): Transition {
+  const step = stepState(state, ok);
+  // During a maintenance window the status still follows the checks, but no downtime opens: one
+  // opens at the first failure after the window if the monitor is still offline (docs/alert-rules.md).
+  return maintenance && step.opensIncident ? { ...step, opensIncident: false } : step;
+}
+
+function stepState(state: MonitorState, ok: boolean): Transition {
   if (ok) {
     return { status: 'online', consecutiveFailures: 0, opensIncident: false, closesIncident: state.openIncidentId !== null };
   }

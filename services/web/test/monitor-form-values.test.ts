@@ -44,6 +44,7 @@ const MONITOR: Schema<'Monitor'> = {
   last_failure: null,
   paused_at: null,
   pause_reason: null,
+  in_maintenance: false,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -143,6 +144,7 @@ describe('the monitor form mapped to the API body', () => {
       last_failure: _lf,
       paused_at: _p,
       pause_reason: _pr,
+      in_maintenance: _im,
       created_at: _ca,
       updated_at: _ua,
       ...fields

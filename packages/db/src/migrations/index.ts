@@ -11,6 +11,7 @@ import { NotificationDeliveries1732270030000 } from './1732270030000-notificatio
 import { AlertChannels1732270031000 } from './1732270031000-alert-channels';
 import { LoginLinks1732270070000 } from './1732270070000-login-links';
 import { StatusPages1732270080000 } from './1732270080000-status-pages';
+import { MaintenanceWindows1732270120000 } from './1732270120000-maintenance-windows';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, CheckResultTimings1732270020000, NoDataSpans1732270021000, NotificationDeliveries1732270030000, AlertChannels1732270031000, LoginLinks1732270070000, StatusPages1732270080000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, CheckResultTimings1732270020000, NoDataSpans1732270021000, NotificationDeliveries1732270030000, AlertChannels1732270031000, LoginLinks1732270070000, StatusPages1732270080000, MaintenanceWindows1732270120000];
