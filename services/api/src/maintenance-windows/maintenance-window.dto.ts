@@ -1,6 +1,7 @@
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsISO8601, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsISO8601, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { MAINTENANCE_REPEATS, type MaintenanceRepeat } from '@uptime/db';
 import { IsTimeZone } from '../preferences/preferences.dto';
+import { MonitorIdList } from '../http/monitor-id-list';
 import { Optional } from '../monitors/monitor-fields.dto';
 
 export const NAME_MAX = 200;
@@ -18,15 +19,7 @@ export const STARTS_AT_MAX = 40;
  */
 export class MaintenanceWindowFieldsDto {
   @Optional() @IsString() @Length(1, NAME_MAX) name?: string;
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_WINDOW_MONITORS)
-  @ArrayUnique({ message: 'monitor_ids must not repeat an id' })
-  @IsInt({ each: true, message: 'each of monitor_ids must be an integer' })
-  @Min(1, { each: true })
-  @Max(2_147_483_647, { each: true })
-  monitor_ids?: number[];
+  @Optional() @MonitorIdList(MAX_WINDOW_MONITORS) monitor_ids?: number[];
   @Optional() @IsString() @MaxLength(STARTS_AT_MAX) @IsISO8601({ strict: true }, { message: 'starts_at must be an ISO 8601 date-time' }) starts_at?: string;
   @Optional() @IsInt() @Min(DURATION_MIN) @Max(DURATION_MAX) duration_minutes?: number;
   @Optional() @IsIn(MAINTENANCE_REPEATS) repeat?: MaintenanceRepeat;
