@@ -2,19 +2,12 @@ import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptim
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { canonicalTimeZone } from '../preferences/preferences.dto';
-import { foreignMonitorIds } from '../status-pages/status-pages.repository';
+import { assertOwnMonitors } from '../status-pages/status-pages.service';
 import type { MaintenanceWindowFieldsDto, NewMaintenanceWindow } from './maintenance-window.dto';
 import { listOwnWindowIds, readOwnWindows, setWindowMonitors, windowsOfMonitor, type MaintenanceWindowRow } from './maintenance-windows.repository';
 
 /** How many upcoming windows GET /monitors/{id} lists. */
 export const UPCOMING_WINDOWS = 5;
-
-async function assertOwnMonitors(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<void> {
-  const foreign = await foreignMonitorIds(em, ownerId, monitorIds);
-  if (foreign.length > 0) {
-    throw new ValidationError('Invalid body: monitor_ids', { monitor_ids: [`monitor_ids must hold only your own monitors; not found: ${foreign.join(', ')}`] });
-  }
-}
 
 /** Weekdays only mean something for a weekly window; refused elsewhere rather than ignored. */
 function assertWeekdaysFit(repeat: string, weekdays: readonly number[]): void {
