@@ -990,6 +990,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maintenance-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your maintenance windows */
+        get: operations["listMaintenanceWindows"];
+        put?: never;
+        /** Create a maintenance window */
+        post: operations["createMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/maintenance-windows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a maintenance window */
+        get: operations["getMaintenanceWindow"];
+        /** Update a maintenance window (PUT takes a partial body too) */
+        put: operations["replaceMaintenanceWindow"];
+        post?: never;
+        /** Delete a maintenance window */
+        delete: operations["deleteMaintenanceWindow"];
+        options?: never;
+        head?: never;
+        /** Update a maintenance window */
+        patch: operations["updateMaintenanceWindow"];
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1151,7 +1189,7 @@ export interface components {
                  * @description Stable, machine-readable (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For people; never a stack trace */
                 message: string;
                 details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"];
@@ -1277,6 +1315,8 @@ export interface components {
              */
             paused_at: string | null;
             pause_reason: string | null;
+            /** @description Whether its latest check fell in a maintenance window (docs/alert-rules.md) */
+            in_maintenance: boolean;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -1323,6 +1363,8 @@ export interface components {
              */
             response_time: number | null;
             error: string | null;
+            /** @description Made during a maintenance window: left out of uptime and statistics */
+            maintenance: boolean;
             /** @description null for a check made by the worker itself */
             location: string | null;
             timings: components["schemas"]["CheckTimings"];
@@ -1515,7 +1557,7 @@ export interface components {
                 id: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 };
             }[];
@@ -2478,6 +2520,237 @@ export interface components {
              */
             published?: boolean;
         };
+        /** @description Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md) */
+        MaintenanceWindow: {
+            /** Format: int32 */
+            id: number;
+            name: string;
+            /** @description Ascending */
+            monitor_ids: number[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            starts_at: string;
+            /** Format: int32 */
+            duration_minutes: number;
+            /** @enum {string} */
+            repeat: "none" | "daily" | "weekly";
+            /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
+            weekdays: number[];
+            timezone: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description A monitor with its upcoming maintenance (docs/monitors.md) */
+        MonitorDetail: {
+            /** Format: int32 */
+            id: number;
+            name: string;
+            /**
+             * Format: uri
+             * @example https://example.com/health
+             */
+            url: string;
+            /** @enum {string} */
+            type: "http";
+            /** @enum {string} */
+            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+            /**
+             * @description Request headers sent with each check
+             * @example {
+             *       "Accept": "application/json"
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Request body sent with each check */
+            body: string | null;
+            /** @description Statuses counted as up; empty means any 2xx */
+            expected_status: number[];
+            /**
+             * Format: int32
+             * @description Seconds
+             */
+            timeout: number;
+            /**
+             * Format: int32
+             * @description Seconds between checks
+             */
+            check_interval: number;
+            /**
+             * Format: int32
+             * @description Retries of a failed attempt within one check
+             */
+            retry_count: number;
+            follow_redirects: boolean;
+            verify_ssl: boolean;
+            /** @description Text the body must contain */
+            expected_content: string | null;
+            /** @description Text the body must not contain */
+            excluded_content: string | null;
+            /** @description JSONPath that must exist in a JSON body */
+            json_path: string | null;
+            /** @description Expected value of json_path's first match, as a string */
+            expected_json_value: string | null;
+            locations: string[];
+            tags: string[];
+            /**
+             * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
+             * @enum {string}
+             */
+            status: "pending" | "online" | "offline" | "warning" | "paused";
+            /**
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @enum {string|null}
+             */
+            status_reason: "failing" | "slow" | null;
+            /**
+             * Format: int32
+             * @description A success slower than this many milliseconds reads warning (slow); null: off
+             */
+            response_time_threshold: number | null;
+            /**
+             * Format: int32
+             * @description Successes in a row needed to go from offline to online
+             */
+            recovery_threshold: number;
+            /**
+             * Format: date-time
+             * @description notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            certificate_expires_at: string | null;
+            /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
+            depends_on: number[];
+            /** @description Uptime percentage over the last 24 hours; null without checks */
+            uptime_24h: number | null;
+            /** @description Uptime percentage over the last 7 days; null without checks */
+            uptime_7d: number | null;
+            /** @description Uptime percentage over the last 30 days; null without checks */
+            uptime_30d: number | null;
+            /**
+             * Format: int32
+             * @description Response time of the last check, milliseconds
+             */
+            response_time: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_check: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_success: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_failure: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            paused_at: string | null;
+            pause_reason: string | null;
+            /** @description Whether its latest check fell in a maintenance window (docs/alert-rules.md) */
+            in_maintenance: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description The next 5 occurrences of its maintenance windows, an active one first */
+            maintenance: {
+                /** Format: int32 */
+                id: number;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                ends_at: string;
+            }[];
+        };
+        /** @description A new maintenance window */
+        MaintenanceWindowCreate: {
+            name: string;
+            /** @description 1 to 100 of your own monitors, without repeats */
+            monitor_ids: number[];
+            /**
+             * Format: date-time
+             * @description The first occurrence; recurring ones start at its local time of day in `timezone`
+             */
+            starts_at: string;
+            /**
+             * Format: int32
+             * @description 1 minute to 1 week
+             */
+            duration_minutes: number;
+            /**
+             * @description none: once; daily; weekly: on `weekdays`
+             * @enum {string}
+             */
+            repeat: "none" | "daily" | "weekly";
+            /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
+            weekdays?: number[];
+            /**
+             * @description An IANA time zone; recurring windows keep their local time across daylight-saving changes
+             * @example Europe/Berlin
+             * @example UTC
+             */
+            timezone: string;
+        };
+        /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
+        MaintenanceWindowUpdate: {
+            name?: string;
+            /** @description 1 to 100 of your own monitors, without repeats */
+            monitor_ids?: number[];
+            /**
+             * Format: date-time
+             * @description The first occurrence; recurring ones start at its local time of day in `timezone`
+             */
+            starts_at?: string;
+            /**
+             * Format: int32
+             * @description 1 minute to 1 week
+             */
+            duration_minutes?: number;
+            /**
+             * @description none: once; daily; weekly: on `weekdays`
+             * @enum {string}
+             */
+            repeat?: "none" | "daily" | "weekly";
+            /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
+            weekdays?: number[];
+            /**
+             * @description An IANA time zone; recurring windows keep their local time across daylight-saving changes
+             * @example Europe/Berlin
+             * @example UTC
+             */
+            timezone?: string;
+        };
     };
     responses: {
         /** @description VALIDATION_ERROR: invalid input: malformed JSON, an unknown field or an invalid value (details: field → messages) */
@@ -3039,6 +3312,38 @@ export interface components {
                 };
             };
         };
+        /** @description MAINTENANCE_WINDOW_NOT_FOUND: no such maintenance window (another user's answers the same) */
+        MAINTENANCE_WINDOW_NOT_FOUND: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "MAINTENANCE_WINDOW_NOT_FOUND",
+                 *         "message": "No such maintenance window (another user's answers the same)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "MAINTENANCE_WINDOW_NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
         /** @description INTERNAL_ERROR: a bug on our side (logged with the request id) */
         "INTERNAL_ERROR.outside": {
             headers: {
@@ -3203,6 +3508,7 @@ export interface operations {
                      *           "last_failure": "2026-11-21T17:02:00.000Z",
                      *           "paused_at": null,
                      *           "pause_reason": null,
+                     *           "in_maintenance": false,
                      *           "created_at": "2026-11-01T08:00:00.000Z",
                      *           "updated_at": "2026-11-20T12:30:00.000Z"
                      *         }
@@ -3309,6 +3615,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": null,
                      *         "pause_reason": null,
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -3422,7 +3729,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The monitor */
+            /** @description The monitor and its next maintenance windows */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3473,8 +3780,17 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": null,
                      *         "pause_reason": null,
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
-                     *         "updated_at": "2026-11-20T12:30:00.000Z"
+                     *         "updated_at": "2026-11-20T12:30:00.000Z",
+                     *         "maintenance": [
+                     *           {
+                     *             "id": 3,
+                     *             "name": "Database upgrade",
+                     *             "starts_at": "2026-11-28T01:00:00.000Z",
+                     *             "ends_at": "2026-11-28T02:30:00.000Z"
+                     *           }
+                     *         ]
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3483,7 +3799,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Monitor"];
+                        data: components["schemas"]["MonitorDetail"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -3575,6 +3891,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": null,
                      *         "pause_reason": null,
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -3726,6 +4043,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": null,
                      *         "pause_reason": null,
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -3828,6 +4146,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": "2026-11-22T10:00:00.000Z",
                      *         "pause_reason": "Maintenance window",
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -3931,6 +4250,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": "2026-11-22T10:00:00.000Z",
                      *         "pause_reason": "Maintenance window",
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -4025,6 +4345,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": null,
                      *         "pause_reason": null,
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -4119,6 +4440,7 @@ export interface operations {
                      *         "last_failure": "2026-11-21T17:02:00.000Z",
                      *         "paused_at": null,
                      *         "pause_reason": null,
+                     *         "in_maintenance": false,
                      *         "created_at": "2026-11-01T08:00:00.000Z",
                      *         "updated_at": "2026-11-20T12:30:00.000Z"
                      *       },
@@ -4346,6 +4668,7 @@ export interface operations {
                      *           "status_code": 500,
                      *           "response_time": 41,
                      *           "error": "Unexpected status 500",
+                     *           "maintenance": false,
                      *           "location": null,
                      *           "timings": {
                      *             "dns": 2,
@@ -4436,6 +4759,7 @@ export interface operations {
                      *           "status_code": 500,
                      *           "response_time": 41,
                      *           "error": "Unexpected status 500",
+                     *           "maintenance": false,
                      *           "location": null,
                      *           "timings": {
                      *             "dns": 2,
@@ -8367,6 +8691,433 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    listMaintenanceWindows: {
+        parameters: {
+            query?: {
+                /** @description Page, from 1 */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your windows, id order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Database upgrade",
+                     *           "monitor_ids": [
+                     *             42,
+                     *             43
+                     *           ],
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "duration_minutes": 90,
+                     *           "repeat": "weekly",
+                     *           "weekdays": [
+                     *             6
+                     *           ],
+                     *           "timezone": "Europe/Paris",
+                     *           "created_at": "2026-11-22T10:00:00.000Z",
+                     *           "updated_at": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MaintenanceWindow"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    createMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Database upgrade",
+                 *       "monitor_ids": [
+                 *         42,
+                 *         43
+                 *       ],
+                 *       "starts_at": "2026-11-28T01:00:00Z",
+                 *       "duration_minutes": 90,
+                 *       "repeat": "weekly",
+                 *       "weekdays": [
+                 *         6
+                 *       ],
+                 *       "timezone": "Europe/Paris"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MaintenanceWindowCreate"];
+            };
+        };
+        responses: {
+            /** @description The new window */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "Database upgrade",
+                     *         "monitor_ids": [
+                     *           42,
+                     *           43
+                     *         ],
+                     *         "starts_at": "2026-11-28T01:00:00.000Z",
+                     *         "duration_minutes": 90,
+                     *         "repeat": "weekly",
+                     *         "weekdays": [
+                     *           6
+                     *         ],
+                     *         "timezone": "Europe/Paris",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MaintenanceWindow"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The maintenance window's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "Database upgrade",
+                     *         "monitor_ids": [
+                     *           42,
+                     *           43
+                     *         ],
+                     *         "starts_at": "2026-11-28T01:00:00.000Z",
+                     *         "duration_minutes": 90,
+                     *         "repeat": "weekly",
+                     *         "weekdays": [
+                     *           6
+                     *         ],
+                     *         "timezone": "Europe/Paris",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MaintenanceWindow"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    replaceMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The maintenance window's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "duration_minutes": 120,
+                 *       "monitor_ids": [
+                 *         42
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MaintenanceWindowUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated window */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "Database upgrade",
+                     *         "monitor_ids": [
+                     *           42,
+                     *           43
+                     *         ],
+                     *         "starts_at": "2026-11-28T01:00:00.000Z",
+                     *         "duration_minutes": 90,
+                     *         "repeat": "weekly",
+                     *         "weekdays": [
+                     *           6
+                     *         ],
+                     *         "timezone": "Europe/Paris",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MaintenanceWindow"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    deleteMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The maintenance window's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Maintenance window deleted",
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    updateMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The maintenance window's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "duration_minutes": 120,
+                 *       "monitor_ids": [
+                 *         42
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MaintenanceWindowUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated window */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 3,
+                     *         "name": "Database upgrade",
+                     *         "monitor_ids": [
+                     *           42,
+                     *           43
+                     *         ],
+                     *         "starts_at": "2026-11-28T01:00:00.000Z",
+                     *         "duration_minutes": 90,
+                     *         "repeat": "weekly",
+                     *         "weekdays": [
+                     *           6
+                     *         ],
+                     *         "timezone": "Europe/Paris",
+                     *         "created_at": "2026-11-22T10:00:00.000Z",
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MaintenanceWindow"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

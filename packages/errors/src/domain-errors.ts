@@ -25,6 +25,7 @@ const NOT_FOUND_CODES = {
   agent: 'AGENT_NOT_FOUND',
   token: 'TOKEN_NOT_FOUND',
   'status page': 'STATUS_PAGE_NOT_FOUND',
+  'maintenance window': 'MAINTENANCE_WINDOW_NOT_FOUND',
   route: 'NOT_FOUND',
 } as const satisfies Record<string, ErrorCode>;
 

@@ -38,6 +38,7 @@ import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
 import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses, type ResponseInspector } from './openapi/response-inspection';
 import { statusPagesRouter } from './status-pages/status-pages.routes';
+import { maintenanceWindowsRouter } from './maintenance-windows/maintenance-windows.routes';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
 import { badgesRouter } from './badges/badges.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
@@ -159,6 +160,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler: deps.scheduler }));
   v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
+  v1.use('/maintenance-windows', maintenanceWindowsRouter(ds));
   v1.use('/agents', agentsRouter({ ds, scheduler: deps.scheduler, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/alerts', alertsRouter(ds));
   v1.use('/dashboard', dashboardRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix }));

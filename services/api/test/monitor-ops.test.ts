@@ -196,6 +196,7 @@ describe('GET /monitors/:id/history', () => {
       status_code: 200,
       response_time: 105,
       error: null,
+      maintenance: false,
       location: null,
       // Rows written before timings were recorded read as null phases; the total is response_time.
       timings: { dns: null, connect: null, tls: null, first_byte: null, total: 105 },

@@ -91,6 +91,7 @@ describe('POST /monitors', () => {
       last_failure: null,
       paused_at: null,
       pause_reason: null,
+      in_maintenance: false,
       created_at: expect.stringMatching(ISO_MS),
       updated_at: expect.stringMatching(ISO_MS),
     });
@@ -129,7 +130,8 @@ describe('POST /monitors', () => {
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ ...body, method: 'POST', status: 'pending' });
     const got = await request(h.app).get(`/api/v1/monitors/${res.body.data.id}`).set('Authorization', auth);
-    expect(got.body.data).toEqual(res.body.data);
+    // GET one adds the monitor's upcoming maintenance windows (docs/alert-rules.md).
+    expect(got.body.data).toEqual({ ...res.body.data, maintenance: [] });
   });
 
   it('creates the job scheduler with the check config and queues an immediate check', async () => {
@@ -366,7 +368,8 @@ describe('POST /monitors', () => {
     expect(scheduler?.every).toBe(45_000);
     expect((scheduler?.template?.data as { check: { timeout: number } }).check.timeout).toBe(12);
     const got = await request(h.app).get(`/api/v1/monitors/${res.body.data.id}`).set('Authorization', auth);
-    expect(got.body.data).toEqual(res.body.data);
+    // GET one adds the monitor's upcoming maintenance windows (docs/alert-rules.md).
+    expect(got.body.data).toEqual({ ...res.body.data, maintenance: [] });
   });
 
   it('leaves no monitor behind when its schedule cannot be written', async () => {

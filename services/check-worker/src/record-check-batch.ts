@@ -4,6 +4,7 @@ import type { LocationOutcome } from './location-vote';
 import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
 import { isSlow, type StatusReason } from './status-reason';
+import { loadMaintenance, maintenanceAt } from './maintenance';
 import { nextState, type MonitorState } from './status-transition';
 import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
 
@@ -36,10 +37,12 @@ interface LockedMonitor extends MonitorState {
   checkIntervalSeconds: number;
   configChangedAt: Date;
   responseTimeThreshold: number | null;
+  inMaintenance: boolean;
 }
 
 interface MonitorUpdate {
   state: MonitorState & { statusReason: StatusReason | null };
+  inMaintenance: boolean;
   lastCheck: Date;
   responseTime: number | null;
   lastSuccess: Date | null;
@@ -65,10 +68,11 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
     consecutive_successes: number;
     recovery_threshold: number;
     response_time_threshold: number | null;
+    in_maintenance: boolean;
   }[] =
     await em.query(
       `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
-              consecutive_successes, recovery_threshold, response_time_threshold
+              consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
@@ -88,6 +92,7 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
         consecutiveSuccesses: r.consecutive_successes,
         recoveryThreshold: r.recovery_threshold,
         responseTimeThreshold: r.response_time_threshold,
+        inMaintenance: r.in_maintenance,
       },
     ]),
   );
@@ -103,11 +108,11 @@ function startLagMs(o: CheckOutcome): number {
 const phaseMs = (ms: number | null | undefined): number | null => (ms === null || ms === undefined ? null : Math.min(SMALLINT_MAX, ms));
 const SMALLINT_MAX = 32_767;
 
-async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promise<Map<string, string>> {
+async function insertResults(em: EntityManager, outcomes: CheckOutcome[], inMaintenance: Set<CheckOutcome>): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms)
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance)
      SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[],
-                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[])
+                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[], $12::bool[])
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
@@ -122,15 +127,16 @@ async function insertResults(em: EntityManager, outcomes: CheckOutcome[]): Promi
       outcomes.map((o) => phaseMs(o.result.timings?.connect)),
       outcomes.map((o) => phaseMs(o.result.timings?.tls)),
       outcomes.map((o) => phaseMs(o.result.timings?.firstByte)),
+      outcomes.map((o) => inMaintenance.has(o)),
     ],
   );
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));
 }
 
-async function openIncident(em: EntityManager, o: CheckOutcome): Promise<number> {
+async function openIncident(em: EntityManager, o: CheckOutcome, startedAt: Date): Promise<number> {
   const [row]: { id: number }[] = await em.query(
     `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [o.monitorId, o.result.checkedAt, o.result.statusCode, o.result.responseTime, truncate(o.result.error, 500)],
+    [o.monitorId, startedAt, o.result.statusCode, o.result.responseTime, truncate(o.result.error, 500)],
   );
   return row!.id;
 }
@@ -151,13 +157,13 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
     `UPDATE monitors m SET status = v.status, consecutive_failures = v.failures, response_time = v.response_time,
             last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
             last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id,
-            consecutive_successes = v.successes, status_reason = v.status_reason,
+            consecutive_successes = v.successes, status_reason = v.status_reason, in_maintenance = v.in_maintenance,
             -- A check that received no certificate (a failure, an agent's result) keeps the last one seen.
             certificate_expires_at = CASE WHEN m.url ILIKE 'https:%' THEN COALESCE(v.certificate_expires_at, m.certificate_expires_at) END
        FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[],
-                   $9::int[], $10::varchar[], $11::timestamptz[])
+                   $9::int[], $10::varchar[], $11::timestamptz[], $12::bool[])
             AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, successes, status_reason,
-                 certificate_expires_at)
+                 certificate_expires_at, in_maintenance)
       WHERE m.id = v.id`,
     [
       ids,
@@ -171,6 +177,7 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
       u.map((x) => x.state.consecutiveSuccesses ?? 0),
       u.map((x) => x.state.statusReason),
       u.map((x) => x.certificateExpiresAt),
+      u.map((x) => x.inMaintenance),
     ],
   );
 }
@@ -240,7 +247,11 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
       return [];
     }
-    const inserted = await insertResults(em, current);
+    // Checks made during a maintenance window are recorded as such and kept out of the rollups,
+    // hence out of uptime and statistics (docs/alert-rules.md).
+    const windows = await loadMaintenance(em, [...monitors.keys()]);
+    const inMaintenance = new Set(current.filter((o) => maintenanceAt(windows, o.monitorId, o.result.checkedAt) !== null));
+    const inserted = await insertResults(em, current, inMaintenance);
     const recorded = current.filter((o) => inserted.has(`${o.monitorId}:${o.scheduledAt.getTime()}`));
     if (recorded.length === 0) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
@@ -260,10 +271,17 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
       const monitor = monitors.get(o.monitorId)!;
       const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
       if (unchecked) noData.push({ monitorId: o.monitorId, ...unchecked });
-      const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) });
+      const maintenance = inMaintenance.has(o);
+      const wasInMaintenance = updates.get(o.monitorId)?.inMaintenance ?? monitor.inMaintenance;
+      const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) }, maintenance);
       let openIncidentId = before.openIncidentId;
       let incidentId: number | null = null;
-      if (step.opensIncident) openIncidentId = incidentId = await openIncident(em, o);
+      if (step.opensIncident) {
+        // Offline when a window ended: the downtime starts when the window did.
+        const windowEnd = wasInMaintenance && newest !== null ? maintenanceAt(windows, o.monitorId, newest)?.endsAt : undefined;
+        const startedAt = windowEnd !== undefined && windowEnd < o.result.checkedAt ? windowEnd : o.result.checkedAt;
+        openIncidentId = incidentId = await openIncident(em, o, startedAt);
+      }
       if (step.closesIncident && before.openIncidentId !== null) {
         await closeIncident(em, before.openIncidentId, o.result.checkedAt);
         incidentId = before.openIncidentId;
@@ -280,20 +298,22 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
           recoveryThreshold: before.recoveryThreshold,
           openIncidentId,
         },
+        inMaintenance: maintenance,
         lastCheck: o.result.checkedAt,
         responseTime: o.result.responseTime,
         lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
         lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
         certificateExpiresAt: o.result.certificateExpiresAt ?? previous?.certificateExpiresAt ?? null,
       });
-      if (step.status !== before.status) {
+      // A downtime opened after a maintenance window is news though the status stays offline.
+      if (step.status !== before.status || step.opensIncident) {
         const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;
         events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId });
       }
     }
     await updateMonitors(em, updates);
     await insertNoDataSpans(em, noData);
-    await upsertRollups(em, recorded);
+    await upsertRollups(em, recorded.filter((o) => !inMaintenance.has(o)));
     const withLocations = recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {
       const resultIdOf = (o: CheckOutcome): string => inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`)!;

@@ -39,7 +39,14 @@ export interface CheckVerdict {
  * `recovery_threshold` successes in a row before it leaves offline and its downtime ends; a slow
  * success counts as a success there, and lands in warning (slow) instead of online.
  */
-export function nextState(state: MonitorState, check: boolean | CheckVerdict): Transition {
+export function nextState(state: MonitorState, check: boolean | CheckVerdict, maintenance = false): Transition {
+  const step = stepState(state, check);
+  // During a maintenance window the status still follows the checks, but no downtime opens: one
+  // opens at the first failure after the window if the monitor is still offline (docs/alert-rules.md).
+  return maintenance && step.opensIncident ? { ...step, opensIncident: false } : step;
+}
+
+function stepState(state: MonitorState, check: boolean | CheckVerdict): Transition {
   const { ok, slow = false } = typeof check === 'boolean' ? { ok: check } : check;
   if (ok) {
     const successes = (state.consecutiveSuccesses ?? 0) + 1;

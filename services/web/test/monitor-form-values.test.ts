@@ -49,6 +49,7 @@ const MONITOR: Schema<'Monitor'> = {
   recovery_threshold: 2,
   depends_on: [3],
   certificate_expires_at: null,
+  in_maintenance: false,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -152,6 +153,7 @@ describe('the monitor form mapped to the API body', () => {
       pause_reason: _pr,
       status_reason: _sr,
       certificate_expires_at: _ce,
+      in_maintenance: _im,
       created_at: _ca,
       updated_at: _ua,
       ...fields

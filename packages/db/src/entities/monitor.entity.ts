@@ -40,6 +40,8 @@ export class Monitor {
   @Column({ type: 'text', name: 'pause_reason', nullable: true }) pauseReason!: string | null;
   /** The incident (downtime) still open for this monitor, if any. */
   @Column({ type: 'integer', name: 'open_incident_id', nullable: true }) openIncidentId!: number | null;
+  /** Whether the latest recorded check fell in a maintenance window (docs/alert-rules.md). */
+  @Column({ type: 'boolean', name: 'in_maintenance', default: false }) inMaintenance!: boolean;
   /** Bumped on every change of what a check does; the job template carries it. */
   @Column({ type: 'integer', name: 'config_version', default: 1 }) configVersion!: number;
 

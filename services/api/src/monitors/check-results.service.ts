@@ -14,6 +14,8 @@ export interface CheckResultView {
   statusCode: number | null;
   responseTime: number | null;
   error: string | null;
+  /** Made during a maintenance window (docs/alert-rules.md). */
+  maintenance: boolean;
   location: string | null;
   dnsMs: number | null;
   connectMs: number | null;
@@ -58,7 +60,7 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
 // row has no location of its own: each location's result is in check_location_results.
 const CHECKED_AT = `(scheduled_at + start_lag_ms * interval '1 millisecond')`;
 const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, status_code AS "statusCode",
-                              response_time AS "responseTime", error, NULL::varchar AS location,
+                              response_time AS "responseTime", error, maintenance, NULL::varchar AS location,
                               dns_ms AS "dnsMs", connect_ms AS "connectMs", tls_ms AS "tlsMs", first_byte_ms AS "firstByteMs"
                          FROM check_results`;
 
@@ -110,6 +112,7 @@ export function toCheckResultResponse(r: CheckResultView) {
     status_code: r.statusCode,
     response_time: r.responseTime,
     error: r.error,
+    maintenance: r.maintenance,
     location: r.location,
     timings: { dns: r.dnsMs, connect: r.connectMs, tls: r.tlsMs, first_byte: r.firstByteMs, total: r.responseTime },
     locations: r.locations ?? [],

@@ -40,6 +40,7 @@ export function toMonitorResponse(m: Monitor, uptime: Uptime = EMPTY_UPTIME) {
     last_failure: iso(m.lastFailure),
     paused_at: iso(m.pausedAt),
     pause_reason: m.pauseReason,
+    in_maintenance: m.inMaintenance,
     created_at: m.createdAt.toISOString(),
     updated_at: m.updatedAt.toISOString(),
   };

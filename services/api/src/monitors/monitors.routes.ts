@@ -8,6 +8,7 @@ import { parseInput } from '../http/validate';
 import { parseMonitorFilters } from './list-monitors.query';
 import { MonitorFieldsDto } from './monitor-fields.dto';
 import { toMonitorResponse } from './monitor.presenter';
+import { upcomingMaintenance } from '../maintenance-windows/maintenance-windows.service';
 import { assertMonitorType } from './monitor-type';
 import { createMonitor, deleteMonitor, getMonitor, listMonitors, updateMonitor, type MonitorsDeps } from './monitors.service';
 import { uptimeByMonitor } from './uptime.repository';
@@ -74,8 +75,8 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
 
   router.get('/:id', async (req, res) => {
     const monitor = await getMonitor(ds, callerOf(req).id, parseId(req.params.id, 'monitor'));
-    const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
-    sendData(res, toMonitorResponse(monitor, uptime.get(monitor.id)));
+    const [uptime, maintenance] = await Promise.all([uptimeByMonitor(uptimeSource, [monitor.id]), upcomingMaintenance(ds, monitor.id)]);
+    sendData(res, { ...toMonitorResponse(monitor, uptime.get(monitor.id)), maintenance });
   });
 
   const update: RequestHandler = async (req, res) => {

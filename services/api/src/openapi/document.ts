@@ -11,6 +11,8 @@ import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
 import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
+import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
+import { maintenanceWindowSchemas } from './maintenance-window-schemas';
 import { statusPageSchemas } from './status-page-schemas';
 import { requestSchemas } from './request-schemas';
 import { RESOURCE_SCHEMAS } from './resource-schemas';
@@ -34,6 +36,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...SIGN_IN_OPTION_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...STATUS_PAGE_OPERATIONS,
+  ...MAINTENANCE_WINDOW_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
 ];
 
@@ -45,6 +48,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Dashboard', description: 'Overview' },
   { name: 'Preferences', description: 'Per-user settings' },
   { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
+  { name: 'Maintenance windows', description: 'Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
 
@@ -104,7 +108,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!)),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

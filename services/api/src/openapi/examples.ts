@@ -53,6 +53,7 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   last_failure: '2026-11-21T17:02:00.000Z',
   paused_at: null,
   pause_reason: null,
+  in_maintenance: false,
   created_at: '2026-11-01T08:00:00.000Z',
   updated_at: '2026-11-20T12:30:00.000Z',
 };
@@ -64,6 +65,7 @@ export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {
   status_code: 500,
   response_time: 41,
   error: 'Unexpected status 500',
+  maintenance: false,
   location: null,
   timings: { dns: 2, connect: 9, tls: 14, first_byte: 12, total: 41 },
   locations: [],

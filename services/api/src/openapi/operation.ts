@@ -14,7 +14,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
-export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Operations';
+export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Operations';
 
 export interface ParameterSpec {
   name: string;
@@ -74,6 +74,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   AGENT_NOT_FOUND: 'no such agent visible to the caller',
   TOKEN_NOT_FOUND: 'no such token of the caller',
   STATUS_PAGE_NOT_FOUND: "no such status page (another user's answers the same)",
+  MAINTENANCE_WINDOW_NOT_FOUND: "no such maintenance window (another user's answers the same)",
   NOT_FOUND: 'unknown route or sign-in provider',
   RESOURCE_EXISTS: 'a duplicate',
   INVALID_STATE: 'not possible in the current state',

@@ -121,6 +121,7 @@ const monitor = objectOf<MonitorResponse>(
     last_failure: nullable(timestamp()),
     paused_at: nullable(timestamp()),
     pause_reason: nullable(str({ maxLength: 500 })),
+    in_maintenance: bool({ description: 'Whether its latest check fell in a maintenance window (docs/alert-rules.md)' }),
     created_at: timestamp(),
     updated_at: timestamp(),
   },
@@ -143,6 +144,7 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     status_code: statusCode(),
     response_time: ms('Response time'),
     error: nullable(text()),
+    maintenance: bool({ description: 'Made during a maintenance window: left out of uptime and statistics' }),
     location: nullable(location('null for a check made by the worker itself')),
     timings: ref('CheckTimings'),
     locations: arrayOf(ref('LocationResult'), {

@@ -17,7 +17,7 @@ export function canonicalTimeZone(value: unknown): string | null {
   }
 }
 
-function IsTimeZone(): PropertyDecorator {
+export function IsTimeZone(): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
       name: 'isTimeZone',

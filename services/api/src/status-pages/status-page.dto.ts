@@ -1,4 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { MonitorIdList } from '../http/monitor-id-list';
 import { Nullable, Optional } from '../monitors/monitor-fields.dto';
 
 /** 3-64 lowercase letters, digits and hyphens; also a CHECK of the status_pages table. */
@@ -21,15 +22,7 @@ export class StatusPageFieldsDto {
   slug?: string;
   @Optional() @IsString() @Length(1, TITLE_MAX) title?: string;
   @Nullable() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string | null;
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_PAGE_MONITORS)
-  @ArrayUnique({ message: 'monitor_ids must not repeat an id' })
-  @IsInt({ each: true, message: 'each of monitor_ids must be an integer' })
-  @Min(1, { each: true })
-  @Max(2_147_483_647, { each: true })
-  monitor_ids?: number[];
+  @Optional() @MonitorIdList(MAX_PAGE_MONITORS) monitor_ids?: number[];
   @Optional() @IsBoolean() published?: boolean;
 }
 

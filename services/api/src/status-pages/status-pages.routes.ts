@@ -1,10 +1,10 @@
 import { Router, type RequestHandler } from 'express';
-import { ValidationError } from '@uptime/errors';
 import { callerOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseInput } from '../http/validate';
+import { parseWithRequired } from '../http/required-fields';
 import { REQUIRED_ON_CREATE, StatusPageFieldsDto } from './status-page.dto';
 import { toStatusPageResponse } from './status-page.presenter';
 import {
@@ -17,32 +17,13 @@ import {
   type StatusPagesDeps,
 } from './status-pages.service';
 
-/** A create body: every invalid field and every missing required one in one answer. */
-async function parseCreateBody(body: unknown): Promise<NewStatusPage> {
-  const missing: Record<string, string[]> =
-    body !== null && typeof body === 'object' && !Array.isArray(body)
-      ? Object.fromEntries(REQUIRED_ON_CREATE.filter((f) => (body as Record<string, unknown>)[f] === undefined).map((f) => [f, [`${f} is required`]]))
-      : {};
-  let invalid: Record<string, string[]> = {};
-  let dto: StatusPageFieldsDto | undefined;
-  try {
-    dto = await parseInput(StatusPageFieldsDto, body);
-  } catch (err) {
-    if (!(err instanceof ValidationError) || Object.keys(missing).length === 0) throw err;
-    invalid = (err.details ?? {}) as Record<string, string[]>;
-  }
-  const details = { ...invalid, ...missing };
-  if (!dto || Object.keys(details).length > 0) throw new ValidationError(`Invalid body: ${Object.keys(details).join(', ')}`, details);
-  return dto as NewStatusPage;
-}
-
 /** `/status-pages`: the caller's public status pages (docs/status-pages.md). */
 export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string }): Router {
   const router = Router();
   const { ds, publicUrl } = deps;
 
   router.post('/', async (req, res) => {
-    const page = await createStatusPage(deps, callerOf(req).id, await parseCreateBody(req.body));
+    const page = await createStatusPage(deps, callerOf(req).id, (await parseWithRequired(StatusPageFieldsDto, req.body, REQUIRED_ON_CREATE)) as NewStatusPage);
     sendData(res, toStatusPageResponse(page, publicUrl), 201);
   });
 

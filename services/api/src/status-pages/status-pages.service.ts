@@ -19,7 +19,8 @@ const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_E
 /** Postgres' unique_violation. */
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: string }).code === '23505';
 
-async function assertOwnMonitors(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<void> {
+/** 400 naming monitor_ids when one is not the owner's; the owner's stay locked against deletion. */
+export async function assertOwnMonitors(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<void> {
   const foreign = await foreignMonitorIds(em, ownerId, monitorIds);
   if (foreign.length > 0) {
     throw new ValidationError('Invalid body: monitor_ids', { monitor_ids: [`monitor_ids must hold only your own monitors; not found: ${foreign.join(', ')}`] });

@@ -15,6 +15,7 @@ import {
   messageExample,
 } from '../examples';
 import { arrayOf, enumOf, INT32_MAX, int, objectOf, QUERY_VALUE_MAX, ref, str } from '../json-schema';
+import { EXAMPLE_UPCOMING_WINDOW } from '../maintenance-window-schemas';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 
 const BASE = '/api/v1/monitors';
@@ -143,7 +144,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     tag: 'Monitors',
     summary: 'Get a monitor',
     parameters: [id],
-    responses: { 200: monitorAnswer('The monitor') },
+    responses: { 200: { description: 'The monitor and its next maintenance windows', schema: dataEnvelope(ref('MonitorDetail')), example: dataExample({ ...EXAMPLE_MONITOR, maintenance: [EXAMPLE_UPCOMING_WINDOW] }) } },
     errors: [...notFound],
   },
   update('put'),

@@ -1,0 +1,51 @@
+import type { DataSource, EntityManager, MaintenanceRepeat } from '@uptime/db';
+
+/** A maintenance window as its owner sees it. */
+export interface MaintenanceWindowRow {
+  id: number;
+  name: string;
+  starts_at: Date;
+  duration_minutes: number;
+  repeat: MaintenanceRepeat;
+  weekdays: number[];
+  timezone: string;
+  monitor_ids: number[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+type Db = DataSource | EntityManager;
+
+const SELECT_WINDOWS = `
+  SELECT w.id, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone, w.created_at, w.updated_at,
+         COALESCE(array_agg(wm.monitor_id ORDER BY wm.monitor_id) FILTER (WHERE wm.monitor_id IS NOT NULL), '{}') AS monitor_ids
+    FROM maintenance_windows w
+    LEFT JOIN maintenance_window_monitors wm ON wm.window_id = w.id`;
+
+/** The owner's windows among `ids`, id order. */
+export async function readOwnWindows(db: Db, ownerId: number, ids: number[]): Promise<MaintenanceWindowRow[]> {
+  return db.query(`${SELECT_WINDOWS} WHERE w.owner_id = $1 AND w.id = ANY($2) GROUP BY w.id ORDER BY w.id`, [ownerId, ids]);
+}
+
+/** Every window covering the monitor (its owner's, as only they can link it). */
+export async function windowsOfMonitor(db: Db, monitorId: number): Promise<MaintenanceWindowRow[]> {
+  return db.query(
+    `${SELECT_WINDOWS} WHERE w.id IN (SELECT window_id FROM maintenance_window_monitors WHERE monitor_id = $1) GROUP BY w.id ORDER BY w.id`,
+    [monitorId],
+  );
+}
+
+/** One page of the owner's window ids, id order, and how many there are. */
+export async function listOwnWindowIds(ds: DataSource, ownerId: number, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    ds.query(`SELECT id FROM maintenance_windows WHERE owner_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [ownerId, limit, offset]) as Promise<{ id: number }[]>,
+    ds.query(`SELECT count(*)::int AS total FROM maintenance_windows WHERE owner_id = $1`, [ownerId]) as Promise<{ total: number }[]>,
+  ]);
+  return { ids: rows.map((r) => r.id), total: count?.total ?? 0 };
+}
+
+/** Replaces the window's monitors. */
+export async function setWindowMonitors(em: EntityManager, windowId: number, monitorIds: number[]): Promise<void> {
+  await em.query(`DELETE FROM maintenance_window_monitors WHERE window_id = $1`, [windowId]);
+  await em.query(`INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, unnest($2::int[])`, [windowId, monitorIds]);
+}

@@ -1,0 +1,52 @@
+import { Router, type RequestHandler } from 'express';
+import type { DataSource } from '@uptime/db';
+import { callerOf } from '../auth/caller';
+import { sendData, sendList, sendMessage } from '../http/envelope';
+import { parseId } from '../http/id-param';
+import { parsePage } from '../http/pagination';
+import { parseWithRequired } from '../http/required-fields';
+import { parseInput } from '../http/validate';
+import { MaintenanceWindowFieldsDto, REQUIRED_ON_CREATE, type NewMaintenanceWindow } from './maintenance-window.dto';
+import { toMaintenanceWindowResponse } from './maintenance-window.presenter';
+import {
+  createMaintenanceWindow,
+  deleteMaintenanceWindow,
+  getMaintenanceWindow,
+  listMaintenanceWindows,
+  updateMaintenanceWindow,
+} from './maintenance-windows.service';
+
+/** `/maintenance-windows`: the caller's planned maintenance (docs/alert-rules.md). */
+export function maintenanceWindowsRouter(ds: DataSource): Router {
+  const router = Router();
+
+  router.post('/', async (req, res) => {
+    const input = (await parseWithRequired(MaintenanceWindowFieldsDto, req.body, REQUIRED_ON_CREATE)) as NewMaintenanceWindow;
+    sendData(res, toMaintenanceWindowResponse(await createMaintenanceWindow(ds, callerOf(req).id, input)), 201);
+  });
+
+  router.get('/', async (req, res) => {
+    const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 25, maxLimit: 100 });
+    const { items, total } = await listMaintenanceWindows(ds, callerOf(req).id, page);
+    sendList(res, items.map(toMaintenanceWindowResponse), { page: page.page, limit: page.limit, total });
+  });
+
+  router.get('/:id', async (req, res) => {
+    sendData(res, toMaintenanceWindowResponse(await getMaintenanceWindow(ds, callerOf(req).id, parseId(req.params.id, 'maintenance window'))));
+  });
+
+  const update: RequestHandler = async (req, res) => {
+    const id = parseId(req.params.id, 'maintenance window');
+    const dto = await parseInput(MaintenanceWindowFieldsDto, req.body ?? {});
+    sendData(res, toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, callerOf(req).id, id, dto)));
+  };
+  router.put('/:id', update);
+  router.patch('/:id', update);
+
+  router.delete('/:id', async (req, res) => {
+    await deleteMaintenanceWindow(ds, callerOf(req).id, parseId(req.params.id, 'maintenance window'));
+    sendMessage(res, 'Maintenance window deleted');
+  });
+
+  return router;
+}

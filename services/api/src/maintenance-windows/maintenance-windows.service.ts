@@ -1,0 +1,100 @@
+import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptime/db';
+import { NotFoundError, ValidationError } from '@uptime/errors';
+import type { PageRequest } from '../http/pagination';
+import { canonicalTimeZone } from '../preferences/preferences.dto';
+import { assertOwnMonitors } from '../status-pages/status-pages.service';
+import type { MaintenanceWindowFieldsDto, NewMaintenanceWindow } from './maintenance-window.dto';
+import { listOwnWindowIds, readOwnWindows, setWindowMonitors, windowsOfMonitor, type MaintenanceWindowRow } from './maintenance-windows.repository';
+
+/** How many upcoming windows GET /monitors/{id} lists. */
+export const UPCOMING_WINDOWS = 5;
+
+/** Weekdays only mean something for a weekly window; refused elsewhere rather than ignored. */
+function assertWeekdaysFit(repeat: string, weekdays: readonly number[]): void {
+  if (repeat !== 'weekly' && weekdays.length > 0) {
+    throw new ValidationError('Invalid body: weekdays', { weekdays: ['weekdays are only allowed when repeat is "weekly"'] });
+  }
+}
+
+async function readOne(db: DataSource | EntityManager, ownerId: number, id: number): Promise<MaintenanceWindowRow> {
+  const [row] = await readOwnWindows(db, ownerId, [id]);
+  if (!row) throw new NotFoundError('maintenance window', id);
+  return row;
+}
+
+export async function createMaintenanceWindow(ds: DataSource, ownerId: number, input: NewMaintenanceWindow): Promise<MaintenanceWindowRow> {
+  const weekdays = input.weekdays ?? [];
+  assertWeekdaysFit(input.repeat, weekdays);
+  return ds.transaction(async (em) => {
+    await assertOwnMonitors(em, ownerId, input.monitor_ids);
+    const [row]: { id: number }[] = await em.query(
+      `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, weekdays, timezone)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [ownerId, input.name, new Date(input.starts_at), input.duration_minutes, input.repeat, weekdays, canonicalTimeZone(input.timezone)],
+    );
+    await setWindowMonitors(em, row!.id, input.monitor_ids);
+    return readOne(em, ownerId, row!.id);
+  });
+}
+
+export async function getMaintenanceWindow(ds: DataSource, ownerId: number, id: number): Promise<MaintenanceWindowRow> {
+  return readOne(ds, ownerId, id);
+}
+
+export async function listMaintenanceWindows(ds: DataSource, ownerId: number, page: PageRequest): Promise<{ items: MaintenanceWindowRow[]; total: number }> {
+  const { ids, total } = await listOwnWindowIds(ds, ownerId, page.limit, page.offset);
+  return { items: ids.length > 0 ? await readOwnWindows(ds, ownerId, ids) : [], total };
+}
+
+/** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
+export async function updateMaintenanceWindow(ds: DataSource, ownerId: number, id: number, input: MaintenanceWindowFieldsDto): Promise<MaintenanceWindowRow> {
+  return ds.transaction(async (em) => {
+    const [current]: { repeat: string; weekdays: number[] }[] = await em.query(
+      `SELECT repeat, weekdays FROM maintenance_windows WHERE id = $1 AND owner_id = $2 FOR UPDATE`,
+      [id, ownerId],
+    );
+    if (!current) throw new NotFoundError('maintenance window', id);
+    const repeat = input.repeat ?? current.repeat;
+    // Turning a weekly window into another kind drops its weekdays unless new ones are given.
+    const weekdays = input.weekdays ?? (repeat === 'weekly' ? current.weekdays : []);
+    assertWeekdaysFit(repeat, weekdays);
+    if (input.monitor_ids !== undefined) {
+      await assertOwnMonitors(em, ownerId, input.monitor_ids);
+      await setWindowMonitors(em, id, input.monitor_ids);
+    }
+    await em.query(
+      `UPDATE maintenance_windows SET name = COALESCE($2, name), starts_at = COALESCE($3, starts_at),
+              duration_minutes = COALESCE($4, duration_minutes), repeat = $5, weekdays = $6,
+              timezone = COALESCE($7, timezone), updated_at = now()
+        WHERE id = $1`,
+      [id, input.name ?? null, input.starts_at === undefined ? null : new Date(input.starts_at), input.duration_minutes ?? null, repeat, weekdays, input.timezone === undefined ? null : canonicalTimeZone(input.timezone)],
+    );
+    return readOne(em, ownerId, id);
+  });
+}
+
+export async function deleteMaintenanceWindow(ds: DataSource, ownerId: number, id: number): Promise<void> {
+  const [deleted]: [{ id: number }[], number] = await ds.query(`DELETE FROM maintenance_windows WHERE id = $1 AND owner_id = $2 RETURNING id`, [id, ownerId]);
+  if (!deleted[0]) throw new NotFoundError('maintenance window', id);
+}
+
+export interface UpcomingWindow {
+  id: number;
+  name: string;
+  starts_at: string;
+  ends_at: string;
+}
+
+/** The monitor's next occurrences of any of its windows, the active ones first, soonest first. */
+export async function upcomingMaintenance(ds: DataSource, monitorId: number, now = new Date()): Promise<UpcomingWindow[]> {
+  const windows = await windowsOfMonitor(ds, monitorId);
+  return windows
+    .flatMap((w) =>
+      upcomingOccurrences({ startsAt: w.starts_at, durationMinutes: w.duration_minutes, repeat: w.repeat, weekdays: w.weekdays, timezone: w.timezone }, now, UPCOMING_WINDOWS).map(
+        (o) => ({ id: w.id, name: w.name, startsAt: o.startsAt, endsAt: o.endsAt }),
+      ),
+    )
+    .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id)
+    .slice(0, UPCOMING_WINDOWS)
+    .map((o) => ({ id: o.id, name: o.name, starts_at: o.startsAt.toISOString(), ends_at: o.endsAt.toISOString() }));
+}
