@@ -9,6 +9,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { AssignedAgentsCard } from './AssignedAgentsCard';
+import { BadgeCard } from './BadgeCard';
 import {
   GRANULARITIES,
   granularityFits,
@@ -65,7 +66,10 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
       </div>
       <div className="two-columns">
         <AlertSettingsCard id={m.id} />
-        <AssignedAgentsCard id={m.id} />
+        <div>
+          <AssignedAgentsCard id={m.id} />
+          <BadgeCard id={m.id} />
+        </div>
       </div>
     </>
   );
@@ -302,6 +306,7 @@ function RecentResults({ id }: { id: number }) {
                     <th scope="col" className="num">
                       Time taken
                     </th>
+                    <th scope="col">Timings</th>
                     <th scope="col">Location</th>
                   </tr>
                 </thead>
@@ -315,6 +320,7 @@ function RecentResults({ id }: { id: number }) {
                       </td>
                       <td className="num">{r.status_code ?? '—'}</td>
                       <td className="num">{millis(r.response_time)}</td>
+                      <td className="small">{timingsText(r.timings)}</td>
                       <td>
                         {r.locations.length > 0
                           ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ')
@@ -330,4 +336,18 @@ function RecentResults({ id }: { id: number }) {
       </QueryState>
     </section>
   );
+}
+
+const PHASES = [
+  ['dns', 'DNS'],
+  ['connect', 'connect'],
+  ['tls', 'TLS'],
+  ['first_byte', 'first byte'],
+  ['total', 'total'],
+] as const;
+
+/** "DNS 3 ms, connect 10 ms, TLS 25 ms, first byte 80 ms, total 95 ms"; phases not reached are left out. */
+function timingsText(t: Schema<'CheckTimings'>): string {
+  const parts = PHASES.filter(([key]) => t[key] !== null).map(([key, label]) => `${label} ${millis(t[key])}`);
+  return parts.length > 0 ? parts.join(', ') : '—';
 }
