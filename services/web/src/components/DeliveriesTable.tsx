@@ -12,7 +12,8 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
   const fmt = useFormat();
   if (deliveries.length === 0) return <p className="muted small">{caption}: none.</p>;
   return (
-    <div className="table-scroll">
+    // Wider than a narrow card: scrollable, so focusable from the keyboard and named.
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table className="deliveries">
         <caption>{caption}</caption>
         <thead>

@@ -94,7 +94,7 @@ export function StatusPagesPage() {
                         <tr key={p.id}>
                           <td className="strong">{p.title}</td>
                           <td className="url-cell">
-                            <a href={p.url} target="_blank" rel="noreferrer" aria-label={`Open the public page of ${p.title}`}>
+                            <a href={p.url} target="_blank" rel="noreferrer">
                               /status/{p.slug}
                             </a>
                           </td>
