@@ -117,6 +117,12 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await notice(`Monitor "${name}" added`);
     await heading().filter({ hasText: name }).waitFor();
   }
+  const webhookRowSent = (table: Locator): Promise<void> =>
+    table
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'Webhook', exact: true }) })
+      .getByText('Sent', { exact: true })
+      .waitFor({ timeout: SEEN_WITHIN });
   const secretOf = async (group: string): Promise<string> =>
     ((await page.getByRole('group', { name: group }).locator('code').textContent()) ?? '').trim();
 
@@ -258,7 +264,9 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     expect(await page.getByRole('group', { name: 'Webhook signing secret' }).count()).toBe(0);
     await alerts.getByRole('button', { name: 'Rotate webhook secret' }).click();
     await notice('New webhook signing secret');
-    expect(await secretOf('Webhook signing secret')).not.toBe(hook.secret);
+    const rotated = await secretOf('Webhook signing secret');
+    expect(rotated).not.toBe(hook.secret);
+    hook.secret = rotated;
   });
 
   it('5. shows each check\'s timings in the recent checks', async () => {
@@ -292,6 +300,8 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await table.waitFor();
     const slackRow = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Slack', exact: true }) });
     await slackRow.getByText('Possible duplicate', { exact: true }).waitFor();
+    // Signed with the rotated secret, which the receiver now checks against.
+    await webhookRowSent(table);
     const webhookRow = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Webhook', exact: true }) });
     expect(await webhookRow.getByText('Possible duplicate').count()).toBe(0);
     await checkPage('notification-deliveries');

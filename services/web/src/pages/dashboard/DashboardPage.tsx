@@ -53,7 +53,8 @@ function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
     <>
       {lateness && (
         <div className="error-box lateness" role="alert">
-          <strong>{lateness}.</strong> {d.checks.per_second.toFixed(1)} checks per second now.
+          <strong>{lateness}.</strong>
+          {d.checks.lag_p99_seconds !== null && ` ${d.checks.per_second.toFixed(1)} checks per second now.`}
         </div>
       )}
       <section aria-labelledby="counts-title">

@@ -60,12 +60,13 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
       <MonitorActions m={m} />
       <UptimeFigures m={m} />
       <ResponseTimes id={m.id} />
+      {/* Full width: each check's timings need the room. */}
+      <RecentResults id={m.id} />
       <div className="two-columns">
-        <Incidents id={m.id} />
-        <RecentResults id={m.id} />
-      </div>
-      <div className="two-columns">
-        <AlertSettingsCard id={m.id} />
+        <div>
+          <Incidents id={m.id} />
+          <AlertSettingsCard id={m.id} />
+        </div>
         <div>
           <AssignedAgentsCard id={m.id} />
           <BadgeCard id={m.id} />
