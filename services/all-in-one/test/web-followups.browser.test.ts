@@ -269,7 +269,10 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     hook.secret = rotated;
   });
 
-  it('5. shows each check\'s timings in the recent checks', async () => {
+  it('5. shows each check\'s timings in the recent checks, and the time nobody checked', async () => {
+    // The monitor waited unchecked until the check-worker started (step 1): that time is not uptime.
+    const figures = page.getByRole('region', { name: 'Response time' });
+    expect(await figures.getByText('Not checked', { exact: true }).count()).toBe(1);
     const results = page.getByRole('region', { name: 'Recent checks' });
     await results.getByRole('columnheader', { name: 'Timings' }).waitFor({ timeout: SEEN_WITHIN });
     await results.getByRole('cell').filter({ hasText: /connect \d+ ms.*total \d+ ms/ }).first().waitFor({ timeout: SEEN_WITHIN });

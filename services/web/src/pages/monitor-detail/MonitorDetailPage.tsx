@@ -243,7 +243,12 @@ function ResponseTimes({ id }: { id: number }) {
                   {duration(s.incidents.total_downtime)} in {s.incidents.count} incident{s.incidents.count === 1 ? '' : 's'}
                 </dd>
               </div>
+              <div>
+                <dt>Not checked</dt>
+                <dd>{duration(s.no_data.total_seconds)}</dd>
+              </div>
             </dl>
+            <NoDataSpans spans={s.no_data.spans} />
           </>
         )}
       </QueryState>
@@ -351,4 +356,30 @@ const PHASES = [
 function timingsText(t: Schema<'CheckTimings'>): string {
   const parts = PHASES.filter(([key]) => t[key] !== null).map(([key, label]) => `${label} ${millis(t[key])}`);
   return parts.length > 0 ? parts.join(', ') : '—';
+}
+
+const SPANS_SHOWN = 5;
+
+/**
+ * When nobody checked the monitor (check-workers down, a backlog): uptime leaves this time out,
+ * so it is said in words rather than drawn as up or down (docs/statistics.md).
+ */
+function NoDataSpans({ spans }: { spans: Schema<'NoDataSpan'>[] }) {
+  const fmt = useFormat();
+  if (spans.length === 0) return null;
+  return (
+    <div className="no-data">
+      <p className="small strong" id="no-data-title">
+        Not checked (no data)
+      </p>
+      <ul className="plain-list small" aria-labelledby="no-data-title">
+        {spans.slice(0, SPANS_SHOWN).map((span) => (
+          <li key={span.from}>
+            {fmt.dateTime(span.from)} to {span.to ? fmt.dateTime(span.to) : 'now'}
+          </li>
+        ))}
+      </ul>
+      {spans.length > SPANS_SHOWN && <p className="muted small">and {spans.length - SPANS_SHOWN} earlier.</p>}
+    </div>
+  );
 }
