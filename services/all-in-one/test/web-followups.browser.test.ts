@@ -23,7 +23,7 @@ import {
   type FakeSlack,
   type FakeWebhookReceiver,
 } from '@uptime/testing';
-import { collectPageProblems, ensureWebBuilt, launchChromium, screenshot, seriousAxeViolations } from './support/web-browser';
+import { appDriver, collectPageProblems, ensureWebBuilt, launchChromium } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
@@ -97,14 +97,7 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     expect(problems.splice(0)).toEqual([]);
   });
 
-  const heading = (): Locator => page.getByRole('heading', { level: 1 });
-  const nav = (name: string): Promise<void> =>
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-  const notice = (text: string): Promise<void> => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 15_000 });
-  async function checkPage(name: string): Promise<void> {
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await screenshot(page, name);
-  }
+  const { heading, nav, notice, checkPage } = appDriver(() => page);
   async function addMonitor(name: string, url: string): Promise<void> {
     await nav('Dashboard');
     await page.getByRole('button', { name: 'Add monitor' }).click();
