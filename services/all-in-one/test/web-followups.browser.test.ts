@@ -217,6 +217,7 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     const statusUrl = await secretOf('Status badge URL');
     expect(statusUrl).toMatch(new RegExp(`^${appUrl}/badge/[\\w-]{43}/status\\.svg$`));
     expect(await secretOf('Markdown for a README')).toContain(`![status](${statusUrl})`);
+    expect(await badge.getByRole('button', { name: 'Copy Markdown for a README' }).count()).toBe(1);
     const svg = await fetch(statusUrl);
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toContain('image/svg+xml');
