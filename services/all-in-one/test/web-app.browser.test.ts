@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startApi, type RunningApi } from '@uptime/api';
 import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import type { DataSource } from '@uptime/db';
@@ -22,7 +22,7 @@ import {
   type FakeOAuthProvider,
   type FakeSendGrid,
 } from '@uptime/testing';
-import { collectPageProblems, ensureWebBuilt, launchChromium, screenshot, seriousAxeViolations } from './support/web-browser';
+import { appDriver, collectPageProblems, ensureWebBuilt, launchChromium } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
@@ -96,14 +96,7 @@ describe('the web app in a browser', () => {
     expect(problems.splice(0)).toEqual([]);
   });
 
-  const heading = (): Locator => page.getByRole('heading', { level: 1 });
-  const nav = (name: string): Promise<void> =>
-    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-  const notice = (text: string): Promise<void> => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
-  async function checkPage(name: string): Promise<void> {
-    expect(await seriousAxeViolations(page)).toEqual([]);
-    await screenshot(page, name);
-  }
+  const { heading, nav, notice, checkPage } = appDriver(() => page);
 
   it('1. signs in through GitHub (only the configured provider is offered)', async () => {
     await page.goto(`${appUrl}/`);

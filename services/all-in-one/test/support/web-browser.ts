@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 export const OUTPUT_DIR = path.join(ROOT, 'test-output');
@@ -68,4 +68,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   // From the top: a full-page shot of a scrolled page paints the sticky bar mid-page.
   await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: path.join(OUTPUT_DIR, `web-${name}.png`), fullPage: true });
+}
+
+/** How the browser tests move through the app: by role and accessible name only. */
+export function appDriver(currentPage: () => Page) {
+  return {
+    heading: (): Locator => currentPage().getByRole('heading', { level: 1 }),
+    nav: (name: string): Promise<void> =>
+      currentPage().getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click(),
+    /** A notice in the live region saying `text`. */
+    notice: (text: string): Promise<void> =>
+      currentPage().getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 }),
+    /** No serious or critical axe-core violation, and test-output/web-<name>.png. */
+    async checkPage(name: string): Promise<void> {
+      expect(await seriousAxeViolations(currentPage())).toEqual([]);
+      await screenshot(currentPage(), name);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { AgentsPage } from '../pages/agents/AgentsPage';
 import { DashboardPage } from '../pages/dashboard/DashboardPage';
@@ -13,6 +13,14 @@ import { setUnauthorizedListener } from './api';
 import { Layout } from './Layout';
 import { NotFoundPage } from './NotFoundPage';
 import { keys, signInPath } from './session';
+
+// Loaded on first visit: the first load stays small (docs/web.md, "Build, develop, serve").
+const StatusPagesPage = lazy(() => import('../pages/status-pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
+const loadingPage = (
+  <p className="muted" role="status">
+    Loading…
+  </p>
+);
 
 export function App() {
   const navigate = useNavigate();
@@ -40,6 +48,14 @@ export function App() {
         <Route path="monitors/:id/edit" element={<MonitorFormPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
         <Route path="agents" element={<AgentsPage />} />
+        <Route
+          path="status-pages"
+          element={
+            <Suspense fallback={loadingPage}>
+              <StatusPagesPage />
+            </Suspense>
+          }
+        />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="dashboard" element={<Navigate to="/" replace />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -13,6 +13,7 @@ const NAV = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/monitors', label: 'Monitors', end: false },
   { to: '/notifications', label: 'Notifications', end: false },
+  { to: '/status-pages', label: 'Status pages', end: false },
   { to: '/agents', label: 'Agents', end: false },
   { to: '/settings', label: 'Settings', end: false },
 ];

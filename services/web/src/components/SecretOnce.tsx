@@ -11,6 +11,8 @@ export function SecretOnce({ label, value, note }: { label: string; value: strin
         <button
           type="button"
           className="button small"
+          // Several can be on one page (a badge's token, URLs and Markdown): each says what it copies.
+          aria-label={`${copied ? 'Copied' : 'Copy'} ${label}`}
           onClick={() =>
             void navigator.clipboard?.writeText(value).then(
               () => setCopied(true),

@@ -36,10 +36,27 @@ export function DashboardPage() {
   );
 }
 
+/**
+ * What the check lag means for the person reading (docs/reliability.md): null while checks keep
+ * their schedule; otherwise the sentence the alert shows.
+ */
+export function latenessMessage(checks: Schema<'Dashboard'>['checks']): string | null {
+  if (!checks.late) return null;
+  if (checks.lag_p99_seconds === null) return 'No check-worker is running';
+  return `Checks are running ${Math.round(checks.lag_p99_seconds)} s late: add a check-worker`;
+}
+
 function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
   const fmt = useFormat();
+  const lateness = latenessMessage(d.checks);
   return (
     <>
+      {lateness && (
+        <div className="error-box lateness" role="alert">
+          <strong>{lateness}.</strong>
+          {d.checks.lag_p99_seconds !== null && ` ${d.checks.per_second.toFixed(1)} checks per second now.`}
+        </div>
+      )}
       <section aria-labelledby="counts-title">
         <h2 id="counts-title" className="visually-hidden">
           Monitors by status

@@ -9,6 +9,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { AssignedAgentsCard } from './AssignedAgentsCard';
+import { BadgeCard } from './BadgeCard';
 import {
   GRANULARITIES,
   granularityFits,
@@ -59,13 +60,17 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
       <MonitorActions m={m} />
       <UptimeFigures m={m} />
       <ResponseTimes id={m.id} />
+      {/* Full width: each check's timings need the room. */}
+      <RecentResults id={m.id} />
       <div className="two-columns">
-        <Incidents id={m.id} />
-        <RecentResults id={m.id} />
-      </div>
-      <div className="two-columns">
-        <AlertSettingsCard id={m.id} />
-        <AssignedAgentsCard id={m.id} />
+        <div>
+          <Incidents id={m.id} />
+          <AlertSettingsCard id={m.id} />
+        </div>
+        <div>
+          <AssignedAgentsCard id={m.id} />
+          <BadgeCard id={m.id} />
+        </div>
       </div>
     </>
   );
@@ -238,7 +243,12 @@ function ResponseTimes({ id }: { id: number }) {
                   {duration(s.incidents.total_downtime)} in {s.incidents.count} incident{s.incidents.count === 1 ? '' : 's'}
                 </dd>
               </div>
+              <div>
+                <dt>Not checked</dt>
+                <dd>{duration(s.no_data.total_seconds)}</dd>
+              </div>
             </dl>
+            <NoDataSpans spans={s.no_data.spans} />
           </>
         )}
       </QueryState>
@@ -302,6 +312,7 @@ function RecentResults({ id }: { id: number }) {
                     <th scope="col" className="num">
                       Time taken
                     </th>
+                    <th scope="col">Timings</th>
                     <th scope="col">Location</th>
                   </tr>
                 </thead>
@@ -315,6 +326,7 @@ function RecentResults({ id }: { id: number }) {
                       </td>
                       <td className="num">{r.status_code ?? '—'}</td>
                       <td className="num">{millis(r.response_time)}</td>
+                      <td className="small">{timingsText(r.timings)}</td>
                       <td>
                         {r.locations.length > 0
                           ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ')
@@ -329,5 +341,45 @@ function RecentResults({ id }: { id: number }) {
         }
       </QueryState>
     </section>
+  );
+}
+
+const PHASES = [
+  ['dns', 'DNS'],
+  ['connect', 'connect'],
+  ['tls', 'TLS'],
+  ['first_byte', 'first byte'],
+  ['total', 'total'],
+] as const;
+
+/** "DNS 3 ms, connect 10 ms, TLS 25 ms, first byte 80 ms, total 95 ms"; phases not reached are left out. */
+function timingsText(t: Schema<'CheckTimings'>): string {
+  const parts = PHASES.filter(([key]) => t[key] !== null).map(([key, label]) => `${label} ${millis(t[key])}`);
+  return parts.length > 0 ? parts.join(', ') : '—';
+}
+
+const SPANS_SHOWN = 5;
+
+/**
+ * When nobody checked the monitor (check-workers down, a backlog): uptime leaves this time out,
+ * so it is said in words rather than drawn as up or down (docs/statistics.md).
+ */
+function NoDataSpans({ spans }: { spans: Schema<'NoDataSpan'>[] }) {
+  const fmt = useFormat();
+  if (spans.length === 0) return null;
+  return (
+    <div className="no-data">
+      <p className="small strong" id="no-data-title">
+        Not checked (no data)
+      </p>
+      <ul className="plain-list small" aria-labelledby="no-data-title">
+        {spans.slice(0, SPANS_SHOWN).map((span) => (
+          <li key={span.from}>
+            {fmt.dateTime(span.from)} to {span.to ? fmt.dateTime(span.to) : 'now'}
+          </li>
+        ))}
+      </ul>
+      {spans.length > SPANS_SHOWN && <p className="muted small">and {spans.length - SPANS_SHOWN} earlier.</p>}
+    </div>
   );
 }

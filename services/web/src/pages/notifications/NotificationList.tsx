@@ -1,13 +1,22 @@
 import type { Schema } from '@uptime/client';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { duration, millis, useFormat } from '../../app/format';
 import { StatusBadge } from '../../components/StatusBadge';
+import { NotificationDeliveries } from './NotificationDeliveries';
 import { useNotificationActions } from './useNotificationActions';
 
 /** Notifications with their state, and Acknowledge / Resolve where they still apply. */
 export function NotificationList({ items, compact = false }: { items: Schema<'Notification'>[]; compact?: boolean }) {
   const fmt = useFormat();
   const { acknowledge, resolve } = useNotificationActions();
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (id: number) =>
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <ul className="notification-list">
       {items.map((n) => (
@@ -29,8 +38,25 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
               {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
               {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
             </p>
+            {!compact && open.has(n.id) && (
+              <div id={`n-${n.id}-deliveries`}>
+                <NotificationDeliveries id={n.id} monitorName={n.monitor_name} />
+              </div>
+            )}
           </div>
           <div className="actions">
+            {!compact && (
+              <button
+                type="button"
+                className="button ghost"
+                aria-expanded={open.has(n.id)}
+                aria-controls={open.has(n.id) ? `n-${n.id}-deliveries` : undefined}
+                onClick={() => toggle(n.id)}
+                aria-describedby={`n-${n.id}-name`}
+              >
+                Deliveries
+              </button>
+            )}
             {!n.acknowledged && n.status === 'active' && (
               <button
                 type="button"

@@ -1,0 +1,307 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { startApi, type RunningApi } from '@uptime/api';
+import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
+import type { DataSource } from '@uptime/db';
+import { createLogger, type Logger } from '@uptime/logger';
+import { startNotifier } from '@uptime/notifier';
+import {
+  answer,
+  freePort,
+  openTestDatabase,
+  resetDatabase,
+  resetRedis,
+  startFakeHttpServer,
+  startFakeOAuthProvider,
+  startFakeSendGrid,
+  startFakeSlack,
+  startFakeWebhookReceiver,
+  testConfig,
+  waitFor,
+  type FakeHttpServer,
+  type FakeOAuthProvider,
+  type FakeSendGrid,
+  type FakeSlack,
+  type FakeWebhookReceiver,
+} from '@uptime/testing';
+import { appDriver, collectPageProblems, ensureWebBuilt, launchChromium } from './support/web-browser';
+
+jest.setTimeout(180_000);
+
+/** Status changes reach the page through its own polling (2 to 15 s). */
+const SEEN_WITHIN = 45_000;
+/** GET /api/v1/notifications/{id}, not the lists beside it. */
+const ONE_NOTIFICATION = /\/api\/v1\/notifications\/\d+$/;
+
+/**
+ * What the web app shows of status pages, badges, alert channels, deliveries and check lateness
+ * (docs/web.md), in headless Chromium against the real api, notifier and (from the second step)
+ * check-worker. Elements are found by role and accessible name; every page is checked with
+ * axe-core and leaves a screenshot in test-output/.
+ */
+describe('the web app: status pages, badges, alert channels, deliveries, lateness', () => {
+  let ds: DataSource;
+  let api: RunningApi;
+  let worker: RunningCheckWorker | undefined;
+  let notifier: { close(): Promise<void> };
+  let github: FakeOAuthProvider;
+  let sendgrid: FakeSendGrid;
+  let slack: FakeSlack;
+  let hook: FakeWebhookReceiver;
+  let target: FakeHttpServer;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+  let appUrl: string;
+  let config: ReturnType<typeof testConfig>;
+  let logger: Logger;
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    ds = await openTestDatabase();
+    await resetDatabase(ds);
+    await resetRedis();
+    github = await startFakeOAuthProvider('github');
+    github.signInAs({ id: '5151', email: 'grace@example.com', emailVerified: true, name: 'Grace Hopper' });
+    [sendgrid, slack, hook] = await Promise.all([startFakeSendGrid(), startFakeSlack(), startFakeWebhookReceiver()]);
+    target = await startFakeHttpServer(answer(200, 'all good'));
+    const port = await freePort();
+    appUrl = `http://127.0.0.1:${port}`;
+    config = testConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: appUrl,
+      APP_URL: appUrl,
+      SENDGRID_API_KEY: sendgrid.apiKey,
+      SENDGRID_API_URL: sendgrid.url,
+      ...github.env,
+    });
+    logger = createLogger({ level: config.logLevel, service: 'test' });
+    notifier = await startNotifier({ config, dataSource: ds, logger });
+    api = await startApi({ config, dataSource: ds, logger });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    page = await context.newPage();
+    problems = collectPageProblems(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    await worker?.close();
+    await notifier?.close();
+    await Promise.all([target?.close(), sendgrid?.close(), slack?.close(), hook?.close(), github?.close()]);
+    await ds?.destroy();
+  });
+
+  afterEach(() => {
+    expect(problems.splice(0)).toEqual([]);
+  });
+
+  const { heading, nav, notice, checkPage } = appDriver(() => page);
+  async function addMonitor(name: string, url: string): Promise<void> {
+    await nav('Dashboard');
+    await page.getByRole('button', { name: 'Add monitor' }).click();
+    await heading().filter({ hasText: 'Add monitor' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('URL', { exact: true }).fill(url);
+    await page.getByLabel('Check interval').fill('1');
+    await page.getByLabel('Timeout').fill('5');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await notice(`Monitor "${name}" added`);
+    await heading().filter({ hasText: name }).waitFor();
+  }
+  const webhookRowSent = (table: Locator): Promise<void> =>
+    table
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'Webhook', exact: true }) })
+      .getByText('Sent', { exact: true })
+      .waitFor({ timeout: SEEN_WITHIN });
+  const secretOf = async (group: string): Promise<string> =>
+    ((await page.getByRole('group', { name: group }).locator('code').textContent()) ?? '').trim();
+
+  it('1. says no check-worker is running while monitors wait, and stops saying it once one runs', async () => {
+    await page.goto(`${appUrl}/`);
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    await heading().filter({ hasText: 'Dashboard' }).waitFor();
+    await addMonitor('Shop', `${target.url}/shop`);
+    await addMonitor('Blog', `${target.url}/blog`);
+
+    await nav('Dashboard');
+    const late = page.getByRole('alert').filter({ hasText: 'No check-worker is running' });
+    await late.waitFor({ timeout: SEEN_WITHIN });
+    await checkPage('dashboard-late');
+
+    worker = await startCheckWorker({ config, dataSource: ds, logger });
+    await late.waitFor({ state: 'detached', timeout: SEEN_WITHIN });
+    // The first checks of monitors that waited may still count as late: then the lag is said in seconds.
+    const lag = page.getByRole('alert').filter({ hasText: 'late' });
+    if ((await lag.count()) > 0) expect(await lag.textContent()).toMatch(/^Checks are running \d+ s late: add a check-worker\./);
+  });
+
+  it('2. creates a status page with monitors in a chosen order, refuses a taken slug on its field, edits and deletes it', async () => {
+    await nav('Status pages');
+    await heading().filter({ hasText: 'Status pages' }).waitFor();
+    await page.getByText('No status pages yet.').waitFor();
+
+    // Nothing filled: every refusal next to its field.
+    await page.getByRole('button', { name: 'New status page' }).click();
+    const form = page.getByRole('form', { name: 'New status page' });
+    await form.getByRole('button', { name: 'Create status page' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Please correct the fields marked below.' }).waitFor();
+    expect(await page.getByLabel('Slug').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('Slug').fill('grace-services');
+    await page.getByLabel('Title').fill('Grace services');
+    await page.getByLabel('Description').fill('What our customers use');
+    await form.getByRole('checkbox', { name: 'Shop' }).check();
+    await form.getByRole('checkbox', { name: 'Blog' }).check();
+    await form.getByRole('button', { name: 'Move Blog up' }).click();
+    expect(await form.getByRole('list', { name: 'Order on the page' }).getByRole('listitem').allTextContents()).toEqual([
+      expect.stringContaining('Blog'),
+      expect.stringContaining('Shop'),
+    ]);
+    await checkPage('status-page-form');
+    await form.getByRole('button', { name: 'Create status page' }).click();
+    await notice('Status page "Grace services" created');
+
+    const link = page.getByRole('link', { name: '/status/grace-services', exact: true });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`${appUrl}/status/grace-services`);
+    const row = page.getByRole('row').filter({ has: link });
+    expect(await row.getByRole('cell', { name: 'Published', exact: true }).count()).toBe(1);
+    const published = await fetch(`${appUrl}/api/v1/public/status-pages/grace-services`);
+    expect(published.status).toBe(200);
+    const body = (await published.json()) as { data: { monitors: { name: string }[] } };
+    expect(body.data.monitors.map((m) => m.name)).toEqual(['Blog', 'Shop']);
+    await checkPage('status-pages');
+
+    // A taken slug: 409 RESOURCE_EXISTS, shown on the slug field.
+    await page.getByRole('button', { name: 'New status page' }).click();
+    await page.getByLabel('Slug').fill('grace-services');
+    await page.getByLabel('Title').fill('Again');
+    await form.getByRole('checkbox', { name: 'Shop' }).check();
+    await form.getByRole('button', { name: 'Create status page' }).click();
+    await form.getByRole('alert').waitFor();
+    expect(await page.getByLabel('Slug').getAttribute('aria-invalid')).toBe('true');
+    // The message is the field's accessible description (aria-describedby).
+    const describedBy = ((await page.getByLabel('Slug').getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+    const slugDescription = (await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
+    expect(slugDescription).toMatch(/taken|exists|already/i);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+
+    // Edit: a draft is not public.
+    await page.getByRole('button', { name: 'Edit Grace services' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Grace services' });
+    expect(await page.getByLabel('Slug').inputValue()).toBe('grace-services');
+    await edit.getByRole('checkbox', { name: 'Published' }).uncheck();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await notice('Status page "Grace services" saved');
+    await row.getByRole('cell', { name: 'Draft', exact: true }).waitFor();
+    expect((await fetch(`${appUrl}/api/v1/public/status-pages/grace-services`)).status).toBe(404);
+
+    await page.getByRole('button', { name: 'Delete Grace services' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the status page "Grace services"?' });
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await notice('Status page "Grace services" deleted');
+    await page.getByText('No status pages yet.').waitFor();
+  });
+
+  it('3. creates a badge (its URLs shown once, with Markdown), and revokes it', async () => {
+    await nav('Monitors');
+    await page.getByRole('link', { name: 'Shop', exact: true }).click();
+    await heading().filter({ hasText: 'Shop' }).waitFor();
+    const badge = page.getByRole('region', { name: 'Badge' });
+    await badge.getByRole('button', { name: 'Create or replace badge' }).click();
+    await notice('Badge created');
+    const statusUrl = await secretOf('Status badge URL');
+    expect(statusUrl).toMatch(new RegExp(`^${appUrl}/badge/[\\w-]{43}/status\\.svg$`));
+    expect(await secretOf('Markdown for a README')).toContain(`![status](${statusUrl})`);
+    expect(await badge.getByRole('button', { name: 'Copy Markdown for a README' }).count()).toBe(1);
+    const svg = await fetch(statusUrl);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toContain('image/svg+xml');
+    await checkPage('monitor-badge');
+
+    await badge.getByRole('button', { name: 'Revoke badge' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the badge?' }).getByRole('button', { name: 'Confirm' }).click();
+    await notice('Badge revoked');
+    expect((await fetch(statusUrl)).status).toBe(404);
+    expect(await page.getByRole('group', { name: 'Status badge URL' }).count()).toBe(0);
+  });
+
+  it('4. sets Slack and a signed webhook, shows the secret once, and shows each test delivery', async () => {
+    const alerts = page.getByRole('region', { name: 'Alert settings' });
+    await alerts.getByRole('checkbox', { name: 'Send to Slack' }).check();
+    await alerts.getByLabel('Slack webhook URL').fill(slack.webhookUrl);
+    await alerts.getByRole('checkbox', { name: 'Send to a webhook' }).check();
+    await alerts.getByLabel('Webhook URL', { exact: true }).fill(hook.url);
+    await alerts.getByRole('button', { name: 'Save alert settings' }).click();
+    await notice('copy the webhook signing secret now');
+    hook.secret = await secretOf('Webhook signing secret');
+    expect(hook.secret.length).toBeGreaterThan(20);
+
+    await alerts.getByRole('button', { name: 'Send test alert' }).click();
+    const deliveries = alerts.getByRole('table', { name: 'Test alert deliveries' });
+    await deliveries.waitFor({ timeout: 30_000 });
+    for (const channel of ['Slack', 'Webhook']) {
+      const row = deliveries.getByRole('row').filter({ has: page.getByRole('cell', { name: channel, exact: true }) });
+      expect(await row.getByText('Sent', { exact: true }).count()).toBe(1);
+    }
+    expect(slack.messages).toHaveLength(1);
+    expect(hook.received.length).toBeGreaterThanOrEqual(1);
+    await checkPage('monitor-alert-test');
+
+    // Afterwards the secret is never shown again: only that one is set, and it can be rotated.
+    await page.reload();
+    await alerts.getByText('Signing secret set.').waitFor();
+    expect(await page.getByRole('group', { name: 'Webhook signing secret' }).count()).toBe(0);
+    await alerts.getByRole('button', { name: 'Rotate webhook secret' }).click();
+    await notice('New webhook signing secret');
+    const rotated = await secretOf('Webhook signing secret');
+    expect(rotated).not.toBe(hook.secret);
+    hook.secret = rotated;
+  });
+
+  it('5. shows each check\'s timings in the recent checks, and the time nobody checked', async () => {
+    // The monitor waited unchecked until the check-worker started (step 1): that time is not uptime.
+    const figures = page.getByRole('region', { name: 'Response time' });
+    expect(await figures.getByText('Not checked', { exact: true }).count()).toBe(1);
+    const results = page.getByRole('region', { name: 'Recent checks' });
+    await results.getByRole('columnheader', { name: 'Timings' }).waitFor({ timeout: SEEN_WITHIN });
+    await results.getByRole('cell').filter({ hasText: /connect \d+ ms.*total \d+ ms/ }).first().waitFor({ timeout: SEEN_WITHIN });
+  });
+
+  it('6. lists a notification\'s deliveries, with a possible duplicate marked', async () => {
+    target.respond(answer(500, 'boom'));
+    await heading().filter({ hasText: 'Offline' }).waitFor({ timeout: SEEN_WITHIN });
+    await waitFor(() => slack.messages.length >= 2, { what: 'downtime Slack message', timeoutMs: 30_000 });
+
+    // The notifier marks a delivery whose send may have reached the provider twice; a lost answer
+    // cannot be staged here, so the one answer read by the page is marked on its way in.
+    await page.route(ONE_NOTIFICATION, async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as { data: { deliveries: { channel: string; possible_duplicate: boolean }[] } };
+      for (const d of json.data.deliveries) if (d.channel === 'slack') d.possible_duplicate = true;
+      // Not the fetched headers: the body is re-encoded, so its compression and length no longer apply.
+      await route.fulfill({ status: response.status(), json });
+    });
+    await nav('Notifications');
+    // Blog shares the failing target, so its notification is listed too: take Shop's.
+    const shop = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Shop', exact: true }) });
+    const toggle = shop.getByRole('button', { name: 'Deliveries' }).first();
+    await toggle.waitFor({ timeout: SEEN_WITHIN });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    const table = page.getByRole('table', { name: 'Deliveries of the notification of Shop' });
+    await table.waitFor();
+    const slackRow = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Slack', exact: true }) });
+    await slackRow.getByText('Possible duplicate', { exact: true }).waitFor();
+    // Signed with the rotated secret, which the receiver now checks against.
+    await webhookRowSent(table);
+    const webhookRow = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Webhook', exact: true }) });
+    expect(await webhookRow.getByText('Possible duplicate').count()).toBe(0);
+    await checkPage('notification-deliveries');
+    await page.unroute(ONE_NOTIFICATION);
+  });
+});

@@ -1,0 +1,60 @@
+import type { Schema } from '@uptime/client';
+import { useFormat } from '../app/format';
+
+/** One delivery as the API reports it; a test send's have no `possible_duplicate`. */
+type Delivery = Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: boolean };
+
+const CHANNEL = { email: 'Email', slack: 'Slack', webhook: 'Webhook' } as const;
+const STATE = { pending: 'Pending', sent: 'Sent', failed: 'Failed' } as const;
+
+/** Each delivery of a notification (or of a test send): where it went and how it ended, in words. */
+export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[]; caption: string }) {
+  const fmt = useFormat();
+  if (deliveries.length === 0) return <p className="muted small">{caption}: none.</p>;
+  return (
+    // Wider than a narrow card: scrollable, so focusable from the keyboard and named.
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
+      <table className="deliveries">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Channel</th>
+            <th scope="col">Recipient</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Attempts
+            </th>
+            <th scope="col">Last attempt</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d, i) => (
+            <tr key={`${d.channel}-${d.recipient}-${i}`}>
+              <td>{CHANNEL[d.channel]}</td>
+              <td className="url-cell">{d.recipient}</td>
+              <td>
+                <span className={`badge ${d.status === 'failed' ? 'tone-bad' : d.status === 'sent' ? 'tone-good' : 'tone-neutral'}`}>
+                  {STATE[d.status]}
+                </span>
+                {d.possible_duplicate && (
+                  <span
+                    className="badge tone-warn"
+                    title="The provider may have received this more than once: a send's answer was lost and it was sent again (docs/reliability.md)"
+                  >
+                    Possible duplicate
+                  </span>
+                )}
+              </td>
+              <td className="num">{d.attempts}</td>
+              <td>{d.last_attempt_at ? fmt.time(d.last_attempt_at) : '—'}</td>
+              <td>{d.sent_at ? fmt.time(d.sent_at) : '—'}</td>
+              <td className="small">{d.error ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { useRef, useState } from 'react';
+import { api, data } from '../../app/api';
+import { errorMessage } from '../../app/errors';
+import { useNotices } from '../../app/notices';
+import { FieldError } from '../../components/FieldError';
+import { QueryState } from '../../components/QueryState';
+import {
+  emptyStatusPageForm,
+  formToStatusPageBody,
+  moveMonitor,
+  statusPageFieldErrors,
+  statusPageToForm,
+  toggleMonitor,
+  type StatusPageFormValues,
+} from './status-page-form-values';
+
+/** A page lists at most 100 monitors (docs/status-pages.md); the picker offers the first 100 of yours. */
+const PICKER_LIMIT = 100;
+
+/** Create a status page (page null) or edit one; the API's refusals appear next to each field. */
+export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | null; onDone: () => void }) {
+  const [values, setValues] = useState<StatusPageFormValues>(() => (page ? statusPageToForm(page) : emptyStatusPageForm()));
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const monitors = useQuery({
+    queryKey: ['monitors', 'picker'],
+    queryFn: async () => (await data(api.get('/api/v1/monitors', { query: { page: 1, limit: PICKER_LIMIT } }))).data,
+  });
+  const save = useMutation({
+    mutationFn: async () => {
+      const body = formToStatusPageBody(values);
+      const answer = page
+        ? await data(api.put('/api/v1/status-pages/{id}', { path: { id: page.id }, body }))
+        : await data(api.post('/api/v1/status-pages', { body }));
+      return answer.data;
+    },
+    onSuccess: (saved) => {
+      notices.success(page ? `Status page "${saved.title}" saved` : `Status page "${saved.title}" created`);
+      void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
+      onDone();
+    },
+    onError: () => requestAnimationFrame(() => summaryRef.current?.focus()),
+  });
+  const errors = save.error ? statusPageFieldErrors(save.error) : {};
+  const names = new Map<number, string>([
+    ...(page?.monitors.map((m): [number, string] => [m.id, m.name]) ?? []),
+    ...(monitors.data?.map((m): [number, string] => [m.id, m.name]) ?? []),
+  ]);
+  const set = (change: Partial<StatusPageFormValues>) => setValues((v) => ({ ...v, ...change }));
+  const described = (field: string) => (errors[field] ? `sp-${field}-error` : undefined);
+  const heading = page ? `Edit ${page.title}` : 'New status page';
+  return (
+    <form
+      className="card"
+      aria-label={heading}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h2>{heading}</h2>
+      {save.error && (
+        <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
+          {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="sp-slug">Slug</label>
+        <input
+          id="sp-slug"
+          value={values.slug}
+          onChange={(e) => set({ slug: e.target.value })}
+          aria-invalid={errors.slug ? true : undefined}
+          aria-describedby={['sp-slug-hint', described('slug')].filter(Boolean).join(' ')}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <p className="hint muted small" id="sp-slug-hint">
+          The page&apos;s address, /status/slug: 3 to 64 of a–z, 0–9 and -.
+        </p>
+        <FieldError id="sp-slug-error" messages={errors.slug} />
+      </div>
+      <div className="field">
+        <label htmlFor="sp-title">Title</label>
+        <input id="sp-title" value={values.title} onChange={(e) => set({ title: e.target.value })} aria-invalid={errors.title ? true : undefined} aria-describedby={described('title')} />
+        <FieldError id="sp-title-error" messages={errors.title} />
+      </div>
+      <div className="field">
+        <label htmlFor="sp-description">Description</label>
+        <textarea
+          id="sp-description"
+          rows={2}
+          value={values.description}
+          onChange={(e) => set({ description: e.target.value })}
+          aria-invalid={errors.description ? true : undefined}
+          aria-describedby={described('description')}
+        />
+        <FieldError id="sp-description-error" messages={errors.description} />
+      </div>
+      <fieldset className="field" aria-describedby={described('monitor_ids')}>
+        <legend>Monitors on the page</legend>
+        <QueryState query={monitors} what="your monitors">
+          {(list) =>
+            list.length === 0 ? (
+              <p className="muted">You have no monitors yet.</p>
+            ) : (
+              <ul className="plain-list checks">
+                {list.map((m) => (
+                  <li key={m.id}>
+                    <label className="check">
+                      <input
+                        type="checkbox"
+                        checked={values.monitorIds.includes(m.id)}
+                        onChange={(e) => set({ monitorIds: toggleMonitor(values.monitorIds, m.id, e.target.checked) })}
+                      />{' '}
+                      {m.name}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </QueryState>
+        <FieldError id="sp-monitor_ids-error" messages={errors.monitor_ids} />
+      </fieldset>
+      {values.monitorIds.length > 0 && (
+        <div className="field">
+          <p className="label-like" id="sp-order">
+            Order on the page
+          </p>
+          <ol className="order-list" aria-labelledby="sp-order">
+            {values.monitorIds.map((id, index) => {
+              const name = names.get(id) ?? `Monitor ${id}`;
+              return (
+                <li key={id}>
+                  <span>{name}</span>
+                  <button
+                    type="button"
+                    className="button small ghost"
+                    aria-label={`Move ${name} up`}
+                    disabled={index === 0}
+                    onClick={() => set({ monitorIds: moveMonitor(values.monitorIds, index, -1) })}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="button small ghost"
+                    aria-label={`Move ${name} down`}
+                    disabled={index === values.monitorIds.length - 1}
+                    onClick={() => set({ monitorIds: moveMonitor(values.monitorIds, index, 1) })}
+                  >
+                    ↓
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      )}
+      <label className="check">
+        <input type="checkbox" checked={values.published} onChange={(e) => set({ published: e.target.checked })} /> Published
+      </label>
+      <FieldError id="sp-published-error" messages={errors.published} />
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {page ? 'Save' : 'Create status page'}
+        </button>
+        <button type="button" className="button ghost" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,139 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { useRef, useState } from 'react';
+import { api, data } from '../../app/api';
+import { errorMessage } from '../../app/errors';
+import { useFormat } from '../../app/format';
+import { useNotices } from '../../app/notices';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Pagination } from '../../components/Pagination';
+import { QueryState } from '../../components/QueryState';
+import { usePageTitle } from '../../components/usePageTitle';
+import { StatusPageForm } from './StatusPageForm';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; page: Schema<'StatusPage'> } | null;
+
+/** Status pages: list, create, edit, delete after a confirmation, a link to each public page. */
+export function StatusPagesPage() {
+  usePageTitle('Status pages');
+  const fmt = useFormat();
+  const notices = useNotices();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Schema<'StatusPage'> | null>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+  const pages = useQuery({
+    queryKey: ['status-pages', page],
+    queryFn: () => data(api.get('/api/v1/status-pages', { query: { page, limit: 25 } })),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: (p: Schema<'StatusPage'>) => data(api.delete('/api/v1/status-pages/{id}', { path: { id: p.id } })),
+    onSuccess: (_r, p) => {
+      setDeleting(null);
+      if (editing?.mode === 'edit' && editing.page.id === p.id) setEditing(null);
+      notices.success(`Status page "${p.title}" deleted`);
+      void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+  const open = (next: Editing) => {
+    setEditing(next);
+    // The form opens above the list: take the keyboard there.
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('input')?.focus());
+  };
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Status pages</h1>
+          <p className="muted">Public pages showing some of your monitors, in your order, to anyone with the link.</p>
+        </div>
+        {editing?.mode !== 'create' && (
+          <button type="button" className="button primary" onClick={() => open({ mode: 'create' })}>
+            New status page
+          </button>
+        )}
+      </div>
+      <div ref={formRef}>
+        {editing && (
+          <StatusPageForm
+            key={editing.mode === 'edit' ? editing.page.id : 'new'}
+            page={editing.mode === 'edit' ? editing.page : null}
+            onDone={() => setEditing(null)}
+          />
+        )}
+      </div>
+      <section className="card flush" aria-labelledby="status-pages-title">
+        <h2 id="status-pages-title" className="pad">
+          Your status pages
+        </h2>
+        <QueryState query={pages} what="status pages">
+          {(answer) =>
+            answer.data.length === 0 ? (
+              <p className="muted pad">No status pages yet.</p>
+            ) : (
+              <>
+                <div className="table-scroll">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Title</th>
+                        <th scope="col">Public page</th>
+                        <th scope="col">State</th>
+                        <th scope="col">Monitors</th>
+                        <th scope="col">Updated</th>
+                        <th scope="col">
+                          <span className="visually-hidden">Actions</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {answer.data.map((p) => (
+                        <tr key={p.id}>
+                          <td className="strong">{p.title}</td>
+                          <td className="url-cell">
+                            <a href={p.url} target="_blank" rel="noreferrer">
+                              /status/{p.slug}
+                            </a>
+                          </td>
+                          <td>{p.published ? 'Published' : 'Draft'}</td>
+                          <td>{p.monitors.map((m) => m.name).join(', ')}</td>
+                          <td>{fmt.ago(p.updated_at)}</td>
+                          <td className="num">
+                            <div className="row-wrap">
+                              <button type="button" className="button small" onClick={() => open({ mode: 'edit', page: p })} aria-label={`Edit ${p.title}`}>
+                                Edit
+                              </button>
+                              <button type="button" className="button small danger" onClick={() => setDeleting(p)} aria-label={`Delete ${p.title}`}>
+                                Delete
+                              </button>
+                            </div>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <div className="card-foot">
+                  <Pagination pagination={answer.pagination} label="Status page" onPage={setPage} />
+                </div>
+              </>
+            )
+          }
+        </QueryState>
+      </section>
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete the status page "${deleting.title}"?`}
+          onConfirm={() => remove.mutate(deleting)}
+          onCancel={() => setDeleting(null)}
+          busy={remove.isPending}
+        >
+          Its public address /status/{deleting.slug} stops working at once. The monitors are not touched.
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

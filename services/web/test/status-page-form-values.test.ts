@@ -1,0 +1,94 @@
+import { ApiError, type Schema } from '@uptime/client';
+import {
+  emptyStatusPageForm,
+  formToStatusPageBody,
+  moveMonitor,
+  statusPageFieldErrors,
+  statusPageToForm,
+  toggleMonitor,
+} from '../src/pages/status-pages/status-page-form-values';
+
+const PAGE: Schema<'StatusPage'> = {
+  id: 3,
+  slug: 'acme',
+  title: 'Acme status',
+  description: 'Our public services',
+  monitors: [
+    { id: 9, name: 'API' },
+    { id: 4, name: 'Web' },
+  ],
+  published: false,
+  url: 'https://uptime.example.com/status/acme',
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
+
+const envelope = (code: string, message: string, details: unknown = {}) => ({
+  error: { code, message, details },
+  meta: { timestamp: '2026-11-22T10:00:00.000Z', request_id: 'r' },
+});
+
+describe('status page form values', () => {
+  it('maps a filled form to the API body: trimmed, slug lower-cased, monitors in the chosen order', () => {
+    const body = formToStatusPageBody({
+      slug: ' Acme-Prod ',
+      title: ' Acme ',
+      description: ' Public services ',
+      monitorIds: [5, 2, 8],
+      published: true,
+    });
+    expect(body).toEqual({ slug: 'acme-prod', title: 'Acme', description: 'Public services', monitor_ids: [5, 2, 8], published: true });
+  });
+
+  it('sends an empty description as null, so an update clears it', () => {
+    expect(formToStatusPageBody({ ...emptyStatusPageForm(), description: '   ' }).description).toBeNull();
+  });
+
+  it('starts published with no monitor', () => {
+    expect(emptyStatusPageForm()).toEqual({ slug: '', title: '', description: '', monitorIds: [], published: true });
+  });
+
+  it('round-trips a page unchanged', () => {
+    const body = formToStatusPageBody(statusPageToForm(PAGE));
+    expect(body).toEqual({ slug: 'acme', title: 'Acme status', description: 'Our public services', monitor_ids: [9, 4], published: false });
+    expect(statusPageToForm({ ...PAGE, description: null }).description).toBe('');
+  });
+
+  it('adds a chosen monitor at the end and removes an unchosen one', () => {
+    expect(toggleMonitor([1, 2], 3, true)).toEqual([1, 2, 3]);
+    expect(toggleMonitor([1, 2, 3], 2, false)).toEqual([1, 3]);
+    expect(toggleMonitor([1, 2], 2, true)).toEqual([1, 2]);
+  });
+
+  it('moves a monitor up or down, and not past either end', () => {
+    expect(moveMonitor([1, 2, 3], 2, -1)).toEqual([1, 3, 2]);
+    expect(moveMonitor([1, 2, 3], 0, 1)).toEqual([2, 1, 3]);
+    expect(moveMonitor([1, 2, 3], 0, -1)).toEqual([1, 2, 3]);
+    expect(moveMonitor([1, 2, 3], 2, 1)).toEqual([1, 2, 3]);
+  });
+
+  it('places validation errors on their field, monitor_ids items included', () => {
+    const err = new ApiError(
+      400,
+      envelope('VALIDATION_ERROR', 'Invalid', {
+        slug: ['slug must be 3 to 64 of a-z, 0-9 and -'],
+        'monitor_ids[1]': ['monitor 77 is not yours'],
+        monitor_ids: ['monitor_ids must not be empty'],
+      }),
+    );
+    const errors = statusPageFieldErrors(err);
+    expect(errors.slug).toEqual(['slug must be 3 to 64 of a-z, 0-9 and -']);
+    expect(errors.monitor_ids).toEqual(expect.arrayContaining(['monitor 77 is not yours', 'monitor_ids must not be empty']));
+    expect(errors.monitor_ids).toHaveLength(2);
+  });
+
+  it('shows a taken slug (409 RESOURCE_EXISTS) on the slug field', () => {
+    const errors = statusPageFieldErrors(new ApiError(409, envelope('RESOURCE_EXISTS', 'The slug "acme" is taken')));
+    expect(errors).toEqual({ slug: ['The slug "acme" is taken'] });
+  });
+
+  it('puts no other failure on a field', () => {
+    expect(statusPageFieldErrors(new ApiError(404, envelope('STATUS_PAGE_NOT_FOUND', 'Status page not found')))).toEqual({});
+    expect(statusPageFieldErrors(new Error('network'))).toEqual({});
+  });
+});
