@@ -8461,6 +8461,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["VALIDATION_ERROR"];
             404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
@@ -8510,7 +8511,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown or unpublished slug: an HTML page saying so */
+            /** @description Unknown or unpublished slug, or one holding a malformed percent-escape: an HTML page saying so */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8612,7 +8613,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unknown or revoked token: a grey "badge: not found" SVG */
+            /** @description Unknown or revoked token, or one holding a malformed percent-escape: a grey "badge: not found" SVG */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8676,7 +8677,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["VALIDATION_ERROR"];
-            /** @description Unknown or revoked token: a grey "badge: not found" SVG */
+            /** @description Unknown or revoked token, or one holding a malformed percent-escape: a grey "badge: not found" SVG */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { OPERATIONS } from '../src/openapi/document';
-import { OWNER_MARKER, ownedIdFor, useOwnedWorld } from './support/tenants';
+import { OWNER_MARKER, ownedIdFor, publishedValueFor, useOwnedWorld } from './support/tenants';
 
 /**
  * Every operation of the OpenAPI document, driven anonymously, as another user and as the owner
@@ -11,7 +11,9 @@ import { OWNER_MARKER, ownedIdFor, useOwnedWorld } from './support/tenants';
  * - anonymous: 401 on every operation that needs a caller;
  * - another user: 403 or 404 on each of the owner's resources, no answer that shows anything
  *   of the owner's, and nothing the owner sees has changed afterwards;
- * - the owner: no 5xx, and every read of an own resource is 200.
+ * - the owner: no 5xx, and every read of an own resource is 200;
+ * - a public read of a published resource (a status page's slug) is 200 for all three, and of an
+ *   unpublished one 404 NOT_FOUND for all three (docs/status-pages.md).
  */
 jest.setTimeout(120_000);
 
@@ -24,6 +26,8 @@ function concretePath(op: (typeof api)[number]): string {
     if (name === 'provider') return 'github';
     const id = ownedIdFor(op.path, owned.world);
     if (id !== undefined) return String(id);
+    const published = publishedValueFor(op.path, owned.world);
+    if (published !== undefined) return published;
     // A public operation names no one's resource: any value will do.
     if (op.access === 'public' || op.access === 'outside') return 'not-a-resource';
     throw new Error(`${op.path}: the authorization matrix does not know whose {${name}} this is; add its resource kind to test/support/tenants.ts`);
@@ -53,11 +57,15 @@ async function ownersView(): Promise<string> {
     `/api/v1/agents/${owned.world.ids.agents}`,
     `/api/v1/agents/${owned.world.ids.agents}/credentials`,
     `/api/v1/notifications/${owned.world.ids.notifications}`,
+    `/api/v1/status-pages/${owned.world.ids['status-pages']}`,
     '/api/v1/auth/tokens',
     '/api/v1/preferences',
   ];
-  const views = await Promise.all(paths.map(async (p) => (await request(owned.h.app).get(p).set('Authorization', owned.world.owner.auth)).body));
-  return JSON.stringify(views.map((v: { data?: unknown; error?: unknown }) => v.data ?? v.error));
+  // One after another: the token's first use sets its last_used_at, which /auth/tokens shows;
+  // read concurrently, that list could be answered before the update lands.
+  const views: { data?: unknown; error?: unknown }[] = [];
+  for (const p of paths) views.push((await request(owned.h.app).get(p).set('Authorization', owned.world.owner.auth)).body);
+  return JSON.stringify(views.map((v) => v.data ?? v.error));
 }
 
 describe('authorization matrix of every documented operation', () => {
@@ -70,6 +78,16 @@ describe('authorization matrix of every documented operation', () => {
     const access = op.access ?? 'caller';
     if (access === 'caller' || access === 'session') expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
     else expect(res.status).toBeLessThan(500);
+    if (publishedValueFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
+  });
+
+  it.each(['anonymous', 'another user', 'the owner'] as const)('an unpublished status page is 404 NOT_FOUND to %s', async (who) => {
+    // Before the owner's deletions: the page exists, it is only unpublished.
+    const auth = { anonymous: undefined, 'another user': owned.world.other.auth, 'the owner': owned.world.owner.auth }[who];
+    const req = request(owned.h.app).get(`/api/v1/public/status-pages/${owned.world.slugs.unpublished}`);
+    const res = await (auth ? req.set('Authorization', auth) : req);
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(res.text).not.toContain(OWNER_MARKER);
   });
 
   describe('another user', () => {
@@ -88,6 +106,7 @@ describe('authorization matrix of every documented operation', () => {
       expect(res.status).toBeLessThan(500);
       expect(res.text).not.toContain(OWNER_MARKER);
       if (ownedIdFor(op.path, owned.world) !== undefined) expect([403, 404]).toContain(res.status);
+      if (publishedValueFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
       // A bulk action answers per monitor: the owner's monitor is among the failed ones.
       if (op.path === '/api/v1/monitors/bulk') expect(res.body.data.succeeded).toEqual([]);
     });
@@ -100,6 +119,9 @@ describe('authorization matrix of every documented operation', () => {
       const res = await send(op, owned.world.owner.auth);
       expect(res.status).toBeLessThan(500);
       if (op.method === 'get' && ownedIdFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
+      if (publishedValueFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
+      // The notifier beside the API carries the test send out (the email is only logged).
+      if (op.path === '/api/v1/monitors/{id}/alerts/test') expect(res.status).toBe(200);
     });
   });
 });

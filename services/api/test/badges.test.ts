@@ -147,9 +147,10 @@ describe('GET /badge/{token}/status.svg and uptime.svg', () => {
   });
 
   it('answers an unknown or malformed token with a 404 SVG', async () => {
-    for (const path of [`/badge/${'A'.repeat(43)}/status.svg`, '/badge/short/uptime.svg', `/badge/${'b'.repeat(43)}/uptime.svg?period=7d`]) {
+    // A malformed percent-escape too: an <img> reads the answer, so it is the SVG, not the API's JSON error.
+    for (const path of [`/badge/${'A'.repeat(43)}/status.svg`, '/badge/short/uptime.svg', `/badge/${'b'.repeat(43)}/uptime.svg?period=7d`, '/badge/%FF/status.svg', '/badge/%E0%A4%A/uptime.svg']) {
       const res = await svgGet(path);
-      expect([path, res.status]).toEqual([path, 404]);
+      expect([path, res.status, res.headers['content-type']]).toEqual([path, 404, expect.stringMatching(/^image\/svg\+xml/)]);
       expect(parseSvg(res)).toEqual(expect.objectContaining({ role: 'img', label: 'badge: not found', title: 'badge: not found' }));
     }
   });

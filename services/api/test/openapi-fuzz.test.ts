@@ -6,8 +6,10 @@ import { ownedIdFor, useOwnedWorld } from './support/tenants';
 
 /**
  * A seeded property-based fuzz of every operation of the OpenAPI document (docs/api.md): hostile
- * path parameters, query strings and bodies never get a 5xx, every 4xx is the error envelope
- * with a documented code, and no answer carries a stack trace. Every answer is also checked
+ * path parameters, query strings and bodies never get a 5xx, every answer is in its documented
+ * content type, every JSON 4xx is the error envelope with a documented code (an HTML or SVG 4xx,
+ * read by a browser or an <img>, is the page or image the document names), and no answer
+ * carries a stack trace. Every answer is also checked
  * against the document (the harness's response inspector). FUZZ_RUNS sets the cases per
  * operation (default 10), FUZZ_SEED replays a run; the seed is printed when a property fails.
  */
@@ -63,7 +65,18 @@ const operations = OPERATIONS.map((op) => ({
   pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
   queryParams: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
   hasBody: op.method !== 'get',
+  /**
+   * The documented content type of an answer by status: a documented answer's own (HTML, SVG,
+   * JSON), none for one without a body (304, a redirect), JSON for an error status.
+   */
+  mediaAt: (status: number): string | undefined => {
+    const documented = op.responses[status];
+    if (!documented) return 'application/json';
+    return documented.schema ? (documented.contentType ?? 'application/json') : undefined;
+  },
 }));
+
+const mediaOf = (res: request.Response): string => String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
 
 describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each; FUZZ_SEED=${SEED} replays)`, () => {
   it.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_name, op) => {
@@ -83,11 +96,17 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each; 
         if (body !== null) req = req.set('Content-Type', 'application/json').send(body);
         const res = await req;
         const what = `${op.method.toUpperCase()} ${url} ${body ?? ''}`.slice(0, 400);
-        if (res.status >= 500) throw new Error(`${what} → ${res.status} ${res.text.slice(0, 300)}`);
-        if (STACK.test(res.text)) throw new Error(`${what} → a stack trace in the answer: ${res.text.slice(0, 400)}`);
-        if (res.status >= 400) {
+        // An SVG is buffered as bytes, not as text.
+        const text = res.text ?? (Buffer.isBuffer(res.body) ? res.body.toString('utf8') : '');
+        if (res.status >= 500) throw new Error(`${what} → ${res.status} ${text.slice(0, 300)}`);
+        if (STACK.test(text)) throw new Error(`${what} → a stack trace in the answer: ${text.slice(0, 400)}`);
+        const media = mediaOf(res);
+        const documented = op.mediaAt(res.status);
+        if (documented !== undefined && media !== documented) throw new Error(`${what} → ${res.status} in ${media || 'no content type'}, documented as ${documented}: ${text.slice(0, 200)}`);
+        // The error envelope is a JSON answer's; a browser's HTML page or an <img>'s SVG has its own.
+        if (res.status >= 400 && media === 'application/json') {
           const code = (res.body as { error?: { code?: string } }).error?.code;
-          if (!code || !(ERROR_CODES as string[]).includes(code)) throw new Error(`${what} → ${res.status} without a documented error code: ${res.text.slice(0, 200)}`);
+          if (!code || !(ERROR_CODES as string[]).includes(code)) throw new Error(`${what} → ${res.status} without a documented error code: ${text.slice(0, 200)}`);
           if (typeof (res.body as { meta?: { request_id?: string } }).meta?.request_id !== 'string') throw new Error(`${what} → no meta.request_id`);
         }
       }),

@@ -116,6 +116,13 @@ describe('GET /api/v1/public/status-pages/{slug}', () => {
     }
   });
 
+  it('answers 400 VALIDATION_ERROR for a slug holding a malformed percent-escape', async () => {
+    for (const slug of ['%FF', '%E0%A4%A']) {
+      const res = await readPublic(slug);
+      expect([slug, res.status, res.body.error?.code]).toEqual([slug, 400, 'VALIDATION_ERROR']);
+    }
+  });
+
   it('shows an owner change at once: unpublishing, publishing, renaming and deleting a monitor', async () => {
     const a = await aMonitor(h.ds, user, { name: 'Kept' });
     const b = await aMonitor(h.ds, user, { name: 'Deleted' });

@@ -59,9 +59,10 @@ describe('GET /status/{slug}', () => {
   it('answers an unpublished or unknown slug with a 404 page', async () => {
     const m = await aMonitor(h.ds, user);
     await aPage({ slug: 'draft', title: 'Draft', monitor_ids: [m.id], published: false });
-    for (const slug of ['draft', 'missing', 'Bad_Slug']) {
+    // A malformed percent-escape too: a browser reads the answer, so it is the page, not the API's JSON error.
+    for (const slug of ['draft', 'missing', 'Bad_Slug', '%FF', '%C0%AF']) {
       const res = await request(h.app).get(`/status/${slug}`);
-      expect([slug, res.status]).toEqual([slug, 404]);
+      expect([slug, res.status, res.headers['content-type']]).toEqual([slug, 404, expect.stringMatching(/^text\/html/)]);
       expect(res.text).toContain('<h1>Status page not found</h1>');
       expect(res.text).not.toContain('Draft');
     }

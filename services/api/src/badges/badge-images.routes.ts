@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import type { MonitorStatus } from '@uptime/db';
 import { ValidationError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
+import { malformedEscapeAnswers } from '../http/malformed-escape';
 import { uptimeGrade, type UptimeGrade } from '../status-pages/public-status';
 import type { PublicStatusDeps } from '../status-pages/public-status.routes';
 import { renderBadge, type BadgeColour } from './badge.svg';
@@ -68,5 +69,6 @@ export function badgeImagesRouter(deps: PublicStatusDeps): Router {
     const uptime = found.uptime[period];
     send(req, res, renderBadge(`uptime ${period}`, uptime === null ? 'no data' : `${uptime.toFixed(2)}%`, GRADE_COLOUR[uptimeGrade(uptime)]));
   });
+  router.use(malformedEscapeAnswers(notFound));
   return router;
 }

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { DomainError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
 import { metaFor } from '../http/envelope';
+import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitors/uptime.repository';
 import { readPublicStatusPage } from './public-status';
@@ -85,6 +86,8 @@ const pageSecurity = helmet({
 /** `/status/{slug}`: the published page as server-rendered HTML, and its stylesheet. */
 export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
   const router = Router();
+  const pageNotFound = (req: Request, res: Response): void =>
+    sendCached(req, res, { etag: '"not-found"', maxAge: deps.cache.ttlSeconds, contentType: 'text/html', body: renderPageNotFound(), status: 404 });
   router.use(pageSecurity);
   if (deps.limiter) router.use(deps.limiter);
   router.get(STATUS_PAGE_CSS_PATH.replace(/^\/status/, ''), (req, res) => {
@@ -93,15 +96,13 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
   router.get('/:slug', async (req, res) => {
     res.setHeader('Vary', 'Accept-Encoding');
     const entry = await readPageEntry(deps, req.params.slug, 'html');
-    if (!entry) {
-      sendCached(req, res, { etag: '"not-found"', maxAge: deps.cache.ttlSeconds, contentType: 'text/html', body: renderPageNotFound(), status: 404 });
-      return;
-    }
+    if (!entry) return pageNotFound(req, res);
     const answer = { maxAge: deps.cache.ttlSeconds, contentType: 'text/html' };
     const version = entry.html_version.toString();
     // Every browser takes gzip; the rare client that does not gets it inflated here.
     if (req.acceptsEncodings('gzip') === 'gzip') sendCached(req, res, { ...answer, etag: `"${version}-gz"`, body: entry.html_gz, encoding: 'gzip' });
     else sendCached(req, res, { ...answer, etag: `"${version}"`, body: gunzipSync(entry.html_gz) });
   });
+  router.use(malformedEscapeAnswers(pageNotFound));
   return router;
 }

@@ -1,5 +1,8 @@
 import type { DataSource } from '@uptime/db';
+import { createLogger } from '@uptime/logger';
+import { startNotifier, type Notifier } from '@uptime/notifier';
 import { aCaller, aMonitor, freePort, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { generateAgentSecret } from '../../src/agents/agents.service';
 import { startApiHarness, type ApiHarness } from './api-harness';
 
 /** A marker in every name the owner's resources carry: another user's answer must never hold it. */
@@ -14,20 +17,28 @@ export interface OwnedWorld {
   owner: Tenant;
   other: Tenant;
   /** The owner's resource ids, by the path segment that names their kind. */
-  ids: { monitors: number; agents: number; notifications: number; tokens: number };
+  ids: { monitors: number; agents: number; notifications: number; tokens: number; 'status-pages': number };
+  /**
+   * Status page slugs for the public reads: `published` is the owner's published page (public by
+   * design, so it names nothing of the owner's: no monitor, no marker); `unpublished` is the
+   * owner's page of `ids['status-pages']`, which lists the owner's monitor and is not published.
+   */
+  slugs: { published: string; unpublished: string };
 }
 
 /**
  * Two users; the owner holds one of everything an id in a path can name (a monitor aimed at
- * `targetUrl`, a private agent at a closed port, a notification with its incident, a token).
+ * `targetUrl`, a private agent at a closed port, a notification with its incident, a token, an
+ * unpublished status page listing the monitor) and a published status page; the other user a
+ * published page of their own.
  */
 export async function seedOwnedWorld(ds: DataSource, targetUrl: string): Promise<OwnedWorld> {
   const owner = await aCaller(ds, { name: `Owner ${OWNER_MARKER}` });
   const other = await aCaller(ds);
   const monitor = await aMonitor(ds, owner.user, { name: `Monitor ${OWNER_MARKER}`, url: targetUrl });
   const [agent]: { id: number }[] = await ds.query(
-    `INSERT INTO agents (name, location, url, secret, owner_id, is_public) VALUES ($1, 'eu', $2, 'agent-secret-0123456789abcdef', $3, false) RETURNING id`,
-    [`Agent ${OWNER_MARKER}`, `http://127.0.0.1:${await freePort()}`, owner.user.id],
+    `INSERT INTO agents (name, location, url, secret, owner_id, is_public) VALUES ($1, 'eu', $2, $3, $4, false) RETURNING id`,
+    [`Agent ${OWNER_MARKER}`, `http://127.0.0.1:${await freePort()}`, generateAgentSecret(), owner.user.id],
   );
   const [incident]: { id: number }[] = await ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, now()) RETURNING id`, [monitor.id]);
   const [notification]: { id: number }[] = await ds.query(
@@ -36,34 +47,61 @@ export async function seedOwnedWorld(ds: DataSource, targetUrl: string): Promise
     [owner.user.id, monitor.id, incident!.id, `Down ${OWNER_MARKER}`],
   );
   const [token]: { id: number }[] = await ds.query(`SELECT id FROM api_tokens WHERE user_id = $1`, [owner.user.id]);
+  const slugs = { published: `published-${owner.user.id}`, unpublished: `draft-${owner.user.id}` };
+  const page = async (ownerId: number, slug: string, title: string, published: boolean): Promise<number> => {
+    const [row]: { id: number }[] = await ds.query(
+      `INSERT INTO status_pages (owner_id, slug, title, published) VALUES ($1, $2, $3, $4) RETURNING id`,
+      [ownerId, slug, title, published],
+    );
+    return row!.id;
+  };
+  const draft = await page(owner.user.id, slugs.unpublished, `Status ${OWNER_MARKER}`, false);
+  await ds.query(`INSERT INTO status_page_monitors (status_page_id, monitor_id, position) VALUES ($1, $2, 0)`, [draft, monitor.id]);
+  await page(owner.user.id, slugs.published, 'Public status', true);
+  await page(other.user.id, `published-${other.user.id}`, 'Public status', true);
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft },
+    slugs,
   };
 }
 
 /** The owner's id for a documented path's `{id}`, by the resource the path is under. */
 export function ownedIdFor(path: string, world: OwnedWorld): number | undefined {
-  const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens)\/\{id\}/.exec(path)?.[1];
+  const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages)\/\{id\}/.exec(path)?.[1];
   if (kind === undefined) return undefined;
-  return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as 'monitors' | 'agents' | 'notifications')];
+  return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as Exclude<keyof OwnedWorld['ids'], 'tokens'>)];
+}
+
+/**
+ * The published resource a public read's path names, by design readable by anyone (owner, another
+ * user, no caller): the published status page's slug. Undefined for a path naming none.
+ */
+export function publishedValueFor(path: string, world: OwnedWorld): string | undefined {
+  return path === '/api/v1/public/status-pages/{slug}' ? world.slugs.published : undefined;
 }
 
 /**
  * A test file's API and its owned world, set up once for the whole file (not emptied between
- * tests): the monitor aims at a local target. Members are available from the hooks and tests on.
+ * tests): the monitor aims at a local target. A notifier runs beside the API, as in production,
+ * so a test send (`POST /monitors/{id}/alerts/test`) is carried out; no mail transport is
+ * configured, so its email is only logged (docs/webhooks.md). Members are available from the
+ * hooks and tests on.
  */
 export function useOwnedWorld(): { readonly h: ApiHarness; readonly world: OwnedWorld } {
   let h: ApiHarness | undefined;
   let target: FakeHttpServer | undefined;
   let world: OwnedWorld | undefined;
+  let notifier: Notifier | undefined;
   beforeAll(async () => {
     h = await startApiHarness();
+    notifier = await startNotifier({ config: h.config, dataSource: h.ds, logger: createLogger({ level: h.config.logLevel, service: 'notifier-test' }) });
     target = await startFakeHttpServer();
     world = await seedOwnedWorld(h.ds, `${target.url}/health`);
   });
   afterAll(async () => {
+    await notifier?.close();
     await h?.close();
     await target?.close();
   });

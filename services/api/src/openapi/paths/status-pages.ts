@@ -40,7 +40,7 @@ const cached = (description: string, contentType: string, schema: JsonSchema, ex
 
 const svg = str({ maxLength: SVG_MAX, description: 'An SVG image with role="img", aria-label and <title>' });
 const html = str({ maxLength: HTML_MAX });
-const badgeNotFound: ResponseSpec = { description: 'Unknown or revoked token: a grey "badge: not found" SVG', contentType: 'image/svg+xml', schema: svg, headers: ['ETag', 'Cache-Control'] };
+const badgeNotFound: ResponseSpec = { description: 'Unknown or revoked token, or one holding a malformed percent-escape: a grey "badge: not found" SVG', contentType: 'image/svg+xml', schema: svg, headers: ['ETag', 'Cache-Control'] };
 
 /** `/status-pages`, `/monitors/{id}/badge` and the public reads of both (docs/status-pages.md). */
 export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
@@ -107,7 +107,8 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     access: 'anonymous',
     parameters: [slugParam],
     responses: cached('The page', 'application/json', dataEnvelope(ref('PublicStatusPage')), dataExample(EXAMPLE_PUBLIC_PAGE)),
-    errors: ['NOT_FOUND'],
+    // VALIDATION_ERROR: a slug holding a malformed percent-escape (`%FF`).
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
   {
     method: 'get',
@@ -120,7 +121,7 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     parameters: [slugParam],
     responses: {
       ...cached('The page', 'text/html', html),
-      404: { description: 'Unknown or unpublished slug: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
+      404: { description: 'Unknown or unpublished slug, or one holding a malformed percent-escape: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
     },
   },
   {
