@@ -17,7 +17,7 @@ export interface OwnedWorld {
   owner: Tenant;
   other: Tenant;
   /** The owner's resource ids, by the path segment that names their kind. */
-  ids: { monitors: number; agents: number; notifications: number; tokens: number; 'status-pages': number };
+  ids: { monitors: number; agents: number; notifications: number; tokens: number; 'status-pages': number; 'maintenance-windows': number };
   /**
    * Status page slugs for the public reads: `published` is the owner's published page (public by
    * design, so it names nothing of the owner's: no monitor, no marker); `unpublished` is the
@@ -58,18 +58,24 @@ export async function seedOwnedWorld(ds: DataSource, targetUrl: string): Promise
   const draft = await page(owner.user.id, slugs.unpublished, `Status ${OWNER_MARKER}`, false);
   await ds.query(`INSERT INTO status_page_monitors (status_page_id, monitor_id, position) VALUES ($1, $2, 0)`, [draft, monitor.id]);
   await page(owner.user.id, slugs.published, 'Public status', true);
+  const [window]: { id: number }[] = await ds.query(
+    `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
+     VALUES ($1, $2, now() + interval '1 day', 60, 'weekly', 'UTC') RETURNING id`,
+    [owner.user.id, `Window ${OWNER_MARKER}`],
+  );
+  await ds.query(`INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES ($1, $2)`, [window!.id, monitor.id]);
   await page(other.user.id, `published-${other.user.id}`, 'Public status', true);
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id },
     slugs,
   };
 }
 
 /** The owner's id for a documented path's `{id}`, by the resource the path is under. */
 export function ownedIdFor(path: string, world: OwnedWorld): number | undefined {
-  const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages)\/\{id\}/.exec(path)?.[1];
+  const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows)\/\{id\}/.exec(path)?.[1];
   if (kind === undefined) return undefined;
   return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as Exclude<keyof OwnedWorld['ids'], 'tokens'>)];
 }
