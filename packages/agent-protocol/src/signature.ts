@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The headers every signed message (request or response) carries (contract §7). */
+/** The headers every signed message (request or response) carries (docs/agent-protocol.md). */
 export const AGENT_HEADERS = {
   agentId: 'x-agent-id',
   timestamp: 'x-timestamp',

@@ -1,4 +1,4 @@
-/** The validated, typed configuration of every process (contract §1). Frozen after loading. */
+/** The validated, typed configuration of every process (docs/configuration.md). Frozen after loading. */
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly http: { readonly port: number; readonly host: string; readonly publicUrl: string; readonly appUrl: string };

@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 
 const URL_OPTS = { require_tld: false, require_protocol: true } as const;
 
-/** The raw environment, exactly as named in contract §1. Unset values are undefined. */
+/** The raw environment, exactly as named in docs/configuration.md. Unset values are undefined. */
 export class Env {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) PORT?: number;

@@ -30,7 +30,7 @@ function parseTrustProxy(raw: string | undefined): string | number | boolean | u
   return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
 
-/** Validates `source` (default `process.env`) against contract §1 and returns the typed config. */
+/** Validates `source` (default `process.env`) against docs/configuration.md and returns the typed config. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const env = plainToInstance(Env, present);

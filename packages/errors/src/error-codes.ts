@@ -1,4 +1,4 @@
-/** Every error code of contract §3, with the HTTP status it is answered with. */
+/** Every error code of docs/errors.md, with the HTTP status it is answered with. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_MONITOR_TYPE: 400,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceMetrics } from './metrics';
 import type { ReadinessChecker } from './readiness';
 
-/** The operations paths every service answers, without authentication (contract §9). */
+/** The operations paths every service answers, without authentication (docs/operations.md). */
 export const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 export type OpsPath = (typeof OPS_PATHS)[number];
 

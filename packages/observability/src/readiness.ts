@@ -81,7 +81,7 @@ export class ReadinessChecker {
   }
 }
 
-/** Readiness of every service: Postgres and Redis reachable (contract §9). */
+/** Readiness of every service: Postgres and Redis reachable (docs/operations.md). */
 export function createReadiness(deps: { dataSource: QueryableDataSource; redis: PingableRedis }, timeoutMs?: number): ReadinessChecker {
   return new ReadinessChecker([databaseProbe(deps.dataSource), redisProbe(deps.redis)], timeoutMs);
 }

@@ -49,7 +49,7 @@ export interface CheckTimings {
 }
 
 export interface ProbeOptions {
-  /** Lift the SSRF guard (contract §1 ALLOW_PRIVATE_TARGETS). */
+  /** Lift the SSRF guard (docs/configuration.md ALLOW_PRIVATE_TARGETS). */
   allowPrivateTargets: boolean;
   /** Body bytes read at most (default 1 MiB). */
   maxBodyBytes?: number;

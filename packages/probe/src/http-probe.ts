@@ -6,7 +6,7 @@ import { allowAnyAddress, allowPublicAddressesOnly, type AddressPolicy } from '.
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Runs one check (contract §5 "A check"): up to 1 + retryCount attempts, stopping at the first
+ * Runs one check (docs/monitors.md#what-a-check-is): up to 1 + retryCount attempts, stopping at the first
  * success. Resolves with a failed result for anything the target did (including being an address
  * the SSRF guard refuses); rejects only for errors on our side.
  */

@@ -9,7 +9,7 @@ export class RunCheckJob {
   /** Fields at their usual value are left out (compact-check.ts): read it through `expandCheck`. */
   @IsObject() check!: CompactCheckConfig;
   /**
-   * Agents the check also runs through (contract §7), by id: the worker looks up their URL and
+   * Agents the check also runs through (docs/agent-protocol.md), by id: the worker looks up their URL and
    * secret itself, so no secret travels in a job. Absent for a monitor without agents.
    */
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) agentIds?: number[];

@@ -32,7 +32,7 @@ export interface FakeOAuthProvider {
   url: string;
   clientId: string;
   clientSecret: string;
-  /** The environment of contract §1 that points the API's strategy at this fake. */
+  /** The environment of docs/configuration.md that points the API's strategy at this fake. */
   env: Record<string, string>;
   /** The account signed in at the provider: the next authorization is granted for it. */
   signInAs(account: FakeOAuthAccount): void;

@@ -73,7 +73,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * The reference agent (contract §7): `POST /v1/check` runs one check here and answers its result,
+ * The reference agent (docs/agent-protocol.md): `POST /v1/check` runs one check here and answers its result,
  * `GET /v1/health` says the agent is up. Every request must be signed with the shared secret and
  * at most 300 s away from this clock; a check request id is accepted once. Answers are signed the
  * same way, so the worker can trust them.

@@ -165,7 +165,7 @@ describe('POST /monitors/:id/test', () => {
   });
 });
 
-async function seedResults(id: number, count: number, startIso = '2026-01-01T00:00:00.000Z'): Promise<void> {
+async function insertResults(id: number, count: number, startIso = '2026-01-01T00:00:00.000Z'): Promise<void> {
   await h.ds.query(
     // Each check started one second after its planned time (start_lag_ms 1000).
     `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error)
@@ -179,7 +179,7 @@ async function seedResults(id: number, count: number, startIso = '2026-01-01T00:
 describe('GET /monitors/:id/history', () => {
   it('lists checks newest first with each location, within from/to and limit', async () => {
     const { id } = await createMonitor();
-    await seedResults(id, 10);
+    await insertResults(id, 10);
     const res = await api('get', `/monitors/${id}/history?from=2026-01-01T00:02:00Z&to=2026-01-01T00:06:30Z&limit=3`);
     expect(res.status).toBe(200);
     expectMeta(res);
@@ -232,7 +232,7 @@ describe('GET /monitors/:id/history', () => {
 describe('GET /monitors/:id/results', () => {
   it('pages through checks newest first', async () => {
     const { id } = await createMonitor();
-    await seedResults(id, 7);
+    await insertResults(id, 7);
     const res = await api('get', `/monitors/${id}/results?page=2&limit=3`);
     expect(res.status).toBe(200);
     expect(res.body.pagination).toEqual({ page: 2, limit: 3, total: 7, pages: 3, has_next: true, has_prev: true });

@@ -6,7 +6,7 @@ import { expectMeta, startApiHarness, type ApiHarness } from './support/api-harn
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const HOUR = 3_600_000;
 
-interface NotificationSeed {
+interface NotificationFields {
   type?: 'downtime' | 'recovery';
   status?: 'active' | 'resolved';
   message?: string;
@@ -22,10 +22,10 @@ interface NotificationSeed {
  * A notification row written directly, with the incident it belongs to (incident_id is a NOT
  * NULL foreign key). Nothing in the API creates notifications: the notifier does.
  */
-async function aNotification(ds: DataSource, user: User, monitor: Monitor, seed: NotificationSeed = {}): Promise<number> {
-  const startedAt = seed.startedAt ?? new Date();
+async function aNotification(ds: DataSource, user: User, monitor: Monitor, fields: NotificationFields = {}): Promise<number> {
+  const startedAt = fields.startedAt ?? new Date();
   const [incident]: { id: number }[] = await ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, $2) RETURNING id`, [monitor.id, startedAt]);
-  const errorDetails = seed.errorDetails === undefined ? { status_code: 503, response_time: 120, error_message: 'Service Unavailable' } : seed.errorDetails;
+  const errorDetails = fields.errorDetails === undefined ? { status_code: 503, response_time: 120, error_message: 'Service Unavailable' } : fields.errorDetails;
   const [row]: { id: number }[] = await ds.query(
     `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at, resolved_at, duration,
                                 acknowledged, acknowledged_at, email_sent_at, error_details)
@@ -34,15 +34,15 @@ async function aNotification(ds: DataSource, user: User, monitor: Monitor, seed:
       user.id,
       monitor.id,
       incident!.id,
-      seed.type ?? 'downtime',
-      seed.status ?? 'active',
-      seed.message ?? `${monitor.name} is down`,
+      fields.type ?? 'downtime',
+      fields.status ?? 'active',
+      fields.message ?? `${monitor.name} is down`,
       startedAt,
-      seed.resolvedAt ?? null,
-      seed.duration ?? null,
-      Boolean(seed.acknowledgedAt),
-      seed.acknowledgedAt ?? null,
-      seed.emailSentAt ?? null,
+      fields.resolvedAt ?? null,
+      fields.duration ?? null,
+      Boolean(fields.acknowledgedAt),
+      fields.acknowledgedAt ?? null,
+      fields.emailSentAt ?? null,
       errorDetails === null ? null : JSON.stringify(errorDetails),
     ],
   );

@@ -26,7 +26,7 @@ interface Check {
 }
 
 /** Writes raw results and the rollups the check-worker would have written for them. */
-async function seed(monitorId: number, checks: Check[]): Promise<void> {
+async function insertChecks(monitorId: number, checks: Check[]): Promise<void> {
   for (const c of checks) {
     await h.ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, ok, response_time) VALUES ($1, $2, $3, $4)`, [monitorId, new Date(c.at), c.ok, c.rt]);
   }
@@ -63,7 +63,7 @@ describe('GET /monitors/:id/stats', () => {
     const m = await aMonitor(h.ds, user);
     const now = Date.now();
     const history = knownHistory(now);
-    await seed(m.id, history);
+    await insertChecks(m.id, history);
     await h.ds.query(
       `INSERT INTO incidents (monitor_id, started_at, resolved_at) VALUES
          ($1, $2, $3), ($1, $4, $5), ($1, $6, NULL), ($1, $7, $8)`,
@@ -111,7 +111,7 @@ describe('GET /monitors/:id/stats', () => {
     const m = await aMonitor(h.ds, user);
     const before = Date.now();
     const history = knownHistory(before);
-    await seed(m.id, history);
+    await insertChecks(m.id, history);
     const res = await stats(m.id, query);
     const after = Date.now();
     expect(res.status).toBe(200);

@@ -12,7 +12,7 @@ const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
 export const CHECK_LOCK_TTL_MS = 15_000;
 
 /**
- * One check of a monitor at a time across all workers (contract §5: a check due while the
+ * One check of a monitor at a time across all workers (docs/monitors.md: a check due while the
  * previous one still runs is skipped). The owner renews the lock every third of its life while
  * the check runs, however long the check's timeout and retries make it; a dead owner's lock
  * expires by itself within `ttlMs`.

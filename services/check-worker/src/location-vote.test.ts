@@ -36,7 +36,7 @@ function agent(
 const verdict = (local: ProbeResult, ...agents: LocationOutcome[]) =>
   overallResult(local, 'local', [localLocationOutcome('local', local), ...agents]);
 
-describe('majority of answering locations (contract §7)', () => {
+describe('majority of answering locations (docs/agent-protocol.md)', () => {
   it('fails only when more than half of the answering locations fail', () => {
     expect(verdict(probe(true), agent('eu', 'down')).ok).toBe(true); // 1 of 2
     expect(verdict(probe(false), agent('eu', 'up')).ok).toBe(true); // 1 of 2

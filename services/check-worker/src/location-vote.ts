@@ -41,7 +41,7 @@ export function localLocationOutcome(location: string, result: ProbeResult): Loc
 export interface Tally {
   answering: number;
   failing: number;
-  /** Contract §7: a failure when more than half of the answering locations report failure. */
+  /** docs/agent-protocol.md: a failure when more than half of the answering locations report failure. */
   ok: boolean;
 }
 

@@ -14,7 +14,7 @@ export interface CheckOutcome {
   configVersion: number;
   /** The time the schedule planned this check for; identifies it (a redelivery is a no-op). */
   scheduledAt: Date;
-  /** The check's result; with several locations, the majority's (contract §7). */
+  /** The check's result; with several locations, the majority's (docs/agent-protocol.md). */
   result: ProbeResult;
   /** Each location's result, when the check also ran through agents; absent for a plain check. */
   locations?: readonly LocationOutcome[];
@@ -226,7 +226,7 @@ async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 'id'>[]
 
 /**
  * Records a batch of finished checks in one transaction: the results (a check already recorded is
- * skipped), each monitor's state machine step (contract §5), incidents, rollups, and an outbox
+ * skipped), each monitor's state machine step (docs/monitors.md), incidents, rollups, and an outbox
  * row per status change; for checks that also ran through agents, each location's result and
  * what the calls say about the agents. Checks of deleted or paused monitors, or of an outdated
  * configuration, are dropped. Returns the status events to publish once committed.

@@ -61,7 +61,7 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
 }
 
 /**
- * The check here and through every agent at once (contract §7). Agent calls never reject (an
+ * The check here and through every agent at once (docs/agent-protocol.md). Agent calls never reject (an
  * agent that does not answer is an 'error' location, left out of the vote); the local probe
  * rejecting is an error on our side and fails the job as it always did.
  */

@@ -60,7 +60,7 @@ export async function loadIncidentContext(db: EntityManager, incidentId: number)
     db,
     `SELECT i.id AS incident_id, i.monitor_id, m.owner_id, u.email AS owner_email, m.name AS monitor_name,
             m.url AS monitor_url,
-            -- The owner's email_notifications preference (contract §8) switches every monitor's
+            -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
             -- emails off; the notifications themselves are still recorded.
             m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled,
             m.email_recipients, m.alert_on_recovery,

@@ -2,7 +2,7 @@ import type { IncidentContext } from './incident-context';
 
 /**
  * Who gets a monitor's alert emails: its `email_recipients`, or its owner when that list is empty
- * (contract §5). Blank entries are dropped and addresses differing only in case are sent once.
+ * (docs/monitors.md). Blank entries are dropped and addresses differing only in case are sent once.
  */
 export function recipientsOf(ctx: Pick<IncidentContext, 'emailRecipients' | 'ownerEmail'>): string[] {
   const seen = new Set<string>();

@@ -16,7 +16,7 @@ export interface RecordedNotifications {
  * Brings the notifications of an incident in line with the incident row, whichever event (offline
  * or online) asks and however often: a downtime notification, active while the incident is open,
  * resolved with the incident's end and duration once it is closed; and, once closed, a recovery
- * notification unless the downtime was resolved by hand (contract §6).
+ * notification unless the downtime was resolved by hand (docs/notifications.md).
  *
  * Every write is idempotent (unique incident_id + type, `WHERE status = 'active'`), and state is
  * read from the incidents row inside each statement rather than from `ctx`, so an event handled

@@ -6,7 +6,7 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 /** Statuses an owner may set; `unreachable` is set by the check-workers (and validate). */
 export const SETTABLE_AGENT_STATUSES = ['active', 'inactive', 'maintenance'] as const satisfies readonly AgentStatus[];
 
-/** A probe at another place, reached by the check-workers over HTTP (contract §7). */
+/** A probe at another place, reached by the check-workers over HTTP (docs/agent-protocol.md). */
 @Entity({ name: 'agents' })
 export class Agent {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** The OAuth sign-in providers (the `{provider}` path segment of contract §4). */
+/** The OAuth sign-in providers (the `{provider}` path segment of docs/security.md). */
 export const OAUTH_PROVIDERS = ['github', 'google'] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 export const THEMES = ['light', 'dark', 'system'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** A user's preferences (contract §8); the defaults of new monitors among them. One row per user, absent until first saved. */
+/** A user's preferences (docs/dashboard.md); the defaults of new monitors among them. One row per user, absent until first saved. */
 @Entity({ name: 'user_preferences' })
 export class UserPreferences {
   @PrimaryColumn({ type: 'integer', name: 'user_id' }) userId!: number;

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The OAuth provider accounts linked to a user (contract §4): one user may sign in with several
+ * The OAuth provider accounts linked to a user (docs/security.md): one user may sign in with several
  * providers, and a provider account belongs to exactly one user.
  */
 export class UserIdentities1732270001000 implements MigrationInterface {

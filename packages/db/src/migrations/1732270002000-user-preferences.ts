@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Per-user preferences (contract §8); a user without a row has the defaults. Also the indexes the
+ * Per-user preferences (docs/dashboard.md); a user without a row has the defaults. Also the indexes the
  * statistics and retention reads need.
  */
 export class UserPreferences1732270002000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Agents (contract §7): probes at other places, their assignment to monitors, each location's
+ * Agents (docs/agent-protocol.md): probes at other places, their assignment to monitors, each location's
  * result of a check, and hourly per-agent counters for the 24 h statistics.
  */
 export class Agents1732270003000 implements MigrationInterface {

@@ -7,7 +7,7 @@ export type AgentCaller = Pick<Caller, 'id' | 'role'>;
 
 const isAdmin = (c: AgentCaller): boolean => c.role === 'admin';
 
-/** Own, public, or any for an admin (contract §7). Anything else answers 404 as a missing agent. */
+/** Own, public, or any for an admin (docs/agent-protocol.md). Anything else answers 404 as a missing agent. */
 export const canSee = (a: Agent, c: AgentCaller): boolean => isAdmin(c) || a.ownerId === c.id || a.isPublic;
 
 /** Change, delete, publish, read credentials: the owner or an admin. */

@@ -1,6 +1,6 @@
 import type { Agent } from '@uptime/db';
 
-/** The agent as the API shows it (contract §7). The secret never appears here. */
+/** The agent as the API shows it (docs/agent-protocol.md). The secret never appears here. */
 export function toAgentResponse(a: Agent) {
   return {
     id: a.id,

@@ -23,7 +23,7 @@ import { validateAgent } from './validate-agent';
 
 const PAGE = { defaultLimit: 25, maxLimit: 100 };
 
-/** `/agents` (contract §7): probes at other places, their credentials, status and statistics. */
+/** `/agents` (docs/agent-protocol.md): probes at other places, their credentials, status and statistics. */
 export function agentsRouter(deps: AgentsDeps): Router {
   const router = Router();
   const { ds } = deps;

@@ -3,7 +3,7 @@ import type { DataSource } from '@uptime/db';
 import type { AgentCaller } from './agent-access';
 import { findManageableAgent } from './agent-access';
 
-/** The answer of POST /agents/{id}/validate (contract §7). */
+/** The answer of POST /agents/{id}/validate (docs/agent-protocol.md). */
 export interface AgentValidation {
   reachable: boolean;
   latency_ms: number | null;

@@ -18,7 +18,7 @@ function parseSince(query: Record<string, unknown>): Date | undefined {
 }
 
 /**
- * `/alerts` (seed overview, contract §5): the caller's downtime and recovery notifications,
+ * `/alerts` (docs/monitors.md, Other operations): the caller's downtime and recovery notifications,
  * newest first, in the same shape as /notifications.
  */
 export function alertsRouter(ds: DataSource): Router {

@@ -61,7 +61,7 @@ async function signInOnce(ds: DataSource, identity: ProviderIdentity, ctx: SignI
 }
 
 /**
- * Signs a provider account in (contract §4): a known account → its user; else, when signed in
+ * Signs a provider account in (docs/security.md): a known account → its user; else, when signed in
  * already → linked to that user; else a verified address equal (case-insensitively) to a
  * user's → linked to that user; else a new user. Updates `last_login` and the role.
  */

@@ -20,7 +20,7 @@ export interface OAuthSetup {
   enabled: ReadonlySet<OAuthProvider>;
 }
 
-/** `${PUBLIC_URL}/api/v1/auth/{provider}/callback` (contract §1). */
+/** `${PUBLIC_URL}/api/v1/auth/{provider}/callback` (docs/configuration.md). */
 export const callbackUrlOf = (config: Config, provider: OAuthProvider): string =>
   `${config.http.publicUrl}/api/v1/auth/${provider}/callback`;
 
@@ -41,7 +41,7 @@ function verifyWith(ds: DataSource, config: Config, toIdentity: (profile: Profil
 }
 
 /**
- * The OAuth 2.0 strategies (contract §4) with the endpoint overrides of contract §1. Both keep
+ * The OAuth 2.0 strategies (docs/security.md) with the endpoint overrides of docs/configuration.md. Both keep
  * `state` in the session under their own key (the default key is the authorization host, which
  * two providers may share, e.g. two fakes on 127.0.0.1); Google also uses PKCE (S256).
  */

@@ -18,7 +18,7 @@ function requireSession(req: Request): void {
 const promised = (run: (done: (err?: unknown) => void) => void): Promise<void> =>
   new Promise((resolve, reject) => run((err) => (err ? reject(err) : resolve())));
 
-/** `GET /auth/user`, `POST /auth/refresh`, `POST /auth/logout` (contract §4); need a caller. */
+/** `GET /auth/user`, `POST /auth/refresh`, `POST /auth/logout` (docs/security.md); need a caller. */
 export function sessionRouter({ ds, config }: { ds: DataSource; config: Config }): Router {
   const router = Router();
 

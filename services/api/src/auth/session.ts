@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { OAuthProvider } from '@uptime/db';
 
-/** The session cookie's name (contract §4). */
+/** The session cookie's name (docs/security.md). */
 export const SESSION_COOKIE = 'uptime.sid';
 
 declare module 'express-session' {
@@ -27,7 +27,7 @@ export interface SessionCookieOptions {
   maxAge: number;
 }
 
-/** HttpOnly, SameSite=Lax, Secure whenever the public URL is https (contract §4). */
+/** HttpOnly, SameSite=Lax, Secure whenever the public URL is https (docs/security.md). */
 export function sessionCookieOptions(config: Config): SessionCookieOptions {
   return {
     httpOnly: true,

@@ -20,7 +20,7 @@ const LOGIN_SESSION_TTL_MS = 10 * 60_000;
 
 const isKnownProvider = (value: string): value is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(value);
 
-/** A provider segment that is unknown or has no credentials answers 404 (contract §4). */
+/** A provider segment that is unknown or has no credentials answers 404 (docs/security.md). */
 function enabledProvider(oauth: OAuthSetup, raw: string | undefined): OAuthProvider {
   const value = raw ?? '';
   if (!isKnownProvider(value) || !oauth.enabled.has(value)) {
@@ -35,7 +35,7 @@ const queryString = (req: Request, name: string): string | undefined => {
 };
 
 /**
- * `GET /auth/providers`, `GET /auth/{provider}/login` and `/callback` (contract §4), reachable
+ * `GET /auth/providers`, `GET /auth/{provider}/login` and `/callback` (docs/security.md), reachable
  * without a caller. The
  * login leg stores `state` (and Google's PKCE verifier) in the session and redirects to the
  * provider; the callback checks them, exchanges the code, signs the account in and redirects to

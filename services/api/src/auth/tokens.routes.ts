@@ -10,7 +10,7 @@ import { toTokenResponse } from './token.presenter';
 import { CreateTokenDto } from './tokens.dto';
 import { createToken, listTokens, revokeToken } from './tokens.service';
 
-/** `/auth/tokens`: API tokens of the caller (contract §4). */
+/** `/auth/tokens`: API tokens of the caller (docs/security.md). */
 export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
   const router = Router();
   router.post('/', async (req, res) => {

@@ -5,7 +5,7 @@ import type { UptimeSource } from '../monitors/uptime.repository';
 import { toNotificationResponse } from '../notifications/notification.presenter';
 import { dashboardOf, type Dashboard } from './dashboard.service';
 
-/** `data` of GET /dashboard, exactly the fields of contract §8. */
+/** `data` of GET /dashboard, exactly the fields of docs/dashboard.md. */
 export function toDashboardResponse(d: Dashboard) {
   return {
     monitors: d.monitors,

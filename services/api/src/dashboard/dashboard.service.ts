@@ -48,7 +48,7 @@ function meanOf(values: (number | null)[], decimals: number): number | null {
 }
 
 /**
- * GET /dashboard (contract §8). Uptime and the response time are averages over the caller's
+ * GET /dashboard (docs/dashboard.md). Uptime and the response time are averages over the caller's
  * monitors that have checks in the window (a monitor counts once, however often it is checked),
  * read through the uptime cache, so the cost grows with the number of monitors, not with history.
  */

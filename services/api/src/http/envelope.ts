@@ -20,7 +20,7 @@ export function metaFor(res: Response, extra: Record<string, unknown> = {}): Met
   return { timestamp: new Date().toISOString(), request_id: requestIdOf(res), ...extra };
 }
 
-/** `{ data, meta }` (contract §2). */
+/** `{ data, meta }` (docs/api.md). */
 export function sendData(res: Response, data: unknown, status = 200, extraMeta: Record<string, unknown> = {}): void {
   res.status(status).json({ data, meta: metaFor(res, extraMeta) });
 }

@@ -4,7 +4,7 @@ import { DomainError } from '@uptime/errors';
 const parseJson = express.json({ limit: '1mb', strict: false, type: () => true });
 
 /**
- * JSON bodies only (contract §3): a body with another content type is 415, one over 1 MiB is
+ * JSON bodies only (docs/errors.md): a body with another content type is 415, one over 1 MiB is
  * 413, malformed JSON is 400 (the error handler maps body-parser's errors).
  */
 export const jsonBody: RequestHandler = (req, res, next) => {

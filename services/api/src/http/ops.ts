@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { createOpsHandler, opsPathOf, type OpsDeps, type ServiceMetrics } from '@uptime/observability';
 
 /**
- * `/healthz`, `/readyz` and `/metrics` (contract §9): mounted before HTTPS redirects, sessions,
+ * `/healthz`, `/readyz` and `/metrics` (docs/operations.md): mounted before HTTPS redirects, sessions,
  * authentication and rate limits, so probes and scrapes over plain HTTP always reach them.
  */
 export function opsRoutes(deps: OpsDeps): RequestHandler {

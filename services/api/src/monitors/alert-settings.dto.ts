@@ -3,7 +3,7 @@ import { IsHttpUrl, Nullable } from './monitor-fields.dto';
 
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
-/** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (contract §5, docs/webhooks.md). */
+/** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (docs/monitors.md, docs/webhooks.md). */
 export class AlertSettingsDto {
   @Optional() @IsBoolean() email_enabled?: boolean;
   @Optional()

@@ -7,7 +7,7 @@ import { assertMonitorType } from './monitor-type';
 export const BULK_ACTIONS = ['pause', 'resume', 'delete', 'update'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
-/** POST /monitors/bulk (contract §5). */
+/** POST /monitors/bulk (docs/monitors.md). */
 export class BulkRequestDto {
   @IsIn(BULK_ACTIONS, { message: `action must be one of ${BULK_ACTIONS.join(', ')}` }) action!: BulkAction;
   @IsArray()

@@ -21,7 +21,7 @@ export interface CheckResultView {
   connectMs: number | null;
   tlsMs: number | null;
   firstByteMs: number | null;
-  /** Each location's result when the check also ran through agents (contract §7); empty otherwise. */
+  /** Each location's result when the check also ran through agents (docs/agent-protocol.md); empty otherwise. */
   locations?: LocationResultItem[];
 }
 
@@ -103,7 +103,7 @@ export async function monitorResults(ds: DataSource, ownerId: number, id: number
   return { items: await withLocations(ds, items), total: counted[0]?.total ?? 0 };
 }
 
-/** A check as the API shows it (contract §5); `location` is null for a check made by the worker itself. */
+/** A check as the API shows it (docs/monitors.md); `location` is null for a check made by the worker itself. */
 export function toCheckResultResponse(r: CheckResultView) {
   return {
     id: Number(r.id),

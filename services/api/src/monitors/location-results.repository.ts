@@ -1,6 +1,6 @@
 import type { DataSource } from '@uptime/db';
 
-/** One location's part of a check, as history and results show it (contract §7). */
+/** One location's part of a check, as history and results show it (docs/agent-protocol.md). */
 export interface LocationResultItem {
   location: string;
   /** up/down: that location's verdict; error: the agent did not answer (not counted in the vote). */

@@ -8,7 +8,7 @@ import { toAgentResponse } from '../agents/agent.presenter';
 import { assignAgents, listMonitorAgents, removeAgents, type MonitorAgentsDeps } from '../agents/monitor-agents.service';
 
 /**
- * `/monitors/{id}/agents` (contract §5): the agents a monitor is also checked through. Each
+ * `/monitors/{id}/agents` (docs/monitors.md): the agents a monitor is also checked through. Each
  * answers 200 with the agents now assigned; a change reschedules the monitor so its checks
  * carry the new list.
  */

@@ -26,7 +26,7 @@ export interface MonitorOperationsDeps extends MonitorsDeps {
 }
 
 /**
- * `/monitors` operations beyond CRUD (contract §5): pause/resume (≡ disable/enable), test,
+ * `/monitors` operations beyond CRUD (docs/monitors.md): pause/resume (≡ disable/enable), test,
  * stats, history, results, alert settings and bulk actions.
  */
 export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {

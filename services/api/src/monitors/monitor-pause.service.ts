@@ -11,7 +11,7 @@ async function lockOwned(em: EntityManager, ownerId: number, id: number): Promis
 
 /**
  * Pauses (≡ disables) a monitor: status `paused`, `paused_at`, `pause_reason`, and its schedule
- * removed (contract §5). Results of checks still in flight are dropped by the recorder, which
+ * removed (docs/monitors.md). Results of checks still in flight are dropped by the recorder, which
  * reads the status under the same row lock. An open downtime stays open, so a resume followed by
  * a success still ends it with one recovery.
  *
@@ -40,7 +40,7 @@ export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: numb
 
 /**
  * Resumes (≡ enables) a paused monitor: status `pending` with a fresh failure count, scheduled
- * again and checked at once (contract §5). Resuming a monitor that is not paused changes nothing
+ * again and checked at once (docs/monitors.md). Resuming a monitor that is not paused changes nothing
  * and answers it as it is.
  */
 export async function resumeMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<Monitor> {

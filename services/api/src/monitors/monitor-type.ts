@@ -3,7 +3,7 @@ import { InvalidMonitorTypeError } from '@uptime/errors';
 export const SUPPORTED_MONITOR_TYPES = ['http'] as const;
 
 /**
- * Contract §5: a present but unsupported type (tcp, ping, dns, https, anything else) is
+ * docs/monitors.md: a present but unsupported type (tcp, ping, dns, https, anything else) is
  * INVALID_MONITOR_TYPE, checked before other rules. A missing type is the caller's concern: on
  * create it is a VALIDATION_ERROR among the other missing fields; on update it is no change.
  */

@@ -3,7 +3,7 @@ import { EMPTY_UPTIME, type Uptime } from './uptime.repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** The monitor as the API shows it (contract §2: ISO times, seconds, response_time in ms). */
+/** The monitor as the API shows it (docs/api.md: ISO times, seconds, response_time in ms). */
 export function toMonitorResponse(m: Monitor, uptime: Uptime = EMPTY_UPTIME) {
   return {
     id: m.id,

@@ -18,8 +18,8 @@ const REQUIRED_ON_CREATE = ['name', 'url', 'type'] as const;
 const isJsonObject = (body: unknown): body is Record<string, unknown> => body !== null && typeof body === 'object' && !Array.isArray(body);
 
 /**
- * Validates a create body: a present but unsupported type first (INVALID_MONITOR_TYPE, contract
- * §5), then every field and every missing required field together, so one answer names all of
+ * Validates a create body: a present but unsupported type first (INVALID_MONITOR_TYPE,
+ * docs/monitors.md), then every field and every missing required field together, so one answer names all of
  * them (a missing type is one of them, as a VALIDATION_ERROR).
  */
 async function parseCreateBody(body: unknown): Promise<MonitorFieldsDto> {

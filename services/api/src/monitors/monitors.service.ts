@@ -25,7 +25,7 @@ export interface MonitorsDeps {
 }
 
 /**
- * The SSRF guard at create/update (contract §1 ALLOW_PRIVATE_TARGETS): an IP-literal URL the
+ * The SSRF guard at create/update (docs/configuration.md ALLOW_PRIVATE_TARGETS): an IP-literal URL the
  * probe would refuse can never be checked, so it is refused now. Host names are decided when
  * the check connects (the guard sees the resolved address).
  */
@@ -84,7 +84,7 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
  * The row of a new monitor in one statement: the owner's preferences are read by the INSERT
  * itself rather than in a round trip of their own, and `RETURNING *` hands back every column
  * (defaults, id, timestamps), so nothing is selected again. Interval, timeout and locations the
- * body omits come from the preferences (contract §8), else from the product defaults; the
+ * body omits come from the preferences (docs/dashboard.md), else from the product defaults; the
  * preferred interval is kept at or above the configured floor should the floor have risen since
  * they were saved.
  */

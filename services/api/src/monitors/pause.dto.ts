@@ -8,7 +8,7 @@ export class PauseMonitorDto {
 
 /**
  * Resume and enable take no body. An empty one (`{}` or none) is fine; any field is unknown
- * (contract §3: unknown body fields are a 400).
+ * (docs/errors.md: unknown body fields are a 400).
  */
 export function assertNoFields(body: unknown): void {
   if (body === undefined || body === null) return;

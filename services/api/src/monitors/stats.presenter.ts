@@ -1,7 +1,7 @@
 import { toNoDataSpanResponse } from './no-data.repository';
 import { bucketUptime, type MonitorStats } from './stats.service';
 
-/** `data` of GET /monitors/{id}/stats: the seed's statistics plus `series` (contract §5). */
+/** `data` of GET /monitors/{id}/stats: uptime, response times, incidents and checks over the period, plus `series` (docs/statistics.md). */
 export function toStatsResponse(s: MonitorStats) {
   return {
     period: s.period,

@@ -94,7 +94,7 @@ async function seriesOf(ds: DataSource, monitorId: number, query: StatsQuery, st
   return series;
 }
 
-/** GET /monitors/{id}/stats (contract §5): everything from rollups and incidents, never raw results. */
+/** GET /monitors/{id}/stats (docs/monitors.md): everything from rollups and incidents, never raw results. */
 export async function monitorStats(source: UptimeSource, ownerId: number, id: number, query: StatsQuery, now = new Date()): Promise<MonitorStats> {
   const monitor = await getMonitor(source.ds, ownerId, id);
   const start = new Date(now.getTime() - STATS_PERIODS[query.period]);

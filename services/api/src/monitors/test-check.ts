@@ -13,7 +13,7 @@ export async function testMonitor(ds: DataSource, ownerId: number, id: number, o
   return runProbe(checkConfigOf(monitor), { allowPrivateTargets: options.allowPrivateTargets });
 }
 
-/** The seed's "monitor test result". */
+/** The answer of POST /monitors/{id}/test: one dry-run check (docs/monitors.md, Other operations). */
 export function toTestResultResponse(r: ProbeResult) {
   return {
     status: r.ok ? ('up' as const) : ('down' as const),

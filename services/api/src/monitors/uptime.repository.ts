@@ -11,7 +11,7 @@ export interface Uptime {
 
 export const EMPTY_UPTIME: Uptime = { '24h': null, '7d': null, '30d': null };
 
-/** successes / checks × 100 with two decimals; null without checks (contract §5). */
+/** successes / checks × 100 with two decimals; null without checks (docs/monitors.md). */
 export function uptimePercent(successes: number, checks: number): number | null {
   return checks > 0 ? Math.round((successes / checks) * 10000) / 100 : null;
 }

@@ -4,7 +4,7 @@ import type { NotificationAcknowledgement, NotificationResolution, NotificationV
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** The notification as the API shows it (contract §2: ISO 8601 UTC with ms, durations in seconds). */
+/** The notification as the API shows it (docs/api.md: ISO 8601 UTC with ms, durations in seconds). */
 export function toNotificationResponse(n: NotificationView) {
   return {
     id: n.id,
@@ -57,12 +57,12 @@ export function toNotificationDetailResponse(n: NotificationView, deliveries: De
 
 export type NotificationDetailResponse = ReturnType<typeof toNotificationDetailResponse>;
 
-/** `data` of POST /notifications/{id}/acknowledge (seed: id, acknowledged, acknowledged_at). */
+/** `data` of POST /notifications/{id}/acknowledge (id, acknowledged, acknowledged_at; docs/notifications.md). */
 export function toAcknowledgementResponse(a: NotificationAcknowledgement) {
   return { id: a.id, acknowledged: a.acknowledged, acknowledged_at: iso(a.acknowledgedAt) };
 }
 
-/** `data` of POST /notifications/{id}/resolve (seed: id, status, resolved_at; plus duration). */
+/** `data` of POST /notifications/{id}/resolve (id, status, resolved_at, duration; docs/notifications.md). */
 export function toResolutionResponse(r: NotificationResolution) {
   return { id: r.id, status: r.status, resolved_at: iso(r.resolvedAt), duration: r.duration };
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from '@uptime/errors';
 import { NOTIFICATION_STATUSES, NOTIFICATION_TYPES, type NotificationStatus, type NotificationType } from '@uptime/db';
 
-/** The filters of GET /notifications (seed: monitor_id, type, status, since). */
+/** The filters of GET /notifications (monitor_id, type, status, since; docs/notifications.md). */
 export interface NotificationFilters {
   monitorId?: number;
   type?: NotificationType;

@@ -31,7 +31,7 @@ function paginationOf(page: PageRequest, total: number): Pagination {
   return { page: page.page, limit: page.limit, total, pages, has_next: page.page < pages, has_prev: page.page > 1 };
 }
 
-/** `/notifications`: the caller's downtime and recovery notifications (contract §6). */
+/** `/notifications`: the caller's downtime and recovery notifications (docs/notifications.md). */
 export function notificationsRouter(ds: DataSource): Router {
   const router = Router();
 
@@ -45,7 +45,7 @@ export function notificationsRouter(ds: DataSource): Router {
   router.get('/active', async (req, res) => {
     const page = pageOf(req);
     const result = await listActiveNotifications(ds, callerOf(req).id, page);
-    // The seed puts the number of active notifications in meta.count; it is the list's total,
+    // meta.count is the number of active notifications (docs/notifications.md); it is the list's total,
     // not the size of this page.
     res.status(200).json({
       data: result.items.map(toNotificationResponse),

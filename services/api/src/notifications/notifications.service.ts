@@ -96,12 +96,12 @@ export function listActiveNotifications(ds: DataSource, userId: number, page: Pa
   return listNotifications(ds, userId, { status: 'active' }, page);
 }
 
-/** Notifications that started within the last 24 hours (contract §6). */
+/** Notifications that started within the last 24 hours (docs/notifications.md). */
 export function listRecentNotifications(ds: DataSource, userId: number, page: PageRequest): Promise<NotificationPage> {
   return listNotifications(ds, userId, { startedWithinHours: 24 }, page);
 }
 
-/** The caller's notification, or 404 exactly as for a missing one (contract §3). */
+/** The caller's notification, or 404 exactly as for a missing one (docs/errors.md). */
 export async function getNotification(ds: DataSource, userId: number, id: number): Promise<NotificationView> {
   const rows: NotificationView[] = await ds.query(`${SELECT_VIEW} WHERE n.id = $1 AND n.user_id = $2`, [id, userId]);
   const found = rows[0];
@@ -114,7 +114,7 @@ export async function getNotification(ds: DataSource, userId: number, id: number
 
 /**
  * Marks the notification acknowledged. COALESCE keeps the first acknowledgement time, so
- * repeating the call (or two racing calls) is harmless (contract §6). Any status is allowed.
+ * repeating the call (or two racing calls) is harmless (docs/notifications.md). Any status is allowed.
  */
 export async function acknowledgeNotification(ds: DataSource, userId: number, id: number): Promise<NotificationAcknowledgement> {
   const rows: NotificationAcknowledgement[] = await ds.query(
@@ -133,7 +133,7 @@ export async function acknowledgeNotification(ds: DataSource, userId: number, id
 /**
  * Resolves an active notification by hand. One conditional UPDATE decides it: of two concurrent
  * calls, the second waits on the row lock, then sees status 'resolved' and matches nothing.
- * `resolved_manually` tells the notifier not to send a recovery for this downtime (contract §6).
+ * `resolved_manually` tells the notifier not to send a recovery for this downtime (docs/notifications.md).
  */
 export async function resolveNotification(ds: DataSource, userId: number, id: number): Promise<NotificationResolution> {
   const rows: NotificationResolution[] = await ds.query(

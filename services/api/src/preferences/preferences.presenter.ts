@@ -1,6 +1,6 @@
 import type { Preferences } from './preferences.service';
 
-/** Preferences as the API shows them (contract §8). */
+/** Preferences as the API shows them (docs/dashboard.md). */
 export function toPreferencesResponse(p: Preferences) {
   return {
     timezone: p.timezone,

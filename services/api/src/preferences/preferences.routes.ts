@@ -7,7 +7,7 @@ import { UpdatePreferencesDto } from './preferences.dto';
 import { toPreferencesResponse } from './preferences.presenter';
 import { getPreferences, updatePreferences } from './preferences.service';
 
-/** `/preferences`: the caller's own preferences (contract §8). */
+/** `/preferences`: the caller's own preferences (docs/dashboard.md). */
 export function preferencesRouter(deps: { ds: DataSource; minCheckIntervalSeconds: number }): Router {
   const router = Router();
 

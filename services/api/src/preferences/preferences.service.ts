@@ -12,7 +12,7 @@ export interface Preferences {
   theme: Theme;
 }
 
-/** What a user who never saved preferences has (contract §8). */
+/** What a user who never saved preferences has (docs/dashboard.md). */
 export const DEFAULT_PREFERENCES: Readonly<Preferences> = Object.freeze({
   timezone: 'UTC',
   emailNotifications: true,

@@ -95,7 +95,7 @@ export function useApiHarness(overrides: Record<string, string | undefined> = {}
   };
 }
 
-/** Asserts the contract's meta block and X-Request-Id header (contract §2). */
+/** Asserts the contract's meta block and X-Request-Id header (docs/api.md). */
 export function expectMeta(res: { body: { meta?: { request_id?: string; timestamp?: string } }; headers: Record<string, string> }): void {
   expect(res.body.meta?.request_id).toBe(res.headers['x-request-id']);
   expect(res.body.meta?.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -32,7 +32,7 @@ export interface OwnedWorld {
  * unpublished status page listing the monitor) and a published status page; the other user a
  * published page of their own.
  */
-export async function seedOwnedWorld(ds: DataSource, targetUrl: string): Promise<OwnedWorld> {
+export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promise<OwnedWorld> {
   const owner = await aCaller(ds, { name: `Owner ${OWNER_MARKER}` });
   const other = await aCaller(ds);
   const monitor = await aMonitor(ds, owner.user, { name: `Monitor ${OWNER_MARKER}`, url: targetUrl });
@@ -104,7 +104,7 @@ export function useOwnedWorld(): { readonly h: ApiHarness; readonly world: Owned
     h = await startApiHarness();
     notifier = await startNotifier({ config: h.config, dataSource: h.ds, logger: createLogger({ level: h.config.logLevel, service: 'notifier-test' }) });
     target = await startFakeHttpServer();
-    world = await seedOwnedWorld(h.ds, `${target.url}/health`);
+    world = await buildOwnedWorld(h.ds, `${target.url}/health`);
   });
   afterAll(async () => {
     await notifier?.close();

@@ -5,7 +5,7 @@ import { LogEmailChannel } from './log-email';
 import { SendGridEmailChannel } from './sendgrid-email';
 import { SmtpEmailChannel } from './smtp-email';
 
-/** The mail transport the configuration asks for: SendGrid, else SMTP, else the log (contract §1). */
+/** The mail transport the configuration asks for: SendGrid, else SMTP, else the log (docs/configuration.md). */
 export function createEmailChannel(mail: Config['mail'], logger: Logger): EmailChannel {
   if (mail.sendgrid) {
     logger.info({ transport: 'sendgrid', apiUrl: mail.sendgrid.apiUrl }, 'email transport selected');
