@@ -57,6 +57,8 @@ export interface CapacityReport {
   checkConcurrency: number | null;
   /** Results recorded as down (the hanging targets' timeouts, in the failing mix). */
   downResults: number;
+  /** The same, by the kind of target the monitor checks. */
+  downResultsByKind: Partial<Record<TargetKind, number>>;
   /** HTTPS only: TLS handshakes at the target, full and resumed. */
   tlsHandshakes?: { full: number; resumed: number };
   neverChecked: number;
@@ -302,7 +304,17 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       const recorded = resultTimes.get(idOfIndex[i]!) ?? [];
       if (hits.length !== recorded.length) mismatches.push({ monitorId: idOfIndex[i]!, hits, results: recorded });
     }
-    const [{ down }] = (await pg.query(`SELECT count(*)::int AS down FROM check_results WHERE NOT ok`)).rows as { down: number }[];
+    const downRows = (await pg.query(`SELECT monitor_id, count(*)::int AS n FROM check_results WHERE NOT ok GROUP BY monitor_id`)).rows as {
+      monitor_id: number;
+      n: number;
+    }[];
+    const kindOfId = new Map(idOfIndex.map((id, i) => [id, kindOf(i, mix)] as const));
+    const downByKind: Partial<Record<TargetKind, number>> = {};
+    for (const r of downRows) {
+      const kind = kindOfId.get(r.monitor_id) ?? 'fast';
+      downByKind[kind] = (downByKind[kind] ?? 0) + r.n;
+    }
+    const down = downRows.reduce((sum, r) => sum + r.n, 0);
     await pg.end();
     const hitsTotal = target.total();
     report = {
@@ -321,6 +333,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       mix,
       checkConcurrency: o.checkConcurrency ?? null,
       downResults: down,
+      downResultsByKind: downByKind,
       ...(tls ? { tlsHandshakes: { ...target.handshakes } } : {}),
       neverChecked,
       doubled,
