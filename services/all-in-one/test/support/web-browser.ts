@@ -74,8 +74,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export function appDriver(currentPage: () => Page) {
   return {
     heading: (): Locator => currentPage().getByRole('heading', { level: 1 }),
-    nav: (name: string): Promise<void> =>
-      currentPage().getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click(),
+    /**
+     * Follows a main-menu link and waits for that page's heading: until it shows, the page before
+     * is still on screen, and a locator could match that page's copy of a button.
+     */
+    async nav(name: string): Promise<void> {
+      await currentPage().getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+      await currentPage().getByRole('heading', { level: 1, name, exact: true }).waitFor();
+    },
     /** A notice in the live region saying `text`. */
     notice: (text: string): Promise<void> =>
       currentPage().getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 }),
