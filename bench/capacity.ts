@@ -88,7 +88,7 @@ function printTable(r: CapacityReport): void {
 }
 
 function describeMix(r: CapacityReport): string {
-  const parts = [r.mix.protocol === 'https' ? 'HTTPS, a fresh handshake per check, verify_ssl on half' : 'HTTP, kept alive'];
+  const parts = [r.mix.protocol === 'https' ? 'HTTPS, a fresh handshake per check, verify_ssl on half' : 'HTTP, a fresh connection per check'];
   if (r.mix.slowPercent) parts.push(`${r.mix.slowPercent} % answer after 5 s`);
   if (r.mix.hangPercent) parts.push(`${r.mix.hangPercent} % never answer (5-s timeout)`);
   return parts.join('; ');
