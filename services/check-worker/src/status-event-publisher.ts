@@ -1,24 +1,15 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
-import { JobName, QueueName, statusChangedJobId, type StatusChangedJob } from '@uptime/queues';
+import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
 import type { StatusEvent } from './record-check-batch';
-
-const JOB_OPTIONS = {
-  attempts: 10,
-  backoff: { type: 'exponential', delay: 1000 },
-  // Kept a day so that a re-publish of the same event is recognised by its job id and ignored.
-  removeOnComplete: { age: 86_400 },
-  removeOnFail: { age: 7 * 86_400 },
-} as const;
 
 /**
  * Moves status events from the Postgres outbox to the status-changes queue. Events are published
  * right after their transaction commits; a sweep republishes any left behind by a crash.
  */
 export class StatusEventPublisher {
-  readonly queue: Queue;
+  readonly queue: CatalogQueue<typeof QueueName.statusChanges>;
   private sweepTimer?: NodeJS.Timeout;
 
   constructor(
@@ -27,7 +18,7 @@ export class StatusEventPublisher {
     prefix: string,
     private readonly logger: Logger,
   ) {
-    this.queue = new Queue(QueueName.statusChanges, { connection, prefix });
+    this.queue = openQueue(QueueName.statusChanges, { connection, prefix });
   }
 
   /**
@@ -36,11 +27,11 @@ export class StatusEventPublisher {
    */
   async publish(events: readonly StatusEvent[], db: Pick<EntityManager, 'query'> = this.ds): Promise<void> {
     if (events.length === 0) return;
-    await this.queue.addBulk(
-      events.map((e) => {
-        const data: StatusChangedJob = { eventId: e.id, monitorId: e.monitorId, from: e.from, to: e.to, incidentId: e.incidentId, checkResultId: e.checkResultId };
-        return { name: JobName.statusChanged, data, opts: { ...JOB_OPTIONS, jobId: statusChangedJobId(e.id) } };
-      }),
+    // The job id comes from the event id: a re-publish of the same event is ignored (job-catalog.ts).
+    await enqueueBulk(
+      this.queue,
+      JOBS.statusChanged,
+      events.map((e): StatusChangedJob => ({ eventId: e.id, monitorId: e.monitorId, from: e.from, to: e.to, incidentId: e.incidentId, checkResultId: e.checkResultId })),
     );
     await db.query('UPDATE status_events SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL', [events.map((e) => e.id)]);
   }
