@@ -1,4 +1,4 @@
-import { MAX_START_LAG_MS, uncheckedSpanBefore, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
+import { MAX_START_LAG_MS, ROLLUP_LEVELS, truncate, uncheckedSpanBefore, type EntityManager, type DataSource, type MonitorStatus } from '@uptime/db';
 import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
 import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
@@ -6,7 +6,7 @@ import { insertLocationResults, recordAgentActivity } from './record-location-re
 import { isSlow, type StatusReason } from './status-reason';
 import { loadMaintenance, maintenanceAt } from './maintenance';
 import { nextState, type MonitorState } from './status-transition';
-import { ROLLUP_TABLES, rollupRows, type RollupTable } from './rollup-rows';
+import { rollupRows } from './rollup-rows';
 
 /** A finished check waiting to be recorded. */
 export interface CheckOutcome {
@@ -49,8 +49,6 @@ interface MonitorUpdate {
   lastFailure: Date | null;
   certificateExpiresAt: Date | null;
 }
-
-const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<number, LockedMonitor>> {
   // Sorted ids and FOR UPDATE: batches touching the same monitors serialise here, always in the
@@ -184,8 +182,8 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
 
 async function upsertRollups(em: EntityManager, recorded: CheckOutcome[]): Promise<void> {
   const inputs = recorded.map((o) => ({ monitorId: o.monitorId, checkedAt: o.result.checkedAt, ok: o.result.ok, responseTime: o.result.responseTime }));
-  for (const [table, bucketMs] of Object.entries(ROLLUP_TABLES) as [RollupTable, number][]) {
-    const rows = rollupRows(inputs, bucketMs);
+  for (const { table, stepMs } of ROLLUP_LEVELS) {
+    const rows = rollupRows(inputs, stepMs);
     await em.query(
       `INSERT INTO ${table} AS t (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, rt_hist)
        SELECT monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, hist::int[]

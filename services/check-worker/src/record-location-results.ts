@@ -1,7 +1,5 @@
-import { LATENCY_BUCKET_COUNT, latencyBucketIndex, type EntityManager } from '@uptime/db';
+import { HOUR_MS, LATENCY_BUCKET_COUNT, latencyBucketIndex, truncate, type EntityManager } from '@uptime/db';
 import type { LocationOutcome } from './location-vote';
-
-const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 /** A recorded check that ran at several places, with the id of its check_results row. */
 export interface RecordedLocations {
@@ -40,8 +38,6 @@ interface AgentRollupRow {
   latencySum: number;
   hist: number[];
 }
-
-const HOUR_MS = 3_600_000;
 
 /** Per (agent, hour): calls, agent errors, failures reported and the calls' latency. */
 export function agentRollupRows(locations: readonly LocationOutcome[]): AgentRollupRow[] {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { displayRecipient, type DeliveryChannel } from '@uptime/db';
+import { displayRecipient, queryRows, type DeliveryChannel } from '@uptime/db';
 import { allowPublicAddressesOnly } from '@uptime/probe';
 import { AlertTestJob, parseJob, type AlertTestDelivery, type AlertTestResult } from '@uptime/queues';
 import { failureKindOf, SendError } from './channels/send-error';
@@ -9,7 +9,6 @@ import type { DeliveryOptions } from './deliveries/delivery-deps';
 import { ProviderPauses } from './deliveries/provider-pauses';
 import { composeTestEmail } from './incident-email';
 import { composeTestSlack } from './incident-slack';
-import { queryRows } from './query-rows';
 import { recipientsOf } from './recipients';
 
 /** The part of a BullMQ job this processor uses; a `Job` fits. */

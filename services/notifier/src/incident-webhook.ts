@@ -1,7 +1,6 @@
-import type { EntityManager, NotificationType } from '@uptime/db';
+import { queryRows, type EntityManager, type NotificationType } from '@uptime/db';
 import type { WebhookPayload } from './channels/webhook';
 import type { IncidentContext } from './incident-context';
-import { queryRows } from './query-rows';
 
 interface NotificationRow {
   id: number;

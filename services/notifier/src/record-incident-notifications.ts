@@ -1,9 +1,8 @@
-import type { DataSource, EntityManager, NotificationErrorDetails } from '@uptime/db';
+import { queryRows, type DataSource, type EntityManager, type NotificationErrorDetails } from '@uptime/db';
 import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident-context';
 import { downtimeMessage, recoveryMessage } from './incident-text';
 import { queueDeliveries } from './deliveries/delivery.repository';
 import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression';
-import { queryRows } from './query-rows';
 import { recipientsOf } from './recipients';
 
 export interface RecordedNotifications {
