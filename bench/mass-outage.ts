@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { loadConfig } from '../packages/config/src';
 import { openDatabase } from '@uptime/db';
 import { createLogger } from '../packages/logger/src';
-import { createRedisConnection, JobName, QueueName, statusChangedJobId, type StatusChangedJob } from '../packages/queues/src';
+import { createRedisConnection, JOBS, jobOptionsOf, QueueName, statusChangedJobId, type StatusChangedJob } from '../packages/queues/src';
 import { startFakeSendGrid, startFakeSlack, startFakeWebhookReceiver } from '../packages/testing/src';
 import { startNotifier, type Notifier } from '../services/notifier/src';
 
@@ -73,11 +73,11 @@ async function main(): Promise<void> {
     const started = Date.now();
     const jobs = events.flatMap((e) => {
       const data: StatusChangedJob = { eventId: e.id, monitorId: e.monitor_id, from: 'online', to: 'offline', incidentId: e.incident_id };
-      const opts = { attempts: 10, backoff: { type: 'exponential', delay: 1000 } };
+      const opts = jobOptionsOf(JOBS.statusChanged);
       // The second copy has its own job id, so the queue cannot drop it: a true redelivery.
       return [
-        { name: JobName.statusChanged, data, opts: { ...opts, jobId: statusChangedJobId(e.id) } },
-        { name: JobName.statusChanged, data, opts: { ...opts, jobId: `${statusChangedJobId(e.id)}-again` } },
+        { name: JOBS.statusChanged.name, data, opts: { ...opts, jobId: statusChangedJobId(e.id) } },
+        { name: JOBS.statusChanged.name, data, opts: { ...opts, jobId: `${statusChangedJobId(e.id)}-again` } },
       ];
     });
     await queue.addBulk(jobs);

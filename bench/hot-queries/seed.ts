@@ -1,15 +1,15 @@
 import {
+  DAY_MS,
   ensureResultPartitions,
+  FIVE_MINUTES_MS,
   generateApiToken,
   hashApiToken,
+  HOUR_MS,
   LATENCY_BUCKET_COUNT,
   latencyBucketIndex,
   type DataSource,
 } from '@uptime/db';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-const FIVE_MINUTES_MS = 300_000;
 const INTERVAL_MS = 30_000;
 const RESPONSE_MS = 120;
 

@@ -1,6 +1,4 @@
-import { ensureResultPartitions, LATENCY_BUCKET_BOUNDS_MS, LATENCY_BUCKET_COUNT, type DataSource } from '@uptime/db';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, ensureResultPartitions, LATENCY_BUCKET_BOUNDS_MS, LATENCY_BUCKET_COUNT, type DataSource } from '@uptime/db';
 
 /** `ARRAY[count(*) FILTER (WHERE cell = 0), ...]`: the latency histogram of a group of results, as the check-worker keeps it. */
 const HIST_SQL = `ARRAY[${Array.from(

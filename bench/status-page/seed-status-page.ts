@@ -1,7 +1,4 @@
-import type { DataSource } from '@uptime/db';
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
+import { DAY_MS, HOUR_MS, type DataSource } from '@uptime/db';
 
 /**
  * Rollups as 50 monitors checked every minute would have left: 90 daily rows each, hourly rows

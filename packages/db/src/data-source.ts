@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { isUniqueViolation } from './sql-errors';
 
 export interface DataSourceOptions {
   /** Connections in this process's pool. */
@@ -51,8 +52,7 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
         await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
       } catch (err) {
         // 42P04 duplicate_database / 23505: another process created it first.
-        const code = (err as { code?: string }).code;
-        if (code !== '42P04' && code !== '23505') throw err;
+        if ((err as { code?: string }).code !== '42P04' && !isUniqueViolation(err)) throw err;
       }
     }
   } finally {

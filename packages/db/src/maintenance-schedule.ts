@@ -1,3 +1,5 @@
+import { DAY_MS } from './durations';
+
 /**
  * When maintenance windows are active (docs/alert-rules.md). Pure: the API lists upcoming
  * occurrences with it and the check-worker flags checks with it, so both agree.
@@ -25,7 +27,6 @@ export interface Occurrence {
   endsAt: Date;
 }
 
-const DAY_MS = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timezone: string): Intl.DateTimeFormat {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { DAY_MS } from './durations';
 
 /**
  * check_results is partitioned by UTC day of `scheduled_at` (migration 1732270006000): one
@@ -9,7 +10,6 @@ import type { DataSource } from 'typeorm';
  */
 export const DEFAULT_RESULT_PARTITION = 'check_results_default';
 
-const DAY_MS = 86_400_000;
 const PARTITION_NAME = /^check_results_p(\d{4})(\d{2})(\d{2})$/;
 // Marks a partition whose key index was rebuilt; REINDEX keeps the comment of the index.
 const COMPACTED_MARK = 'compacted';

@@ -4,4 +4,4 @@ export * from './ops-handler';
 export * from './health-server';
 export * from './shutdown';
 export * from './connect-database';
-export * from './worker-process';
+export * from './run-service';

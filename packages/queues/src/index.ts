@@ -1,4 +1,7 @@
 export * from './queue-names';
+export * from './job-catalog';
+export * from './enqueue';
+export * from './queue-worker';
 export * from './run-check.job';
 export * from './compact-check';
 export * from './status-changed.job';

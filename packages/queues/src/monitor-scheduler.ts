@@ -1,8 +1,9 @@
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CheckConfig } from '@uptime/probe';
 import { compactCheck } from './compact-check';
-import { JobName, QueueName } from './queue-names';
+import { enqueue, openQueue, type CatalogQueue } from './enqueue';
+import { JOBS, jobOptionsOf } from './job-catalog';
+import { QueueName } from './queue-names';
 import { monitorIdOfScheduler, schedulerIdOf, type RunCheckJob } from './run-check.job';
 
 /** The fields of a monitor that its schedule and checks depend on: its check plus how often. */
@@ -48,15 +49,6 @@ export function firstSlotAfter(t: number, every: number, offset: number): number
   return slot >= t ? slot : slot + every;
 }
 
-const CHECK_JOB_OPTIONS = {
-  // A check that failed on our side (Redis, Postgres, a crash) is retried once; the next one is
-  // due within one interval anyway.
-  attempts: 2,
-  backoff: { type: 'fixed', delay: 1000 },
-  removeOnComplete: true,
-  removeOnFail: { count: 1000 },
-} as const;
-
 /**
  * Owns the BullMQ job schedulers of monitors: one scheduler per active monitor, whose job template
  * carries the whole check configuration, so a check reads nothing from Postgres before probing.
@@ -64,14 +56,14 @@ const CHECK_JOB_OPTIONS = {
  * compares cheaply.
  */
 export class MonitorScheduler {
-  readonly queue: Queue;
+  readonly queue: CatalogQueue<typeof QueueName.checks>;
   private readonly versionsKey: string;
 
   constructor(
     private readonly connection: Redis,
     readonly prefix: string,
   ) {
-    this.queue = new Queue(QueueName.checks, { connection, prefix });
+    this.queue = openQueue(QueueName.checks, { connection, prefix });
     this.versionsKey = `${prefix}:scheduler:versions`;
   }
 
@@ -95,7 +87,7 @@ export class MonitorScheduler {
         // The first slot is at least a second away: this may run inside the transaction that saves
         // the monitor, and a check firing before that commit would find no monitor and be dropped.
         { every, offset, startDate: firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offset) },
-        { name: JobName.runCheck, data: this.templateOf(m), opts: CHECK_JOB_OPTIONS },
+        { name: JOBS.runCheck.name, data: this.templateOf(m), opts: jobOptionsOf(JOBS.runCheck) },
       ),
       this.connection.hset(this.versionsKey, String(m.id), `${m.configVersion}:${m.checkInterval}`),
     ]);
@@ -103,7 +95,7 @@ export class MonitorScheduler {
 
   /** Queues one check to run now (a new or resumed monitor is checked at once). */
   async checkNow(m: SchedulableMonitor): Promise<void> {
-    await this.queue.add(JobName.runCheck, this.templateOf(m), { ...CHECK_JOB_OPTIONS, jobId: `now-${m.id}-${Date.now()}` });
+    await enqueue(this.queue, JOBS.runCheck, this.templateOf(m));
   }
 
   async unschedule(monitorId: number): Promise<void> {

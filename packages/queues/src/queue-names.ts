@@ -6,10 +6,3 @@ export const QueueName = {
   statusChanges: 'status-changes',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
-
-/** Job names inside the queues. */
-export const JobName = {
-  runCheck: 'run-check',
-  statusChanged: 'status-changed',
-  alertTest: 'alert-test',
-} as const;

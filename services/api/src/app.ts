@@ -6,8 +6,7 @@ import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
-import { Queue } from 'bullmq';
-import { QueueName, type MonitorScheduler } from '@uptime/queues';
+import { openQueue, QueueName, type MonitorScheduler } from '@uptime/queues';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
 import { loginLinkRouter } from './auth/login-link.routes';
 import { createOAuth } from './auth/oauth-strategies';
@@ -145,7 +144,7 @@ export function createApp(deps: AppDeps): Express {
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
   // Alert test sends go to the notifiers on the queue they consume.
-  const statusChanges = new Queue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix });
+  const statusChanges = openQueue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix });
   const monitorsDeps = {
     ds,
     scheduler: deps.scheduler,

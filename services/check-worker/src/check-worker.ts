@@ -1,4 +1,4 @@
-import { Queue, Worker, type Job } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
@@ -12,7 +12,7 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { runProbe } from '@uptime/probe';
-import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
+import { createQueueWorker, createRedisConnection, JobName, openQueue, QueueName } from '@uptime/queues';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { startCheckLagReporter } from './check-lag';
@@ -96,19 +96,20 @@ export async function startCheckWorker({
   });
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
-  const worker = new Worker(
+  const worker = createQueueWorker(
     QueueName.checks,
-    async (job: Job, token?: string) => {
-      if (job.name !== JobName.runCheck) throw new Error(`check-worker has no handler for job "${job.name}"`);
-      const started = Date.now();
-      lag.observe(job, started);
-      const outcome = await slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
-      if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
-      logger.debug(
-        { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
-        'check finished',
-      );
-      return outcome;
+    {
+      [JobName.runCheck]: async (job: Job, token?: string) => {
+        const started = Date.now();
+        lag.observe(job, started);
+        const outcome = await slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
+        if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
+        logger.debug(
+          { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
+          'check finished',
+        );
+        return outcome;
+      },
     },
     {
       connection: blocking,
@@ -122,7 +123,7 @@ export async function startCheckWorker({
   );
   worker.on('error', (err) => logger.error({ err }, 'check worker error'));
   // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
-  const queue = new Queue(QueueName.checks, { connection: commands, prefix });
+  const queue = openQueue(QueueName.checks, { connection: commands, prefix });
   const unwatchQueue = metrics.watchQueue(queue);
   publisher.startSweeping();
   backlog.start();

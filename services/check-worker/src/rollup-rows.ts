@@ -19,9 +19,6 @@ export interface RollupRow {
   hist: number[];
 }
 
-export const ROLLUP_TABLES = { check_rollups_5m: 300_000, check_rollups_1h: 3_600_000, check_rollups_1d: 86_400_000 } as const;
-export type RollupTable = keyof typeof ROLLUP_TABLES;
-
 /** Aggregates results into one row per (monitor, bucket) of `bucketMs`, sorted so locks are taken in one order. */
 export function rollupRows(inputs: readonly RollupInput[], bucketMs: number): RollupRow[] {
   const rows = new Map<string, RollupRow>();

@@ -2,32 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { displayRecipient, type DeliveryChannel } from '@uptime/db';
 import { allowPublicAddressesOnly } from '@uptime/probe';
 import { AlertTestJob, parseJob, type AlertTestDelivery, type AlertTestResult } from '@uptime/queues';
+import { loadTestTarget, type TestTarget } from './alert-test.repository';
 import { failureKindOf, SendError } from './channels/send-error';
 import { postToSlack, slackProvider } from './channels/slack';
 import { postWebhook, webhookProvider } from './channels/webhook';
 import type { DeliveryOptions } from './deliveries/delivery-deps';
-import { ProviderPauses } from './deliveries/provider-pauses';
+import { ProviderPauses } from './deliveries/provider-pauses.repository';
 import { composeTestEmail } from './incident-email';
 import { composeTestSlack } from './incident-slack';
-import { queryRows } from './query-rows';
 import { recipientsOf } from './recipients';
 
 /** The part of a BullMQ job this processor uses; a `Job` fits. */
 export interface AlertTestQueuedJob {
   data: unknown;
   updateProgress(progress: AlertTestResult): Promise<void>;
-}
-
-interface TestTarget {
-  id: number;
-  name: string;
-  url: string;
-  owner_email: string;
-  email_enabled: boolean;
-  email_recipients: string[];
-  slack_webhook_url: string | null;
-  webhook_url: string | null;
-  webhook_secret: string | null;
 }
 
 interface TestSend {
@@ -114,15 +102,7 @@ export function createAlertTestProcessor(deps: DeliveryOptions): (job: AlertTest
 
   return async (job) => {
     const { monitorId } = parseJob(AlertTestJob, job.data);
-    const [monitor] = await queryRows<TestTarget>(
-      deps.dataSource.manager,
-      `SELECT m.id, m.name, m.url, u.email AS owner_email, m.email_enabled, m.email_recipients,
-              CASE WHEN m.slack_enabled THEN m.slack_webhook_url END AS slack_webhook_url,
-              CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret
-         FROM monitors m JOIN users u ON u.id = m.owner_id
-        WHERE m.id = $1`,
-      [monitorId],
-    );
+    const monitor = await loadTestTarget(deps.dataSource.manager, monitorId);
     if (!monitor) return { deliveries: [] };
     const sends = sendsOf(monitor);
     const deliveries: AlertTestDelivery[] = sends.map((s) => ({

@@ -2,7 +2,7 @@ import type { NotificationType } from '@uptime/db';
 import type { EmailMessage } from './channels/email-channel';
 import { formatDuration } from './duration';
 import { describeFailure, downtimeSeconds } from './incident-text';
-import type { IncidentContext } from './incident-context';
+import type { IncidentContext } from './incident.repository';
 
 type Fact = [label: string, value: string];
 

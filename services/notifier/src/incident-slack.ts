@@ -1,7 +1,7 @@
 import type { NotificationType } from '@uptime/db';
 import type { SlackMessage } from './channels/slack';
 import { formatDuration } from './duration';
-import type { IncidentContext } from './incident-context';
+import type { IncidentContext } from './incident.repository';
 import { describeFailure, downtimeSeconds } from './incident-text';
 
 /** Slack's mrkdwn treats these three as markup. */

@@ -1,5 +1,5 @@
 import { formatDuration } from './duration';
-import type { IncidentContext } from './incident-context';
+import type { IncidentContext } from './incident.repository';
 
 /** What failed, in a few words: the probe's error, else the HTTP status. */
 export function describeFailure(ctx: IncidentContext): string {

@@ -1,25 +1,7 @@
-import type { EntityManager, NotificationType } from '@uptime/db';
+import type { EntityManager } from '@uptime/db';
 import type { WebhookPayload } from './channels/webhook';
-import type { IncidentContext } from './incident-context';
-import { queryRows } from './query-rows';
-
-interface NotificationRow {
-  id: number;
-  monitor_id: number;
-  type: NotificationType;
-  status: string;
-  message: string;
-  started_at: Date;
-  resolved_at: Date | null;
-  duration: number | null;
-  notification_method: string;
-  acknowledged: boolean;
-  acknowledged_at: Date | null;
-  email_sent_at: Date | null;
-  error_details: unknown;
-  created_at: Date;
-  possible_duplicate: boolean;
-}
+import type { IncidentContext } from './incident.repository';
+import { loadNotification } from './notification.repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -28,14 +10,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
  * `GET /notifications/{id}` (without its deliveries), and the monitor.
  */
 export async function composeIncidentWebhook(db: EntityManager, notificationId: number, ctx: IncidentContext): Promise<WebhookPayload> {
-  const [n] = await queryRows<NotificationRow>(
-    db,
-    `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
-            acknowledged_at, email_sent_at, error_details, created_at,
-            EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS possible_duplicate
-       FROM notifications n WHERE id = $1`,
-    [notificationId],
-  );
+  const n = await loadNotification(db, notificationId);
   if (!n) throw new Error(`notification ${notificationId} is gone`);
   return {
     event: n.type,

@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
@@ -12,7 +12,7 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { allowAnyAddress, allowPublicAddressesOnly } from '@uptime/probe';
-import { createRedisConnection, JobName, QueueName } from '@uptime/queues';
+import { createQueueWorker, createRedisConnection, JobName, openQueue, QueueName } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
 import { MeteredEmailChannel } from './channels/metered-email';
@@ -65,31 +65,17 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     logger,
     metrics,
   };
-  const handlers: Record<string, (job: Job) => Promise<unknown>> = {
-    [JobName.statusChanged]: createStatusChangedProcessor(delivery),
-    [JobName.alertTest]: createAlertTestProcessor(delivery),
-  };
-  const sweeper = startDeliverySweeper(createDeliveryDeps(delivery), { intervalMs: deps.sweepIntervalMs });
-
-  const worker = new Worker(
+  const worker = createQueueWorker(
     QueueName.statusChanges,
-    async (job: Job) => {
-      const handle = handlers[job.name];
-      // A job this worker cannot handle will never succeed here: fail it without retries.
-      if (!handle) throw new UnrecoverableError(`no handler for job "${job.name}" on queue ${QueueName.statusChanges}`);
-      // The return value is the job's result (alert-test's deliveries).
-      return handle(job);
-    },
     {
-      connection,
-      prefix: config.redis.queuePrefix,
-      concurrency: deps.concurrency ?? 10,
-      // Bounded history. A re-published event whose job was already removed runs again harmlessly:
-      // the processor is idempotent.
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      [JobName.statusChanged]: createStatusChangedProcessor(delivery),
+      // Its return value is the job's result (the deliveries), which the api waits for.
+      [JobName.alertTest]: createAlertTestProcessor(delivery),
     },
+    // How long finished jobs stay in Redis is the catalog's (job-catalog.ts), set on each job.
+    { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },
   );
+  const sweeper = startDeliverySweeper(createDeliveryDeps(delivery), { intervalMs: deps.sweepIntervalMs });
   worker.on('failed', (job, err) => {
     const willRetry = job !== undefined && !(err instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
     const monitorId = (job?.data as { monitorId?: number } | undefined)?.monitorId;
@@ -99,7 +85,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   });
   worker.on('error', (err) => logger.error({ err }, 'notifier worker error'));
   // Read on each scrape for queue_jobs{queue="status-changes"}.
-  const queue = new Queue(QueueName.statusChanges, { connection, prefix: config.redis.queuePrefix });
+  const queue = openQueue(QueueName.statusChanges, { connection, prefix: config.redis.queuePrefix });
   const unwatchQueue = metrics.watchQueue(queue);
   await worker.waitUntilReady();
   logger.info({ queue: QueueName.statusChanges, prefix: config.redis.queuePrefix }, 'notifier started');

@@ -1,4 +1,4 @@
-import type { IncidentContext } from './incident-context';
+import type { IncidentContext } from './incident.repository';
 
 /**
  * Who gets a monitor's alert emails: its `email_recipients`, or its owner when that list is empty

@@ -3,8 +3,8 @@ import type { ServiceMetrics } from '@uptime/observability';
 import { parseJob, StatusChangedJob } from '@uptime/queues';
 import { createDeliveryDeps, type DeliveryOptions } from './deliveries/delivery-deps';
 import { deliverIncident } from './deliveries/deliver-incident';
-import { loadIncidentContext } from './incident-context';
-import { recordIncidentNotifications } from './record-incident-notifications';
+import { loadIncidentContext } from './incident.repository';
+import { recordIncidentNotifications } from './notification.repository';
 
 export interface StatusChangedProcessorDeps extends DeliveryOptions {
   /** How long a job waits for emails another notifier is sending before it is retried; default 20 s. */

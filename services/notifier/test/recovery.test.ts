@@ -1,5 +1,5 @@
-import { loadIncidentContext } from '../src/incident-context';
-import { recordIncidentNotifications } from '../src/record-incident-notifications';
+import { loadIncidentContext } from '../src/incident.repository';
+import { recordIncidentNotifications } from '../src/notification.repository';
 import { aMonitorThatWentDown, deliveriesOf, notificationsOf, theMonitorRecovers } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
 

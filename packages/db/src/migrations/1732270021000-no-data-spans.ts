@@ -3,8 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Time a monitor went unchecked: more than two intervals between one check and the next while
  * it was active (all workers down, a queue backlog). Written by the check-worker when checks
- * resume (services/check-worker/src/no-data-spans.ts); read with a monitor's history and stats
- * (docs/statistics.md). Few rows: one per such interruption.
+ * resume (insertNoDataSpans() in services/check-worker/src/check-batch.repository.ts); read with
+ * a monitor's history and stats (docs/statistics.md). Few rows: one per such interruption.
  */
 export class NoDataSpans1732270021000 implements MigrationInterface {
   name = 'NoDataSpans1732270021000';

@@ -1,7 +1,6 @@
-import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import type { DataSource } from '@uptime/db';
-import { QueueName, statusChangedJobId } from '@uptime/queues';
+import { openQueue, QueueName, statusChangedJobId } from '@uptime/queues';
 import { waitFor } from '@uptime/testing';
 
 /**
@@ -10,7 +9,7 @@ import { waitFor } from '@uptime/testing';
  */
 export class StatusChangeJobs {
   private readonly connection = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-  readonly queue = new Queue(QueueName.statusChanges, { connection: this.connection, prefix: process.env.QUEUE_PREFIX });
+  readonly queue = openQueue(QueueName.statusChanges, { connection: this.connection, prefix: process.env.QUEUE_PREFIX });
 
   constructor(private readonly ds: DataSource) {}
 

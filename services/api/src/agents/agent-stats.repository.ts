@@ -1,7 +1,5 @@
-import { histogramQuantile, LATENCY_BUCKET_COUNT, type AgentStatus, type DataSource } from '@uptime/db';
+import { HOUR_MS, histogramQuantile, LATENCY_BUCKET_COUNT, type AgentStatus, type DataSource } from '@uptime/db';
 import type { AgentCaller } from './agent-access';
-
-const HOUR_MS = 3_600_000;
 
 export interface AgentStatsRow {
   agent_id: number;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, type DataSource, type EntityManager } from '@uptime/db';
+import { Agent, isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
 import { ConflictError, ValidationError } from '@uptime/errors';
 import { refusedTargetReason } from '@uptime/probe';
 import type { MonitorScheduler } from '@uptime/queues';
@@ -28,10 +28,6 @@ function assertAgentUrlAllowed(deps: AgentsDeps, url: string | undefined): void 
 
 /** The base URL as stored: without trailing slashes, so `{url}/v1/check` has one. */
 const normaliseUrl = (url: string): string => url.replace(/\/+$/, '');
-
-const isUniqueViolation = (err: unknown): boolean =>
-  (err as { code?: string; driverError?: { code?: string } }).code === '23505' ||
-  (err as { driverError?: { code?: string } }).driverError?.code === '23505';
 
 async function saveUniquely<T>(work: () => Promise<T>, name: string | undefined): Promise<T> {
   try {

@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { Agent, Monitor, type DataSource, type EntityManager } from '@uptime/db';
+import { Agent, Monitor, queryRows, type DataSource, type EntityManager } from '@uptime/db';
 import { DomainError, NotFoundError, ValidationError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
 import { canAssign, type AgentCaller } from './agent-access';
@@ -84,12 +84,12 @@ export async function removeAgents(
 ): Promise<Agent[]> {
   return deps.ds.transaction(async (em) => {
     await lockOwnedMonitor(em, caller.id, monitorId);
-    // Counted through a CTE: TypeORM answers a bare DELETE ... RETURNING as [rows, count].
-    const [{ removed }]: { removed: number }[] = await em.query(
-      `WITH d AS (DELETE FROM monitor_agents WHERE monitor_id = $1 AND agent_id = ANY($2::int[]) RETURNING agent_id) SELECT count(*)::int AS removed FROM d`,
+    const removed = await queryRows<{ agent_id: number }>(
+      em,
+      `DELETE FROM monitor_agents WHERE monitor_id = $1 AND agent_id = ANY($2::int[]) RETURNING agent_id`,
       [monitorId, [...new Set(agentIds)]],
     );
-    if (removed > 0) await rescheduleMonitors(em, deps.scheduler, [monitorId]);
+    if (removed.length > 0) await rescheduleMonitors(em, deps.scheduler, [monitorId]);
     return assignedAgents(em, monitorId);
   });
 }

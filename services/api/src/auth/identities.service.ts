@@ -1,4 +1,4 @@
-import { User, UserIdentity, type DataSource, type EntityManager, type OAuthProvider } from '@uptime/db';
+import { isUniqueViolation, User, UserIdentity, type DataSource, type EntityManager, type OAuthProvider } from '@uptime/db';
 import { ConflictError, UnauthorizedError } from '@uptime/errors';
 import type { ProviderIdentity } from './provider-identity';
 import { roleAtSignIn } from './roles';
@@ -10,8 +10,6 @@ export interface SignInContext {
   currentUserId?: number;
   adminEmails: readonly string[];
 }
-
-const UNIQUE_VIOLATION = '23505';
 
 function findUserByEmail(em: EntityManager, email: string): Promise<User | null> {
   return em.getRepository(User).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
@@ -71,7 +69,7 @@ export async function signInWithIdentity(ds: DataSource, identity: ProviderIdent
   } catch (err) {
     // Two first sign-ins of one account (or one address) racing: the loser's insert hits a
     // unique index; on the second pass it finds what the winner wrote.
-    if ((err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return signInOnce(ds, identity, ctx);
   }
 }

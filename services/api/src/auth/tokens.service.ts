@@ -1,4 +1,4 @@
-import { ApiToken, generateApiToken, hashApiToken, type DataSource } from '@uptime/db';
+import { ApiToken, DAY_MS, generateApiToken, hashApiToken, type DataSource } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import type { TokenCache } from './token-cache';
@@ -7,8 +7,6 @@ export interface CreatedToken {
   token: ApiToken;
   plaintext: string;
 }
-
-const DAY_MS = 86_400_000;
 
 export async function createToken(ds: DataSource, userId: number, name: string, expiresInDays?: number): Promise<CreatedToken> {
   const plaintext = generateApiToken();

@@ -3,12 +3,11 @@ import { RedisStore } from 'rate-limit-redis';
 import type { Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
+import { HOUR_MS, MINUTE_MS } from '@uptime/db';
 import { DomainError } from '@uptime/errors';
 import { ipBucket } from './ip-bucket';
 import { rateLimitCommands } from './rate-limit-commands';
 
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
 
 interface LimitSpec {
   limit: number;

@@ -1,11 +1,9 @@
 import type { Redis } from 'ioredis';
-import { compactResultPartitions, ensureResultPartitions, type DataSource, type EnsureReport } from '@uptime/db';
+import { compactResultPartitions, DAY_MS, ensureResultPartitions, HOUR_MS, type DataSource, type EnsureReport } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { startSingletonInterval, type SingletonInterval } from '../singleton-interval';
 import { applyRetention, type RetentionReport } from './retention';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** Partitions exist this many days ahead, so a stopped API does not send results to the default partition for a week. */
 export const PARTITION_DAYS_AHEAD = 7;
 /** A day is compacted this long after it ends: a check planned before midnight may record a little later. */

@@ -1,5 +1,5 @@
-import { DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, utcDayStart, type DataSource } from '@uptime/db';
-import { ROLLUP_RETENTION_DAYS, type RollupTable } from '../monitors/rollup-ranges';
+import { DAY_MS, DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, queryAffected, utcDayStart, type DataSource, type RollupTable } from '@uptime/db';
+import { ROLLUP_RETENTION_DAYS } from '../monitors/rollup-ranges';
 
 export interface RetentionReport {
   /** Raw results deleted row by row (from the default partition). */
@@ -11,7 +11,6 @@ export interface RetentionReport {
   rollups1h: number;
 }
 
-const DAY_MS = 86_400_000;
 export const RETENTION_CHUNK = 10_000;
 
 /**
@@ -22,7 +21,8 @@ export const RETENTION_CHUNK = 10_000;
 async function deleteInChunks(ds: DataSource, table: string, column: string, cutoff: Date, chunk: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const [, count]: [unknown, number] = await ds.query(
+    const count = await queryAffected(
+      ds.manager,
       `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${column} < $1 LIMIT $2))`,
       [cutoff, chunk],
     );

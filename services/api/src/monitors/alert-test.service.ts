@@ -1,8 +1,8 @@
-import { Job, type Queue } from 'bullmq';
+import { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { DomainError, ServiceUnavailableError } from '@uptime/errors';
-import { JobName, type AlertTestJob, type AlertTestResult } from '@uptime/queues';
+import { enqueue, JOBS, type AlertTestJob, type AlertTestResult, type CatalogQueue, type QueueName } from '@uptime/queues';
 import { getMonitor } from './monitors.service';
 
 /** The answer waits this long for the attempts; what has not finished by then is shown pending. */
@@ -17,7 +17,7 @@ export interface AlertTestDeps {
   /** QUEUE_PREFIX, for the rate-limit counter. */
   prefix: string;
   /** The status-changes queue, which every notifier consumes. */
-  queue: Queue;
+  queue: CatalogQueue<typeof QueueName.statusChanges>;
 }
 
 /** Thrown past the limit; `retryAfterSeconds` goes into the answer's Retry-After. */
@@ -45,7 +45,7 @@ export async function sendTestAlerts(deps: AlertTestDeps, ownerId: number, monit
   await getMonitor(deps.ds, ownerId, monitorId);
   await takeTestSlot(deps, monitorId);
   const data: AlertTestJob = { monitorId };
-  const added = await deps.queue.add(JobName.alertTest, data, { attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } });
+  const added = await enqueue(deps.queue, JOBS.alertTest, data);
   const deadline = Date.now() + TEST_WAIT_MS;
   for (;;) {
     const job = added.id === undefined ? undefined : await Job.fromId<AlertTestJob, AlertTestResult>(deps.queue, added.id);

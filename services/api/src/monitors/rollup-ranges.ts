@@ -1,13 +1,7 @@
-import { DAY_MS, FIVE_MINUTES_MS, HOUR_MS, ceilTo, floorTo } from './time-buckets';
+import { DAY_MS, ROLLUP_LEVELS, type RollupTable } from '@uptime/db';
+import { ceilTo, floorTo } from './time-buckets';
 
-/** The rollup tables, finest first, with their bucket size. */
-export const ROLLUP_LEVELS = [
-  { table: 'check_rollups_5m', stepMs: FIVE_MINUTES_MS },
-  { table: 'check_rollups_1h', stepMs: HOUR_MS },
-  { table: 'check_rollups_1d', stepMs: DAY_MS },
-] as const;
-
-export type RollupTable = (typeof ROLLUP_LEVELS)[number]['table'];
+export type { RollupTable } from '@uptime/db';
 
 /** How long each rollup table is kept by the retention job; daily rollups are kept for good. */
 export const ROLLUP_RETENTION_DAYS: Readonly<Partial<Record<RollupTable, number>>> = { check_rollups_5m: 35, check_rollups_1h: 400 };

@@ -1,7 +1,5 @@
-/** Bucket sizes of the rollup tables, in milliseconds. Buckets are aligned to the Unix epoch (UTC). */
-export const FIVE_MINUTES_MS = 300_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+/** Bucket sizes of the rollup tables, in milliseconds (defined once in @uptime/db). Buckets are aligned to the Unix epoch (UTC). */
+export { DAY_MS, FIVE_MINUTES_MS, HOUR_MS } from '@uptime/db';
 
 export const floorTo = (t: Date | number, stepMs: number): Date => {
   const ms = typeof t === 'number' ? t : t.getTime();

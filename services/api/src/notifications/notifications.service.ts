@@ -1,4 +1,4 @@
-import type { DataSource, NotificationErrorDetails, NotificationStatus, NotificationType } from '@uptime/db';
+import { queryRows, type DataSource, type NotificationErrorDetails, type NotificationStatus, type NotificationType } from '@uptime/db';
 import { ConflictError, NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import type { NotificationFilters } from './notifications.query';
@@ -109,20 +109,16 @@ export async function getNotification(ds: DataSource, userId: number, id: number
   return found;
 }
 
-// Updates are wrapped in `WITH ... RETURNING` + SELECT: TypeORM answers a bare UPDATE with
-// [rows, rowCount] rather than the rows, and the CTE keeps every query's result a plain row list.
-
 /**
  * Marks the notification acknowledged. COALESCE keeps the first acknowledgement time, so
  * repeating the call (or two racing calls) is harmless (docs/notifications.md). Any status is allowed.
  */
 export async function acknowledgeNotification(ds: DataSource, userId: number, id: number): Promise<NotificationAcknowledgement> {
-  const rows: NotificationAcknowledgement[] = await ds.query(
-    `WITH acknowledged AS (
-       UPDATE notifications SET acknowledged = true, acknowledged_at = COALESCE(acknowledged_at, now())
-        WHERE id = $1 AND user_id = $2
-        RETURNING id, acknowledged, acknowledged_at)
-     SELECT id, acknowledged, acknowledged_at AS "acknowledgedAt" FROM acknowledged`,
+  const rows = await queryRows<NotificationAcknowledgement>(
+    ds.manager,
+    `UPDATE notifications SET acknowledged = true, acknowledged_at = COALESCE(acknowledged_at, now())
+      WHERE id = $1 AND user_id = $2
+      RETURNING id, acknowledged, acknowledged_at AS "acknowledgedAt"`,
     [id, userId],
   );
   const done = rows[0];
@@ -136,14 +132,13 @@ export async function acknowledgeNotification(ds: DataSource, userId: number, id
  * `resolved_manually` tells the notifier not to send a recovery for this downtime (docs/notifications.md).
  */
 export async function resolveNotification(ds: DataSource, userId: number, id: number): Promise<NotificationResolution> {
-  const rows: NotificationResolution[] = await ds.query(
-    `WITH resolved AS (
-       UPDATE notifications
-          SET status = 'resolved', resolved_at = now(), resolved_manually = true,
-              duration = GREATEST(0, floor(extract(epoch FROM now() - started_at)))::int
-        WHERE id = $1 AND user_id = $2 AND status = 'active'
-        RETURNING id, status, resolved_at, duration)
-     SELECT id, status, resolved_at AS "resolvedAt", duration FROM resolved`,
+  const rows = await queryRows<NotificationResolution>(
+    ds.manager,
+    `UPDATE notifications
+        SET status = 'resolved', resolved_at = now(), resolved_manually = true,
+            duration = GREATEST(0, floor(extract(epoch FROM now() - started_at)))::int
+      WHERE id = $1 AND user_id = $2 AND status = 'active'
+      RETURNING id, status, resolved_at AS "resolvedAt", duration`,
     [id, userId],
   );
   const done = rows[0];

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from '@uptime/db';
+import { isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
 import { ConflictError, NotFoundError, ValidationError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
 import type { PageRequest } from '../http/pagination';
@@ -17,7 +17,6 @@ export type NewStatusPage = StatusPageFieldsDto & Required<Pick<StatusPageFields
 const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_EXISTS', `The slug "${slug}" is already taken`);
 
 /** Postgres' unique_violation. */
-const isUniqueViolation = (err: unknown): boolean => (err as { code?: string }).code === '23505';
 
 /** 400 naming monitor_ids when one is not the owner's; the owner's stay locked against deletion. */
 export async function assertOwnMonitors(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<void> {

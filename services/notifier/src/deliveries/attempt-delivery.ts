@@ -2,11 +2,11 @@ import { displayRecipient, type DataSource, type DeliveryChannel } from '@uptime
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { failureKindOf, SendError } from '../channels/send-error';
-import type { IncidentContext } from '../incident-context';
+import type { IncidentContext } from '../incident.repository';
 import { SEND_TIMEOUT_MS } from '../outbound/post-json';
 import type { ChannelSenders } from './channel-sender';
 import { claimDelivery, postponeDelivery, recordFailure, recordSent, renewLease, type ClaimedDelivery } from './delivery.repository';
-import type { ProviderPauses } from './provider-pauses';
+import type { ProviderPauses } from './provider-pauses.repository';
 import { isExhausted, nextAttemptAt } from './retry-schedule';
 
 /**

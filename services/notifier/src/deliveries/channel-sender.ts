@@ -5,7 +5,7 @@ import { SendError } from '../channels/send-error';
 import { postToSlack, slackProvider } from '../channels/slack';
 import { postWebhook, webhookProvider } from '../channels/webhook';
 import { composeIncidentEmail } from '../incident-email';
-import type { IncidentContext } from '../incident-context';
+import type { IncidentContext } from '../incident.repository';
 import { composeIncidentSlack } from '../incident-slack';
 import { composeIncidentWebhook } from '../incident-webhook';
 import type { ClaimedDelivery } from './delivery.repository';

@@ -1,5 +1,5 @@
 import { displayRecipient } from '@uptime/db';
-import type { IncidentContext } from '../incident-context';
+import type { IncidentContext } from '../incident.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listOpenDeliveries } from './delivery.repository';
 

@@ -5,7 +5,7 @@ import { allowPublicAddressesOnly, type AddressPolicy } from '@uptime/probe';
 import type { EmailChannel } from '../channels/email-channel';
 import { DEFAULT_LEASE_MS, type AttemptDeps } from './attempt-delivery';
 import { emailSender, slackSender, webhookSender, type ChannelSenders } from './channel-sender';
-import { ProviderPauses } from './provider-pauses';
+import { ProviderPauses } from './provider-pauses.repository';
 
 export interface DeliveryOptions {
   dataSource: DataSource;

@@ -1,6 +1,5 @@
-import type { DataSource, DeliveryChannel, EntityManager, NotificationType } from '@uptime/db';
+import { queryRows, type DataSource, type DeliveryChannel, type EntityManager, type NotificationType } from '@uptime/db';
 import type { SendFailureKind } from '../channels/send-error';
-import { queryRows } from '../query-rows';
 
 /** A delivery as its sender holds it: the lease is theirs while `claimToken` is on the row. */
 export interface ClaimedDelivery {

@@ -1,7 +1,6 @@
-import type { DataSource } from '@uptime/db';
+import { queryRows, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
-import { queryRows } from '../query-rows';
 
 export type PauseMetrics = Pick<ServiceMetrics, 'providerPausedUntil' | 'providerPauses'>;
 

@@ -1,5 +1,4 @@
-import type { EntityManager } from '@uptime/db';
-import { queryRows } from './query-rows';
+import { queryRows, type EntityManager } from '@uptime/db';
 
 /** An incident with what notifying about it needs: its monitor's alert settings and owner. */
 export interface IncidentContext {

@@ -1,5 +1,5 @@
 import type { LocationOutcome } from './location-vote';
-import { agentRollupRows, latestSightings } from './record-location-results';
+import { agentRollupRows, latestSightings } from './agent-rollup-rows';
 
 const T = Date.parse('2026-11-22T10:59:59.000Z');
 

@@ -1,7 +1,6 @@
-import { LATENCY_BUCKET_COUNT, latencyBucketIndex, type EntityManager } from '@uptime/db';
+import { truncate, type EntityManager } from '@uptime/db';
+import { agentRollupRows, latestSightings, type AgentRollupRow, type Sighting } from './agent-rollup-rows';
 import type { LocationOutcome } from './location-vote';
-
-const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 /** A recorded check that ran at several places, with the id of its check_results row. */
 export interface RecordedLocations {
@@ -28,53 +27,6 @@ export async function insertLocationResults(em: EntityManager, checks: readonly 
       rows.map((r) => r.latencyMs),
     ],
   );
-}
-
-interface AgentRollupRow {
-  agentId: number;
-  bucket: Date;
-  checks: number;
-  errors: number;
-  failures: number;
-  latencyCount: number;
-  latencySum: number;
-  hist: number[];
-}
-
-const HOUR_MS = 3_600_000;
-
-/** Per (agent, hour): calls, agent errors, failures reported and the calls' latency. */
-export function agentRollupRows(locations: readonly LocationOutcome[]): AgentRollupRow[] {
-  const rows = new Map<string, AgentRollupRow>();
-  for (const l of locations) {
-    if (l.agentId === null) continue;
-    const bucket = Math.floor(l.observedAt.getTime() / HOUR_MS) * HOUR_MS;
-    const key = `${l.agentId}:${bucket}`;
-    let row = rows.get(key);
-    if (!row) {
-      row = {
-        agentId: l.agentId,
-        bucket: new Date(bucket),
-        checks: 0,
-        errors: 0,
-        failures: 0,
-        latencyCount: 0,
-        latencySum: 0,
-        hist: new Array<number>(LATENCY_BUCKET_COUNT).fill(0),
-      };
-      rows.set(key, row);
-    }
-    row.checks += 1;
-    if (l.status === 'error') row.errors += 1;
-    if (l.status === 'down') row.failures += 1;
-    if (l.latencyMs !== null) {
-      row.latencyCount += 1;
-      row.latencySum += l.latencyMs;
-      row.hist[latencyBucketIndex(l.latencyMs)]! += 1;
-    }
-  }
-  // Sorted, so concurrent batches lock the same rows in the same order.
-  return [...rows.values()].sort((a, b) => a.agentId - b.agentId || a.bucket.getTime() - b.bucket.getTime());
 }
 
 async function upsertAgentRollups(em: EntityManager, rows: readonly AgentRollupRow[]): Promise<void> {
@@ -105,25 +57,6 @@ async function upsertAgentRollups(em: EntityManager, rows: readonly AgentRollupR
       rows.map((r) => `{${r.hist.join(',')}}`),
     ],
   );
-}
-
-interface Sighting {
-  agentId: number;
-  answered: boolean;
-  at: Date;
-  version: string | null;
-}
-
-/** The latest thing each agent did in this batch: answered, or not. */
-export function latestSightings(locations: readonly LocationOutcome[]): Sighting[] {
-  const latest = new Map<number, Sighting>();
-  for (const l of locations) {
-    if (l.agentId === null) continue;
-    const seen = latest.get(l.agentId);
-    if (seen && seen.at.getTime() > l.observedAt.getTime()) continue;
-    latest.set(l.agentId, { agentId: l.agentId, answered: l.status !== 'error', at: l.observedAt, version: l.agentVersion });
-  }
-  return [...latest.values()].sort((a, b) => a.agentId - b.agentId);
 }
 
 /**

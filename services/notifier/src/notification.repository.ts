@@ -1,9 +1,8 @@
-import type { DataSource, EntityManager, NotificationErrorDetails } from '@uptime/db';
-import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident-context';
+import { queryRows, type DataSource, type EntityManager, type NotificationErrorDetails, type NotificationType } from '@uptime/db';
+import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident.repository';
 import { downtimeMessage, recoveryMessage } from './incident-text';
 import { queueDeliveries } from './deliveries/delivery.repository';
-import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression';
-import { queryRows } from './query-rows';
+import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression.repository';
 import { recipientsOf } from './recipients';
 
 export interface RecordedNotifications {
@@ -97,4 +96,36 @@ async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx
   if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx));
   if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl]);
   if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url]);
+}
+
+/** A notification row with the fields of `GET /notifications/{id}`, without its deliveries. */
+export interface NotificationRow {
+  id: number;
+  monitor_id: number;
+  type: NotificationType;
+  status: string;
+  message: string;
+  started_at: Date;
+  resolved_at: Date | null;
+  duration: number | null;
+  notification_method: string;
+  acknowledged: boolean;
+  acknowledged_at: Date | null;
+  email_sent_at: Date | null;
+  error_details: unknown;
+  created_at: Date;
+  possible_duplicate: boolean;
+}
+
+/** The notification `notificationId`, or null when it is gone. */
+export async function loadNotification(db: EntityManager, notificationId: number): Promise<NotificationRow | null> {
+  const [row] = await queryRows<NotificationRow>(
+    db,
+    `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
+            acknowledged_at, email_sent_at, error_details, created_at,
+            EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS possible_duplicate
+       FROM notifications n WHERE id = $1`,
+    [notificationId],
+  );
+  return row ?? null;
 }

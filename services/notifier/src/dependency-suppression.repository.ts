@@ -1,5 +1,4 @@
-import type { EntityManager } from '@uptime/db';
-import { queryRows } from './query-rows';
+import { queryRows, type EntityManager } from '@uptime/db';
 
 /**
  * Suppresses a just-created downtime notification while a monitor its monitor depends on

@@ -1,0 +1,98 @@
+import type { BackoffOptions, JobsOptions, KeepJobs } from 'bullmq';
+import { AlertTestJob } from './alert-test.job';
+import { QueueName } from './queue-names';
+import { RunCheckJob } from './run-check.job';
+import { StatusChangedJob, statusChangedJobId } from './status-changed.job';
+
+/** How long Redis keeps a job once it finished: `true` removes it at once, `false` keeps it. */
+export interface JobRetention {
+  completed: boolean | KeepJobs;
+  failed: boolean | KeepJobs;
+}
+
+/**
+ * Everything producers and consumers must agree on about one kind of job. Retention and retries
+ * travel with each job (BullMQ reads them from the job, so a worker's own defaults would only
+ * apply to jobs queued without them, which the catalog never does).
+ */
+export interface JobDefinition<Q extends QueueName = QueueName, N extends string = string, P extends object = object> {
+  readonly queue: Q;
+  readonly name: N;
+  /** The payload class and its rules; the consumer checks a job's data with `parseJob(payload, data)`. */
+  readonly payload: new () => P;
+  /** The id of a job queued by `enqueue()`; without it BullMQ numbers the job. */
+  jobId?(data: P): string;
+  readonly attempts: number;
+  readonly backoff?: BackoffOptions;
+  readonly retention: JobRetention;
+}
+
+const defineJob = <Q extends QueueName, N extends string, P extends object>(job: JobDefinition<Q, N, P>): JobDefinition<Q, N, P> => job;
+
+/**
+ * The queue catalog: every job the processes exchange. Queue names, job names and job ids never
+ * change (deployed workers and the jobs already in Redis depend on them); payload fields are only
+ * ever added, as optional.
+ */
+export const JOBS = {
+  /** Probe one monitor. Queued by the monitors' job schedulers, and once at once by `checkNow()`. */
+  runCheck: defineJob({
+    queue: QueueName.checks,
+    name: 'run-check',
+    payload: RunCheckJob,
+    // One-off checks only; a scheduler's jobs are `repeat:{schedulerId}:{millis}` (BullMQ's).
+    // Both end in the planned time, which the check-worker reads back (plannedTimeOf()).
+    jobId: (data) => `now-${data.monitorId}-${Date.now()}`,
+    // A check that failed on our side (Redis, Postgres, a crash) is retried once; the next one is
+    // due within one interval anyway.
+    attempts: 2,
+    backoff: { type: 'fixed', delay: 1000 },
+    retention: { completed: true, failed: { count: 1000 } },
+  }),
+  /** One row of the status_events outbox, published by the check-worker after its batch committed. */
+  statusChanged: defineJob({
+    queue: QueueName.statusChanges,
+    name: 'status-changed',
+    payload: StatusChangedJob,
+    jobId: (data) => statusChangedJobId(data.eventId),
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+    // Kept a day so that a re-publish of the same event is recognised by its job id and ignored;
+    // one published again later runs again harmlessly (the notifier is idempotent).
+    retention: { completed: { age: 86_400 }, failed: { age: 7 * 86_400 } },
+  }),
+  /** A test send on a monitor's channels; the api waits for its result (`POST /monitors/{id}/alerts/test`). */
+  alertTest: defineJob({
+    queue: QueueName.statusChanges,
+    name: 'alert-test',
+    payload: AlertTestJob,
+    // Never retried: the caller is waiting, and a second attempt would send the messages twice.
+    attempts: 1,
+    retention: { completed: { age: 3600 }, failed: { age: 3600 } },
+  }),
+} as const;
+
+/** Any job of the catalog. */
+export type CatalogJob = (typeof JOBS)[keyof typeof JOBS];
+
+/** The names of the jobs of `Q`. */
+export type JobNameOf<Q extends QueueName> = Extract<CatalogJob, { queue: Q }>['name'];
+
+/** Job names by role, for code that only names a job (tests, log lines). */
+export const JobName = {
+  runCheck: JOBS.runCheck.name,
+  statusChanged: JOBS.statusChanged.name,
+  alertTest: JOBS.alertTest.name,
+} as const;
+
+/** The catalog's jobs of one queue. */
+export function jobsOf(queue: QueueName): readonly CatalogJob[] {
+  return Object.values(JOBS).filter((job) => job.queue === queue);
+}
+
+/** The options every job of `job` is queued with (a job scheduler's template too), without the id. */
+export function jobOptionsOf(job: JobDefinition): JobsOptions {
+  const options: JobsOptions = { attempts: job.attempts, removeOnComplete: job.retention.completed, removeOnFail: job.retention.failed };
+  if (job.backoff) options.backoff = job.backoff;
+  return options;
+}
