@@ -5,7 +5,8 @@ import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseInput } from '../http/validate';
 import { findVisibleAgent } from './agent-access';
-import { AgentFieldsDto, AgentStatusDto, assertNoBodyFields, TogglePublishingDto } from './agent.dto';
+import { AgentStatusDto, assertNoBodyFields, TogglePublishingDto } from './agent.dto';
+import { parseAgentCreate, parseAgentPatch } from './agent-input';
 import { toAgentResponse } from './agent.presenter';
 import { agentStats } from './agent-stats.repository';
 import {
@@ -36,7 +37,7 @@ export function agentsRouter(deps: AgentsDeps): Router {
   });
 
   router.post('/', async (req, res) => {
-    const dto = await parseInput(AgentFieldsDto, req.body);
+    const dto = await parseAgentCreate(req.body, deps);
     const agent = await createAgent(deps, callerOf(req).id, dto);
     // The secret is shown here to the owner who just created it, and later only by /credentials.
     sendData(res, { ...toAgentResponse(agent), secret: agent.secret }, 201);
@@ -58,7 +59,7 @@ export function agentsRouter(deps: AgentsDeps): Router {
 
   router.put('/:id', async (req, res) => {
     const id = agentId(req.params.id);
-    const dto = await parseInput(AgentFieldsDto, req.body ?? {});
+    const dto = await parseAgentPatch(req.body ?? {}, deps);
     sendData(res, toAgentResponse(await updateAgent(deps, callerOf(req), id, dto)));
   });
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, type DataSource, type EntityManager } from '@uptime/db';
-import { ConflictError, ValidationError } from '@uptime/errors';
-import { refusedTargetReason } from '@uptime/probe';
+import { ConflictError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { PageRequest } from '../http/pagination';
 import { findManageableAgent, type AgentCaller } from './agent-access';
 import type { AgentFieldsDto, AgentStatusDto } from './agent.dto';
+import type { NewAgent } from './agent-input';
 import { lockMonitors, rescheduleMonitors } from './reschedule-monitors';
 
 export interface AgentsDeps {
@@ -17,14 +17,6 @@ export interface AgentsDeps {
 
 /** 32 random bytes as hex: the HMAC key shared with the agent. */
 export const generateAgentSecret = (): string => randomBytes(32).toString('hex');
-
-const REQUIRED_ON_CREATE = ['name', 'location', 'url'] as const;
-
-function assertAgentUrlAllowed(deps: AgentsDeps, url: string | undefined): void {
-  if (url === undefined || deps.allowPrivateTargets) return;
-  const reason = refusedTargetReason(url);
-  if (reason) throw new ValidationError('Invalid body: url', { url: [`url is not allowed: ${reason}`] });
-}
 
 /** The base URL as stored: without trailing slashes, so `{url}/v1/check` has one. */
 const normaliseUrl = (url: string): string => url.replace(/\/+$/, '');
@@ -42,17 +34,13 @@ async function saveUniquely<T>(work: () => Promise<T>, name: string | undefined)
   }
 }
 
-export async function createAgent(deps: AgentsDeps, ownerId: number, dto: AgentFieldsDto): Promise<Agent> {
-  const missing = REQUIRED_ON_CREATE.filter((f) => dto[f] === undefined);
-  if (missing.length > 0)
-    throw new ValidationError(`Invalid body: ${missing.join(', ')}`, Object.fromEntries(missing.map((f) => [f, [`${f} is required`]])));
-  assertAgentUrlAllowed(deps, dto.url);
+export async function createAgent(deps: AgentsDeps, ownerId: number, dto: NewAgent): Promise<Agent> {
   const repo = deps.ds.getRepository(Agent);
   const agent = repo.create({
     ownerId,
-    name: dto.name!,
-    location: dto.location!,
-    url: normaliseUrl(dto.url!),
+    name: dto.name,
+    location: dto.location,
+    url: normaliseUrl(dto.url),
     secret: generateAgentSecret(),
     status: 'active',
     isPublic: dto.is_public ?? false,
@@ -104,7 +92,6 @@ async function withdrawFromOthers(em: EntityManager, scheduler: MonitorScheduler
 
 /** Applies the given fields (owner or admin). Making it private withdraws it from other users' monitors. */
 export async function updateAgent(deps: AgentsDeps, caller: AgentCaller, id: number, dto: AgentFieldsDto): Promise<Agent> {
-  assertAgentUrlAllowed(deps, dto.url);
   return deps.ds.transaction(async (em) => {
     const agent = await findManageableAgent(em, caller, id);
     const changes: Partial<Agent> = {};

@@ -36,7 +36,7 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   const monitorId = (raw: unknown): number => parseId(raw, 'monitor');
 
   router.post('/bulk', async (req, res) => {
-    const request = await parseBulkRequest(req.body, deps.minCheckIntervalSeconds);
+    const request = await parseBulkRequest(req.body, deps);
     const outcome = await runBulk(deps, callerOf(req).id, request);
     const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted', update: 'updated' }[request.action];
     sendMessage(res, `${outcome.succeeded.length} monitor(s) ${verb}, ${outcome.failed.length} failed`, outcome);

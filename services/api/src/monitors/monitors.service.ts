@@ -1,9 +1,8 @@
 import type { Redis } from 'ioredis';
 import { Brackets } from 'typeorm';
 import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
-import { NotFoundError, ValidationError } from '@uptime/errors';
+import { NotFoundError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
-import { refusedTargetReason } from '@uptime/probe';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
 import type { MonitorFilters } from './list-monitors.query';
 import type { PageRequest } from '../http/pagination';
@@ -22,25 +21,6 @@ export interface MonitorsDeps {
   redis: Redis;
   /** The public pages' and badges' cache: a deleted monitor leaves them at once. */
   publicCache: PublicCache;
-}
-
-/**
- * The SSRF guard at create/update (docs/configuration.md ALLOW_PRIVATE_TARGETS): an IP-literal URL the
- * probe would refuse can never be checked, so it is refused now. Host names are decided when
- * the check connects (the guard sees the resolved address).
- */
-export function assertTargetAllowed(deps: Pick<MonitorsDeps, 'allowPrivateTargets'>, url: string | null | undefined, field = 'url'): void {
-  if (url == null || deps.allowPrivateTargets) return;
-  const reason = refusedTargetReason(url);
-  if (reason) throw new ValidationError(`Invalid body: ${field}`, { [field]: [`${field} is not allowed: ${reason}`] });
-}
-
-function assertInterval(deps: MonitorsDeps, interval: number | undefined): void {
-  if (interval !== undefined && interval < deps.minCheckIntervalSeconds) {
-    throw new ValidationError('Invalid body: check_interval', {
-      check_interval: [`check_interval must be at least ${deps.minCheckIntervalSeconds} seconds`],
-    });
-  }
 }
 
 /**
@@ -65,8 +45,6 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
  * reconciler removes the schedule), as after a failed commit of saveAndSchedule.
  */
 export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
-  assertInterval(deps, dto.check_interval);
-  assertTargetAllowed(deps, dto.url);
   if (dto.depends_on) await assertDependencies(deps.ds.manager, ownerId, null, dto.depends_on);
   const monitor = await insertMonitor(deps.ds.manager, ownerId, dto, deps.minCheckIntervalSeconds);
   // allSettled: the row goes only once neither write can still land after it.
@@ -89,8 +67,6 @@ export async function getMonitor(ds: DataSource, ownerId: number, id: number): P
 }
 
 export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: number, dto: MonitorFieldsDto): Promise<Monitor> {
-  assertInterval(deps, dto.check_interval);
-  assertTargetAllowed(deps, dto.url);
   return deps.ds.transaction(async (em: EntityManager) => {
     // Read under a row lock: a check-worker's status update waits for this commit instead of
     // landing between our read and our write.
