@@ -1,5 +1,5 @@
 import { DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, utcDayStart, type DataSource } from '@uptime/db';
-import { ROLLUP_RETENTION_DAYS, type RollupTable } from '../monitors/rollup-ranges';
+import { ROLLUP_RETENTION_DAYS, type RollupTable } from '../monitor-stats/rollup-ranges';
 
 export interface RetentionReport {
   /** Raw results deleted row by row (from the default partition). */

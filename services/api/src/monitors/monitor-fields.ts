@@ -1,7 +1,7 @@
 import type { Monitor } from '@uptime/db';
 import { CHECK_FIELDS } from '@uptime/probe';
 import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
-import type { Uptime } from './uptime.repository';
+import type { Uptime } from '../monitor-stats/uptime.repository';
 
 /**
  * What a create stores for a field the body leaves out: a value, or the owner's preference

@@ -1,5 +1,5 @@
-import { Monitor } from '@uptime/db';
-import { lockOwnMonitor } from './monitors.repository';
+import type { Monitor } from '@uptime/db';
+import { lockOwnMonitor, saveMonitor } from './monitors.repository';
 import type { MonitorsDeps } from './monitors.service';
 
 /**
@@ -17,13 +17,13 @@ export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: numb
     if (monitor.status === 'paused') {
       if (reason !== undefined && reason !== monitor.pauseReason) {
         monitor.pauseReason = reason;
-        await em.getRepository(Monitor).save(monitor);
+        await saveMonitor(em, monitor);
       }
     } else {
       monitor.status = 'paused';
       monitor.pausedAt = new Date();
       monitor.pauseReason = reason ?? null;
-      await em.getRepository(Monitor).save(monitor);
+      await saveMonitor(em, monitor);
     }
     // Before commit, like every schedule change: a Redis failure rolls the pause back.
     await deps.scheduler.unschedule(monitor.id);
@@ -45,7 +45,7 @@ export async function resumeMonitor(deps: MonitorsDeps, ownerId: number, id: num
     locked.pausedAt = null;
     locked.pauseReason = null;
     locked.consecutiveFailures = 0;
-    const saved = await em.getRepository(Monitor).save(locked);
+    const saved = await saveMonitor(em, locked);
     await deps.scheduler.schedule(saved);
     resumed = true;
     return saved;

@@ -1,6 +1,6 @@
 import type { Monitor } from '@uptime/db';
 import { FIELDS, type MonitorFieldRow } from './monitor-fields';
-import { EMPTY_UPTIME, type Uptime } from './uptime.repository';
+import { EMPTY_UPTIME, type Uptime } from '../monitor-stats/uptime.repository';
 
 type Shown<F> = F extends { show: (...args: never[]) => infer R } ? R : F extends { property: infer P extends keyof Monitor } ? Monitor[P] : never;
 

@@ -3,12 +3,12 @@ import { callerOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
-import { parseMonitorFilters } from './list-monitors.query';
+import { parseMonitorFilters } from './list-monitors.params';
 import { toMonitorResponse } from './monitor.presenter';
 import { upcomingMaintenance } from '../maintenance-windows/maintenance-windows.service';
 import { parseMonitorCreate, parseMonitorPatch } from './monitor-input';
 import { createMonitor, deleteMonitor, getMonitor, listMonitors, updateMonitor, type MonitorsDeps } from './monitors.service';
-import { uptimeByMonitor } from './uptime.repository';
+import { uptimeByMonitor } from '../monitor-stats/uptime.repository';
 
 export function monitorsRouter(deps: MonitorsDeps): Router {
   const router = Router();

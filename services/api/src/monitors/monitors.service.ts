@@ -1,15 +1,14 @@
 import type { Redis } from 'ioredis';
-import { Brackets } from 'typeorm';
-import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
+import type { DataSource, EntityManager, Monitor } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
-import type { MonitorFilters } from './list-monitors.query';
+import type { MonitorFilters } from './list-monitors.params';
 import type { PageRequest } from '../http/pagination';
 import type { PublicCache } from '../http/public-cache';
 import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
 import { assertDependencies } from './monitor-dependencies';
-import { insertMonitor, lockOwnMonitor, updateMonitorFields } from './monitors.repository';
+import { deleteMonitorRow, deleteOwnMonitor, insertMonitor, lockOwnMonitor, selectMonitors, selectOwnMonitor, updateMonitorFields } from './monitors.repository';
 
 export interface MonitorsDeps {
   ds: DataSource;
@@ -53,7 +52,7 @@ export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: Mo
   if (failure) {
     // Should this fail too, the monitor stays and the reconciler gives it its schedule; the
     // caller still learns that the create failed, from the original error.
-    await deps.ds.query('DELETE FROM monitors WHERE id = $1', [monitor.id]).catch(() => undefined);
+    await deleteMonitorRow(deps.ds.manager, monitor.id).catch(() => undefined);
     throw failure.reason;
   }
   return monitor;
@@ -61,7 +60,7 @@ export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: Mo
 
 /** The caller's monitor, or 404 exactly as for a missing one. */
 export async function getMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor> {
-  const monitor = await ds.getRepository(Monitor).findOne({ where: { id, ownerId } });
+  const monitor = await selectOwnMonitor(ds, ownerId, id);
   if (!monitor) throw new NotFoundError('monitor', id);
   return monitor;
 }
@@ -83,10 +82,7 @@ export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: num
 export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<void> {
   const views = await deps.ds.transaction(async (em: EntityManager) => {
     const shown = await publicViewsOfMonitor(em, id);
-    const result = await em.getRepository(Monitor).delete({ id, ownerId });
-    if (!result.affected) throw new NotFoundError('monitor', id);
-    // Its dependents no longer depend on it: a stale id would be shown and never be offline again.
-    await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [id, ownerId]);
+    if (!(await deleteOwnMonitor(em, ownerId, id))) throw new NotFoundError('monitor', id);
     await deps.scheduler.unschedule(id);
     return shown;
   });
@@ -94,32 +90,7 @@ export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: num
   await cache.forget([...views.slugs.map((slug) => cache.keyOf('page', slug)), ...views.badgeHashes.map((hash) => cache.keyOf('badge', hash))]);
 }
 
-const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-export async function listMonitors(
-  ds: DataSource,
-  ownerId: number,
-  filters: MonitorFilters,
-  page: PageRequest,
-): Promise<{ items: Monitor[]; total: number }> {
-  const qb = ds.getRepository(Monitor).createQueryBuilder('m').where('m.owner_id = :ownerId', { ownerId });
-  if (filters.status) qb.andWhere('m.status = :status', { status: filters.status });
-  if (filters.type === 'https') qb.andWhere(`lower(m.url) LIKE 'https:%'`);
-  if (filters.search) {
-    const pattern = likePattern(filters.search);
-    qb.andWhere(
-      new Brackets((w) => w.where('lower(m.name) LIKE :pattern', { pattern }).orWhere('lower(m.url) LIKE :pattern', { pattern })),
-    );
-  }
-  if (filters.tags?.length) qb.andWhere('m.tags @> :tags', { tags: filters.tags });
-  if (filters.createdAfter) qb.andWhere('m.created_at > :createdAfter', { createdAfter: filters.createdAfter });
-  if (filters.updatedSince) qb.andWhere('m.updated_at >= :updatedSince', { updatedSince: filters.updatedSince });
-  // A plain count(*) and OFFSET/LIMIT: TypeORM's getManyAndCount counts DISTINCT ids and pages
-  // through an id subquery, which for an owner with 30,000 monitors costs a hash of all of them
-  // on every page.
-  const [items, counted] = await Promise.all([
-    qb.clone().orderBy('m.id', 'ASC').offset(page.offset).limit(page.limit).getMany(),
-    qb.clone().select('count(*)::int', 'total').getRawOne<{ total: number }>(),
-  ]);
-  return { items, total: counted?.total ?? 0 };
+/** One page of the caller's monitors by id, filtered (docs/monitors.md), and how many match. */
+export function listMonitors(ds: DataSource, ownerId: number, filters: MonitorFilters, page: PageRequest): Promise<{ items: Monitor[]; total: number }> {
+  return selectMonitors(ds, ownerId, filters, page);
 }
