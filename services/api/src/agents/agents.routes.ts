@@ -57,6 +57,15 @@ export function agentsRouter(deps: AgentsDeps): Router {
     sendData(res, toAgentResponse(await findVisibleAgent(ds, callerOf(req), agentId(req.params.id))));
   });
 
+  addAgentActions(router, deps);
+  return router;
+}
+
+/** The changes and calls of one agent: owner or admin (agent-access.ts). */
+function addAgentActions(router: Router, deps: AgentsDeps): void {
+  const { ds } = deps;
+  const agentId = (raw: unknown): number => parseId(raw, 'agent');
+
   router.put('/:id', async (req, res) => {
     const id = agentId(req.params.id);
     const dto = await parseAgentPatch(req.body ?? {}, deps);
@@ -90,6 +99,4 @@ export function agentsRouter(deps: AgentsDeps): Router {
     const agent = await togglePublishing(deps, callerOf(req), id, dto.is_public);
     sendMessage(res, agent.isPublic ? 'Agent published' : 'Agent unpublished', toAgentResponse(agent));
   });
-
-  return router;
 }
