@@ -12,6 +12,9 @@ import type { MonitorFilters } from './list-monitors.params';
  * says, in one statement that hands back every column (`RETURNING *`), so nothing is selected again.
  */
 
+/** A value as its column stores it. */
+const stored = (field: MonitorField, value: unknown): unknown => (field.store ? field.store(value) : value);
+
 /** The writable fields a body gave: column and stored value. */
 function givenColumns(input: MonitorFieldsDto): { column: string; value: unknown }[] {
   const given = input as Record<string, unknown>;
@@ -20,8 +23,6 @@ function givenColumns(input: MonitorFieldsDto): { column: string; value: unknown
     value: stored(f, given[f.api]),
   }));
 }
-
-const stored = (field: MonitorField, value: unknown): unknown => (field.store ? field.store(value) : value);
 
 /** Copies a `RETURNING *` row onto the entity, every column as TypeORM would have loaded it (pg parses jsonb, arrays and timestamps). */
 function assignRow(em: EntityManager, monitor: Monitor, row: Record<string, unknown>): Monitor {
