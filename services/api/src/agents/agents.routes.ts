@@ -23,12 +23,12 @@ import {
 import { validateAgent } from './validate-agent';
 
 const PAGE = { defaultLimit: 25, maxLimit: 100 };
+const agentId = (raw: unknown): number => parseId(raw, 'agent');
 
 /** `/agents` (docs/agent-protocol.md): probes at other places, their credentials, status and statistics. */
 export function agentsRouter(deps: AgentsDeps): Router {
   const router = Router();
   const { ds } = deps;
-  const agentId = (raw: unknown): number => parseId(raw, 'agent');
 
   router.get('/', async (req, res) => {
     const page = parsePage(req.query as Record<string, unknown>, PAGE);
@@ -64,7 +64,6 @@ export function agentsRouter(deps: AgentsDeps): Router {
 /** The changes and calls of one agent: owner or admin (agent-access.ts). */
 function addAgentActions(router: Router, deps: AgentsDeps): void {
   const { ds } = deps;
-  const agentId = (raw: unknown): number => parseId(raw, 'agent');
 
   router.put('/:id', async (req, res) => {
     const id = agentId(req.params.id);

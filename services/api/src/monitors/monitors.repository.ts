@@ -53,10 +53,12 @@ export async function insertMonitor(em: EntityManager, ownerId: number, input: M
   const values = ['$1'];
   for (const field of FIELDS) {
     if (field.column === undefined) continue;
-    if (given.has(field.column)) values.push(`$${params.push(given.get(field.column))}`);
-    else if (field.default) values.push(defaultSql(field, field.default, params, minCheckIntervalSeconds));
-    else continue;
+    const sql = given.has(field.column)
+      ? `$${params.push(given.get(field.column))}`
+      : field.default && defaultSql(field, field.default, params, minCheckIntervalSeconds);
+    if (!sql) continue; // neither given nor defaulted here: the column's own default
     columns.push(field.column);
+    values.push(sql);
   }
   const [row] = (await em.query(
     `WITH prefs AS (
