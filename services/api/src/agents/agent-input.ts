@@ -22,7 +22,8 @@ export type NewAgent = AgentFieldsDto & Required<Pick<AgentFieldsDto, (typeof AG
 export async function parseAgentCreate(body: unknown, rules: AgentInputRules): Promise<NewAgent> {
   const dto = await parseInput(AgentFieldsDto, body);
   const missing = AGENT_REQUIRED_ON_CREATE.filter((f) => dto[f] === undefined);
-  if (missing.length > 0) throw new ValidationError(`Invalid body: ${missing.join(', ')}`, Object.fromEntries(missing.map((f) => [f, [`${f} is required`]])));
+  if (missing.length > 0)
+    throw new ValidationError(`Invalid body: ${missing.join(', ')}`, Object.fromEntries(missing.map((f) => [f, [`${f} is required`]])));
   assertTargetAllowed(rules, dto.url);
   return dto as NewAgent;
 }

@@ -53,7 +53,10 @@ export async function deleteAgentRow(em: EntityManager, id: number): Promise<voi
  * agent rows: every transaction that changes both takes monitors first, so none deadlock.
  */
 async function lockMonitors(em: EntityManager, idsSql: string, params: unknown[]): Promise<number[]> {
-  const rows: { id: number }[] = await em.query(`SELECT m.id FROM monitors m WHERE m.id IN (${idsSql}) ORDER BY m.id FOR UPDATE OF m`, params);
+  const rows: { id: number }[] = await em.query(
+    `SELECT m.id FROM monitors m WHERE m.id IN (${idsSql}) ORDER BY m.id FOR UPDATE OF m`,
+    params,
+  );
   return rows.map((r) => r.id);
 }
 

@@ -36,7 +36,11 @@ const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, 
  * (monitor_id, scheduled_at) index is read backwards and merged, so the newest page costs about
  * the same with 90 days of results as with one.
  */
-export async function historyRows(ds: DataSource, monitorId: number, q: HistoryQuery): Promise<{ items: CheckResultView[]; total: number }> {
+export async function historyRows(
+  ds: DataSource,
+  monitorId: number,
+  q: HistoryQuery,
+): Promise<{ items: CheckResultView[]; total: number }> {
   // The bounds on the planned time follow from the check time's (a start lags its plan by at most
   // MAX_START_LAG_MS): they let Postgres skip the daily partitions outside the range.
   const lag = `${MAX_START_LAG_MS} * interval '1 millisecond'`;
@@ -52,9 +56,17 @@ export async function historyRows(ds: DataSource, monitorId: number, q: HistoryQ
 }
 
 /** One page of a monitor's checks, newest first, and how many there are. */
-export async function resultRows(ds: DataSource, monitorId: number, page: PageRequest): Promise<{ items: CheckResultView[]; total: number }> {
+export async function resultRows(
+  ds: DataSource,
+  monitorId: number,
+  page: PageRequest,
+): Promise<{ items: CheckResultView[]; total: number }> {
   const [items, counted] = await Promise.all([
-    ds.query(`${SELECT_RESULT} WHERE monitor_id = $1 ORDER BY scheduled_at DESC LIMIT $2 OFFSET $3`, [monitorId, page.limit, page.offset]) as Promise<CheckResultView[]>,
+    ds.query(`${SELECT_RESULT} WHERE monitor_id = $1 ORDER BY scheduled_at DESC LIMIT $2 OFFSET $3`, [
+      monitorId,
+      page.limit,
+      page.offset,
+    ]) as Promise<CheckResultView[]>,
     ds.query(`SELECT count(*)::int AS total FROM check_results WHERE monitor_id = $1`, [monitorId]) as Promise<{ total: number }[]>,
   ]);
   return { items, total: counted[0]?.total ?? 0 };

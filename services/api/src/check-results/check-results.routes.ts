@@ -20,7 +20,12 @@ export function checkResultsRouter(ds: DataSource): Router {
     const { items, total, noData } = await monitorHistory(ds, callerOf(req).id, id, query, now);
     // One page of at most `limit`, the newest; `total` counts every check in the range. Beside
     // the checks, the time in the range when nobody checked (docs/statistics.md).
-    sendList(res, items.map(toCheckResultResponse), { page: 1, limit: query.limit, total }, { no_data: noData.map((s) => toNoDataSpanResponse(s, now)) });
+    sendList(
+      res,
+      items.map(toCheckResultResponse),
+      { page: 1, limit: query.limit, total },
+      { no_data: noData.map((s) => toNoDataSpanResponse(s, now)) },
+    );
   });
 
   router.get('/:id/results', async (req, res) => {

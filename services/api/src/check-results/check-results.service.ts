@@ -19,12 +19,20 @@ export async function monitorHistory(
   now = new Date(),
 ): Promise<{ items: CheckResultView[]; total: number; noData: NoDataSpanView[] }> {
   const monitor = await getMonitor(ds, ownerId, id);
-  const [{ items, total }, noData] = await Promise.all([historyRows(ds, id, q), noDataSpans(ds, monitor, { from: q.from ?? null, to: q.to ?? now }, now)]);
+  const [{ items, total }, noData] = await Promise.all([
+    historyRows(ds, id, q),
+    noDataSpans(ds, monitor, { from: q.from ?? null, to: q.to ?? now }, now),
+  ]);
   return { items: await withLocations(ds, items), total, noData };
 }
 
 /** GET /monitors/{id}/results: one page of the caller's monitor's checks, newest first. */
-export async function monitorResults(ds: DataSource, ownerId: number, id: number, page: PageRequest): Promise<{ items: CheckResultView[]; total: number }> {
+export async function monitorResults(
+  ds: DataSource,
+  ownerId: number,
+  id: number,
+  page: PageRequest,
+): Promise<{ items: CheckResultView[]; total: number }> {
   await getMonitor(ds, ownerId, id);
   const { items, total } = await resultRows(ds, id, page);
   return { items: await withLocations(ds, items), total };

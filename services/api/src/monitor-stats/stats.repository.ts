@@ -40,7 +40,12 @@ export async function periodTotals(ds: DataSource, monitorId: number, start: Dat
 }
 
 /** Incidents overlapping [start, now]; downtime counted within it (an open one up to now). */
-export async function incidentTotals(ds: DataSource, monitorId: number, start: Date, now: Date): Promise<{ count: number; totalDowntime: number }> {
+export async function incidentTotals(
+  ds: DataSource,
+  monitorId: number,
+  start: Date,
+  now: Date,
+): Promise<{ count: number; totalDowntime: number }> {
   const [row]: { count: number; downtime: string | null }[] = await ds.query(
     `SELECT count(*)::int AS count,
             round(sum(extract(epoch FROM LEAST(COALESCE(resolved_at, $3), $3) - GREATEST(started_at, $2)))) AS downtime
@@ -59,5 +64,8 @@ export function bucketRows(
   first: Date,
   last: Date,
 ): Promise<{ bucket: Date; checks: number; successes: number; rt_count: number; rt_sum: string }[]> {
-  return ds.query(`SELECT bucket, checks, successes, rt_count, rt_sum FROM ${table} WHERE monitor_id = $1 AND bucket >= $2 AND bucket <= $3`, [monitorId, first, last]);
+  return ds.query(
+    `SELECT bucket, checks, successes, rt_count, rt_sum FROM ${table} WHERE monitor_id = $1 AND bucket >= $2 AND bucket <= $3`,
+    [monitorId, first, last],
+  );
 }

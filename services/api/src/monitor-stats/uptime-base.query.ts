@@ -46,7 +46,15 @@ function uptimeBaseParams(monitorIds: number[], hour: Date): unknown[] {
   ];
 }
 
-type PartRow = { monitor_id: number; part: keyof UptimeBase; slot: number | null; checks: string; successes: string; rt_count: string; rt_sum: string };
+type PartRow = {
+  monitor_id: number;
+  part: keyof UptimeBase;
+  slot: number | null;
+  checks: string;
+  successes: string;
+  rt_count: string;
+  rt_sum: string;
+};
 
 /** Each monitor's parts from the query's rows (a monitor without rows has zeros). */
 function foldBases(monitorIds: number[], rows: PartRow[]): Map<number, UptimeBase> {
@@ -68,7 +76,7 @@ function foldBases(monitorIds: number[], rows: PartRow[]): Map<number, UptimeBas
 /** Computes the settled parts for `monitorIds` at hour `hour` in one query. */
 export async function computeUptimeBases(ds: DataSource, monitorIds: number[], hour: Date): Promise<Map<number, UptimeBase>> {
   const rows: PartRow[] = await ds.query(
-      `SELECT monitor_id, part, slot, sum(checks) AS checks, sum(successes) AS successes, sum(rt_count) AS rt_count, sum(rt_sum) AS rt_sum
+    `SELECT monitor_id, part, slot, sum(checks) AS checks, sum(successes) AS successes, sum(rt_count) AS rt_count, sum(rt_sum) AS rt_sum
          FROM (
            SELECT monitor_id, 'e24' AS part, ((extract(epoch FROM bucket) * 1000 - $2::bigint) / $12)::int AS slot,
                   checks, successes, rt_count, rt_sum
@@ -91,7 +99,7 @@ export async function computeUptimeBases(ds: DataSource, monitorIds: number[], h
              FROM check_rollups_1d WHERE monitor_id = ANY($1) AND bucket >= $10 AND bucket < $11
          ) parts
         GROUP BY monitor_id, part, slot`,
-      uptimeBaseParams(monitorIds, hour),
-    );
+    uptimeBaseParams(monitorIds, hour),
+  );
   return foldBases(monitorIds, rows);
 }

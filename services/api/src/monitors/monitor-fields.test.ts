@@ -3,7 +3,14 @@ import { CHECK_FIELDS } from '@uptime/probe';
 import { FIELDS } from './monitor-fields';
 import { MonitorFieldsDto } from './monitor-fields.dto';
 
-const dtoFields = (): string[] => [...new Set(getMetadataStorage().getTargetValidationMetadatas(MonitorFieldsDto, '', true, false).map((m) => m.propertyName))].sort();
+const dtoFields = (): string[] =>
+  [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(MonitorFieldsDto, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  ].sort();
 
 describe('MONITOR_FIELDS', () => {
   it('writes every field the DTO accepts, and only those (type is validated, never stored)', () => {

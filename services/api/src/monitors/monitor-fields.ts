@@ -11,7 +11,12 @@ import type { Uptime } from '../monitor-stats/uptime.repository';
  */
 export type FieldDefault =
   | { value: unknown }
-  | { preference: 'default_timeout' | 'default_check_interval' | 'default_locations'; fallback: unknown; cast: 'integer' | 'text[]'; atLeastFloor?: true };
+  | {
+      preference: 'default_timeout' | 'default_check_interval' | 'default_locations';
+      fallback: unknown;
+      cast: 'integer' | 'text[]';
+      atLeastFloor?: true;
+    };
 
 /** One field of a monitor as the API shows it, and where it is stored. */
 export interface MonitorField {
@@ -46,10 +51,15 @@ function stored<A extends string, P extends keyof Monitor>(api: A, property: P, 
   if (check && CHECK_FIELDS[property as keyof typeof CHECK_FIELDS] !== api) throw new Error(`Check field ${property} is ${api} in the API`);
   return { api, property, column: api, writable, check, ...options };
 }
-const writable = <A extends string, P extends keyof Monitor>(api: A, property: P, options: StoreOptions = {}) => stored(api, property, true, options);
-const shown = <A extends string, P extends keyof Monitor>(api: A, property: P, options: StoreOptions = {}) => stored(api, property, false, options);
+const writable = <A extends string, P extends keyof Monitor>(api: A, property: P, options: StoreOptions = {}) =>
+  stored(api, property, true, options);
+const shown = <A extends string, P extends keyof Monitor>(api: A, property: P, options: StoreOptions = {}) =>
+  stored(api, property, false, options);
 /** A stored field the answer shows through `show` rather than as stored. */
-const presented = <A extends string, P extends keyof Monitor, R>(api: A, property: P, show: (m: Monitor) => R) => ({ ...stored(api, property, false, {}), show });
+const presented = <A extends string, P extends keyof Monitor, R>(api: A, property: P, show: (m: Monitor) => R) => ({
+  ...stored(api, property, false, {}),
+  show,
+});
 const computed = <A extends string, R>(api: A, show: (m: Monitor, uptime: Uptime) => R) => ({ api, writable: false, check: false, show });
 
 /**
@@ -72,7 +82,12 @@ export const MONITOR_FIELDS = [
     default: { preference: 'default_timeout', fallback: DEFAULT_PREFERENCES.defaultTimeout, cast: 'integer' },
   }),
   writable('check_interval', 'checkInterval', {
-    default: { preference: 'default_check_interval', fallback: DEFAULT_PREFERENCES.defaultCheckInterval, cast: 'integer', atLeastFloor: true },
+    default: {
+      preference: 'default_check_interval',
+      fallback: DEFAULT_PREFERENCES.defaultCheckInterval,
+      cast: 'integer',
+      atLeastFloor: true,
+    },
   }),
   writable('retry_count', 'retryCount', { default: value(0) }),
   writable('follow_redirects', 'followRedirects', { default: value(true) }),

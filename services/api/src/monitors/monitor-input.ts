@@ -54,12 +54,18 @@ export async function parseMonitorPatch(body: unknown, rules: MonitorInputRules)
  * A PATCH body nested in another body under `path` (bulk update's `settings`): the same rules,
  * with each field named by its path (`settings.check_interval`).
  */
-export async function parseNestedMonitorPatch(body: Record<string, unknown>, rules: MonitorInputRules, path: string): Promise<MonitorFieldsDto> {
+export async function parseNestedMonitorPatch(
+  body: Record<string, unknown>,
+  rules: MonitorInputRules,
+  path: string,
+): Promise<MonitorFieldsDto> {
   try {
     return await parseMonitorPatch(body, rules);
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    const prefixed: FieldErrors = Object.fromEntries(Object.entries((err.details ?? {}) as FieldErrors).map(([k, v]) => [`${path}.${k}`, v]));
+    const prefixed: FieldErrors = Object.fromEntries(
+      Object.entries((err.details ?? {}) as FieldErrors).map(([k, v]) => [`${path}.${k}`, v]),
+    );
     throw new ValidationError(`Invalid body: ${Object.keys(prefixed).join(', ')}`, prefixed);
   }
 }

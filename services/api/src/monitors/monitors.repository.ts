@@ -46,7 +46,12 @@ function defaultSql(field: MonitorField, fieldDefault: FieldDefault, params: unk
  * the table: a value, or the owner's preference (docs/dashboard.md); a field without one takes
  * the column's default.
  */
-export async function insertMonitor(em: EntityManager, ownerId: number, input: MonitorFieldsDto, minCheckIntervalSeconds: number): Promise<Monitor> {
+export async function insertMonitor(
+  em: EntityManager,
+  ownerId: number,
+  input: MonitorFieldsDto,
+  minCheckIntervalSeconds: number,
+): Promise<Monitor> {
   const params: unknown[] = [ownerId];
   const given = new Map(givenColumns(input).map((c) => [c.column, c.value]));
   const columns = ['owner_id'];
@@ -114,7 +119,10 @@ export async function deleteMonitorRow(em: EntityManager, id: number): Promise<v
 export async function deleteOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<boolean> {
   const result = await em.getRepository(Monitor).delete({ id, ownerId });
   if (!result.affected) return false;
-  await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [id, ownerId]);
+  await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [
+    id,
+    ownerId,
+  ]);
   return true;
 }
 
@@ -126,7 +134,12 @@ export function saveMonitor(em: EntityManager, monitor: Monitor): Promise<Monito
 const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of the owner's monitors by id, filtered, and how many match. */
-export async function selectMonitors(ds: DataSource, ownerId: number, filters: MonitorFilters, page: PageRequest): Promise<{ items: Monitor[]; total: number }> {
+export async function selectMonitors(
+  ds: DataSource,
+  ownerId: number,
+  filters: MonitorFilters,
+  page: PageRequest,
+): Promise<{ items: Monitor[]; total: number }> {
   const qb = ds.getRepository(Monitor).createQueryBuilder('m').where('m.owner_id = :ownerId', { ownerId });
   if (filters.status) qb.andWhere('m.status = :status', { status: filters.status });
   if (filters.type === 'https') qb.andWhere(`lower(m.url) LIKE 'https:%'`);
@@ -156,12 +169,20 @@ export async function lockDependenciesOf(em: Pick<EntityManager, 'query'>, owner
 
 /** Which of these ids are monitors of the owner. */
 export async function ownedMonitorIds(em: Pick<EntityManager, 'query'>, ownerId: number, ids: readonly number[]): Promise<number[]> {
-  const owned: { id: number }[] = await em.query('SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2::int[])', [ownerId, [...ids]]);
+  const owned: { id: number }[] = await em.query('SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2::int[])', [
+    ownerId,
+    [...ids],
+  ]);
   return owned.map((r) => r.id);
 }
 
 /** Whether `monitorId` is among everything these parents depend on, directly or not. */
-export async function reachesMonitor(em: Pick<EntityManager, 'query'>, ownerId: number, parents: readonly number[], monitorId: number): Promise<boolean> {
+export async function reachesMonitor(
+  em: Pick<EntityManager, 'query'>,
+  ownerId: number,
+  parents: readonly number[],
+  monitorId: number,
+): Promise<boolean> {
   const [reach]: { cycle: boolean }[] = await em.query(
     `WITH RECURSIVE ancestors(id) AS (
        SELECT unnest($1::int[])

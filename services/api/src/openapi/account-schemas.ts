@@ -56,7 +56,10 @@ const dashboard = objectOf<Dashboard>(
       {
         per_second: num({ minimum: 0, description: 'Checks started per second by all check-workers over the last minute' }),
         lag_p99_seconds: nullable(
-          num({ minimum: 0, description: '99th percentile of start minus planned time over the last minute (the worst worker); null when no check ran' }),
+          num({
+            minimum: 0,
+            description: '99th percentile of start minus planned time over the last minute (the worst worker); null when no check ran',
+          }),
         ),
         late: bool({
           description:

@@ -10,9 +10,14 @@ export const notification = objectOf<NotificationResponse>(
     monitor_id: id(),
     monitor_name: monitorField('name'),
     monitor_url: monitorField('url', { format: 'uri' }),
-    type: enumOf(NOTIFICATION_TYPES, { description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)' }),
+    type: enumOf(NOTIFICATION_TYPES, {
+      description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)',
+    }),
     message: text(),
-    status: enumOf(NOTIFICATION_STATUSES, { description: 'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)' }),
+    status: enumOf(NOTIFICATION_STATUSES, {
+      description:
+        'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)',
+    }),
     started_at: timestamp(),
     resolved_at: nullable(timestamp()),
     duration: nullable(int({ minimum: 0, maximum: INT32_MAX, description: 'Seconds from started_at to resolved_at; null while active' })),
@@ -25,7 +30,9 @@ export const notification = objectOf<NotificationResponse>(
     ),
     created_at: timestamp(),
     possible_duplicate: bool({ description: 'One of its deliveries may have reached its receiver twice (see NotificationDelivery)' }),
-    suppressed: bool({ description: 'Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md)' }),
+    suppressed: bool({
+      description: 'Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md)',
+    }),
     suppressed_by: arrayOf(id(), { maxItems: 20, description: 'The offline monitors that suppressed it; empty when not suppressed' }),
   },
   { description: 'A downtime or recovery notification (docs/notifications.md)' },
