@@ -1,24 +1,10 @@
-import type { CheckConfig, ProbeResult } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, CHECK_FIELDS, type CheckConfig, type CheckField, type ProbeResult } from '@uptime/probe';
 
 /** Paths of the agent protocol, relative to the agent's registered URL. */
 export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const;
 
-/** The check configuration as it travels (snake_case, like the REST API). */
-export interface WireCheckConfig {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string | null;
-  timeout: number;
-  follow_redirects: boolean;
-  verify_ssl: boolean;
-  expected_status: number[];
-  expected_content: string | null;
-  excluded_content: string | null;
-  json_path: string | null;
-  expected_json_value: string | null;
-  retry_count: number;
-}
+/** The check configuration as it travels: CheckConfig under the snake_case names of CHECK_FIELDS (like the REST API). */
+export type WireCheckConfig = { -readonly [F in CheckField as (typeof CHECK_FIELDS)[F]]: CheckConfig[F] };
 
 /** Body of `POST /v1/check`. `request_id` is unique per request: the agent refuses a repeat. */
 export interface AgentCheckRequest {
@@ -60,39 +46,15 @@ export interface AgentErrorResponse {
 }
 
 export function toWireCheck(c: CheckConfig): WireCheckConfig {
-  return {
-    url: c.url,
-    method: c.method,
-    headers: c.headers,
-    body: c.body,
-    timeout: c.timeout,
-    follow_redirects: c.followRedirects,
-    verify_ssl: c.verifySsl,
-    expected_status: c.expectedStatus,
-    expected_content: c.expectedContent,
-    excluded_content: c.excludedContent,
-    json_path: c.jsonPath,
-    expected_json_value: c.expectedJsonValue,
-    retry_count: c.retryCount,
-  };
+  const wire: Partial<Record<string, unknown>> = {};
+  for (const field of CHECK_FIELD_NAMES) wire[CHECK_FIELDS[field]] = c[field];
+  return wire as WireCheckConfig;
 }
 
 export function fromWireCheck(w: WireCheckConfig): CheckConfig {
-  return {
-    url: w.url,
-    method: w.method,
-    headers: w.headers,
-    body: w.body,
-    timeout: w.timeout,
-    followRedirects: w.follow_redirects,
-    verifySsl: w.verify_ssl,
-    expectedStatus: w.expected_status,
-    expectedContent: w.expected_content,
-    excludedContent: w.excluded_content,
-    jsonPath: w.json_path,
-    expectedJsonValue: w.expected_json_value,
-    retryCount: w.retry_count,
-  };
+  const config: Partial<Record<CheckField, unknown>> = {};
+  for (const field of CHECK_FIELD_NAMES) config[field] = w[CHECK_FIELDS[field]];
+  return config as CheckConfig;
 }
 
 export function toWireResult(r: ProbeResult): WireCheckResult {

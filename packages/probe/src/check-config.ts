@@ -18,6 +18,35 @@ export interface CheckConfig {
   retryCount: number;
 }
 
+/**
+ * Each field of a check and its snake_case name, the one the REST API and the agent protocol use:
+ * the one list of what a check carries. `checkConfigOf()` (packages/queues) copies these
+ * properties from a monitor, `toWireCheck()`/`fromWireCheck()` (packages/agent-protocol) rename
+ * them, and the API's monitor field table marks them (services/api/src/monitors/monitor-fields.ts).
+ * The order is the order of the agent protocol's `check` object.
+ */
+export const CHECK_FIELDS = {
+  url: 'url',
+  method: 'method',
+  headers: 'headers',
+  body: 'body',
+  timeout: 'timeout',
+  followRedirects: 'follow_redirects',
+  verifySsl: 'verify_ssl',
+  expectedStatus: 'expected_status',
+  expectedContent: 'expected_content',
+  excludedContent: 'excluded_content',
+  jsonPath: 'json_path',
+  expectedJsonValue: 'expected_json_value',
+  retryCount: 'retry_count',
+} as const satisfies Record<keyof CheckConfig, string>;
+
+/** A property of CheckConfig. */
+export type CheckField = keyof typeof CHECK_FIELDS;
+
+/** The properties of CheckConfig, in CHECK_FIELDS order. */
+export const CHECK_FIELD_NAMES = Object.keys(CHECK_FIELDS) as CheckField[];
+
 /** The outcome of one check. */
 export interface ProbeResult {
   ok: boolean;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { CheckConfig } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, type CheckConfig, type CheckField } from '@uptime/probe';
 import { compactCheck } from './compact-check';
 import { enqueue, openQueue, type CatalogQueue } from './enqueue';
 import { JOBS, jobOptionsOf } from './job-catalog';
@@ -15,22 +15,11 @@ export interface SchedulableMonitor extends CheckConfig {
   agentIds?: readonly number[];
 }
 
+/** The check configuration of a monitor: the CHECK_FIELDS properties, copied (packages/probe). */
 export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
-  return {
-    url: m.url,
-    method: m.method,
-    headers: m.headers,
-    body: m.body,
-    timeout: m.timeout,
-    followRedirects: m.followRedirects,
-    verifySsl: m.verifySsl,
-    expectedStatus: m.expectedStatus,
-    expectedContent: m.expectedContent,
-    excludedContent: m.excludedContent,
-    jsonPath: m.jsonPath,
-    expectedJsonValue: m.expectedJsonValue,
-    retryCount: m.retryCount,
-  };
+  const config: Partial<Record<CheckField, unknown>> = {};
+  for (const field of CHECK_FIELD_NAMES) config[field] = m[field];
+  return config as CheckConfig;
 }
 
 /**

@@ -28,6 +28,8 @@ import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { monitorOperationsRouter } from './monitors/monitor-operations.routes';
 import { monitorsRouter } from './monitors/monitors.routes';
+import { monitorStatsRouter } from './monitor-stats/stats.routes';
+import { checkResultsRouter } from './check-results/check-results.routes';
 import { notificationsRouter } from './notifications/notifications.routes';
 import { alertsRouter } from './alerts/alerts.routes';
 import { dashboardRouter } from './dashboard/dashboard.routes';
@@ -154,6 +156,8 @@ export function createApp(deps: AppDeps): Express {
     publicCache,
   };
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
+  v1.use('/monitors', monitorStatsRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix }));
+  v1.use('/monitors', checkResultsRouter(ds));
   v1.use('/monitors', alertChannelsRouter({ ds, redis: deps.redis, prefix: deps.scheduler.prefix, queue: statusChanges }));
   v1.use('/monitors', monitorsRouter(monitorsDeps));
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler: deps.scheduler }));

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { User } from '@uptime/db';
 import { aCaller, aMonitor } from '@uptime/testing';
-import { TAG_FILTER_MAX_LENGTH } from '../src/monitors/list-monitors.query';
+import { TAG_FILTER_MAX_LENGTH } from '../src/monitors/list-monitors.params';
 import { expectMeta, useApiHarness } from './support/api-harness';
 
 const h = useApiHarness();

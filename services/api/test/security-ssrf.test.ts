@@ -86,6 +86,19 @@ describe('SSRF guard at monitor create/update (ALLOW_PRIVATE_TARGETS=false)', ()
     expect((await h.ds.getRepository(Monitor).findOneByOrFail({ id: created.body.data.id })).url).toBe('https://example.com/');
   });
 
+  it('refuses a bulk update to a refused address like PATCH, before touching any monitor', async () => {
+    const { auth } = await aCaller(h.ds);
+    const created = await create(auth, 'https://example.com/');
+    const res = await request(h.app)
+      .post('/api/v1/monitors/bulk')
+      .set('Authorization', auth)
+      .send({ action: 'update', monitor_ids: [created.body.data.id], settings: { url: 'http://10.1.2.3/' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.details).toEqual({ 'settings.url': [expect.stringMatching(/^url is not allowed: Target address 10\.1\.2\.3 is not allowed/)] });
+    expect(await h.ds.getRepository(Monitor).findOneByOrFail({ id: created.body.data.id })).toMatchObject({ url: 'https://example.com/', configVersion: 1 });
+  });
+
   it('allows all of them when ALLOW_PRIVATE_TARGETS=true', async () => {
     const open = await startApiHarness({ ALLOW_PRIVATE_TARGETS: 'true' });
     try {

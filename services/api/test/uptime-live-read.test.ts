@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { createRedisConnection } from '@uptime/queues';
 import { aMonitor, aUser, openTestDatabase, resetDatabase, resetRedis } from '@uptime/testing';
-import { uptimeSummaries } from '../src/monitors/uptime.repository';
+import { uptimeSummaries } from '../src/monitor-stats/uptime.repository';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

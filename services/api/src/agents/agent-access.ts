@@ -1,6 +1,7 @@
-import { Agent, type DataSource, type EntityManager } from '@uptime/db';
+import type { Agent, DataSource, EntityManager } from '@uptime/db';
 import { ForbiddenError, NotFoundError } from '@uptime/errors';
 import type { Caller } from '../auth/caller';
+import { selectAgent } from './agents.repository';
 
 /** Who asks, as far as agent rules go. */
 export type AgentCaller = Pick<Caller, 'id' | 'role'>;
@@ -18,7 +19,7 @@ export const canAssign = (a: Agent, c: AgentCaller): boolean => isAdmin(c) || a.
 
 /** The agent if the caller may see it; 404 AGENT_NOT_FOUND otherwise. */
 export async function findVisibleAgent(ds: DataSource | EntityManager, caller: AgentCaller, id: number): Promise<Agent> {
-  const agent = await ds.getRepository(Agent).findOneBy({ id });
+  const agent = await selectAgent(ds, id);
   if (!agent || !canSee(agent, caller)) throw new NotFoundError('agent', id);
   return agent;
 }
@@ -33,7 +34,7 @@ export async function findManageableAgent(
   id: number,
   { lock = false } = {},
 ): Promise<Agent> {
-  const agent = await em.getRepository(Agent).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  const agent = await selectAgent(em, id, lock);
   if (!agent || !canSee(agent, caller)) throw new NotFoundError('agent', id);
   if (!canManage(agent, caller)) throw new ForbiddenError('Only the owner of this agent or an admin may do this');
   return agent;

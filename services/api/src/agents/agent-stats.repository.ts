@@ -38,29 +38,26 @@ export interface AgentStats {
   agents: AgentStatsRow[];
 }
 
-/**
- * Per-agent statistics over the last 24 hours (the current hour and the 23 before it), read from
- * the hourly rollups the check-workers keep; never a scan of results. Scope: the agents the
- * caller can use (own + public active), or every agent for an admin.
- */
-export async function agentStats(ds: DataSource, caller: AgentCaller, now = new Date()): Promise<AgentStats> {
-  const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - 23 * HOUR_MS);
+interface AgentStatsSqlRow {
+  id: number;
+  name: string;
+  location: string;
+  status: AgentStatus;
+  is_public: boolean;
+  last_seen_at: Date | null;
+  checks: number;
+  errors: number;
+  failures: number;
+  latency_count: number;
+  latency_sum: string;
+  latency_hist: number[] | null;
+}
+
+/** Each agent in scope with its hourly rollups since `from` summed; latency histograms merged element-wise. */
+function agentStatsRows(ds: DataSource, caller: AgentCaller, from: Date): Promise<AgentStatsSqlRow[]> {
   const scope = caller.role === 'admin' ? 'TRUE' : `(a.owner_id = $2 OR (a.is_public AND a.status = 'active'))`;
   const params: unknown[] = caller.role === 'admin' ? [from] : [from, caller.id];
-  const rows: {
-    id: number;
-    name: string;
-    location: string;
-    status: AgentStatus;
-    is_public: boolean;
-    last_seen_at: Date | null;
-    checks: number;
-    errors: number;
-    failures: number;
-    latency_count: number;
-    latency_sum: string;
-    latency_hist: number[] | null;
-  }[] = await ds.query(
+  return ds.query(
     `SELECT a.id, a.name, a.location, a.status, a.is_public, a.last_seen_at,
             COALESCE(sum(r.checks), 0)::int AS checks, COALESCE(sum(r.errors), 0)::int AS errors,
             COALESCE(sum(r.failures), 0)::int AS failures, COALESCE(sum(r.latency_count), 0)::int AS latency_count,
@@ -75,23 +72,34 @@ export async function agentStats(ds: DataSource, caller: AgentCaller, now = new 
       ORDER BY a.id`,
     params,
   );
-  const agents = rows.map((r): AgentStatsRow => {
-    const latencySum = Number(r.latency_sum);
-    return {
-      agent_id: r.id,
-      name: r.name,
-      location: r.location,
-      status: r.status,
-      is_public: r.is_public,
-      last_seen_at: r.last_seen_at ? r.last_seen_at.toISOString() : null,
-      checks: r.checks,
-      errors: r.errors,
-      failures: r.failures,
-      error_rate: r.checks > 0 ? Math.round((r.errors / r.checks) * 10_000) / 100 : null,
-      avg_latency_ms: r.latency_count > 0 ? Math.round(latencySum / r.latency_count) : null,
-      p95_latency_ms: histogramQuantile(r.latency_hist ?? new Array<number>(LATENCY_BUCKET_COUNT).fill(0), 0.95),
-    };
-  });
+}
+
+function toAgentStatsRow(r: AgentStatsSqlRow): AgentStatsRow {
+  const latencySum = Number(r.latency_sum);
+  return {
+    agent_id: r.id,
+    name: r.name,
+    location: r.location,
+    status: r.status,
+    is_public: r.is_public,
+    last_seen_at: r.last_seen_at ? r.last_seen_at.toISOString() : null,
+    checks: r.checks,
+    errors: r.errors,
+    failures: r.failures,
+    error_rate: r.checks > 0 ? Math.round((r.errors / r.checks) * 10_000) / 100 : null,
+    avg_latency_ms: r.latency_count > 0 ? Math.round(latencySum / r.latency_count) : null,
+    p95_latency_ms: histogramQuantile(r.latency_hist ?? new Array<number>(LATENCY_BUCKET_COUNT).fill(0), 0.95),
+  };
+}
+
+/**
+ * Per-agent statistics over the last 24 hours (the current hour and the 23 before it), read from
+ * the hourly rollups the check-workers keep; never a scan of results. Scope: the agents the
+ * caller can use (own + public active), or every agent for an admin.
+ */
+export async function agentStats(ds: DataSource, caller: AgentCaller, now = new Date()): Promise<AgentStats> {
+  const from = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - 23 * HOUR_MS);
+  const agents = (await agentStatsRows(ds, caller, from)).map(toAgentStatsRow);
   const count = (s: AgentStatus): number => agents.filter((a) => a.status === s).length;
   const sum = (f: 'checks' | 'errors' | 'failures'): number => agents.reduce((t, a) => t + a[f], 0);
   return {

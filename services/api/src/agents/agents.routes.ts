@@ -5,7 +5,8 @@ import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseInput } from '../http/validate';
 import { findVisibleAgent } from './agent-access';
-import { AgentFieldsDto, AgentStatusDto, assertNoBodyFields, TogglePublishingDto } from './agent.dto';
+import { AgentStatusDto, assertNoBodyFields, TogglePublishingDto } from './agent.dto';
+import { parseAgentCreate, parseAgentPatch } from './agent-input';
 import { toAgentResponse } from './agent.presenter';
 import { agentStats } from './agent-stats.repository';
 import {
@@ -22,12 +23,12 @@ import {
 import { validateAgent } from './validate-agent';
 
 const PAGE = { defaultLimit: 25, maxLimit: 100 };
+const agentId = (raw: unknown): number => parseId(raw, 'agent');
 
 /** `/agents` (docs/agent-protocol.md): probes at other places, their credentials, status and statistics. */
 export function agentsRouter(deps: AgentsDeps): Router {
   const router = Router();
   const { ds } = deps;
-  const agentId = (raw: unknown): number => parseId(raw, 'agent');
 
   router.get('/', async (req, res) => {
     const page = parsePage(req.query as Record<string, unknown>, PAGE);
@@ -36,7 +37,7 @@ export function agentsRouter(deps: AgentsDeps): Router {
   });
 
   router.post('/', async (req, res) => {
-    const dto = await parseInput(AgentFieldsDto, req.body);
+    const dto = await parseAgentCreate(req.body, deps);
     const agent = await createAgent(deps, callerOf(req).id, dto);
     // The secret is shown here to the owner who just created it, and later only by /credentials.
     sendData(res, { ...toAgentResponse(agent), secret: agent.secret }, 201);
@@ -56,9 +57,17 @@ export function agentsRouter(deps: AgentsDeps): Router {
     sendData(res, toAgentResponse(await findVisibleAgent(ds, callerOf(req), agentId(req.params.id))));
   });
 
+  addAgentActions(router, deps);
+  return router;
+}
+
+/** The changes and calls of one agent: owner or admin (agent-access.ts). */
+function addAgentActions(router: Router, deps: AgentsDeps): void {
+  const { ds } = deps;
+
   router.put('/:id', async (req, res) => {
     const id = agentId(req.params.id);
-    const dto = await parseInput(AgentFieldsDto, req.body ?? {});
+    const dto = await parseAgentPatch(req.body ?? {}, deps);
     sendData(res, toAgentResponse(await updateAgent(deps, callerOf(req), id, dto)));
   });
 
@@ -89,6 +98,4 @@ export function agentsRouter(deps: AgentsDeps): Router {
     const agent = await togglePublishing(deps, callerOf(req), id, dto.is_public);
     sendMessage(res, agent.isPublic ? 'Agent published' : 'Agent unpublished', toAgentResponse(agent));
   });
-
-  return router;
 }

@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { Agent, isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
-import { ConflictError, ValidationError } from '@uptime/errors';
-import { refusedTargetReason } from '@uptime/probe';
+import { isUniqueViolation, type Agent, type DataSource, type EntityManager } from '@uptime/db';
+import { ConflictError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { PageRequest } from '../http/pagination';
 import { findManageableAgent, type AgentCaller } from './agent-access';
 import type { AgentFieldsDto, AgentStatusDto } from './agent.dto';
-import { lockMonitors, rescheduleMonitors } from './reschedule-monitors';
+import type { NewAgent } from './agent-input';
+import {
+  deleteAgentRow,
+  insertAgent,
+  lockMonitorsOfAgent,
+  lockOthersMonitorsOfAgent,
+  reloadAgent,
+  selectAccessibleAgents,
+  selectAgents,
+  unassignAgent,
+  updateAgentRow,
+} from './agents.repository';
+import { rescheduleMonitors } from './reschedule-monitors';
 
 export interface AgentsDeps {
   ds: DataSource;
@@ -17,14 +28,6 @@ export interface AgentsDeps {
 
 /** 32 random bytes as hex: the HMAC key shared with the agent. */
 export const generateAgentSecret = (): string => randomBytes(32).toString('hex');
-
-const REQUIRED_ON_CREATE = ['name', 'location', 'url'] as const;
-
-function assertAgentUrlAllowed(deps: AgentsDeps, url: string | undefined): void {
-  if (url === undefined || deps.allowPrivateTargets) return;
-  const reason = refusedTargetReason(url);
-  if (reason) throw new ValidationError('Invalid body: url', { url: [`url is not allowed: ${reason}`] });
-}
 
 /** The base URL as stored: without trailing slashes, so `{url}/v1/check` has one. */
 const normaliseUrl = (url: string): string => url.replace(/\/+$/, '');
@@ -38,69 +41,44 @@ async function saveUniquely<T>(work: () => Promise<T>, name: string | undefined)
   }
 }
 
-export async function createAgent(deps: AgentsDeps, ownerId: number, dto: AgentFieldsDto): Promise<Agent> {
-  const missing = REQUIRED_ON_CREATE.filter((f) => dto[f] === undefined);
-  if (missing.length > 0)
-    throw new ValidationError(`Invalid body: ${missing.join(', ')}`, Object.fromEntries(missing.map((f) => [f, [`${f} is required`]])));
-  assertAgentUrlAllowed(deps, dto.url);
-  const repo = deps.ds.getRepository(Agent);
-  const agent = repo.create({
+export async function createAgent(deps: AgentsDeps, ownerId: number, dto: NewAgent): Promise<Agent> {
+  const fields: Partial<Agent> = {
     ownerId,
-    name: dto.name!,
-    location: dto.location!,
-    url: normaliseUrl(dto.url!),
+    name: dto.name,
+    location: dto.location,
+    url: normaliseUrl(dto.url),
     secret: generateAgentSecret(),
     status: 'active',
     isPublic: dto.is_public ?? false,
     version: null,
     lastSeenAt: null,
-  });
-  return saveUniquely(() => repo.save(agent), dto.name);
+  };
+  return saveUniquely(() => insertAgent(deps.ds, fields), dto.name);
 }
 
 /** The caller's agents (an admin's: everyone's), by id. */
-export async function listAgents(ds: DataSource, caller: AgentCaller, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  const qb = ds.getRepository(Agent).createQueryBuilder('a');
-  if (caller.role !== 'admin') qb.where('a.owner_id = :id', { id: caller.id });
-  const [items, total] = await qb.orderBy('a.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
-  return { items, total };
+export function listAgents(ds: DataSource, caller: AgentCaller, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  return selectAgents(ds, caller.role === 'admin' ? null : caller.id, page);
 }
 
 /** Agents the caller can assign: their own (any status) and other users' public active ones. */
-export async function listAccessibleAgents(
-  ds: DataSource,
-  caller: AgentCaller,
-  page: PageRequest,
-): Promise<{ items: Agent[]; total: number }> {
-  const [items, total] = await ds
-    .getRepository(Agent)
-    .createQueryBuilder('a')
-    .where(`a.owner_id = :id OR (a.is_public AND a.status = 'active')`, { id: caller.id })
-    .orderBy('a.id', 'ASC')
-    .skip(page.offset)
-    .take(page.limit)
-    .getManyAndCount();
-  return { items, total };
+export function listAccessibleAgents(ds: DataSource, caller: AgentCaller, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  return selectAccessibleAgents(ds, caller.id, page);
 }
 
 /**
  * When an agent stops being public, other users' monitors stop using it: their assignments are
- * removed and their schedules rebuilt. Monitors are locked first (see lockMonitors).
+ * removed and their schedules rebuilt. Monitors are locked first (lockOthersMonitorsOfAgent).
  */
 async function withdrawFromOthers(em: EntityManager, scheduler: MonitorScheduler, agent: Agent): Promise<void> {
-  const monitorIds = await lockMonitors(
-    em,
-    `SELECT ma.monitor_id FROM monitor_agents ma JOIN monitors o ON o.id = ma.monitor_id WHERE ma.agent_id = $1 AND o.owner_id <> $2`,
-    [agent.id, agent.ownerId],
-  );
+  const monitorIds = await lockOthersMonitorsOfAgent(em, agent);
   if (monitorIds.length === 0) return;
-  await em.query(`DELETE FROM monitor_agents WHERE agent_id = $1 AND monitor_id = ANY($2)`, [agent.id, monitorIds]);
+  await unassignAgent(em, agent.id, monitorIds);
   await rescheduleMonitors(em, scheduler, monitorIds);
 }
 
 /** Applies the given fields (owner or admin). Making it private withdraws it from other users' monitors. */
 export async function updateAgent(deps: AgentsDeps, caller: AgentCaller, id: number, dto: AgentFieldsDto): Promise<Agent> {
-  assertAgentUrlAllowed(deps, dto.url);
   return deps.ds.transaction(async (em) => {
     const agent = await findManageableAgent(em, caller, id);
     const changes: Partial<Agent> = {};
@@ -109,16 +87,16 @@ export async function updateAgent(deps: AgentsDeps, caller: AgentCaller, id: num
     if (dto.url !== undefined) changes.url = normaliseUrl(dto.url);
     if (dto.is_public !== undefined) changes.isPublic = dto.is_public;
     if (agent.isPublic && changes.isPublic === false) await withdrawFromOthers(em, deps.scheduler, agent);
-    if (Object.keys(changes).length > 0) await saveUniquely(() => em.getRepository(Agent).update({ id }, changes), dto.name);
-    return em.getRepository(Agent).findOneByOrFail({ id });
+    if (Object.keys(changes).length > 0) await saveUniquely(() => updateAgentRow(em, id, changes), dto.name);
+    return reloadAgent(em, id);
   });
 }
 
 export async function setAgentStatus(ds: DataSource, caller: AgentCaller, id: number, dto: AgentStatusDto): Promise<Agent> {
   return ds.transaction(async (em) => {
     await findManageableAgent(em, caller, id);
-    await em.getRepository(Agent).update({ id }, { status: dto.status });
-    return em.getRepository(Agent).findOneByOrFail({ id });
+    await updateAgentRow(em, id, { status: dto.status });
+    return reloadAgent(em, id);
   });
 }
 
@@ -128,8 +106,8 @@ export async function togglePublishing(deps: AgentsDeps, caller: AgentCaller, id
     const agent = await findManageableAgent(em, caller, id);
     const next = isPublic ?? !agent.isPublic;
     if (agent.isPublic && !next) await withdrawFromOthers(em, deps.scheduler, agent);
-    if (next !== agent.isPublic) await em.getRepository(Agent).update({ id }, { isPublic: next });
-    return em.getRepository(Agent).findOneByOrFail({ id });
+    if (next !== agent.isPublic) await updateAgentRow(em, id, { isPublic: next });
+    return reloadAgent(em, id);
   });
 }
 
@@ -142,9 +120,8 @@ export async function agentCredentials(ds: DataSource, caller: AgentCaller, id: 
 export async function deleteAgent(deps: AgentsDeps, caller: AgentCaller, id: number): Promise<void> {
   await deps.ds.transaction(async (em) => {
     await findManageableAgent(em, caller, id);
-    const monitorIds = await lockMonitors(em, `SELECT monitor_id FROM monitor_agents WHERE agent_id = $1`, [id]);
-    await em.getRepository(Agent).delete({ id });
-    await em.query(`DELETE FROM agent_check_rollups_1h WHERE agent_id = $1`, [id]);
+    const monitorIds = await lockMonitorsOfAgent(em, id);
+    await deleteAgentRow(em, id);
     await rescheduleMonitors(em, deps.scheduler, monitorIds);
   });
 }

@@ -2,6 +2,7 @@ import { requestAgentHealth } from '@uptime/agent-protocol';
 import type { DataSource } from '@uptime/db';
 import type { AgentCaller } from './agent-access';
 import { findManageableAgent } from './agent-access';
+import { markAgentUnreachable, recordAgentAnswer } from './agents.repository';
 
 /** The answer of POST /agents/{id}/validate (docs/agent-protocol.md). */
 export interface AgentValidation {
@@ -31,12 +32,9 @@ export async function validateAgent(
   const checkedAt = new Date();
   const call = await requestAgentHealth(agent, { allowPrivateTargets: opts.allowPrivateTargets, timeoutMs: HEALTH_TIMEOUT_MS });
   if (call.answered) {
-    await ds.query(
-      `UPDATE agents SET last_seen_at = now(), version = $2, status = CASE WHEN status = 'unreachable' THEN 'active' ELSE status END WHERE id = $1`,
-      [agent.id, call.value.version.slice(0, 64)],
-    );
+    await recordAgentAnswer(ds, agent.id, call.value.version);
     return { reachable: true, latency_ms: call.latencyMs, version: call.value.version, error: null, checked_at: checkedAt.toISOString() };
   }
-  await ds.query(`UPDATE agents SET status = 'unreachable' WHERE id = $1 AND status = 'active'`, [agent.id]);
+  await markAgentUnreachable(ds, agent.id);
   return { reachable: false, latency_ms: call.latencyMs, version: null, error: call.error, checked_at: checkedAt.toISOString() };
 }

@@ -5,7 +5,7 @@ import { callerOf } from '../auth/caller';
 import { sendList } from '../http/envelope';
 import { parsePage } from '../http/pagination';
 import { toNotificationResponse } from '../notifications/notification.presenter';
-import { parseIsoDate } from '../notifications/notifications.query';
+import { parseIsoDate } from '../notifications/notifications.params';
 import { listNotifications } from '../notifications/notifications.service';
 
 /** `since` of GET /alerts: notifications that started at or after it. */

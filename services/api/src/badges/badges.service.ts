@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource, MonitorStatus } from '@uptime/db';
 import type { PublicCache } from '../http/public-cache';
 import { getMonitor } from '../monitors/monitors.service';
-import { uptimeByMonitor, type UptimeSource } from '../monitors/uptime.repository';
+import { uptimeByMonitor, type UptimeSource } from '../monitor-stats/uptime.repository';
 import { readDailyCounts } from '../status-pages/public-status.repository';
 import { dailyUptime } from '../status-pages/public-status';
 

@@ -1,7 +1,8 @@
 import type { DataSource, MonitorStatus } from '@uptime/db';
 import { readCheckStats, type CheckStats } from '@uptime/queues';
-import { listNotifications, type NotificationView } from '../notifications/notifications.service';
-import { uptimeSummaries, type Uptime, type UptimeSource } from '../monitors/uptime.repository';
+import type { NotificationView } from '../notifications/notifications.repository';
+import { listNotifications } from '../notifications/notifications.service';
+import { uptimeSummaries, type Uptime, type UptimeSource } from '../monitor-stats/uptime.repository';
 
 export interface DownMonitor {
   id: number;

@@ -4,9 +4,7 @@ import { callerOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
-import { parseWithRequired } from '../http/required-fields';
-import { parseInput } from '../http/validate';
-import { MaintenanceWindowFieldsDto, REQUIRED_ON_CREATE, type NewMaintenanceWindow } from './maintenance-window.dto';
+import { parseMaintenanceWindowCreate, parseMaintenanceWindowPatch } from './maintenance-window-input';
 import { toMaintenanceWindowResponse } from './maintenance-window.presenter';
 import {
   createMaintenanceWindow,
@@ -21,7 +19,7 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
   const router = Router();
 
   router.post('/', async (req, res) => {
-    const input = (await parseWithRequired(MaintenanceWindowFieldsDto, req.body, REQUIRED_ON_CREATE)) as NewMaintenanceWindow;
+    const input = await parseMaintenanceWindowCreate(req.body);
     sendData(res, toMaintenanceWindowResponse(await createMaintenanceWindow(ds, callerOf(req).id, input)), 201);
   });
 
@@ -37,7 +35,7 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
 
   const update: RequestHandler = async (req, res) => {
     const id = parseId(req.params.id, 'maintenance window');
-    const dto = await parseInput(MaintenanceWindowFieldsDto, req.body ?? {});
+    const dto = await parseMaintenanceWindowPatch(req.body ?? {});
     sendData(res, toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, callerOf(req).id, id, dto)));
   };
   router.put('/:id', update);

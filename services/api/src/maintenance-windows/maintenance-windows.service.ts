@@ -1,20 +1,14 @@
 import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptime/db';
-import { NotFoundError, ValidationError } from '@uptime/errors';
+import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { canonicalTimeZone } from '../preferences/preferences.dto';
 import { assertOwnMonitors } from '../status-pages/status-pages.service';
 import type { MaintenanceWindowFieldsDto, NewMaintenanceWindow } from './maintenance-window.dto';
+import { assertWeekdaysFit } from './maintenance-window-input';
 import { listOwnWindowIds, readOwnWindows, setWindowMonitors, windowsOfMonitor, type MaintenanceWindowRow } from './maintenance-windows.repository';
 
 /** How many upcoming windows GET /monitors/{id} lists. */
 export const UPCOMING_WINDOWS = 5;
-
-/** Weekdays only mean something for a weekly window; refused elsewhere rather than ignored. */
-function assertWeekdaysFit(repeat: string, weekdays: readonly number[]): void {
-  if (repeat !== 'weekly' && weekdays.length > 0) {
-    throw new ValidationError('Invalid body: weekdays', { weekdays: ['weekdays are only allowed when repeat is "weekly"'] });
-  }
-}
 
 async function readOne(db: DataSource | EntityManager, ownerId: number, id: number): Promise<MaintenanceWindowRow> {
   const [row] = await readOwnWindows(db, ownerId, [id]);
@@ -24,7 +18,6 @@ async function readOne(db: DataSource | EntityManager, ownerId: number, id: numb
 
 export async function createMaintenanceWindow(ds: DataSource, ownerId: number, input: NewMaintenanceWindow): Promise<MaintenanceWindowRow> {
   const weekdays = input.weekdays ?? [];
-  assertWeekdaysFit(input.repeat, weekdays);
   return ds.transaction(async (em) => {
     await assertOwnMonitors(em, ownerId, input.monitor_ids);
     const [row]: { id: number }[] = await em.query(

@@ -1,5 +1,5 @@
 import { DAY_MS, DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, queryAffected, utcDayStart, type DataSource, type RollupTable } from '@uptime/db';
-import { ROLLUP_RETENTION_DAYS } from '../monitors/rollup-ranges';
+import { ROLLUP_RETENTION_DAYS } from '../monitor-stats/rollup-ranges';
 
 export interface RetentionReport {
   /** Raw results deleted row by row (from the default partition). */

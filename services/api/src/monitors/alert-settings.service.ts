@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Monitor, type DataSource } from '@uptime/db';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
-import { assertTargetAllowed, getMonitor } from './monitors.service';
+import { assertTargetAllowed } from '../http/target-check';
+import { getMonitor } from './monitors.service';
 
 export interface AlertSettings {
   emailEnabled: boolean;

@@ -1,8 +1,8 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-import { DomainError, ValidationError } from '@uptime/errors';
+import { ValidationError } from '@uptime/errors';
 import { parseInput } from '../http/validate';
-import { MonitorFieldsDto } from './monitor-fields.dto';
-import { assertMonitorType } from './monitor-type';
+import type { MonitorFieldsDto } from './monitor-fields.dto';
+import { parseNestedMonitorPatch, type MonitorInputRules } from './monitor-input';
 
 export const BULK_ACTIONS = ['pause', 'resume', 'delete', 'update'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -29,33 +29,20 @@ export interface BulkRequest {
 }
 
 /**
- * Validates the whole request before anything is touched: `settings` exactly like a PATCH body
- * (an invalid one is a 400 and changes no monitor), `reason` only with pause.
+ * Validates the whole request before anything is touched: `settings` by the PATCH parser
+ * (parseMonitorPatch, every rule of a PATCH body, fields named `settings.*`), so an invalid one
+ * is a 400 and changes no monitor; `reason` only with pause.
  */
-export async function parseBulkRequest(body: unknown, minCheckIntervalSeconds: number): Promise<BulkRequest> {
+export async function parseBulkRequest(body: unknown, rules: MonitorInputRules): Promise<BulkRequest> {
   const dto = await parseInput(BulkRequestDto, body);
   const details: Record<string, string[]> = {};
   if (dto.reason !== undefined && dto.action !== 'pause') details.reason = ['reason is only accepted with action pause'];
   if (dto.action === 'update' && dto.settings === undefined) details.settings = ['settings is required with action update'];
   if (dto.action !== 'update' && dto.settings !== undefined) details.settings = ['settings is only accepted with action update'];
   if (Object.keys(details).length > 0) throw new ValidationError(`Invalid body: ${Object.keys(details).join(', ')}`, details);
-
-  let settings: MonitorFieldsDto | undefined;
-  if (dto.settings !== undefined) {
-    if (Object.keys(dto.settings).length === 0) throw new ValidationError('Invalid body: settings', { settings: ['settings must change at least one field'] });
-    assertMonitorType(dto.settings);
-    try {
-      settings = await parseInput(MonitorFieldsDto, dto.settings, 'settings');
-    } catch (err) {
-      if (!(err instanceof DomainError) || err.code !== 'VALIDATION_ERROR') throw err;
-      const prefixed = Object.fromEntries(Object.entries((err.details ?? {}) as Record<string, string[]>).map(([k, v]) => [`settings.${k}`, v]));
-      throw new ValidationError(`Invalid body: ${Object.keys(prefixed).join(', ')}`, prefixed);
-    }
-    if (settings.check_interval !== undefined && settings.check_interval < minCheckIntervalSeconds) {
-      throw new ValidationError('Invalid body: settings.check_interval', {
-        'settings.check_interval': [`check_interval must be at least ${minCheckIntervalSeconds} seconds`],
-      });
-    }
+  if (dto.settings !== undefined && Object.keys(dto.settings).length === 0) {
+    throw new ValidationError('Invalid body: settings', { settings: ['settings must change at least one field'] });
   }
+  const settings = dto.settings === undefined ? undefined : await parseNestedMonitorPatch(dto.settings, rules, 'settings');
   return { action: dto.action, monitorIds: [...new Set(dto.monitor_ids)], reason: dto.reason, settings };
 }

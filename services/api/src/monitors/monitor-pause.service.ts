@@ -1,13 +1,6 @@
-import { Monitor, type EntityManager } from '@uptime/db';
-import { NotFoundError } from '@uptime/errors';
+import type { Monitor } from '@uptime/db';
+import { lockOwnMonitor, saveMonitor } from './monitors.repository';
 import type { MonitorsDeps } from './monitors.service';
-
-/** The caller's monitor read under a row lock: a check being recorded waits for our commit. */
-async function lockOwned(em: EntityManager, ownerId: number, id: number): Promise<Monitor> {
-  const monitor = await em.getRepository(Monitor).findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
-  if (!monitor) throw new NotFoundError('monitor', id);
-  return monitor;
-}
 
 /**
  * Pauses (≡ disables) a monitor: status `paused`, `paused_at`, `pause_reason`, and its schedule
@@ -20,17 +13,17 @@ async function lockOwned(em: EntityManager, ownerId: number, id: number): Promis
  */
 export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: number, reason: string | null | undefined): Promise<Monitor> {
   return deps.ds.transaction(async (em) => {
-    const monitor = await lockOwned(em, ownerId, id);
+    const monitor = await lockOwnMonitor(em, ownerId, id);
     if (monitor.status === 'paused') {
       if (reason !== undefined && reason !== monitor.pauseReason) {
         monitor.pauseReason = reason;
-        await em.getRepository(Monitor).save(monitor);
+        await saveMonitor(em, monitor);
       }
     } else {
       monitor.status = 'paused';
       monitor.pausedAt = new Date();
       monitor.pauseReason = reason ?? null;
-      await em.getRepository(Monitor).save(monitor);
+      await saveMonitor(em, monitor);
     }
     // Before commit, like every schedule change: a Redis failure rolls the pause back.
     await deps.scheduler.unschedule(monitor.id);
@@ -46,13 +39,13 @@ export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: numb
 export async function resumeMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<Monitor> {
   let resumed = false;
   const monitor = await deps.ds.transaction(async (em) => {
-    const locked = await lockOwned(em, ownerId, id);
+    const locked = await lockOwnMonitor(em, ownerId, id);
     if (locked.status !== 'paused') return locked;
     locked.status = 'pending';
     locked.pausedAt = null;
     locked.pauseReason = null;
     locked.consecutiveFailures = 0;
-    const saved = await em.getRepository(Monitor).save(locked);
+    const saved = await saveMonitor(em, locked);
     await deps.scheduler.schedule(saved);
     resumed = true;
     return saved;

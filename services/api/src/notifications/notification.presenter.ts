@@ -1,6 +1,6 @@
 import { displayRecipient } from '@uptime/db';
 import type { DeliveryView } from './deliveries.repository';
-import type { NotificationAcknowledgement, NotificationResolution, NotificationView } from './notifications.service';
+import type { NotificationAcknowledgement, NotificationResolution, NotificationView } from './notifications.repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

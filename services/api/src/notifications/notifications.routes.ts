@@ -6,7 +6,7 @@ import { parseId } from '../http/id-param';
 import { parsePage, type PageRequest } from '../http/pagination';
 import { listDeliveries } from './deliveries.repository';
 import { toAcknowledgementResponse, toNotificationDetailResponse, toNotificationResponse, toResolutionResponse } from './notification.presenter';
-import { parseNotificationFilters } from './notifications.query';
+import { parseNotificationFilters } from './notifications.params';
 import {
   acknowledgeNotification,
   getNotification,
@@ -14,8 +14,8 @@ import {
   listNotifications,
   listRecentNotifications,
   resolveNotification,
-  type NotificationPage,
 } from './notifications.service';
+import type { NotificationPage } from './notifications.repository';
 
 const PAGE_LIMITS = { defaultLimit: 50, maxLimit: 100 } as const;
 

@@ -1,14 +1,14 @@
 import type { AgentResponse } from '../agents/agent.presenter';
 import type { TokenResponse } from '../auth/token.presenter';
 import type { UserResponse } from '../auth/user.presenter';
-import type { toDashboardResponse } from '../dashboard/dashboard.routes';
+import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
 import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
-import type { toCheckResultResponse } from '../monitors/check-results.service';
+import type { toCheckResultResponse } from '../check-results/check-result.presenter';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
-import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
-import type { toStatsResponse } from '../monitors/stats.presenter';
-import type { toTestResultResponse } from '../monitors/test-check';
+import type { toNoDataSpanResponse } from '../check-results/check-result.presenter';
+import type { toStatsResponse } from '../monitor-stats/stats.presenter';
+import type { toTestResultResponse } from '../monitors/test-result.presenter';
 import type { DeliveryResponse, NotificationResponse } from '../notifications/notification.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 

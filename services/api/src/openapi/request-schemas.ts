@@ -1,8 +1,10 @@
+import { AGENT_REQUIRED_ON_CREATE } from '../agents/agent-input';
 import { AgentFieldsDto, AgentIdsDto, AgentStatusDto, TogglePublishingDto } from '../agents/agent.dto';
 import { CreateTokenDto } from '../auth/tokens.dto';
 import { AlertSettingsDto } from '../monitors/alert-settings.dto';
 import { BulkRequestDto } from '../monitors/bulk.dto';
 import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
+import { MONITOR_REQUIRED_ON_CREATE } from '../monitors/monitor-input';
 import { SUPPORTED_MONITOR_TYPES } from '../monitors/monitor-type';
 import { PauseMonitorDto } from '../monitors/pause.dto';
 import { UpdatePreferencesDto } from '../preferences/preferences.dto';
@@ -12,8 +14,8 @@ import { enumOf, ref, type JsonSchema } from './json-schema';
 /**
  * Request bodies, generated from the DTOs the routes validate with (dto-schema.ts). What a DTO
  * cannot say by itself is added here: descriptions and defaults, the fields a create requires
- * (the routes check them before the DTO), and `type`, which the routes check against
- * SUPPORTED_MONITOR_TYPES before the DTO.
+ * (each resource's parse<Resource>Create checks them), and `type`, which parseMonitorCreate
+ * checks against SUPPORTED_MONITOR_TYPES before the DTO.
  */
 function monitorFields(): JsonSchema {
   return annotate(schemaOfDto(MonitorFieldsDto), {
@@ -43,9 +45,6 @@ function monitorFields(): JsonSchema {
   });
 }
 
-/** Create: the monitor fields, of which name, url and type are required (docs/monitors.md). */
-const CREATE_REQUIRED = ['name', 'url', 'type'] as const;
-
 /** Request-body schemas by component name. */
 export function requestSchemas(): Record<string, JsonSchema> {
   const fields = monitorFields();
@@ -59,7 +58,7 @@ export function requestSchemas(): Record<string, JsonSchema> {
     settings: { ...ref('MonitorUpdate'), type: 'object', minProperties: 1, description: 'Required with action update, validated like PATCH; applied to each monitor' },
   };
   return {
-    MonitorCreate: { ...annotate(fields, {}, CREATE_REQUIRED), description: 'A new monitor' },
+    MonitorCreate: { ...annotate(fields, {}, MONITOR_REQUIRED_ON_CREATE), description: 'A new monitor' },
     MonitorUpdate: { ...fields, description: 'PUT and PATCH: a partial body, each field validated as on create' },
     PauseRequest: annotate(schemaOfDto(PauseMonitorDto), { reason: { description: 'Why; blank or null means none' } }),
     AlertSettingsUpdate: annotate(schemaOfDto(AlertSettingsDto), {
@@ -73,7 +72,7 @@ export function requestSchemas(): Record<string, JsonSchema> {
       alert_threshold: { description: 'Consecutive failures before offline' },
     }),
     BulkRequest: bulk,
-    AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, ['name', 'location', 'url']),
+    AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, AGENT_REQUIRED_ON_CREATE),
     AgentUpdate: { ...schemaOfDto(AgentFieldsDto), description: 'A partial body' },
     AgentStatusUpdate: schemaOfDto(AgentStatusDto),
     TogglePublishing: annotate(schemaOfDto(TogglePublishingDto), { is_public: { description: 'Absent: flip' } }),

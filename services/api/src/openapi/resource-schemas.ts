@@ -1,86 +1,29 @@
-import {
-  AGENT_STATUSES,
-  HTTP_METHODS,
-  MONITOR_STATUSES,
-  NOTIFICATION_STATUSES,
-  NOTIFICATION_TYPES,
-  OAUTH_PROVIDERS,
-  THEMES,
-  USER_ROLES,
-  type NotificationErrorDetails,
-} from '@uptime/db';
-import type { ReadinessReport } from '@uptime/observability';
-import type { AgentResponse } from '../agents/agent.presenter';
-import type { AgentStats, AgentStatsRow } from '../agents/agent-stats.repository';
-import type { AgentValidation } from '../agents/validate-agent';
-import type { TokenResponse } from '../auth/token.presenter';
-import type { UserResponse } from '../auth/user.presenter';
-import type { toDashboardResponse } from '../dashboard/dashboard.routes';
-import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
-import type { BulkOutcome } from '../monitors/bulk.service';
-import type { toCheckResultResponse } from '../monitors/check-results.service';
-import type { LocationResultItem } from '../monitors/location-results.repository';
-import type { MonitorResponse } from '../monitors/monitor.presenter';
-import type { toNoDataSpanResponse } from '../monitors/no-data.repository';
-import { MAX_SERIES_BUCKETS, STATS_GRANULARITIES, STATS_PERIODS } from '../monitors/stats.query';
-import type { toStatsResponse } from '../monitors/stats.presenter';
-import type { toTestResultResponse } from '../monitors/test-check';
-import type { toAcknowledgementResponse, NotificationResponse, toResolutionResponse } from '../notifications/notification.presenter';
-import type { toPreferencesResponse } from '../preferences/preferences.presenter';
+import { HTTP_METHODS, MONITOR_STATUSES } from '@uptime/db';
 import { ERROR_CODES } from '@uptime/errors';
-import { AgentFieldsDto } from '../agents/agent.dto';
-import { CreateTokenDto } from '../auth/tokens.dto';
+import type { toCheckResultResponse, toNoDataSpanResponse } from '../check-results/check-result.presenter';
+import type { LocationResultItem } from '../check-results/location-results.repository';
+import { MAX_SERIES_BUCKETS, STATS_GRANULARITIES, STATS_PERIODS } from '../monitor-stats/stats.params';
+import type { toStatsResponse } from '../monitor-stats/stats.presenter';
 import { AlertSettingsDto } from '../monitors/alert-settings.dto';
+import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import { BulkRequestDto } from '../monitors/bulk.dto';
-import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
-import { UpdatePreferencesDto } from '../preferences/preferences.dto';
-import { deliverySchemas, optionalKeys } from './delivery-schemas';
+import type { BulkOutcome } from '../monitors/bulk.service';
+import type { MonitorResponse } from '../monitors/monitor.presenter';
+import type { toTestResultResponse } from '../monitors/test-result.presenter';
+import { ACCOUNT_SCHEMAS } from './account-schemas';
+import { AGENT_SCHEMAS } from './agent-schemas';
+import { optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
-import { arrayOf, bool, enumOf, INT32_MAX, int, nullable, num, objectOf, ref, SAFE_INT_MAX, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
-
-type Stats = ReturnType<typeof toStatsResponse>;
-type Dashboard = ReturnType<typeof toDashboardResponse>;
+import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import { NOTIFICATION_SCHEMAS } from './notification-schemas';
+import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
 
 /**
- * A writable field as the API answers it: the same schema the request is validated with (the
- * DTO's), so a stored value and the bound it was accepted under cannot disagree.
+ * The resources the API answers with (docs/api.md), generated with the presenters' types: the
+ * monitor's here, the others in notification-, agent- and account-schemas.ts.
  */
-function fieldsOf(dto: new () => object): (name: string, extra?: JsonSchema) => JsonSchema {
-  const properties = schemaOfDto(dto).properties ?? {};
-  return (name, extra = {}) => {
-    const schema = properties[name];
-    if (!schema) throw new Error(`${dto.name} has no field ${name}`);
-    const { default: _default, ...rest } = schema;
-    return { ...rest, ...extra };
-  };
-}
-const monitorField = fieldsOf(MonitorFieldsDto);
-const agentField = fieldsOf(AgentFieldsDto);
-const preferenceField = fieldsOf(UpdatePreferencesDto);
-const tokenName = fieldsOf(CreateTokenDto)('name');
-/** agents.version is varchar(64); what an agent reports is cut to fit. */
-const AGENT_VERSION_MAX = 64;
-const agentStatus = enumOf(AGENT_STATUSES, {
-  description:
-    'active: answering; unreachable: set by the service when the agent did not answer, active again at its next answer; inactive, maintenance: set by the owner, not called (docs/agent-protocol.md)',
-});
-/** agents.secret is varchar(128). */
-const agentSecret = str({ maxLength: 128, pattern: '^[0-9a-f]+$', description: 'HMAC-SHA256 key, hex' });
 
-/** Ids of `integer` columns; check results have `bigint` ids. */
-const id = (description?: string): JsonSchema => int({ minimum: 1, maximum: INT32_MAX, ...(description ? { description } : {}) });
-const bigId = (): JsonSchema => int({ minimum: 1, maximum: SAFE_INT_MAX });
-const count = (description?: string): JsonSchema => int({ minimum: 0, maximum: SAFE_INT_MAX, ...(description ? { description } : {}) });
-/** Free text the service composes (errors, messages): bounded by the most it may quote. */
-const text = (description?: string): JsonSchema => str({ maxLength: TEXT_MAX, ...(description ? { description } : {}) });
-/** An HTTP status code as received (the parser takes three digits). */
-const statusCode = (): JsonSchema => nullable(int({ minimum: 0, maximum: 999 }));
-/** The location of a check: an agent's location (varchar 64). */
-const location = (description?: string): JsonSchema => agentField('location', description ? { description } : {});
-const percent = (description: string): JsonSchema => nullable(num({ minimum: 0, maximum: 100, description: `${description}; null without checks` }));
-const ms = (description: string): JsonSchema => nullable(int({ minimum: 0, maximum: INT32_MAX, description: `${description}, milliseconds` }));
-const uptimeWindows = (what: string): JsonSchema =>
-  objectOf<Stats['uptime']>({ '24h': percent(`${what}, last 24 hours`), '7d': percent(`${what}, last 7 days`), '30d': percent(`${what}, last 30 days`) });
+type Stats = ReturnType<typeof toStatsResponse>;
 
 const monitor = objectOf<MonitorResponse>(
   {
@@ -262,137 +205,6 @@ const bulkOutcome = objectOf<BulkOutcome>({
   ),
 });
 
-const notification = objectOf<NotificationResponse>(
-  {
-    id: id(),
-    monitor_id: id(),
-    monitor_name: monitorField('name'),
-    monitor_url: monitorField('url', { format: 'uri' }),
-    type: enumOf(NOTIFICATION_TYPES, { description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)' }),
-    message: text(),
-    status: enumOf(NOTIFICATION_STATUSES, { description: 'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)' }),
-    started_at: timestamp(),
-    resolved_at: nullable(timestamp()),
-    duration: nullable(int({ minimum: 0, maximum: INT32_MAX, description: 'Seconds from started_at to resolved_at; null while active' })),
-    notification_method: enumOf(['email']),
-    acknowledged: bool(),
-    acknowledged_at: nullable(timestamp()),
-    email_sent_at: nullable(timestamp({ description: 'When the mail transport accepted the email' })),
-    error_details: nullable(
-      objectOf<NotificationErrorDetails>({ status_code: statusCode(), response_time: ms('Response time'), error_message: text() }),
-    ),
-    created_at: timestamp(),
-    possible_duplicate: bool({ description: 'One of its deliveries may have reached its receiver twice (see NotificationDelivery)' }),
-    suppressed: bool({ description: 'Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md)' }),
-    suppressed_by: arrayOf(id(), { maxItems: 20, description: 'The offline monitors that suppressed it; empty when not suppressed' }),
-  },
-  { description: 'A downtime or recovery notification (docs/notifications.md)' },
-);
-
-const agent = objectOf<AgentResponse>(
-  {
-    id: id(),
-    name: agentField('name'),
-    location: agentField('location'),
-    url: agentField('url', { format: 'uri' }),
-    status: agentStatus,
-    is_public: bool(),
-    owner_id: id(),
-    version: nullable(str({ maxLength: AGENT_VERSION_MAX })),
-    last_seen_at: nullable(timestamp()),
-    created_at: timestamp(),
-    updated_at: timestamp(),
-  },
-  { description: 'A monitoring agent (docs/agent-protocol.md); never carries its secret' },
-);
-
-const agentStatsRow = objectOf<AgentStatsRow>({
-  agent_id: id(),
-  name: agentField('name'),
-  location: agentField('location'),
-  status: agentStatus,
-  is_public: bool(),
-  last_seen_at: nullable(timestamp()),
-  checks: count(),
-  errors: count('Calls the agent did not answer'),
-  failures: count('Checks the agent answered with down'),
-  error_rate: percent('errors / checks × 100'),
-  avg_latency_ms: ms('Mean round trip'),
-  p95_latency_ms: ms('95th percentile round trip'),
-});
-
-const user = objectOf<UserResponse>(
-  {
-    id: id(),
-    email: str({ format: 'email', maxLength: 320 }),
-    name: nullable(str({ maxLength: 200 })),
-    provider: nullable(enumOf(OAUTH_PROVIDERS, { description: 'Provider of the current session; null for a bearer token' })),
-    providers: arrayOf(enumOf(OAUTH_PROVIDERS), { maxItems: OAUTH_PROVIDERS.length, description: 'Every linked provider' }),
-    avatar_url: nullable(str({ format: 'uri', maxLength: TEXT_MAX })),
-    role: enumOf(USER_ROLES),
-    created_at: timestamp(),
-    last_login: nullable(timestamp()),
-  },
-  { description: 'The signed-in user' },
-);
-
-const token = objectOf<TokenResponse>(
-  { id: id(), name: tokenName, created_at: timestamp(), expires_at: nullable(timestamp()), last_used_at: nullable(timestamp()) },
-  { description: 'An API token (never its value)' },
-);
-
-const dashboard = objectOf<Dashboard>(
-  {
-    monitors: objectOf<Dashboard['monitors']>({
-      total: count(),
-      online: count(),
-      offline: count(),
-      warning: count(),
-      pending: count(),
-      paused: count(),
-    }),
-    uptime: uptimeWindows('Mean uptime of the monitors with checks'),
-    response_time_avg_24h: ms('Mean response time over the last 24 hours'),
-    active_incidents: count(),
-    down_monitors: arrayOf(
-      objectOf<Dashboard['down_monitors'][number]>({
-        id: id(),
-        name: monitorField('name'),
-        url: monitorField('url', { format: 'uri' }),
-        since: nullable(timestamp({ description: 'Start of the open downtime' })),
-      }),
-      { maxItems: INT32_MAX, description: 'Every offline monitor of the caller' },
-    ),
-    recent_notifications: arrayOf(ref('Notification'), { maxItems: 5 }),
-    checks: objectOf<Dashboard['checks']>(
-      {
-        per_second: num({ minimum: 0, description: 'Checks started per second by all check-workers over the last minute' }),
-        lag_p99_seconds: nullable(
-          num({ minimum: 0, description: '99th percentile of start minus planned time over the last minute (the worst worker); null when no check ran' }),
-        ),
-        late: bool({
-          description:
-            'True when the p99 lag exceeds 10 % of the checks’ interval on any check-worker, or when monitors are active and no check-worker reports at all',
-        }),
-      },
-      { description: 'How the check-worker fleet keeps up (all workers, not only the caller’s monitors)' },
-    ),
-  },
-  { description: 'GET /dashboard (docs/dashboard.md)' },
-);
-
-const preferences = objectOf<ReturnType<typeof toPreferencesResponse>>(
-  {
-    timezone: preferenceField('timezone'),
-    email_notifications: bool(),
-    default_check_interval: preferenceField('default_check_interval'),
-    default_timeout: preferenceField('default_timeout'),
-    default_locations: preferenceField('default_locations'),
-    theme: enumOf(THEMES),
-  },
-  { description: 'A user’s preferences (docs/dashboard.md)' },
-);
-
 /** The resources the API answers with, by component name. */
 export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   Monitor: monitor,
@@ -404,74 +216,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   MonitorStats: stats,
   AlertSettings: alertSettings,
   BulkOutcome: bulkOutcome,
-  Notification: notification,
-  ...deliverySchemas(notification),
-  Acknowledgement: objectOf<ReturnType<typeof toAcknowledgementResponse>>({
-    id: id(),
-    acknowledged: bool(),
-    acknowledged_at: nullable(timestamp()),
-  }),
-  Resolution: objectOf<ReturnType<typeof toResolutionResponse>>({
-    id: id(),
-    status: enumOf(NOTIFICATION_STATUSES),
-    resolved_at: nullable(timestamp()),
-    duration: nullable(int({ minimum: 0, maximum: INT32_MAX })),
-  }),
-  Agent: agent,
-  AgentWithSecret: objectOf<AgentResponse & { secret: string }>(
-    { ...(agent.properties as { [K in keyof AgentResponse]: JsonSchema }), secret: agentSecret },
-    { description: 'The new agent with its HMAC secret, shown here once (later only by /credentials)' },
-  ),
-  AgentCredentials: objectOf<{ agent_id: number; secret: string }>({ agent_id: id(), secret: agentSecret }),
-  AgentValidation: objectOf<AgentValidation>({
-    reachable: bool(),
-    latency_ms: ms('Round trip of the health call'),
-    version: nullable(str({ maxLength: AGENT_VERSION_MAX })),
-    error: nullable(text()),
-    checked_at: timestamp(),
-  }),
-  AgentStats: objectOf<AgentStats>({
-    period: enumOf(['24h']),
-    from: timestamp(),
-    to: timestamp(),
-    totals: objectOf<AgentStats['totals']>({
-      agents: count(),
-      active: count(),
-      inactive: count(),
-      maintenance: count(),
-      unreachable: count(),
-      checks: count(),
-      errors: count(),
-      failures: count(),
-    }),
-    agents: arrayOf(agentStatsRow, { maxItems: INT32_MAX, description: 'One per agent the caller may see' }),
-  }),
-  User: user,
-  Token: token,
-  CreatedToken: objectOf<Omit<TokenResponse, 'last_used_at'> & { token: string }>(
-    {
-      id: id(),
-      name: tokenName,
-      token: str({ pattern: '^upt_[A-Za-z0-9_-]{40,}$', maxLength: 128, description: 'The token itself, shown only in this answer' }),
-      created_at: timestamp(),
-      expires_at: nullable(timestamp()),
-    },
-    { description: 'A new API token with its value' },
-  ),
-  Dashboard: dashboard,
-  Preferences: preferences,
-  Health: objectOf<{ status: string }>({ status: enumOf(['ok']) }),
-  Readiness: objectOf<Omit<ReadinessReport, 'ready'> & { status: string }>({
-    status: enumOf(['ready', 'unavailable']),
-    checks: {
-      type: 'object',
-      description: 'By dependency (database, redis)',
-      additionalProperties: {
-        type: 'object',
-        required: ['ok', 'latency_ms'],
-        additionalProperties: false,
-        properties: { ok: bool(), latency_ms: num({ minimum: 0 }), error: text() },
-      },
-    },
-  }),
+  ...NOTIFICATION_SCHEMAS,
+  ...AGENT_SCHEMAS,
+  ...ACCOUNT_SCHEMAS,
 };

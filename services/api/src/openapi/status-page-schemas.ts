@@ -58,6 +58,75 @@ const title = (): JsonSchema => str({ minLength: 1, maxLength: TITLE_MAX });
 const description = (): JsonSchema => nullable(str({ maxLength: DESCRIPTION_MAX }));
 const url = (extra: Omit<JsonSchema, 'type'> = {}): JsonSchema => str({ format: 'uri', maxLength: URL_MAX, ...extra });
 
+/** A status page as its owner sees it. */
+const statusPage = (): JsonSchema =>
+  objectOf<StatusPageResponse>(
+    {
+      id: int({ minimum: 1, maximum: ID_MAX }),
+      slug: slug(),
+      title: title(),
+      description: description(),
+      monitors: arrayOf(objectOf<StatusPageResponse['monitors'][number]>({ id: int({ minimum: 1, maximum: ID_MAX }), name: monitorName() }), {
+        maxItems: MAX_PAGE_MONITORS,
+        description: 'In page order',
+      }),
+      published: bool(),
+      url: url({ description: '${PUBLIC_URL}/status/{slug}' }),
+      created_at: timestamp(),
+      updated_at: timestamp(),
+    },
+    { description: 'A status page as its owner sees it' },
+  );
+
+/** A published status page as anyone reads it. */
+const publicStatusPage = (): JsonSchema =>
+  objectOf<PublicStatusPage>(
+    {
+      slug: slug(),
+      title: title(),
+      description: description(),
+      status: enumOf(PAGE_STATUSES, { description: 'outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none' }),
+      monitors: arrayOf(
+        objectOf<PublicStatusPage['monitors'][number]>({
+          name: monitorName(),
+          status: enumOf(MONITOR_STATUSES),
+          uptime_24h: percent('Uptime over the last 24 hours'),
+          uptime_90d: percent('Uptime over the 90 days of `days`'),
+          days: arrayOf(
+            objectOf<PublicStatusPage['monitors'][number]['days'][number]>({
+              date: str({ format: 'date', maxLength: 10, description: 'A UTC day' }),
+              uptime: percent('Uptime of the day'),
+            }),
+            { minItems: PUBLIC_DAYS, maxItems: PUBLIC_DAYS, description: 'The last 90 UTC days, oldest first, today last' },
+          ),
+        }),
+        { maxItems: MAX_PAGE_MONITORS, description: 'In page order; no URL, id or error text' },
+      ),
+      active_incidents: arrayOf(
+        objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: monitorName(), started_at: timestamp() }),
+        { maxItems: MAX_PAGE_MONITORS, description: 'Open downtimes of the monitors shown (not paused)' },
+      ),
+      updated_at: timestamp({ description: 'When these figures were read; they are cached for PUBLIC_CACHE_SECONDS' }),
+    },
+    { description: 'A published status page as anyone reads it' },
+  );
+
+/** A monitor's new badge. */
+const badgeCreated = (): JsonSchema =>
+  objectOf<CreatedBadge>(
+    {
+      badge_token: str({
+        pattern: BADGE_TOKEN_PATTERN.source,
+        minLength: BADGE_TOKEN_LENGTH,
+        maxLength: BADGE_TOKEN_LENGTH,
+        description: 'Shown only in this answer; only its SHA-256 is stored',
+      }),
+      status_url: url(),
+      uptime_url: url({ description: 'Add ?period=24h|7d|30d|90d (default 30d)' }),
+    },
+    { description: 'A monitor\'s new badge' },
+  );
+
 /** The schemas of status pages and badges, answers and bodies, by component name. */
 export function statusPageSchemas(): Record<string, JsonSchema> {
   const fields = annotate(schemaOfDto(StatusPageFieldsDto), {
@@ -67,66 +136,9 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     published: { description: 'Unpublished pages answer 404 to the public', default: true },
   });
   return {
-    StatusPage: objectOf<StatusPageResponse>(
-      {
-        id: int({ minimum: 1, maximum: ID_MAX }),
-        slug: slug(),
-        title: title(),
-        description: description(),
-        monitors: arrayOf(objectOf<StatusPageResponse['monitors'][number]>({ id: int({ minimum: 1, maximum: ID_MAX }), name: monitorName() }), {
-          maxItems: MAX_PAGE_MONITORS,
-          description: 'In page order',
-        }),
-        published: bool(),
-        url: url({ description: '${PUBLIC_URL}/status/{slug}' }),
-        created_at: timestamp(),
-        updated_at: timestamp(),
-      },
-      { description: 'A status page as its owner sees it' },
-    ),
-    PublicStatusPage: objectOf<PublicStatusPage>(
-      {
-        slug: slug(),
-        title: title(),
-        description: description(),
-        status: enumOf(PAGE_STATUSES, { description: 'outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none' }),
-        monitors: arrayOf(
-          objectOf<PublicStatusPage['monitors'][number]>({
-            name: monitorName(),
-            status: enumOf(MONITOR_STATUSES),
-            uptime_24h: percent('Uptime over the last 24 hours'),
-            uptime_90d: percent('Uptime over the 90 days of `days`'),
-            days: arrayOf(
-              objectOf<PublicStatusPage['monitors'][number]['days'][number]>({
-                date: str({ format: 'date', maxLength: 10, description: 'A UTC day' }),
-                uptime: percent('Uptime of the day'),
-              }),
-              { minItems: PUBLIC_DAYS, maxItems: PUBLIC_DAYS, description: 'The last 90 UTC days, oldest first, today last' },
-            ),
-          }),
-          { maxItems: MAX_PAGE_MONITORS, description: 'In page order; no URL, id or error text' },
-        ),
-        active_incidents: arrayOf(
-          objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: monitorName(), started_at: timestamp() }),
-          { maxItems: MAX_PAGE_MONITORS, description: 'Open downtimes of the monitors shown (not paused)' },
-        ),
-        updated_at: timestamp({ description: 'When these figures were read; they are cached for PUBLIC_CACHE_SECONDS' }),
-      },
-      { description: 'A published status page as anyone reads it' },
-    ),
-    BadgeCreated: objectOf<CreatedBadge>(
-      {
-        badge_token: str({
-          pattern: BADGE_TOKEN_PATTERN.source,
-          minLength: BADGE_TOKEN_LENGTH,
-          maxLength: BADGE_TOKEN_LENGTH,
-          description: 'Shown only in this answer; only its SHA-256 is stored',
-        }),
-        status_url: url(),
-        uptime_url: url({ description: 'Add ?period=24h|7d|30d|90d (default 30d)' }),
-      },
-      { description: 'A monitor\'s new badge' },
-    ),
+    StatusPage: statusPage(),
+    PublicStatusPage: publicStatusPage(),
+    BadgeCreated: badgeCreated(),
     StatusPageCreate: { ...annotate(fields, {}, REQUIRED_ON_CREATE), description: 'A new status page' },
     StatusPageUpdate: { ...fields, description: 'PUT and PATCH: a partial body; monitor_ids replaces the list' },
   };

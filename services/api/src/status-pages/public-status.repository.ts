@@ -1,6 +1,6 @@
 import type { DataSource } from '@uptime/db';
 import type { MonitorStatus } from '@uptime/db';
-import { DAY_MS, floorTo } from '../monitors/time-buckets';
+import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
 
 export interface PublishedPageRow {
   slug: string;

@@ -9,7 +9,7 @@ import { sendCached } from '../http/cached-answer';
 import { metaFor } from '../http/envelope';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
-import type { UptimeSource } from '../monitors/uptime.repository';
+import type { UptimeSource } from '../monitor-stats/uptime.repository';
 import { readPublicStatusPage } from './public-status';
 import { SLUG_PATTERN } from './status-page.dto';
 import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './status-page.html';

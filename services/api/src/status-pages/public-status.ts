@@ -1,6 +1,6 @@
 import type { MonitorStatus } from '@uptime/db';
-import { DAY_MS, floorTo } from '../monitors/time-buckets';
-import { uptimeByMonitor, uptimePercent, type UptimeSource } from '../monitors/uptime.repository';
+import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
+import { uptimeByMonitor, uptimePercent, type UptimeSource } from '../monitor-stats/uptime.repository';
 import { PUBLIC_DAYS, readDailyCounts, readPublishedPage, type DailyCounts } from './public-status.repository';
 
 export type PageStatus = 'operational' | 'degraded' | 'outage';

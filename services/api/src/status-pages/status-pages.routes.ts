@@ -3,9 +3,7 @@ import { callerOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
-import { parseInput } from '../http/validate';
-import { parseWithRequired } from '../http/required-fields';
-import { REQUIRED_ON_CREATE, StatusPageFieldsDto } from './status-page.dto';
+import { parseStatusPageCreate, parseStatusPagePatch } from './status-page-input';
 import { toStatusPageResponse } from './status-page.presenter';
 import {
   createStatusPage,
@@ -13,7 +11,6 @@ import {
   getStatusPage,
   listStatusPages,
   updateStatusPage,
-  type NewStatusPage,
   type StatusPagesDeps,
 } from './status-pages.service';
 
@@ -23,7 +20,7 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
   const { ds, publicUrl } = deps;
 
   router.post('/', async (req, res) => {
-    const page = await createStatusPage(deps, callerOf(req).id, (await parseWithRequired(StatusPageFieldsDto, req.body, REQUIRED_ON_CREATE)) as NewStatusPage);
+    const page = await createStatusPage(deps, callerOf(req).id, await parseStatusPageCreate(req.body));
     sendData(res, toStatusPageResponse(page, publicUrl), 201);
   });
 
@@ -44,7 +41,7 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
 
   const update: RequestHandler = async (req, res) => {
     const id = parseId(req.params.id, 'status page');
-    const dto = await parseInput(StatusPageFieldsDto, req.body ?? {});
+    const dto = await parseStatusPagePatch(req.body ?? {});
     sendData(res, toStatusPageResponse(await updateStatusPage(deps, callerOf(req).id, id, dto), publicUrl));
   };
   router.put('/:id', update);

@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
 import type { PageRequest } from '../http/pagination';
 import type { StatusPageFieldsDto } from './status-page.dto';
+import type { NewStatusPage } from './status-page-input';
 import { foreignMonitorIds, listOwnPageIds, readOwnPages, setPageMonitors, type StatusPageRow } from './status-pages.repository';
 
 export interface StatusPagesDeps {
@@ -10,9 +11,6 @@ export interface StatusPagesDeps {
   /** The public reads' cache: a page's entry is dropped when its owner changes it. */
   cache: PublicCache;
 }
-
-/** Create: slug, title and monitor_ids are present (the route checks). */
-export type NewStatusPage = StatusPageFieldsDto & Required<Pick<StatusPageFieldsDto, 'slug' | 'title' | 'monitor_ids'>>;
 
 const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_EXISTS', `The slug "${slug}" is already taken`);
 

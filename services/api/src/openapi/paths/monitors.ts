@@ -1,7 +1,7 @@
 import { MONITOR_STATUSES } from '@uptime/db';
-import { TAG_FILTER_MAX_LENGTH } from '../../monitors/list-monitors.query';
-import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitors/stats.query';
-import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.query';
+import { TAG_FILTER_MAX_LENGTH } from '../../monitors/list-monitors.params';
+import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitor-stats/stats.params';
+import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.params';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
 import {
   dataExample,

@@ -1,7 +1,7 @@
 import { NOTIFICATION_STATUSES, NOTIFICATION_TYPES } from '@uptime/db';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
 import { dataExample, EXAMPLE_DELIVERY, EXAMPLE_META, EXAMPLE_NOTIFICATION, listExample, messageExample } from '../examples';
-import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.query';
+import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.params';
 import { enumOf, INT32_MAX, int, ref, str } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 

@@ -11,7 +11,7 @@ export const PERIODS: Period[] = ['24h', '7d', '30d', '90d'];
 export const GRANULARITIES: Granularity[] = ['5m', '1h', '1d'];
 const PERIOD_HOURS: Record<Period, number> = { '24h': 24, '7d': 168, '30d': 720, '90d': 2160 };
 const STEP_HOURS: Record<Granularity, number> = { '5m': 1 / 12, '1h': 1, '1d': 24 };
-/** The API answers at most this many buckets (services/api/src/monitors/stats.query.ts). */
+/** The API answers at most this many buckets (services/api/src/monitor-stats/stats.params.ts). */
 const MAX_BUCKETS = 2200;
 export const granularityFits = (p: Period, g: Granularity): boolean =>
   PERIOD_HOURS[p] / STEP_HOURS[g] + 1 <= MAX_BUCKETS && PERIOD_HOURS[p] / STEP_HOURS[g] >= 1;

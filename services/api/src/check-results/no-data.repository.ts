@@ -39,12 +39,3 @@ export function secondsWithin(spans: readonly NoDataSpanView[], from: Date, to: 
   }, 0);
   return Math.round(ms / 1000);
 }
-
-/** A span as the API shows it; `to` null while it goes on, `duration` in seconds up to `now`. */
-export function toNoDataSpanResponse(s: NoDataSpanView, now: Date) {
-  return {
-    from: s.startedAt.toISOString(),
-    to: s.endedAt?.toISOString() ?? null,
-    duration: Math.max(0, Math.round(((s.endedAt ?? now).getTime() - s.startedAt.getTime()) / 1000)),
-  };
-}

@@ -20,8 +20,8 @@ export interface UptimeBase {
 
 const at = (ms: number): Date => new Date(ms);
 
-/** Computes the settled parts for `monitorIds` at hour `hour` in one query. */
-export async function computeUptimeBases(ds: DataSource, monitorIds: number[], hour: Date): Promise<Map<number, UptimeBase>> {
+/** The parameters of the query below, for hour `H` (see UptimeBase). */
+function uptimeBaseParams(monitorIds: number[], hour: Date): unknown[] {
   const H = hour.getTime();
   const D = floorTo(H, DAY_MS).getTime();
   // [H−7d+1h, H−1h) through whole days where it can: hourly up to the first midnight, daily
@@ -30,9 +30,53 @@ export async function computeUptimeBases(ds: DataSource, monitorIds: number[], h
   const i7End = H - HOUR_MS;
   const i7FirstDay = ceilTo(i7Start, DAY_MS).getTime();
   const i7LastDay = floorTo(i7End, DAY_MS).getTime();
-  const rows: { monitor_id: number; part: keyof UptimeBase; slot: number | null; checks: string; successes: string; rt_count: string; rt_sum: string }[] =
-    await ds.query(
-      `SELECT monitor_id, part, slot, sum(checks) AS checks, sum(successes) AS successes, sum(rt_count) AS rt_count, sum(rt_sum) AS rt_sum
+  return [
+    monitorIds,
+    H - 24 * HOUR_MS,
+    at(H - 24 * HOUR_MS),
+    at(H - 23 * HOUR_MS),
+    at(H - HOUR_MS),
+    at(H - 7 * DAY_MS),
+    at(i7Start),
+    at(Math.min(i7FirstDay, i7End)),
+    at(Math.max(i7LastDay, i7FirstDay)),
+    at(D - 30 * DAY_MS),
+    at(D - DAY_MS),
+    FIVE_MINUTES_MS,
+  ];
+}
+
+type PartRow = {
+  monitor_id: number;
+  part: keyof UptimeBase;
+  slot: number | null;
+  checks: string;
+  successes: string;
+  rt_count: string;
+  rt_sum: string;
+};
+
+/** Each monitor's parts from the query's rows (a monitor without rows has zeros). */
+function foldBases(monitorIds: number[], rows: PartRow[]): Map<number, UptimeBase> {
+  const bases = new Map<number, UptimeBase>(
+    monitorIds.map((id) => [id, { i24: [0, 0, 0, 0], e24: {}, e7: [0, 0], i7: [0, 0], i30: [0, 0] }]),
+  );
+  for (const r of rows) {
+    const base = bases.get(r.monitor_id)!;
+    const cells: Cells = [Number(r.checks), Number(r.successes), Number(r.rt_count), Number(r.rt_sum)];
+    if (r.part === 'e24') base.e24[String(r.slot)] = cells;
+    else if (r.part === 'i24') base.i24 = cells;
+    else if (r.part === 'e7') base.e7 = [cells[0], cells[1]];
+    else if (r.part === 'i7') base.i7 = [base.i7[0] + cells[0], base.i7[1] + cells[1]];
+    else base.i30 = [cells[0], cells[1]];
+  }
+  return bases;
+}
+
+/** Computes the settled parts for `monitorIds` at hour `hour` in one query. */
+export async function computeUptimeBases(ds: DataSource, monitorIds: number[], hour: Date): Promise<Map<number, UptimeBase>> {
+  const rows: PartRow[] = await ds.query(
+    `SELECT monitor_id, part, slot, sum(checks) AS checks, sum(successes) AS successes, sum(rt_count) AS rt_count, sum(rt_sum) AS rt_sum
          FROM (
            SELECT monitor_id, 'e24' AS part, ((extract(epoch FROM bucket) * 1000 - $2::bigint) / $12)::int AS slot,
                   checks, successes, rt_count, rt_sum
@@ -55,32 +99,7 @@ export async function computeUptimeBases(ds: DataSource, monitorIds: number[], h
              FROM check_rollups_1d WHERE monitor_id = ANY($1) AND bucket >= $10 AND bucket < $11
          ) parts
         GROUP BY monitor_id, part, slot`,
-      [
-        monitorIds,
-        H - 24 * HOUR_MS,
-        at(H - 24 * HOUR_MS),
-        at(H - 23 * HOUR_MS),
-        at(H - HOUR_MS),
-        at(H - 7 * DAY_MS),
-        at(i7Start),
-        at(Math.min(i7FirstDay, i7End)),
-        at(Math.max(i7LastDay, i7FirstDay)),
-        at(D - 30 * DAY_MS),
-        at(D - DAY_MS),
-        FIVE_MINUTES_MS,
-      ],
-    );
-  const bases = new Map<number, UptimeBase>(
-    monitorIds.map((id) => [id, { i24: [0, 0, 0, 0], e24: {}, e7: [0, 0], i7: [0, 0], i30: [0, 0] }]),
+    uptimeBaseParams(monitorIds, hour),
   );
-  for (const r of rows) {
-    const base = bases.get(r.monitor_id)!;
-    const cells: Cells = [Number(r.checks), Number(r.successes), Number(r.rt_count), Number(r.rt_sum)];
-    if (r.part === 'e24') base.e24[String(r.slot)] = cells;
-    else if (r.part === 'i24') base.i24 = cells;
-    else if (r.part === 'e7') base.e7 = [cells[0], cells[1]];
-    else if (r.part === 'i7') base.i7 = [base.i7[0] + cells[0], base.i7[1] + cells[1]];
-    else base.i30 = [cells[0], cells[1]];
-  }
-  return bases;
+  return foldBases(monitorIds, rows);
 }

@@ -1,4 +1,4 @@
-import { toNoDataSpanResponse } from './no-data.repository';
+import { toNoDataSpanResponse } from '../check-results/check-result.presenter';
 import { bucketUptime, type MonitorStats } from './stats.service';
 
 /** `data` of GET /monitors/{id}/stats: uptime, response times, incidents and checks over the period, plus `series` (docs/statistics.md). */

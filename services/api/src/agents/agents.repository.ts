@@ -1,0 +1,154 @@
+import { In } from 'typeorm';
+import { Agent, Monitor, queryRows, type DataSource, type EntityManager } from '@uptime/db';
+import type { PageRequest } from '../http/pagination';
+
+/** The queries of agents and their assignments (monitor_agents); rules stay in the services. */
+
+type Db = DataSource | EntityManager;
+
+/** Inserts an agent and answers it with its id and defaults. */
+export function insertAgent(db: Db, fields: Partial<Agent>): Promise<Agent> {
+  const repo = db.getRepository(Agent);
+  return repo.save(repo.create(fields));
+}
+
+/** One page of agents by id, those of `ownerId` only unless null (an admin's view), and the total. */
+export async function selectAgents(db: Db, ownerId: number | null, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  const qb = db.getRepository(Agent).createQueryBuilder('a');
+  if (ownerId !== null) qb.where('a.owner_id = :id', { id: ownerId });
+  const [items, total] = await qb.orderBy('a.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
+  return { items, total };
+}
+
+/** One page of the agents a user can assign: their own (any status) and other users' public active ones. */
+export async function selectAccessibleAgents(db: Db, userId: number, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  const [items, total] = await db
+    .getRepository(Agent)
+    .createQueryBuilder('a')
+    .where(`a.owner_id = :id OR (a.is_public AND a.status = 'active')`, { id: userId })
+    .orderBy('a.id', 'ASC')
+    .skip(page.offset)
+    .take(page.limit)
+    .getManyAndCount();
+  return { items, total };
+}
+
+/** The agent as stored now (after a change in the same transaction). */
+export function reloadAgent(db: Db, id: number): Promise<Agent> {
+  return db.getRepository(Agent).findOneByOrFail({ id });
+}
+
+export async function updateAgentRow(db: Db, id: number, changes: Partial<Agent>): Promise<void> {
+  await db.getRepository(Agent).update({ id }, changes);
+}
+
+/** Deletes the agent (its assignments go by cascade) and its counters. */
+export async function deleteAgentRow(em: EntityManager, id: number): Promise<void> {
+  await em.getRepository(Agent).delete({ id });
+  await em.query(`DELETE FROM agent_check_rollups_1h WHERE agent_id = $1`, [id]);
+}
+
+/**
+ * Locks monitors in id order (FOR UPDATE), as the check-workers' batches do before they touch
+ * agent rows: every transaction that changes both takes monitors first, so none deadlock.
+ */
+async function lockMonitors(em: EntityManager, idsSql: string, params: unknown[]): Promise<number[]> {
+  const rows: { id: number }[] = await em.query(
+    `SELECT m.id FROM monitors m WHERE m.id IN (${idsSql}) ORDER BY m.id FOR UPDATE OF m`,
+    params,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Locks the monitors the agent is assigned to (see lockMonitors) and answers their ids. */
+export function lockMonitorsOfAgent(em: EntityManager, agentId: number): Promise<number[]> {
+  return lockMonitors(em, `SELECT monitor_id FROM monitor_agents WHERE agent_id = $1`, [agentId]);
+}
+
+/** Locks the monitors of users other than the agent's owner that it is assigned to. */
+export function lockOthersMonitorsOfAgent(em: EntityManager, agent: Pick<Agent, 'id' | 'ownerId'>): Promise<number[]> {
+  return lockMonitors(
+    em,
+    `SELECT ma.monitor_id FROM monitor_agents ma JOIN monitors o ON o.id = ma.monitor_id WHERE ma.agent_id = $1 AND o.owner_id <> $2`,
+    [agent.id, agent.ownerId],
+  );
+}
+
+/** Removes the agent from these monitors. */
+export async function unassignAgent(em: EntityManager, agentId: number, monitorIds: readonly number[]): Promise<void> {
+  await em.query(`DELETE FROM monitor_agents WHERE agent_id = $1 AND monitor_id = ANY($2)`, [agentId, [...monitorIds]]);
+}
+
+/** The agents assigned to a monitor, by id. */
+export function selectAssignedAgents(db: Db, monitorId: number): Promise<Agent[]> {
+  return db
+    .getRepository(Agent)
+    .createQueryBuilder('a')
+    .innerJoin('monitor_agents', 'ma', 'ma.agent_id = a.id AND ma.monitor_id = :monitorId', { monitorId })
+    .orderBy('a.id', 'ASC')
+    .getMany();
+}
+
+export function selectAgentsByIds(em: EntityManager, ids: readonly number[]): Promise<Agent[]> {
+  return em.getRepository(Agent).findBy({ id: In([...ids]) });
+}
+
+/** How many agents the monitor would have with `ids` added. */
+export async function countAgentsWith(em: EntityManager, monitorId: number, ids: readonly number[]): Promise<number> {
+  const [{ count }]: { count: number }[] = await em.query(
+    `SELECT count(*)::int AS count FROM (SELECT agent_id FROM monitor_agents WHERE monitor_id = $1 UNION SELECT unnest($2::int[])) all_agents`,
+    [monitorId, [...ids]],
+  );
+  return count;
+}
+
+/** Assigns the agents; answers how many were not assigned yet. */
+export async function insertAssignments(em: EntityManager, monitorId: number, ids: readonly number[]): Promise<number> {
+  const inserted: unknown[] = await em.query(
+    `INSERT INTO monitor_agents (monitor_id, agent_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING RETURNING agent_id`,
+    [monitorId, [...ids]],
+  );
+  return inserted.length;
+}
+
+/** Unassigns the agents; answers how many were assigned. */
+export async function deleteAssignments(em: EntityManager, monitorId: number, ids: readonly number[]): Promise<number> {
+  const removed = await queryRows<{ agent_id: number }>(
+    em,
+    `DELETE FROM monitor_agents WHERE monitor_id = $1 AND agent_id = ANY($2::int[]) RETURNING agent_id`,
+    [monitorId, [...ids]],
+  );
+  return removed.length;
+}
+
+/**
+ * A new config version for these monitors (checks still carrying the old agent list are dropped
+ * by the recorder), and the monitors as they are now, their agentIds reflecting the change.
+ */
+export async function bumpConfigVersions(em: EntityManager, monitorIds: readonly number[]): Promise<Monitor[]> {
+  await em.query(`UPDATE monitors SET config_version = config_version + 1, updated_at = now() WHERE id = ANY($1)`, [[...monitorIds]]);
+  return em.getRepository(Monitor).findBy({ id: In([...monitorIds]) });
+}
+
+/** Whether the user owns the monitor. */
+export async function ownsMonitor(db: DataSource, ownerId: number, monitorId: number): Promise<boolean> {
+  return (await db.getRepository(Monitor).findOne({ where: { id: monitorId, ownerId }, select: { id: true } })) !== null;
+}
+
+/** The agent with this id, if any; locked when `lock`. */
+export function selectAgent(db: Db, id: number, lock = false): Promise<Agent | null> {
+  return db.getRepository(Agent).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+}
+
+/** An answer from the agent: seen now, its version (agents.version is varchar(64)), active again if it was unreachable. */
+export async function recordAgentAnswer(db: Db, id: number, version: string): Promise<void> {
+  await db.query(
+    `UPDATE agents SET last_seen_at = now(), version = $2, status = CASE WHEN status = 'unreachable' THEN 'active' ELSE status END WHERE id = $1`,
+    [id, version.slice(0, 64)],
+  );
+}
+
+/** No answer from the agent: an active one becomes unreachable. */
+export async function markAgentUnreachable(db: Db, id: number): Promise<void> {
+  await db.query(`UPDATE agents SET status = 'unreachable' WHERE id = $1 AND status = 'active'`, [id]);
+}

@@ -1,0 +1,27 @@
+import type { CheckResultView } from './check-results.repository';
+import type { NoDataSpanView } from './no-data.repository';
+
+/** A check as the API shows it (docs/monitors.md); `location` is null for a check made by the worker itself. */
+export function toCheckResultResponse(r: CheckResultView) {
+  return {
+    id: Number(r.id),
+    checked_at: r.checkedAt.toISOString(),
+    status: r.ok ? ('up' as const) : ('down' as const),
+    status_code: r.statusCode,
+    response_time: r.responseTime,
+    error: r.error,
+    maintenance: r.maintenance,
+    location: r.location,
+    timings: { dns: r.dnsMs, connect: r.connectMs, tls: r.tlsMs, first_byte: r.firstByteMs, total: r.responseTime },
+    locations: r.locations ?? [],
+  };
+}
+
+/** A span as the API shows it; `to` null while it goes on, `duration` in seconds up to `now`. */
+export function toNoDataSpanResponse(s: NoDataSpanView, now: Date) {
+  return {
+    from: s.startedAt.toISOString(),
+    to: s.endedAt?.toISOString() ?? null,
+    duration: Math.max(0, Math.round(((s.endedAt ?? now).getTime() - s.startedAt.getTime()) / 1000)),
+  };
+}

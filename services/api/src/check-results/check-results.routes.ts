@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { DataSource } from '@uptime/db';
+import { callerOf } from '../auth/caller';
+import { sendList } from '../http/envelope';
+import { parseId } from '../http/id-param';
+import { parsePage } from '../http/pagination';
+import { toCheckResultResponse, toNoDataSpanResponse } from './check-result.presenter';
+import { monitorHistory, monitorResults } from './check-results.service';
+import { parseHistoryQuery } from './history.params';
+
+/** `/monitors/{id}/history` and `/monitors/{id}/results`: a monitor's recorded checks (docs/statistics.md). */
+export function checkResultsRouter(ds: DataSource): Router {
+  const router = Router();
+  const monitorId = (raw: unknown): number => parseId(raw, 'monitor');
+
+  router.get('/:id/history', async (req, res) => {
+    const id = monitorId(req.params.id);
+    const query = parseHistoryQuery(req.query as Record<string, unknown>);
+    const now = new Date();
+    const { items, total, noData } = await monitorHistory(ds, callerOf(req).id, id, query, now);
+    // One page of at most `limit`, the newest; `total` counts every check in the range. Beside
+    // the checks, the time in the range when nobody checked (docs/statistics.md).
+    sendList(
+      res,
+      items.map(toCheckResultResponse),
+      { page: 1, limit: query.limit, total },
+      { no_data: noData.map((s) => toNoDataSpanResponse(s, now)) },
+    );
+  });
+
+  router.get('/:id/results', async (req, res) => {
+    const id = monitorId(req.params.id);
+    const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 50, maxLimit: 100 });
+    const { items, total } = await monitorResults(ds, callerOf(req).id, id, page);
+    sendList(res, items.map(toCheckResultResponse), { page: page.page, limit: page.limit, total });
+  });
+
+  return router;
+}

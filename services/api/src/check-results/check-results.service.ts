@@ -1,0 +1,39 @@
+import type { DataSource } from '@uptime/db';
+import type { PageRequest } from '../http/pagination';
+import { getMonitor } from '../monitors/monitors.service';
+import { historyRows, resultRows, type CheckResultView } from './check-results.repository';
+import type { HistoryQuery } from './history.params';
+import { withLocations } from './location-results.repository';
+import { noDataSpans, type NoDataSpanView } from './no-data.repository';
+
+/**
+ * GET /monitors/{id}/history: the caller's monitor's checks within [from, to], newest first (at
+ * most `limit`), how many there are, and the time in the range when nobody checked
+ * (docs/statistics.md).
+ */
+export async function monitorHistory(
+  ds: DataSource,
+  ownerId: number,
+  id: number,
+  q: HistoryQuery,
+  now = new Date(),
+): Promise<{ items: CheckResultView[]; total: number; noData: NoDataSpanView[] }> {
+  const monitor = await getMonitor(ds, ownerId, id);
+  const [{ items, total }, noData] = await Promise.all([
+    historyRows(ds, id, q),
+    noDataSpans(ds, monitor, { from: q.from ?? null, to: q.to ?? now }, now),
+  ]);
+  return { items: await withLocations(ds, items), total, noData };
+}
+
+/** GET /monitors/{id}/results: one page of the caller's monitor's checks, newest first. */
+export async function monitorResults(
+  ds: DataSource,
+  ownerId: number,
+  id: number,
+  page: PageRequest,
+): Promise<{ items: CheckResultView[]; total: number }> {
+  await getMonitor(ds, ownerId, id);
+  const { items, total } = await resultRows(ds, id, page);
+  return { items: await withLocations(ds, items), total };
+}

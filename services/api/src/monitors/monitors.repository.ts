@@ -1,0 +1,196 @@
+import { Brackets } from 'typeorm';
+import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
+import { NotFoundError } from '@uptime/errors';
+import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
+import type { PageRequest } from '../http/pagination';
+import type { MonitorFieldsDto } from './monitor-fields.dto';
+import type { MonitorFilters } from './list-monitors.params';
+
+/**
+ * The writes of a monitor's fields, create and update alike, from the table of fields
+ * (monitor-fields.ts): each writable field the body gave is stored in its column as the table
+ * says, in one statement that hands back every column (`RETURNING *`), so nothing is selected again.
+ */
+
+/** A value as its column stores it. */
+const stored = (field: MonitorField, value: unknown): unknown => (field.store ? field.store(value) : value);
+
+/** The writable fields a body gave: column and stored value. */
+function givenColumns(input: MonitorFieldsDto): { column: string; value: unknown }[] {
+  const given = input as Record<string, unknown>;
+  return FIELDS.filter((f) => f.writable && f.column !== undefined && given[f.api] !== undefined).map((f) => ({
+    column: f.column!,
+    value: stored(f, given[f.api]),
+  }));
+}
+
+/** Copies a `RETURNING *` row onto the entity, every column as TypeORM would have loaded it (pg parses jsonb, arrays and timestamps). */
+function assignRow(em: EntityManager, monitor: Monitor, row: Record<string, unknown>): Monitor {
+  for (const column of em.connection.getMetadata(Monitor).columns) {
+    (monitor as unknown as Record<string, unknown>)[column.propertyName] = row[column.databaseName];
+  }
+  return monitor;
+}
+
+/** The SQL of a default (the parameters it needs are pushed onto `params`). */
+function defaultSql(field: MonitorField, fieldDefault: FieldDefault, params: unknown[], minCheckIntervalSeconds: number): string {
+  const param = (value: unknown): string => `$${params.push(value)}`;
+  if ('value' in fieldDefault) return param(stored(field, fieldDefault.value));
+  const preferred = `COALESCE((SELECT ${fieldDefault.preference} FROM prefs), ${param(fieldDefault.fallback)}::${fieldDefault.cast})`;
+  return fieldDefault.atLeastFloor ? `GREATEST(${preferred}, ${param(minCheckIntervalSeconds)}::integer)` : preferred;
+}
+
+/**
+ * The row of a new monitor in one statement: the owner's preferences are read by the INSERT
+ * itself rather than in a round trip of their own. A field the body omits takes its default from
+ * the table: a value, or the owner's preference (docs/dashboard.md); a field without one takes
+ * the column's default.
+ */
+export async function insertMonitor(
+  em: EntityManager,
+  ownerId: number,
+  input: MonitorFieldsDto,
+  minCheckIntervalSeconds: number,
+): Promise<Monitor> {
+  const params: unknown[] = [ownerId];
+  const given = new Map(givenColumns(input).map((c) => [c.column, c.value]));
+  const columns = ['owner_id'];
+  const values = ['$1'];
+  for (const field of FIELDS) {
+    if (field.column === undefined) continue;
+    const sql = given.has(field.column)
+      ? `$${params.push(given.get(field.column))}`
+      : field.default && defaultSql(field, field.default, params, minCheckIntervalSeconds);
+    if (!sql) continue; // neither given nor defaulted here: the column's own default
+    columns.push(field.column);
+    values.push(sql);
+  }
+  const [row] = (await em.query(
+    `WITH prefs AS (
+       SELECT default_check_interval, default_timeout, default_locations FROM user_preferences WHERE user_id = $1
+     )
+     INSERT INTO monitors (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING *`,
+    params,
+  )) as Record<string, unknown>[];
+  return assignRow(em, new Monitor(), row!);
+}
+
+/**
+ * Writes the given fields onto a monitor already read under lock (lockOwnMonitor), bumps its
+ * config version (the job template carries it) and `updated_at`, and returns the entity with
+ * every column as stored; relations loaded with it (its agents) stay.
+ */
+export async function updateMonitorFields(em: EntityManager, monitor: Monitor, input: MonitorFieldsDto): Promise<Monitor> {
+  const params: unknown[] = [monitor.id];
+  const sets = givenColumns(input).map(({ column, value }) => `${column} = $${params.push(value)}`);
+  // Wrapped in a SELECT: TypeORM answers a bare UPDATE with [rows, count] instead of the rows.
+  const [row] = (await em.query(
+    `WITH updated AS (
+       UPDATE monitors SET ${[...sets, 'config_version = config_version + 1', 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *
+     )
+     SELECT * FROM updated`,
+    params,
+  )) as Record<string, unknown>[];
+  return assignRow(em, monitor, row!);
+}
+
+/** The caller's monitor read under a row lock: a check being recorded waits for our commit. */
+export async function lockOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<Monitor> {
+  const monitor = await em.getRepository(Monitor).findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
+  if (!monitor) throw new NotFoundError('monitor', id);
+  return monitor;
+}
+
+/** The owner's monitor, if there is one (agents loaded with it). */
+export function selectOwnMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor | null> {
+  return ds.getRepository(Monitor).findOne({ where: { id, ownerId } });
+}
+
+/** Deletes a monitor whatever its owner (undoing a create whose schedule could not be written). */
+export async function deleteMonitorRow(em: EntityManager, id: number): Promise<void> {
+  await em.query('DELETE FROM monitors WHERE id = $1', [id]);
+}
+
+/**
+ * Deletes the owner's monitor (its results, incidents, notifications, places on status pages and
+ * badge go by cascade); false when there is none. Its dependents no longer depend on it: a stale
+ * id would be shown and never be offline again.
+ */
+export async function deleteOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<boolean> {
+  const result = await em.getRepository(Monitor).delete({ id, ownerId });
+  if (!result.affected) return false;
+  await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [
+    id,
+    ownerId,
+  ]);
+  return true;
+}
+
+/** Saves changed columns of a monitor read under lock (pause and resume). */
+export function saveMonitor(em: EntityManager, monitor: Monitor): Promise<Monitor> {
+  return em.getRepository(Monitor).save(monitor);
+}
+
+const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of the owner's monitors by id, filtered, and how many match. */
+export async function selectMonitors(
+  ds: DataSource,
+  ownerId: number,
+  filters: MonitorFilters,
+  page: PageRequest,
+): Promise<{ items: Monitor[]; total: number }> {
+  const qb = ds.getRepository(Monitor).createQueryBuilder('m').where('m.owner_id = :ownerId', { ownerId });
+  if (filters.status) qb.andWhere('m.status = :status', { status: filters.status });
+  if (filters.type === 'https') qb.andWhere(`lower(m.url) LIKE 'https:%'`);
+  if (filters.search) {
+    const pattern = likePattern(filters.search);
+    qb.andWhere(
+      new Brackets((w) => w.where('lower(m.name) LIKE :pattern', { pattern }).orWhere('lower(m.url) LIKE :pattern', { pattern })),
+    );
+  }
+  if (filters.tags?.length) qb.andWhere('m.tags @> :tags', { tags: filters.tags });
+  if (filters.createdAfter) qb.andWhere('m.created_at > :createdAfter', { createdAfter: filters.createdAfter });
+  if (filters.updatedSince) qb.andWhere('m.updated_at >= :updatedSince', { updatedSince: filters.updatedSince });
+  // A plain count(*) and OFFSET/LIMIT: TypeORM's getManyAndCount counts DISTINCT ids and pages
+  // through an id subquery, which for an owner with 30,000 monitors costs a hash of all of them
+  // on every page.
+  const [items, counted] = await Promise.all([
+    qb.clone().orderBy('m.id', 'ASC').offset(page.offset).limit(page.limit).getMany(),
+    qb.clone().select('count(*)::int', 'total').getRawOne<{ total: number }>(),
+  ]);
+  return { items, total: counted?.total ?? 0 };
+}
+
+/** Serialises changes to one owner's dependencies until the transaction ends (an advisory lock). */
+export async function lockDependenciesOf(em: Pick<EntityManager, 'query'>, ownerId: number): Promise<void> {
+  await em.query(`SELECT pg_advisory_xact_lock(hashtext('monitor-dependencies'), $1)`, [ownerId]);
+}
+
+/** Which of these ids are monitors of the owner. */
+export async function ownedMonitorIds(em: Pick<EntityManager, 'query'>, ownerId: number, ids: readonly number[]): Promise<number[]> {
+  const owned: { id: number }[] = await em.query('SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2::int[])', [
+    ownerId,
+    [...ids],
+  ]);
+  return owned.map((r) => r.id);
+}
+
+/** Whether `monitorId` is among everything these parents depend on, directly or not. */
+export async function reachesMonitor(
+  em: Pick<EntityManager, 'query'>,
+  ownerId: number,
+  parents: readonly number[],
+  monitorId: number,
+): Promise<boolean> {
+  const [reach]: { cycle: boolean }[] = await em.query(
+    `WITH RECURSIVE ancestors(id) AS (
+       SELECT unnest($1::int[])
+       UNION
+       SELECT unnest(m.depends_on) FROM monitors m JOIN ancestors a ON m.id = a.id WHERE m.owner_id = $3
+     )
+     SELECT EXISTS (SELECT 1 FROM ancestors WHERE id = $2) AS cycle`,
+    [[...parents], monitorId, ownerId],
+  );
+  return reach?.cycle === true;
+}

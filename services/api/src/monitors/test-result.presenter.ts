@@ -1,0 +1,19 @@
+import type { ProbeResult } from '@uptime/probe';
+
+/** The answer of POST /monitors/{id}/test: one dry-run check (docs/monitors.md, Other operations). */
+export function toTestResultResponse(r: ProbeResult) {
+  return {
+    status: r.ok ? ('up' as const) : ('down' as const),
+    response_time: r.responseTime,
+    status_code: r.statusCode,
+    checked_at: r.checkedAt.toISOString(),
+    error: r.error,
+    timings: {
+      dns: r.timings?.dns ?? null,
+      connect: r.timings?.connect ?? null,
+      tls: r.timings?.tls ?? null,
+      first_byte: r.timings?.firstByte ?? null,
+      total: r.responseTime,
+    },
+  };
+}

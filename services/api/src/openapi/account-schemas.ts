@@ -1,0 +1,117 @@
+import { OAUTH_PROVIDERS, THEMES, USER_ROLES } from '@uptime/db';
+import type { ReadinessReport } from '@uptime/observability';
+import type { TokenResponse } from '../auth/token.presenter';
+import type { UserResponse } from '../auth/user.presenter';
+import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
+import type { toPreferencesResponse } from '../preferences/preferences.presenter';
+import { arrayOf, bool, enumOf, INT32_MAX, nullable, num, objectOf, ref, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
+import { count, id, monitorField, ms, preferenceField, text, tokenName, uptimeWindows } from './schema-parts';
+
+type Dashboard = ReturnType<typeof toDashboardResponse>;
+
+const user = objectOf<UserResponse>(
+  {
+    id: id(),
+    email: str({ format: 'email', maxLength: 320 }),
+    name: nullable(str({ maxLength: 200 })),
+    provider: nullable(enumOf(OAUTH_PROVIDERS, { description: 'Provider of the current session; null for a bearer token' })),
+    providers: arrayOf(enumOf(OAUTH_PROVIDERS), { maxItems: OAUTH_PROVIDERS.length, description: 'Every linked provider' }),
+    avatar_url: nullable(str({ format: 'uri', maxLength: TEXT_MAX })),
+    role: enumOf(USER_ROLES),
+    created_at: timestamp(),
+    last_login: nullable(timestamp()),
+  },
+  { description: 'The signed-in user' },
+);
+
+const token = objectOf<TokenResponse>(
+  { id: id(), name: tokenName, created_at: timestamp(), expires_at: nullable(timestamp()), last_used_at: nullable(timestamp()) },
+  { description: 'An API token (never its value)' },
+);
+
+const dashboard = objectOf<Dashboard>(
+  {
+    monitors: objectOf<Dashboard['monitors']>({
+      total: count(),
+      online: count(),
+      offline: count(),
+      warning: count(),
+      pending: count(),
+      paused: count(),
+    }),
+    uptime: uptimeWindows('Mean uptime of the monitors with checks'),
+    response_time_avg_24h: ms('Mean response time over the last 24 hours'),
+    active_incidents: count(),
+    down_monitors: arrayOf(
+      objectOf<Dashboard['down_monitors'][number]>({
+        id: id(),
+        name: monitorField('name'),
+        url: monitorField('url', { format: 'uri' }),
+        since: nullable(timestamp({ description: 'Start of the open downtime' })),
+      }),
+      { maxItems: INT32_MAX, description: 'Every offline monitor of the caller' },
+    ),
+    recent_notifications: arrayOf(ref('Notification'), { maxItems: 5 }),
+    checks: objectOf<Dashboard['checks']>(
+      {
+        per_second: num({ minimum: 0, description: 'Checks started per second by all check-workers over the last minute' }),
+        lag_p99_seconds: nullable(
+          num({
+            minimum: 0,
+            description: '99th percentile of start minus planned time over the last minute (the worst worker); null when no check ran',
+          }),
+        ),
+        late: bool({
+          description:
+            'True when the p99 lag exceeds 10 % of the checks’ interval on any check-worker, or when monitors are active and no check-worker reports at all',
+        }),
+      },
+      { description: 'How the check-worker fleet keeps up (all workers, not only the caller’s monitors)' },
+    ),
+  },
+  { description: 'GET /dashboard (docs/dashboard.md)' },
+);
+
+const preferences = objectOf<ReturnType<typeof toPreferencesResponse>>(
+  {
+    timezone: preferenceField('timezone'),
+    email_notifications: bool(),
+    default_check_interval: preferenceField('default_check_interval'),
+    default_timeout: preferenceField('default_timeout'),
+    default_locations: preferenceField('default_locations'),
+    theme: enumOf(THEMES),
+  },
+  { description: 'A user’s preferences (docs/dashboard.md)' },
+);
+
+/** The account resources (user, tokens, dashboard, preferences) and the ops answers, by component name (in the document's order). */
+export const ACCOUNT_SCHEMAS: Record<string, JsonSchema> = {
+  User: user,
+  Token: token,
+  CreatedToken: objectOf<Omit<TokenResponse, 'last_used_at'> & { token: string }>(
+    {
+      id: id(),
+      name: tokenName,
+      token: str({ pattern: '^upt_[A-Za-z0-9_-]{40,}$', maxLength: 128, description: 'The token itself, shown only in this answer' }),
+      created_at: timestamp(),
+      expires_at: nullable(timestamp()),
+    },
+    { description: 'A new API token with its value' },
+  ),
+  Dashboard: dashboard,
+  Preferences: preferences,
+  Health: objectOf<{ status: string }>({ status: enumOf(['ok']) }),
+  Readiness: objectOf<Omit<ReadinessReport, 'ready'> & { status: string }>({
+    status: enumOf(['ready', 'unavailable']),
+    checks: {
+      type: 'object',
+      description: 'By dependency (database, redis)',
+      additionalProperties: {
+        type: 'object',
+        required: ['ok', 'latency_ms'],
+        additionalProperties: false,
+        properties: { ok: bool(), latency_ms: num({ minimum: 0 }), error: text() },
+      },
+    },
+  }),
+};
