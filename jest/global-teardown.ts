@@ -1,17 +1,17 @@
 import { Client } from 'pg';
 import IORedis from 'ioredis';
 
-/** Drops this run's database and Redis keys. */
+/** Drops this run's database, its template and its Redis keys. */
 export default async function globalTeardown(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const prefix = process.env.QUEUE_PREFIX;
   if (url?.includes('/uptime_test_')) {
-    const name = new URL(url).pathname.slice(1);
+    const names = [new URL(url).pathname.slice(1), process.env.TEST_TEMPLATE_DATABASE].filter((n) => n?.startsWith('uptime_test_'));
     const admin = new URL(url);
     admin.pathname = '/postgres';
     const client = new Client({ connectionString: admin.toString() });
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
     await client.end();
   }
   if (prefix?.startsWith('uptime_test_')) {

@@ -9,13 +9,14 @@ jest.setTimeout(180_000);
 describe('capacity harness, small run', () => {
   it('checks every monitor on schedule with no check lost or doubled (api + 2 check-workers + notifier)', async () => {
     // At the product's defaults: each worker sizes its own concurrency (no CHECK_CONCURRENCY).
+    // Five slots of every monitor in the window: enough to see a check lost, doubled or late.
+    const size = { monitors: 200, intervalSeconds: 2, windowSeconds: 10 };
     const report = await runCapacity({
-      monitors: 200,
-      intervalSeconds: 2,
+      ...size,
       workers: 2,
-      windowSeconds: 20,
       createConcurrency: 16,
       baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      templateDatabase: process.env.TEST_TEMPLATE_DATABASE,
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     });
     expect(report.mismatches).toEqual([]);
@@ -23,7 +24,7 @@ describe('capacity harness, small run', () => {
     expect(report.doubled).toBe(0);
     expect(report.lost).toBe(0);
     expect(report.resultsTotal).toBe(report.hitsTotal);
-    expect(report.hitsTotal).toBeGreaterThanOrEqual(200 * 10);
+    expect(report.hitsTotal).toBeGreaterThanOrEqual((size.monitors * size.windowSeconds) / size.intervalSeconds);
     // Sizes are read across the daily partitions (the partitioned parent itself has no storage).
     expect(report.bytesPerResult).toBeGreaterThan(40);
     expect(report.bytesPerResultCompacted).toBeLessThanOrEqual(report.bytesPerResult!);
@@ -31,14 +32,17 @@ describe('capacity harness, small run', () => {
   });
 
   it('probes HTTPS with a fresh handshake per check, verify_ssl both ways, and records the hanging 5 % down', async () => {
+    // A hanging check gives up after 5 s, the shortest timeout, inside the 7 s interval; the
+    // window holds at least one slot of every monitor.
     const report = await runCapacity({
       monitors: 100,
-      intervalSeconds: 10,
+      intervalSeconds: 7,
       workers: 1,
-      windowSeconds: 15,
+      windowSeconds: 10,
       createConcurrency: 16,
       mix: { protocol: 'https', hangPercent: 5 },
       baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      templateDatabase: process.env.TEST_TEMPLATE_DATABASE,
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     });
     expect(report.mismatches).toEqual([]);

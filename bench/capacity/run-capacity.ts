@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import IORedis from 'ioredis';
 import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, resultStorage } from '@uptime/db';
 import { QueueName } from '@uptime/queues';
+import { createDatabaseFrom } from '@uptime/testing';
 import { startCountingTarget, TARGET_PATH, type TargetKind } from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
@@ -23,6 +24,8 @@ export interface CapacityOptions {
   /** What the monitors probe; by default plain HTTP targets that answer at once. */
   mix?: TargetMix;
   baseDatabaseUrl: string;
+  /** A migrated database to copy the run's from (the test suite's template); unset: migrate an empty one. */
+  templateDatabase?: string;
   redisUrl: string;
   /** CPU-profile every service process into this directory and read Redis and Postgres statistics over the window. */
   profileDir?: string;
@@ -130,7 +133,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     : undefined;
   let report: CapacityReport | undefined;
   try {
-    // Migrate and create the caller before the services start.
+    // Migrate (or copy a migrated template) and create the caller before the services start.
+    if (o.templateDatabase) await createDatabaseFrom(o.templateDatabase, databaseUrl);
     const ds = await openDatabase(databaseUrl, { poolSize: 2 });
     const token = generateApiToken();
     const [user] = await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`);

@@ -28,6 +28,12 @@ export interface Config {
    * process starts at 50 and sizes itself below this from its measured load (docs/capacity.md).
    */
   readonly checkConcurrency: number;
+  /**
+   * How long a check's per-monitor lock lives without its owner renewing it (CHECK_LOCK_TTL_MS;
+   * unset: the check-worker's 15 s): a killed worker's monitors are checked again after at most
+   * this. docs/reliability.md.
+   */
+  readonly checkLockTtlMs?: number;
   /** The name of the workers' own location in multi-location checks (CHECK_LOCATION, default `local`). */
   readonly checkLocation: string;
   /**

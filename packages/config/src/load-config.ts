@@ -97,6 +97,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requireHttps: bool(env.REQUIRE_HTTPS, nodeEnv === 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     checkConcurrency: env.CHECK_CONCURRENCY ?? 1000,
+    checkLockTtlMs: env.CHECK_LOCK_TTL_MS,
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
     resultBuffer: { memoryMax: env.RESULT_BUFFER_MEMORY_MAX ?? 20_000, redisMax: env.RESULT_BUFFER_REDIS_MAX ?? 500_000 },
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -1,9 +1,10 @@
 import type { RunningApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
-import { aCaller, answer, sleep, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
+import { aCaller, answer, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
+import { CheckJobs } from './support/check-jobs';
 import { StatusChangeJobs } from './support/status-change-jobs';
 
 jest.setTimeout(120_000);
@@ -18,19 +19,25 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
   let sendgrid: FakeSendGrid;
   let api: RunningApi;
   let statusChangeJobs: StatusChangeJobs;
+  let checkJobs: CheckJobs;
   const targets: FakeHttpServer[] = [];
 
   beforeAll(async () => {
     stack = await startInProcessStack();
     ({ ds, sendgrid, api } = stack);
     statusChangeJobs = new StatusChangeJobs(ds);
+    checkJobs = new CheckJobs();
   });
 
   afterAll(async () => {
+    await checkJobs?.close();
     await statusChangeJobs?.close();
     await stack?.close();
     for (const t of targets) await t.close();
   });
+
+  const resultCount = async (monitorId: number): Promise<number> =>
+    ((await ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [monitorId])) as { n: number }[])[0]!.n;
 
   /** A caller with a monitor checked every second, already online. */
   async function onlineMonitor(name: string, auth?: string) {
@@ -104,18 +111,19 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
   });
 
   it('pauses during an outage: no checks while paused, then one recovery after resume', async () => {
-    const m = await onlineMonitor('Paused');
+    // `clock` is checked every second by the same worker all along: its checks measure the time.
+    const [m, clock] = await Promise.all([onlineMonitor('Paused'), onlineMonitor('Clock')]);
     m.target.respond(answer(500, 'boom'));
     await waitFor(() => m.mails().length >= 1, { what: 'downtime email', timeoutMs: 20_000 });
     const paused = await m.client.post('/api/v1/monitors/{id}/pause', { path: { id: m.id }, body: { reason: 'fixing it' } });
     expect(successOf(paused).data).toMatchObject({ status: 'paused', pause_reason: 'fixing it' });
-    // Pausing is asserted over time: a monitor checked every second would be checked at least twice
-    // in the 2.5 s below. The first 0.5 s lets a check already running when the pause landed finish.
-    await sleep(500);
-    const count = async (): Promise<number> => (await ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [m.id]))[0].n;
-    const whilePaused = await count();
-    await sleep(2500);
-    expect(await count()).toBe(whilePaused);
+    // A check already running when the pause landed may still finish first.
+    await checkJobs.waitForNoneRunning(m.id);
+    const whilePaused = await resultCount(m.id);
+    // Three checks of a monitor on the same 1 s interval: time for at least two of this one's.
+    const clockBefore = await resultCount(clock.id);
+    await waitFor(async () => (await resultCount(clock.id)) >= clockBefore + 3, { what: 'three more checks of the other monitor', timeoutMs: 20_000 });
+    expect(await resultCount(m.id)).toBe(whilePaused);
     expect(await m.status()).toBe('paused');
     expect(m.mails()).toHaveLength(1);
 

@@ -1,24 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import type { DataSource } from '@uptime/db';
-import { aCaller, openTestDatabase, resetDatabase, resetRedis, startFakeHttpServer, startFakeSendGrid, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
+import { aCaller, freePort, openTestDatabase, resetDatabase, resetRedis, startFakeHttpServer, startFakeSendGrid, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
 import { runCoreLoopScenario } from './core-loop.scenario';
 
 jest.setTimeout(120_000);
 
 const ROOT = path.resolve(__dirname, '../../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function startService(service: string, env: NodeJS.ProcessEnv): ChildProcess {
   // Started exactly as an operator would (`pnpm --filter <service> start`), in its own process

@@ -1,102 +1,73 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startApi, type RunningApi } from '@uptime/api';
-import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
-import type { DataSource } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
+import type { Browser, Page } from 'playwright-core';
 import {
   answer,
-  freePort,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
   startFakeHttpServer,
   startFakeOAuthProvider,
-  startFakeSendGrid,
-  testConfig,
   waitFor,
   type FakeHttpServer,
   type FakeOAuthProvider,
-  type FakeSendGrid,
 } from '@uptime/testing';
-import { appDriver, collectPageProblems, ensureWebBuilt, launchChromium } from './support/web-browser';
+import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
+import { appAddress, appDriver, collectPageProblems, ensureWebBuilt, launchChromium, openAppPage } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EMAIL = 'ada@example.com';
-/** Status changes reach the page through its own polling (2 to 15 s). */
+/** What the page fetches by itself (a refresh every 2 to 15 s) shows within this. */
 const SEEN_WITHIN = 45_000;
 
 /**
  * The web app as a person uses it (issue 18), in headless Chromium against the real api,
  * check-worker and notifier, Postgres and Redis, a fake GitHub and a fake SendGrid. Elements
  * are found by role and accessible name only. Every page is checked with axe-core and leaves a
- * screenshot in test-output/.
+ * screenshot in test-output/. A status change reaches the page through its own refresh: once
+ * the server has it, the page's clock jumps a refresh period ahead instead of waiting it out.
  */
 describe('the web app in a browser', () => {
-  let ds: DataSource;
-  let api: RunningApi;
-  let worker: RunningCheckWorker;
-  let notifier: { close(): Promise<void> };
+  let stack: InProcessStack;
   let github: FakeOAuthProvider;
-  let sendgrid: FakeSendGrid;
   let target: FakeHttpServer;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let problems: string[];
   let appUrl: string;
 
   beforeAll(async () => {
     ensureWebBuilt();
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
     github = await startFakeOAuthProvider('github');
     github.signInAs({ id: '4242', email: EMAIL, emailVerified: true, name: 'Ada Lovelace' });
-    sendgrid = await startFakeSendGrid();
     target = await startFakeHttpServer(answer(200, 'all good'));
-    const port = await freePort();
-    appUrl = `http://127.0.0.1:${port}`;
-    const config = testConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: appUrl,
-      APP_URL: appUrl,
-      SENDGRID_API_KEY: sendgrid.apiKey,
-      SENDGRID_API_URL: sendgrid.url,
-      ...github.env,
-    });
-    const logger = createLogger({ level: config.logLevel, service: 'test' });
-    notifier = await startNotifier({ config, dataSource: ds, logger });
-    worker = await startCheckWorker({ config, dataSource: ds, logger });
-    api = await startApi({ config, dataSource: ds, logger });
+    const address = await appAddress();
+    appUrl = address.appUrl;
+    stack = await startInProcessStack({ env: { ...address.env, ...github.env } });
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-    page = await context.newPage();
+    page = await openAppPage(browser);
     problems = collectPageProblems(page);
   });
 
   afterAll(async () => {
     await browser?.close();
-    await api?.close();
-    await worker?.close();
-    await notifier?.close();
+    await stack?.close();
     await target?.close();
-    await sendgrid?.close();
     await github?.close();
-    await ds?.destroy();
   });
 
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);
   });
 
-  const { heading, nav, notice, checkPage } = appDriver(() => page);
+  /** The monitor's status as the server has it: what the page's next refresh shows. */
+  const serverSays = async (name: string, status: string): Promise<void> => {
+    await waitFor(
+      async () => ((await stack.ds.query('SELECT status FROM monitors WHERE name = $1', [name])) as { status: string }[])[0]?.status === status,
+      { what: `${name} ${status} on the server`, timeoutMs: 20_000, intervalMs: 50 },
+    );
+  };
+  const { heading, nav, notice, checkPage, refreshed } = appDriver(() => page);
 
   it('1. signs in through GitHub (only the configured provider is offered)', async () => {
     await page.goto(`${appUrl}/`);
@@ -125,8 +96,10 @@ describe('the web app in a browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await notice('Monitor "Checkout API" added');
     await heading().filter({ hasText: 'Checkout API' }).waitFor();
+    // Pending: the page asks every 2 s.
     await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
-    await page.getByRole('table').getByRole('cell', { name: 'Up', exact: true }).first().waitFor({ timeout: SEEN_WITHIN });
+    // The recent checks, read when the page opened (none yet), come with its next refresh.
+    await refreshed(page.getByRole('table').getByRole('cell', { name: 'Up', exact: true }).first());
     await checkPage('monitor-detail');
 
     await nav('Monitors');
@@ -139,8 +112,10 @@ describe('the web app in a browser', () => {
   it('3. sees the monitor offline and its notification when the target fails, and acknowledges it', async () => {
     target.respond(answer(500, 'boom'));
     await page.getByRole('link', { name: 'Checkout API', exact: true }).click();
-    await heading().filter({ hasText: 'Offline' }).waitFor({ timeout: SEEN_WITHIN });
-    await waitFor(() => sendgrid.mails.some((m) => m.subject.startsWith('[DOWN]')), { what: 'downtime email', timeoutMs: 20_000 });
+    await heading().filter({ hasText: 'Checkout API' }).waitFor();
+    await serverSays('Checkout API', 'offline');
+    await refreshed(heading().filter({ hasText: 'Offline' }));
+    await waitFor(() => stack.sendgrid.mails.some((m) => m.subject.startsWith('[DOWN]')), { what: 'downtime email', timeoutMs: 20_000 });
 
     await nav('Dashboard');
     await page.getByRole('region', { name: 'Down now' }).getByRole('link', { name: 'Checkout API' }).waitFor({ timeout: SEEN_WITHIN });
@@ -160,7 +135,9 @@ describe('the web app in a browser', () => {
   it('4. sees it online again when the target recovers', async () => {
     target.respond(answer(200, 'all good'));
     await page.getByRole('region', { name: 'Active notifications' }).getByRole('link', { name: 'Checkout API' }).click();
-    await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
+    await heading().filter({ hasText: 'Checkout API' }).waitFor();
+    await serverSays('Checkout API', 'online');
+    await refreshed(heading().filter({ hasText: 'Online' }));
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
     await heading().filter({ hasText: 'Edit Checkout API' }).waitFor();
     expect(await page.getByLabel('Expected content').inputValue()).toBe('good');
@@ -213,6 +190,7 @@ describe('the web app in a browser', () => {
     await page.getByText(/Paused .*: deploying/).waitFor();
     await page.getByRole('button', { name: 'Resume' }).click();
     await notice('Monitor resumed');
+    // Resumed is pending again: the page asks every 2 s until its first check.
     await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
   });
 

@@ -1,50 +1,42 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { startApi, type RunningApi } from '@uptime/api';
-import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
-import type { DataSource } from '@uptime/db';
-import { createLogger, type Logger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
 import {
   answer,
-  freePort,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
   startFakeHttpServer,
   startFakeOAuthProvider,
-  startFakeSendGrid,
   startFakeSlack,
   startFakeWebhookReceiver,
-  testConfig,
   waitFor,
   type FakeHttpServer,
   type FakeOAuthProvider,
-  type FakeSendGrid,
   type FakeSlack,
   type FakeWebhookReceiver,
 } from '@uptime/testing';
-import { appDriver, collectPageProblems, ensureWebBuilt, launchChromium } from './support/web-browser';
+import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
+import { appAddress, appDriver, collectPageProblems, ensureWebBuilt, launchChromium, openAppPage } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
-/** Status changes reach the page through its own polling (2 to 15 s). */
+/** What the page fetches by itself (a refresh every 2 to 15 s) shows within this. */
 const SEEN_WITHIN = 45_000;
 /** GET /api/v1/notifications/{id}, not the lists beside it. */
 const ONE_NOTIFICATION = /\/api\/v1\/notifications\/\d+$/;
+
+interface DashboardChecks {
+  late: boolean;
+  lag_p99_seconds: number | null;
+}
 
 /**
  * What the web app shows of status pages, badges, alert channels, deliveries and check lateness
  * (docs/web.md), in headless Chromium against the real api, notifier and (from the second step)
  * check-worker. Elements are found by role and accessible name; every page is checked with
- * axe-core and leaves a screenshot in test-output/.
+ * axe-core and leaves a screenshot in test-output/. A change reaches the page through its own
+ * refresh: once the server has it, the page's clock jumps a refresh period ahead instead of
+ * waiting it out.
  */
 describe('the web app: status pages, badges, alert channels, deliveries, lateness', () => {
-  let ds: DataSource;
-  let api: RunningApi;
-  let worker: RunningCheckWorker | undefined;
-  let notifier: { close(): Promise<void> };
+  let stack: InProcessStack;
   let github: FakeOAuthProvider;
-  let sendgrid: FakeSendGrid;
   let slack: FakeSlack;
   let hook: FakeWebhookReceiver;
   let target: FakeHttpServer;
@@ -52,52 +44,45 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
   let page: Page;
   let problems: string[];
   let appUrl: string;
-  let config: ReturnType<typeof testConfig>;
-  let logger: Logger;
 
   beforeAll(async () => {
     ensureWebBuilt();
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
     github = await startFakeOAuthProvider('github');
     github.signInAs({ id: '5151', email: 'grace@example.com', emailVerified: true, name: 'Grace Hopper' });
-    [sendgrid, slack, hook] = await Promise.all([startFakeSendGrid(), startFakeSlack(), startFakeWebhookReceiver()]);
+    [slack, hook] = await Promise.all([startFakeSlack(), startFakeWebhookReceiver()]);
     target = await startFakeHttpServer(answer(200, 'all good'));
-    const port = await freePort();
-    appUrl = `http://127.0.0.1:${port}`;
-    config = testConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: appUrl,
-      APP_URL: appUrl,
-      SENDGRID_API_KEY: sendgrid.apiKey,
-      SENDGRID_API_URL: sendgrid.url,
-      ...github.env,
-    });
-    logger = createLogger({ level: config.logLevel, service: 'test' });
-    notifier = await startNotifier({ config, dataSource: ds, logger });
-    api = await startApi({ config, dataSource: ds, logger });
+    const address = await appAddress();
+    appUrl = address.appUrl;
+    // No check-worker yet: the first step starts it.
+    stack = await startInProcessStack({ checkWorker: false, env: { ...address.env, ...github.env } });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-    page = await context.newPage();
+    page = await openAppPage(browser);
     problems = collectPageProblems(page);
   });
 
   afterAll(async () => {
     await browser?.close();
-    await api?.close();
-    await worker?.close();
-    await notifier?.close();
-    await Promise.all([target?.close(), sendgrid?.close(), slack?.close(), hook?.close(), github?.close()]);
-    await ds?.destroy();
+    await stack?.close();
+    await Promise.all([target?.close(), slack?.close(), hook?.close(), github?.close()]);
   });
 
   afterEach(() => {
     expect(problems.splice(0)).toEqual([]);
   });
 
-  const { heading, nav, notice, checkPage } = appDriver(() => page);
+  /** The dashboard's figures as the signed-in person's next refresh reads them (the page's own session). */
+  const dashboardChecks = async (): Promise<DashboardChecks> => {
+    const res = await page.request.get(`${appUrl}/api/v1/dashboard`);
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { data: { checks: DashboardChecks } }).data.checks;
+  };
+  const monitorOnServer = async (name: string, status: string): Promise<void> => {
+    await waitFor(
+      async () => ((await stack.ds.query('SELECT status FROM monitors WHERE name = $1', [name])) as { status: string }[])[0]?.status === status,
+      { what: `${name} ${status} on the server`, timeoutMs: 20_000, intervalMs: 50 },
+    );
+  };
+  const { heading, nav, notice, checkPage, refreshed } = appDriver(() => page);
   async function addMonitor(name: string, url: string): Promise<void> {
     await nav('Dashboard');
     await page.getByRole('button', { name: 'Add monitor' }).click();
@@ -131,8 +116,16 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await late.waitFor({ timeout: SEEN_WITHIN });
     await checkPage('dashboard-late');
 
-    worker = await startCheckWorker({ config, dataSource: ds, logger });
-    await late.waitFor({ state: 'detached', timeout: SEEN_WITHIN });
+    // Its figures are published every 200 ms instead of 5 s: the server knows of it at once.
+    await stack.startCheckWorker({ checkStatsPublishMs: 200 });
+    await waitFor(
+      async () => {
+        const checks = await dashboardChecks();
+        return !(checks.late && checks.lag_p99_seconds === null);
+      },
+      { what: 'the dashboard to know a check-worker runs', intervalMs: 100 },
+    );
+    await refreshed(late, 'detached');
     // The first checks of monitors that waited may still count as late: then the lag is said in seconds.
     const lag = page.getByRole('alert').filter({ hasText: 'late' });
     if ((await lag.count()) > 0) expect(await lag.textContent()).toMatch(/^Checks are running \d+ s late: add a check-worker\./);
@@ -274,8 +267,11 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
 
   it('6. lists a notification\'s deliveries, with a possible duplicate marked', async () => {
     target.respond(answer(500, 'boom'));
-    await heading().filter({ hasText: 'Offline' }).waitFor({ timeout: SEEN_WITHIN });
+    await monitorOnServer('Shop', 'offline');
+    await refreshed(heading().filter({ hasText: 'Offline' }));
     await waitFor(() => slack.messages.length >= 2, { what: 'downtime Slack message', timeoutMs: 30_000 });
+    // Sent before the page reads the deliveries, so it reads them all sent.
+    await waitFor(() => hook.received.some((w) => w.event === 'downtime'), { what: 'downtime webhook', timeoutMs: 30_000 });
 
     // The notifier marks a delivery whose send may have reached the provider twice; a lost answer
     // cannot be staged here, so the one answer read by the page is marked on its way in.

@@ -27,6 +27,7 @@ describe('GET /api/v1/auth/link/{token}: one-time sign-in links', () => {
 
   it('signs in: 302 to APP_URL with a new uptime.sid session, as an OAuth sign-in', async () => {
     const user = await aUser(h.ds, { email: 'link@example.test' });
+    const signedInFrom = Date.now();
     const res = await open(await aLink(user.id));
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(APP_URL);
@@ -37,7 +38,9 @@ describe('GET /api/v1/auth/link/{token}: one-time sign-in links', () => {
     const me = await currentUser(cookie!.pair);
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: user.id, email: 'link@example.test', provider: null });
-    expect(me.body.data.last_login).not.toBeNull();
+    // This sign-in's time.
+    expect(Date.parse(me.body.data.last_login)).toBeGreaterThanOrEqual(signedInFrom - 1_000);
+    expect(Date.parse(me.body.data.last_login)).toBeLessThanOrEqual(Date.now());
     // The session is a real one: it can be refreshed and ended like an OAuth session.
     // From the app's own page, as a browser sends it (the cross-site request defence, docs/security.md).
     expect((await request(h.app).post('/api/v1/auth/refresh').set('Cookie', cookie!.pair).set('Origin', new URL(APP_URL).origin)).status).toBe(200);

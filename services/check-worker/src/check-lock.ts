@@ -7,7 +7,8 @@ const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
 /**
  * How long a check lock lives without its owner renewing it. Short, so a worker killed mid-check
  * (kill -9, OOM) holds its monitors for at most this long: their next slot is checked, as long as
- * the interval is longer (MIN_CHECK_INTERVAL_SECONDS is 30 in production).
+ * the interval is longer (MIN_CHECK_INTERVAL_SECONDS is 30 in production). CHECK_LOCK_TTL_MS
+ * sets another (the fault test's 3 s, on a 5 s interval).
  */
 export const CHECK_LOCK_TTL_MS = 15_000;
 

@@ -80,7 +80,7 @@ export async function startCheckWorker({
   const batcher = new ResultBatcher<CheckOutcome>((outcomes) => backlog.record(outcomes));
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
-  const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix));
+  const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix, config.checkLockTtlMs));
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
     probeOptions: { allowPrivateTargets: config.allowPrivateTargets },

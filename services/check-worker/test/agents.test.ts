@@ -169,6 +169,7 @@ describe('checks through agents', () => {
 
   it('runs the check locally and through both agents, storing one result and each location', async () => {
     const { monitor, job } = await monitorWithBothAgents();
+    const checkedFrom = Date.now();
     await expect(processor()(job())).resolves.toBe('recorded');
     const { result, locations } = await latestLocations(monitor.id);
     expect(result).toMatchObject({ ok: true, error: null });
@@ -181,7 +182,9 @@ describe('checks through agents', () => {
     // The target saw three requests: the worker's and one from each agent.
     expect(target.requests.filter((r) => r.url === '/status')).toHaveLength(3);
     const seen = await agentRow(euAgent.id);
-    expect(seen.lastSeenAt).not.toBeNull();
+    // Seen when it answered this check.
+    expect(seen.lastSeenAt?.getTime()).toBeGreaterThanOrEqual(checkedFrom - 1_000);
+    expect(seen.lastSeenAt!.getTime()).toBeLessThanOrEqual(Date.now());
     expect(seen.version).toBe('0.1.0');
     const [rollup] = await ds.query(`SELECT checks, errors, failures, latency_count FROM agent_check_rollups_1h WHERE agent_id = $1`, [
       usAgent.id,

@@ -18,7 +18,12 @@ import { plannedTimeOf } from '../src/run-check.processor';
 
 jest.setTimeout(120_000);
 
-const INTERVAL_S = 20;
+/**
+ * The production lock (15 s) against the production floor (30 s), scaled down so the test
+ * takes seconds: the lock still lives well under the interval, and well over its 1 s renewal.
+ */
+const LOCK_TTL_MS = 3_000;
+const INTERVAL_S = 5;
 
 /**
  * A check-worker process killed with SIGKILL in the middle of a check leaves its per-monitor
@@ -57,7 +62,7 @@ describe('a check-worker killed mid-check', () => {
   });
 
   const startWorker = async (): Promise<ServiceProcess> => {
-    const worker = startServiceProcess('check-worker', { LOG_LEVEL: 'debug', ALLOW_PRIVATE_TARGETS: 'true' });
+    const worker = startServiceProcess('check-worker', { LOG_LEVEL: 'debug', ALLOW_PRIVATE_TARGETS: 'true', CHECK_LOCK_TTL_MS: String(LOCK_TTL_MS) });
     workers.push(worker);
     await waitFor(() => worker.logs.some((l) => l.msg === 'check-worker started'), { timeoutMs: 30_000, what: 'the worker to start' });
     return worker;

@@ -55,7 +55,7 @@ describe('run-check processor', () => {
   it('skips a check while another check of the same monitor holds the lock', async () => {
     const lock = new CheckLock(redis, prefix);
     const release = await lock.acquire(42);
-    expect(release).not.toBeNull();
+    expect(release).toEqual(expect.any(Function));
     const record = jest.fn(async () => undefined);
     const run = createRunCheckProcessor({ probe: runProbe, probeOptions: { allowPrivateTargets: true }, lock, record, logger });
     await expect(run(aJob('now-42-1795000000000', { monitorId: 42, configVersion: 1, check: aCheckConfig(target.url) }))).resolves.toBe('skipped');
@@ -78,7 +78,7 @@ describe('run-check processor', () => {
     expect(await lock.acquire(46)).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 400));
     const next = await lock.acquire(46);
-    expect(next).not.toBeNull();
+    expect(next).toEqual(expect.any(Function));
     await next!();
   });
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { freePort } from '@uptime/testing';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 export const OUTPUT_DIR = path.join(ROOT, 'test-output');
@@ -27,6 +28,34 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * The longest of the app's own refresh periods (services/web: a monitor's page and the
+ * notifications every 15 s, the dashboard every 10 s): one jump of the page's clock by this
+ * much fires whichever refresh the page on screen has.
+ */
+export const PAGE_REFRESH_MS = 15_000;
+
+/**
+ * The env that serves the app at an address known before it starts: PUBLIC_URL and APP_URL
+ * (sign-in redirects, login links, badge URLs) name it.
+ */
+export async function appAddress(): Promise<{ appUrl: string; env: Record<string, string> }> {
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  return { appUrl, env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: appUrl, APP_URL: appUrl } };
+}
+
+/**
+ * A page in a context of its own whose clock the test controls: it runs at real speed until
+ * `appDriver().refreshed` jumps it ahead. Installed before the app loads, so the app's timers
+ * (its refreshes, the notices' lifetimes) are all on it.
+ */
+export async function openAppPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  await context.clock.install();
+  return context.newPage();
 }
 
 /** Everything the page logged as an error, CSP violations included: a test expects none. */
@@ -81,6 +110,25 @@ export function appDriver(currentPage: () => Page) {
     async nav(name: string): Promise<void> {
       await currentPage().getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
       await currentPage().getByRole('heading', { level: 1, name, exact: true }).waitFor();
+    },
+    /**
+     * `locator` in the state the page's own refresh brings it to, without waiting that refresh
+     * out: call it once the server has the change. The page's clock jumps a refresh period ahead,
+     * as if the person had left the page open that long, which fires the refresh; one that was
+     * already under way when the change landed answers the old state, so up to three jumps.
+     */
+    async refreshed(locator: Locator, state: 'visible' | 'detached' = 'visible'): Promise<void> {
+      let missed: unknown;
+      for (const timeout of [3_000, 3_000, 10_000]) {
+        await currentPage().clock.fastForward(PAGE_REFRESH_MS);
+        try {
+          await locator.waitFor({ state, timeout });
+          return;
+        } catch (err) {
+          missed = err;
+        }
+      }
+      throw missed;
     },
     /** A notice in the live region saying `text`. */
     notice: (text: string): Promise<void> =>
