@@ -1,0 +1,76 @@
+import type { Schema } from '@uptime/client';
+import { millis, useFormat } from '../../app/format';
+import { QueryState } from '../../components/QueryState';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useRecentResults } from './useMonitorDetail';
+
+export function RecentResults({ id }: { id: number }) {
+  const results = useRecentResults(id);
+  const fmt = useFormat();
+  return (
+    <section className="card flush" aria-labelledby="results-title">
+      <h2 id="results-title" className="pad">
+        Recent checks
+      </h2>
+      <QueryState query={results} what="recent checks">
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted pad">No checks yet.</p>
+          ) : (
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Result</th>
+                    <th scope="col" className="num">
+                      Code
+                    </th>
+                    <th scope="col" className="num">
+                      Time taken
+                    </th>
+                    <th scope="col">Timings</th>
+                    <th scope="col">Location</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((r) => (
+                    <tr key={r.id} title={r.error ?? undefined}>
+                      <td>{fmt.time(r.checked_at)}</td>
+                      <td>
+                        <StatusBadge status={r.status} />
+                        {r.error && <span className="muted small block">{r.error}</span>}
+                      </td>
+                      <td className="num">{r.status_code ?? '—'}</td>
+                      <td className="num">{millis(r.response_time)}</td>
+                      <td className="small">{timingsText(r.timings)}</td>
+                      <td>
+                        {r.locations.length > 0
+                          ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ')
+                          : (r.location ?? 'Check worker')}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+const PHASES = [
+  ['dns', 'DNS'],
+  ['connect', 'connect'],
+  ['tls', 'TLS'],
+  ['first_byte', 'first byte'],
+  ['total', 'total'],
+] as const;
+
+/** "DNS 3 ms, connect 10 ms, TLS 25 ms, first byte 80 ms, total 95 ms"; phases not reached are left out. */
+function timingsText(t: Schema<'CheckTimings'>): string {
+  const parts = PHASES.filter(([key]) => t[key] !== null).map(([key, label]) => `${label} ${millis(t[key])}`);
+  return parts.length > 0 ? parts.join(', ') : '—';
+}

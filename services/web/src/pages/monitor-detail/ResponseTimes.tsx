@@ -1,0 +1,111 @@
+import type { Schema } from '@uptime/client';
+import { useState } from 'react';
+import { duration, millis, useFormat } from '../../app/format';
+import { QueryState } from '../../components/QueryState';
+import { ResponseTimeChart } from '../../components/ResponseTimeChart';
+import { GRANULARITIES, granularityFits, PERIODS, useMonitorStats, type Granularity, type Period } from './useMonitorDetail';
+
+export function ResponseTimes({ id }: { id: number }) {
+  const [period, setPeriod] = useState<Period>('24h');
+  const [granularity, setGranularity] = useState<Granularity>('5m');
+  const stats = useMonitorStats(id, period, granularity);
+  const fmt = useFormat();
+  const choosePeriod = (p: Period) => {
+    setPeriod(p);
+    if (!granularityFits(p, granularity)) setGranularity(GRANULARITIES.find((g) => granularityFits(p, g))!);
+  };
+  return (
+    <section className="card" aria-labelledby="rt-title">
+      <div className="row-between">
+        <h2 id="rt-title">Response time</h2>
+        <div className="row-wrap">
+          <div className="segmented" role="group" aria-label="Period">
+            {PERIODS.map((p) => (
+              <button key={p} type="button" className="button small" aria-pressed={period === p} onClick={() => choosePeriod(p)}>
+                {p}
+              </button>
+            ))}
+          </div>
+          <label className="inline-label">
+            Granularity
+            <select value={granularity} onChange={(e) => setGranularity(e.target.value as Granularity)}>
+              {GRANULARITIES.map((g) => (
+                <option key={g} value={g} disabled={!granularityFits(period, g)}>
+                  {g}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      <QueryState query={stats} what="statistics">
+        {(s) => (
+          <>
+            <ResponseTimeChart series={s.series} fmt={fmt} label={`Mean response time per ${s.granularity} over ${s.period}`} />
+            <dl className="inline-figures">
+              <div>
+                <dt>Mean</dt>
+                <dd>{millis(s.response_times.avg)}</dd>
+              </div>
+              <div>
+                <dt>p95</dt>
+                <dd>{millis(s.response_times.p95)}</dd>
+              </div>
+              <div>
+                <dt>Fastest</dt>
+                <dd>{millis(s.response_times.min)}</dd>
+              </div>
+              <div>
+                <dt>Slowest</dt>
+                <dd>{millis(s.response_times.max)}</dd>
+              </div>
+              <div>
+                <dt>Checks</dt>
+                <dd>
+                  {s.checks.successful} up / {s.checks.failed} down
+                </dd>
+              </div>
+              <div>
+                <dt>Downtime</dt>
+                <dd>
+                  {duration(s.incidents.total_downtime)} in {s.incidents.count} incident{s.incidents.count === 1 ? '' : 's'}
+                </dd>
+              </div>
+              <div>
+                <dt>Not checked</dt>
+                <dd>{duration(s.no_data.total_seconds)}</dd>
+              </div>
+            </dl>
+            <NoDataSpans spans={s.no_data.spans} />
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+const SPANS_SHOWN = 5;
+
+/**
+ * When nobody checked the monitor (check-workers down, a backlog): uptime leaves this time out,
+ * so it is said in words rather than drawn as up or down (docs/statistics.md).
+ */
+function NoDataSpans({ spans }: { spans: Schema<'NoDataSpan'>[] }) {
+  const fmt = useFormat();
+  if (spans.length === 0) return null;
+  return (
+    <div className="no-data">
+      <p className="small strong" id="no-data-title">
+        Not checked (no data)
+      </p>
+      <ul className="plain-list small" aria-labelledby="no-data-title">
+        {spans.slice(0, SPANS_SHOWN).map((span) => (
+          <li key={span.from}>
+            {fmt.dateTime(span.from)} to {span.to ? fmt.dateTime(span.to) : 'now'}
+          </li>
+        ))}
+      </ul>
+      {spans.length > SPANS_SHOWN && <p className="muted small">and {spans.length - SPANS_SHOWN} earlier.</p>}
+    </div>
+  );
+}
