@@ -68,6 +68,11 @@ export class Monitor {
   /** Monitors of the same owner this one depends on: its downtime is suppressed while one is offline. */
   @Column({ type: 'integer', array: true, name: 'depends_on', default: () => "'{}'" }) dependsOn!: number[];
   @Column({ type: 'varchar', length: 16, name: 'status_reason', nullable: true }) statusReason!: 'failing' | 'slow' | null;
+  /** Minutes between reminders of an unacknowledged downtime; null: off (docs/alert-rules.md). */
+  @Column({ type: 'integer', name: 'reminder_interval_minutes', nullable: true }) reminderIntervalMinutes!: number | null;
+  /** Who gets a downtime's email once it is unacknowledged after escalation_after_minutes. */
+  @Column({ type: 'text', array: true, name: 'escalation_recipients', default: () => "'{}'" }) escalationRecipients!: string[];
+  @Column({ type: 'integer', name: 'escalation_after_minutes', nullable: true }) escalationAfterMinutes!: number | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' }) updatedAt!: Date;
