@@ -1,6 +1,6 @@
-import type { NotificationType } from '@uptime/db';
+import type { FollowupKind, NotificationType } from '@uptime/db';
 import type { EmailMessage } from './channels/email-channel';
-import { formatDuration } from './duration';
+import { formatDuration, formatSpokenDuration } from './duration';
 import { describeFailure, downtimeSeconds } from './incident-text';
 import type { IncidentContext } from './incident-context';
 
@@ -45,6 +45,24 @@ export function composeIncidentEmail(type: NotificationType, ctx: IncidentContex
   const subject = isDowntime ? `[DOWN] ${ctx.monitorName} is down` : `[UP] ${ctx.monitorName} is back up`;
   const headline = isDowntime ? `Monitor "${ctx.monitorName}" is down.` : `Monitor "${ctx.monitorName}" is back up.`;
   return { to, from, subject, ...render(headline, isDowntime ? downtimeFacts(ctx) : recoveryFacts(ctx)) };
+}
+
+/**
+ * A follow-up of an unacknowledged downtime (docs/alert-rules.md): a reminder to the monitor's
+ * recipients, or the escalation to its escalation recipients. `dueAt` is when it fell due: "still
+ * down for" counts from the downtime's start to then, so a reminder every 15 minutes reads 15, 30,
+ * 45 minutes whatever the sweep's delay.
+ */
+export function composeFollowupEmail(kind: FollowupKind, ctx: IncidentContext, dueAt: Date, from: string, to: string): EmailMessage {
+  const downFor = formatSpokenDuration((dueAt.getTime() - ctx.startedAt.getTime()) / 1000);
+  if (kind === 'reminder') {
+    const subject = `[DOWN] ${ctx.monitorName} is still down for ${downFor}`;
+    const headline = `Monitor "${ctx.monitorName}" is still down for ${downFor}. Reminders stop once the downtime is acknowledged.`;
+    return { to, from, subject, ...render(headline, downtimeFacts(ctx)) };
+  }
+  const subject = `[ESCALATED] ${ctx.monitorName} is still down for ${downFor}, unacknowledged`;
+  const headline = `Monitor "${ctx.monitorName}" is still down for ${downFor} and nobody has acknowledged it; you are its escalation contact.`;
+  return { to, from, subject, ...render(headline, downtimeFacts(ctx)) };
 }
 
 /** The email of `POST /monitors/{id}/alerts/test`. */

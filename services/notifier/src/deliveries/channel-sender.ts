@@ -4,14 +4,14 @@ import type { EmailChannel } from '../channels/email-channel';
 import { SendError } from '../channels/send-error';
 import { postToSlack, slackProvider } from '../channels/slack';
 import { postWebhook, webhookProvider } from '../channels/webhook';
-import { composeIncidentEmail } from '../incident-email';
+import { composeFollowupEmail, composeIncidentEmail } from '../incident-email';
 import type { IncidentContext } from '../incident-context';
 import { composeIncidentSlack } from '../incident-slack';
 import { composeIncidentWebhook } from '../incident-webhook';
 import type { ClaimedDelivery } from './delivery.repository';
 
 /** What a channel needs to send one delivery. */
-export type DeliveryTarget = Pick<ClaimedDelivery, 'channel' | 'recipient' | 'type' | 'deliveryUid' | 'notificationId'>;
+export type DeliveryTarget = Pick<ClaimedDelivery, 'channel' | 'recipient' | 'type' | 'kind' | 'followupDueAt' | 'deliveryUid' | 'notificationId'>;
 
 /** One channel's way of sending a delivery; rejects with a `SendError` (channels/send-error.ts). */
 export interface ChannelSender {
@@ -22,11 +22,19 @@ export interface ChannelSender {
 
 export type ChannelSenders = Partial<Record<DeliveryChannel, ChannelSender>>;
 
-/** Email: the incident's message to one address, through the configured transport. */
+/**
+ * Email: the incident's message to one address, through the configured transport; a reminder or
+ * escalation (email only, docs/alert-rules.md) says how long the downtime has lasted by then.
+ */
 export function emailSender(channel: EmailChannel, mailFrom: string): ChannelSender {
   return {
     providerOf: () => channel.provider ?? null,
-    send: (target, ctx) => channel.send(composeIncidentEmail(target.type, ctx, mailFrom, target.recipient)),
+    send: (target, ctx) =>
+      channel.send(
+        target.kind === 'notice'
+          ? composeIncidentEmail(target.type, ctx, mailFrom, target.recipient)
+          : composeFollowupEmail(target.kind, ctx, target.followupDueAt ?? new Date(), mailFrom, target.recipient),
+      ),
   };
 }
 
