@@ -1549,6 +1549,18 @@ export interface components {
              * @description Consecutive failures before offline
              */
             alert_threshold: number;
+            /**
+             * Format: int32
+             * @description While a downtime is active and unacknowledged, its email is sent again every this many minutes, with "still down for …" in the subject; null (the default) turns reminders off (docs/alert-rules.md)
+             */
+            reminder_interval_minutes: number | null;
+            /** @description Addresses that get the downtime email once, when it is still active and unacknowledged escalation_after_minutes after it started */
+            escalation_recipients: string[];
+            /**
+             * Format: int32
+             * @description Minutes after the downtime started; required (not null) while escalation_recipients is not empty
+             */
+            escalation_after_minutes: number | null;
         };
         BulkOutcome: {
             succeeded: number[];
@@ -1640,13 +1652,23 @@ export interface components {
         NotificationDelivery: {
             /** @enum {string} */
             channel: "email" | "slack" | "webhook";
+            /**
+             * @description notice: the notification itself; reminder: the downtime email again while unacknowledged (only the latest round is listed); escalation: the downtime email to the escalation recipients (docs/alert-rules.md)
+             * @enum {string}
+             */
+            kind: "notice" | "reminder" | "escalation";
+            /**
+             * Format: int32
+             * @description The reminder's number; null for other kinds
+             */
+            reminder: number | null;
             /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
             recipient: string;
             /**
-             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)
+             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out
              * @enum {string}
              */
-            status: "pending" | "sent" | "failed";
+            status: "pending" | "sent" | "failed" | "cancelled";
             /** Format: int32 */
             attempts: number;
             /**
@@ -2331,6 +2353,18 @@ export interface components {
              * @description Consecutive failures before offline
              */
             alert_threshold?: number;
+            /**
+             * Format: int32
+             * @description While a downtime is active and unacknowledged, its email is sent again every this many minutes, with "still down for …" in the subject; null (the default) turns reminders off (docs/alert-rules.md)
+             */
+            reminder_interval_minutes?: number | null;
+            /** @description Addresses that get the downtime email once, when it is still active and unacknowledged escalation_after_minutes after it started */
+            escalation_recipients?: string[];
+            /**
+             * Format: int32
+             * @description Minutes after the downtime started; required (not null) while escalation_recipients is not empty
+             */
+            escalation_after_minutes?: number | null;
         };
         BulkRequest: {
             /** @enum {string} */
@@ -4840,7 +4874,12 @@ export interface operations {
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
-                     *         "alert_threshold": 2
+                     *         "alert_threshold": 2,
+                     *         "reminder_interval_minutes": 30,
+                     *         "escalation_recipients": [
+                     *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_after_minutes": 60
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -4914,7 +4953,12 @@ export interface operations {
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
-                     *         "alert_threshold": 2
+                     *         "alert_threshold": 2,
+                     *         "reminder_interval_minutes": 30,
+                     *         "escalation_recipients": [
+                     *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_after_minutes": 60
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -5199,6 +5243,11 @@ export interface operations {
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2,
+                     *         "reminder_interval_minutes": 30,
+                     *         "escalation_recipients": [
+                     *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_after_minutes": 60,
                      *         "webhook_secret": "whsec_5f0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c"
                      *       },
                      *       "meta": {
@@ -5533,6 +5582,8 @@ export interface operations {
                      *         "deliveries": [
                      *           {
                      *             "channel": "email",
+                     *             "kind": "notice",
+                     *             "reminder": null,
                      *             "recipient": "ops@example.com",
                      *             "status": "sent",
                      *             "attempts": 1,

@@ -343,6 +343,8 @@ describe('notifications API', () => {
       expect(res.body.data.deliveries).toEqual([
         {
           channel: 'email',
+          kind: 'notice',
+          reminder: null,
           recipient: 'ops@example.test',
           status: 'sent',
           attempts: 2,
@@ -353,6 +355,8 @@ describe('notifications API', () => {
         },
         {
           channel: 'slack',
+          kind: 'notice',
+          reminder: null,
           // The path of a Slack webhook URL is its credential: never shown.
           recipient: 'https://hooks.slack.com/…',
           status: 'pending',
@@ -364,6 +368,8 @@ describe('notifications API', () => {
         },
         {
           channel: 'webhook',
+          kind: 'notice',
+          reminder: null,
           recipient: 'https://hooks.example.test/uptime',
           status: 'failed',
           attempts: 10,

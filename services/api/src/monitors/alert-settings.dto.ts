@@ -1,10 +1,11 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
 import { IsHttpUrl, Nullable } from './monitor-fields.dto';
+import { EscalationSettingsDto } from './escalation-settings.dto';
 
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
 /** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (docs/monitors.md, docs/webhooks.md). */
-export class AlertSettingsDto {
+export class AlertSettingsDto extends EscalationSettingsDto {
   @Optional() @IsBoolean() email_enabled?: boolean;
   @Optional()
   @IsArray()

@@ -1,6 +1,7 @@
 import { AgentFieldsDto, AgentIdsDto, AgentStatusDto, TogglePublishingDto } from '../agents/agent.dto';
 import { CreateTokenDto } from '../auth/tokens.dto';
 import { AlertSettingsDto } from '../monitors/alert-settings.dto';
+import { ESCALATION_NOTES } from './escalation-schemas';
 import { BulkRequestDto } from '../monitors/bulk.dto';
 import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
 import { SUPPORTED_MONITOR_TYPES } from '../monitors/monitor-type';
@@ -71,6 +72,7 @@ export function requestSchemas(): Record<string, JsonSchema> {
       webhook_url: { description: "Required while webhook_enabled; the monitor URL's address rules apply", examples: ['https://ops.example.com/hooks/uptime'] },
       webhook_enabled: { description: 'Enabling it the first time generates webhook_secret, shown in that answer only' },
       alert_threshold: { description: 'Consecutive failures before offline' },
+      ...ESCALATION_NOTES,
     }),
     BulkRequest: bulk,
     AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, ['name', 'location', 'url']),

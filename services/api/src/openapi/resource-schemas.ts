@@ -35,6 +35,7 @@ import { BulkRequestDto } from '../monitors/bulk.dto';
 import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
 import { UpdatePreferencesDto } from '../preferences/preferences.dto';
 import { deliverySchemas, optionalKeys } from './delivery-schemas';
+import { escalationSettingsSchema } from './escalation-schemas';
 import { schemaOfDto } from './dto-schema';
 import { arrayOf, bool, enumOf, INT32_MAX, int, nullable, num, objectOf, ref, SAFE_INT_MAX, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
 
@@ -243,6 +244,7 @@ const alertSettings = optionalKeys(
       }),
       alert_on_recovery: bool(),
       alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
+      ...escalationSettingsSchema(),
     },
     { description: "A monitor's alert settings" },
   ),

@@ -8,6 +8,8 @@ import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
+import { EscalationFields } from './EscalationFields';
+import { escalationToForm, formToEscalationBody } from './escalation-form-values';
 
 export function AlertSettingsCard({ id }: { id: number }) {
   const settings = useQuery({
@@ -35,6 +37,8 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     slackUrl: initial.slack_webhook_url ?? '',
     webhookUrl: initial.webhook_url ?? '',
   });
+  const [followups, setFollowups] = useState(() => escalationToForm(initial));
+  const followupsBody = formToEscalationBody(followups);
   // The signing key is in an answer only once (when generated): kept here until the page is left.
   const [secret, setSecret] = useState<string | null>(initial.webhook_secret ?? null);
   const [secretSet, setSecretSet] = useState(initial.webhook_secret_set);
@@ -58,6 +62,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
               slack_webhook_url: urlOrNull(values.slackUrl),
               webhook_enabled: values.webhook_enabled,
               webhook_url: urlOrNull(values.webhookUrl),
+              ...followupsBody.body,
             },
           }),
         )
@@ -81,6 +86,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     onError: (err) => notices.error(errorMessage(err)),
   });
   const errors = save.error ? fieldErrors(save.error) : {};
+  const hasFormErrors = Object.keys(followupsBody.errors).length > 0;
   const field = (name: string) => `alert-${name}-${id}`;
   return (
     <>
@@ -193,7 +199,8 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
           />
           <FieldError id={`${field('threshold')}-error`} messages={errors.alert_threshold} />
         </div>
-        <button type="submit" className="button" disabled={save.isPending}>
+        <EscalationFields id={id} values={followups} onChange={setFollowups} errors={{ ...errors, ...followupsBody.errors }} />
+        <button type="submit" className="button" disabled={save.isPending || hasFormErrors}>
           Save alert settings
         </button>
       </form>
