@@ -11,7 +11,14 @@ export const DELIVERY_STATUSES = ['pending', 'sending', 'ambiguous', 'sent', 'fa
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One message of one notification on one channel to one recipient (unique), leased by one sender
+ * Which message of its notification a delivery carries: `opened` (the notification itself) or
+ * `resolved` (its end, sent for a slow notification: "no longer slow"; docs/notifications.md).
+ */
+export const DELIVERY_PHASES = ['opened', 'resolved'] as const;
+export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
+
+/**
+ * One message of one notification on one channel to one recipient in one phase (unique), leased by one sender
  * at a time (docs/reliability.md, "Notifications under faults").
  */
 @Entity({ name: 'notification_deliveries' })
@@ -19,6 +26,7 @@ export class NotificationDelivery {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'notification_id' }) notificationId!: number;
   @Column({ type: 'varchar', length: 10, default: 'email' }) channel!: DeliveryChannel;
+  @Column({ type: 'varchar', length: 10, default: 'opened' }) phase!: DeliveryPhase;
   @Column({ type: 'varchar', length: 2048 }) recipient!: string;
   @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: DeliveryStatus;
   @Column({ type: 'integer', default: 0 }) attempts!: number;
