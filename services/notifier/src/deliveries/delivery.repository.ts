@@ -1,4 +1,4 @@
-import type { DataSource, DeliveryChannel, EntityManager, NotificationType } from '@uptime/db';
+import type { DataSource, DeliveryChannel, DeliveryPhase, EntityManager, NotificationType } from '@uptime/db';
 import type { SendFailureKind } from '../channels/send-error';
 import { queryRows } from '../query-rows';
 
@@ -6,8 +6,11 @@ import { queryRows } from '../query-rows';
 export interface ClaimedDelivery {
   id: number;
   notificationId: number;
-  incidentId: number;
+  /** The notification's incident; null for a notification about an alert episode. */
+  incidentId: number | null;
   channel: DeliveryChannel;
+  /** The notification itself (`opened`) or its end (`resolved`). */
+  phase: DeliveryPhase;
   recipient: string;
   type: NotificationType;
   /** The same on every retry (the webhook's X-Uptime-Delivery). */
@@ -22,28 +25,39 @@ export interface ClaimedDelivery {
   tookOverExpiredLease: boolean;
 }
 
-/** One pending delivery per recipient of a channel; the unique key makes repeats no-ops. */
-export async function queueDeliveries(tx: EntityManager, notificationId: number, channel: DeliveryChannel, recipients: string[]): Promise<void> {
+/** One pending delivery per recipient of a channel and phase; the unique key makes repeats no-ops. */
+export async function queueDeliveries(
+  tx: EntityManager,
+  notificationId: number,
+  channel: DeliveryChannel,
+  recipients: string[],
+  phase: DeliveryPhase = 'opened',
+): Promise<void> {
   if (recipients.length === 0) return;
   await queryRows(
     tx,
-    `INSERT INTO notification_deliveries (notification_id, channel, recipient)
-     SELECT $1, $2, unnest($3::text[])
-     ON CONFLICT (notification_id, channel, recipient) DO NOTHING`,
-    [notificationId, channel, recipients],
+    `INSERT INTO notification_deliveries (notification_id, channel, recipient, phase)
+     SELECT $1, $2, unnest($3::text[]), $4
+     ON CONFLICT (notification_id, channel, recipient, phase) DO NOTHING`,
+    [notificationId, channel, recipients, phase],
   );
 }
 
-/** The incident's deliveries not finished yet, downtime before recovery, email first. */
-export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<{ id: number; channel: DeliveryChannel; recipient: string }[]> {
+/** Whose notifications: an incident's (downtime, recovery) or an alert episode's (slow, certificate). */
+export type DeliverySubject = { incidentId: number } | { episodeId: number };
+
+/** The subject's deliveries not finished yet, downtime before recovery, a start before its end, email first. */
+export function listOpenDeliveries(db: DataSource, subject: DeliverySubject): Promise<{ id: number; channel: DeliveryChannel; recipient: string }[]> {
+  const column = 'episodeId' in subject ? 'episode_id' : 'incident_id';
+  const id = 'episodeId' in subject ? subject.episodeId : subject.incidentId;
   return queryRows(
     db.manager,
     `SELECT d.id, d.channel, d.recipient
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
-      WHERE n.incident_id = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
-      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.id`,
-    [incidentId],
+      WHERE n.${column} = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
+      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.phase = 'resolved', d.id`,
+    [id],
   );
 }
 
@@ -54,10 +68,10 @@ export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<
 export function listDueDeliveries(
   db: DataSource,
   limit: number,
-): Promise<{ id: number; channel: DeliveryChannel; recipient: string; incident_id: number }[]> {
+): Promise<{ id: number; channel: DeliveryChannel; recipient: string; incident_id: number | null; episode_id: number | null }[]> {
   return queryRows(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient, n.incident_id
+    `SELECT d.id, d.channel, d.recipient, n.incident_id, n.episode_id
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
       WHERE d.status IN ('pending', 'sending', 'ambiguous')
@@ -71,8 +85,9 @@ export function listDueDeliveries(
 interface ClaimRow {
   id: number;
   notification_id: number;
-  incident_id: number;
+  incident_id: number | null;
   channel: DeliveryChannel;
+  phase: DeliveryPhase;
   recipient: string;
   type: NotificationType;
   delivery_uid: string;
@@ -100,7 +115,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
       WHERE d.id = o.id AND n.id = d.notification_id
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
-      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.recipient, n.type, d.delivery_uid, d.claim_token,
+      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.phase, d.recipient, n.type, d.delivery_uid, d.claim_token,
                 d.attempts, d.created_at, n.started_at, o.status AS old_status`,
     [id, leaseMs, options.onlyIfDue],
   );
@@ -110,6 +125,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     notificationId: row.notification_id,
     incidentId: row.incident_id,
     channel: row.channel,
+    phase: row.phase,
     recipient: row.recipient,
     type: row.type,
     deliveryUid: row.delivery_uid,
