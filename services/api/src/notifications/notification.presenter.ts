@@ -38,6 +38,7 @@ export type NotificationResponse = ReturnType<typeof toNotificationResponse>;
 export function toDeliveryResponse(d: DeliveryView) {
   return {
     channel: d.channel,
+    phase: d.phase,
     recipient: displayRecipient(d.channel, d.recipient),
     status: d.status === 'sent' || d.status === 'failed' ? d.status : ('pending' as const),
     attempts: d.attempts,

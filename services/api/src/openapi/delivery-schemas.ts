@@ -1,4 +1,4 @@
-import { DELIVERY_CHANNELS } from '@uptime/db';
+import { DELIVERY_CHANNELS, DELIVERY_PHASES } from '@uptime/db';
 import type { AlertTestDelivery, AlertTestResult } from '@uptime/queues';
 import type { DeliveryResponse, NotificationDetailResponse, NotificationResponse } from '../notifications/notification.presenter';
 import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
@@ -14,6 +14,9 @@ const attemptsCount = (maximum: number): JsonSchema => int({ minimum: 0, maximum
 const delivery = objectOf<DeliveryResponse>(
   {
     channel: enumOf(DELIVERY_CHANNELS),
+    phase: enumOf(DELIVERY_PHASES, {
+      description: 'opened: the message of the notification itself; resolved: the message of its end (a slow notification\u2019s "no longer slow")',
+    }),
     recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path)' }),
     status: enumOf(['pending', 'sent', 'failed'], {
       description: 'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)',
@@ -60,7 +63,7 @@ export function deliverySchemas(notification: JsonSchema): Record<string, JsonSc
       { description: 'The test message of each enabled channel and recipient' },
     ),
     NotificationWithDeliveries: objectOf<NotificationDetailResponse>(
-      { ...props, deliveries: arrayOf(ref('NotificationDelivery'), { maxItems: DELIVERIES_MAX }) },
+      { ...props, deliveries: arrayOf(ref('NotificationDelivery'), { maxItems: DELIVERIES_MAX * DELIVERY_PHASES.length }) },
       { description: 'A notification with every delivery of it' },
     ),
   };

@@ -107,6 +107,8 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   webhook_secret_set: true,
   alert_on_recovery: true,
   alert_threshold: 2,
+  alert_on_slow: false,
+  certificate_expiry_days: 14,
 };
 
 export const EXAMPLE_NOTIFICATION: NotificationResponse = {
@@ -133,6 +135,7 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
 
 export const EXAMPLE_DELIVERY: DeliveryResponse = {
   channel: 'email',
+  phase: 'opened',
   recipient: 'ops@example.com',
   status: 'sent',
   attempts: 1,
