@@ -1,8 +1,8 @@
 import type { Schema } from '@uptime/client';
 import { useFormat } from '../app/format';
 
-/** One delivery as the API reports it; a test send's have no `possible_duplicate`. */
-type Delivery = Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: boolean };
+/** One delivery as the API reports it; a test send's have no `possible_duplicate` nor `phase`. */
+type Delivery = Schema<'AlertTestResult'>['deliveries'][number] & Partial<Pick<Schema<'NotificationDelivery'>, 'possible_duplicate' | 'phase'>>;
 
 const CHANNEL = { email: 'Email', slack: 'Slack', webhook: 'Webhook' } as const;
 const STATE = { pending: 'Pending', sent: 'Sent', failed: 'Failed' } as const;
@@ -32,7 +32,10 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
         <tbody>
           {deliveries.map((d, i) => (
             <tr key={`${d.channel}-${d.recipient}-${i}`}>
-              <td>{CHANNEL[d.channel]}</td>
+              <td>
+                {CHANNEL[d.channel]}
+                {d.phase === 'resolved' && <span className="muted small"> (its end)</span>}
+              </td>
               <td className="url-cell">{d.recipient}</td>
               <td>
                 <span className={`badge ${d.status === 'failed' ? 'tone-bad' : d.status === 'sent' ? 'tone-good' : 'tone-neutral'}`}>

@@ -34,6 +34,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     threshold: String(initial.alert_threshold),
     slackUrl: initial.slack_webhook_url ?? '',
     webhookUrl: initial.webhook_url ?? '',
+    certificateDays: String(initial.certificate_expiry_days),
   });
   // The signing key is in an answer only once (when generated): kept here until the page is left.
   const [secret, setSecret] = useState<string | null>(initial.webhook_secret ?? null);
@@ -58,6 +59,8 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
               slack_webhook_url: urlOrNull(values.slackUrl),
               webhook_enabled: values.webhook_enabled,
               webhook_url: urlOrNull(values.webhookUrl),
+              alert_on_slow: values.alert_on_slow,
+              certificate_expiry_days: Number(values.certificateDays),
             },
           }),
         )
@@ -192,6 +195,25 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
             aria-describedby={`${field('threshold')}-error`}
           />
           <FieldError id={`${field('threshold')}-error`} messages={errors.alert_threshold} />
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.alert_on_slow}
+            onChange={(e) => setValues({ ...values, alert_on_slow: e.target.checked })}
+          />{' '}
+          Tell me when it becomes slow, and when it is fast again
+        </label>
+        <div className="field">
+          <label htmlFor={field('certificate')}>Certificate expiry alert (days before; 0: off)</label>
+          <input
+            id={field('certificate')}
+            inputMode="numeric"
+            value={values.certificateDays}
+            onChange={(e) => setValues({ ...values, certificateDays: e.target.value })}
+            aria-describedby={`${field('certificate')}-error`}
+          />
+          <FieldError id={`${field('certificate')}-error`} messages={errors.certificate_expiry_days} />
         </div>
         <button type="submit" className="button" disabled={save.isPending}>
           Save alert settings
