@@ -29,6 +29,8 @@ describe('response validation against the document', () => {
         reminder_interval_minutes: null,
         escalation_recipients: [],
         escalation_after_minutes: null,
+        alert_on_slow: false,
+        certificate_expiry_days: 14,
       },
       meta: META,
     })).toEqual([]);

@@ -3,6 +3,7 @@ import type { ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
 import { insertNoDataSpans, type NoDataSpan } from './no-data-spans';
 import { insertLocationResults, recordAgentActivity } from './record-location-results';
+import { stepEpisodes, type EpisodeState } from './alert-episodes';
 import { isSlow, type StatusReason } from './status-reason';
 import { loadMaintenance, maintenanceAt } from './maintenance';
 import { nextState, type MonitorState } from './status-transition';
@@ -28,10 +29,13 @@ export interface StatusEvent {
   to: MonitorStatus;
   incidentId: number | null;
   checkResultId: string | null;
+  /** The alert episodes the step opened or closed (alert-episodes.ts). */
+  episodeIds: number[];
 }
 
-interface LockedMonitor extends MonitorState {
+interface LockedMonitor extends MonitorState, EpisodeState {
   id: number;
+  url: string;
   configVersion: number;
   lastCheck: Date | null;
   checkIntervalSeconds: number;
@@ -48,6 +52,8 @@ interface MonitorUpdate {
   lastSuccess: Date | null;
   lastFailure: Date | null;
   certificateExpiresAt: Date | null;
+  openSlowEpisodeId: number | null;
+  openCertificateEpisodeId: number | null;
 }
 
 const truncate = (s: string | null, max: number): string | null => (s === null || s.length <= max ? s : `${s.slice(0, max - 1)}…`);
@@ -69,10 +75,17 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
     recovery_threshold: number;
     response_time_threshold: number | null;
     in_maintenance: boolean;
+    url: string;
+    alert_on_slow: boolean;
+    certificate_expiry_days: number;
+    certificate_expires_at: Date | null;
+    open_slow_episode_id: number | null;
+    open_certificate_episode_id: number | null;
   }[] =
     await em.query(
       `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
-              consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance
+              consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance,
+              url, alert_on_slow, certificate_expiry_days, certificate_expires_at, open_slow_episode_id, open_certificate_episode_id
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
       [ids],
     );
@@ -93,6 +106,12 @@ async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<numbe
         recoveryThreshold: r.recovery_threshold,
         responseTimeThreshold: r.response_time_threshold,
         inMaintenance: r.in_maintenance,
+        url: r.url,
+        alertOnSlow: r.alert_on_slow,
+        certificateExpiryDays: r.certificate_expiry_days,
+        certificateExpiresAt: r.certificate_expires_at,
+        openSlowEpisodeId: r.open_slow_episode_id,
+        openCertificateEpisodeId: r.open_certificate_episode_id,
       },
     ]),
   );
@@ -158,12 +177,12 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
             last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
             last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id,
             consecutive_successes = v.successes, status_reason = v.status_reason, in_maintenance = v.in_maintenance,
-            -- A check that received no certificate (a failure, an agent's result) keeps the last one seen.
-            certificate_expires_at = CASE WHEN m.url ILIKE 'https:%' THEN COALESCE(v.certificate_expires_at, m.certificate_expires_at) END
+            open_slow_episode_id = v.open_slow_episode_id, open_certificate_episode_id = v.open_certificate_episode_id,
+            certificate_expires_at = v.certificate_expires_at
        FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[],
-                   $9::int[], $10::varchar[], $11::timestamptz[], $12::bool[])
+                   $9::int[], $10::varchar[], $11::timestamptz[], $12::bool[], $13::int[], $14::int[])
             AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, successes, status_reason,
-                 certificate_expires_at, in_maintenance)
+                 certificate_expires_at, in_maintenance, open_slow_episode_id, open_certificate_episode_id)
       WHERE m.id = v.id`,
     [
       ids,
@@ -178,6 +197,8 @@ async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpd
       u.map((x) => x.state.statusReason),
       u.map((x) => x.certificateExpiresAt),
       u.map((x) => x.inMaintenance),
+      u.map((x) => x.openSlowEpisodeId),
+      u.map((x) => x.openCertificateEpisodeId),
     ],
   );
 }
@@ -217,9 +238,18 @@ async function upsertRollups(em: EntityManager, recorded: CheckOutcome[]): Promi
 async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 'id'>[]): Promise<StatusEvent[]> {
   if (events.length === 0) return [];
   const rows: { id: string }[] = await em.query(
-    `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, check_result_id)
-     SELECT * FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::bigint[]) RETURNING id`,
-    [events.map((e) => e.monitorId), events.map((e) => e.from), events.map((e) => e.to), events.map((e) => e.incidentId), events.map((e) => e.checkResultId)],
+    // Episode ids travel as array literals: unnest() would flatten an array of arrays.
+    `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, check_result_id, episode_ids)
+     SELECT m, f, t, i, c, e::int[] FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::bigint[], $6::text[]) AS v(m, f, t, i, c, e)
+     RETURNING id`,
+    [
+      events.map((e) => e.monitorId),
+      events.map((e) => e.from),
+      events.map((e) => e.to),
+      events.map((e) => e.incidentId),
+      events.map((e) => e.checkResultId),
+      events.map((e) => `{${e.episodeIds.join(',')}}`),
+    ],
   );
   return events.map((e, i) => ({ ...e, id: String(rows[i]!.id) }));
 }
@@ -288,6 +318,22 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
         openIncidentId = null;
       }
       const previous = updates.get(o.monitorId);
+      const recordedBefore = previous ?? monitor;
+      // A check that received no certificate (a failure, an agent's result) keeps the last one seen.
+      const certificateExpiresAt = /^https:/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
+      const episodes = await stepEpisodes(
+        em,
+        o.monitorId,
+        {
+          alertOnSlow: monitor.alertOnSlow,
+          certificateExpiryDays: monitor.certificateExpiryDays,
+          responseTimeThreshold: monitor.responseTimeThreshold,
+          openSlowEpisodeId: recordedBefore.openSlowEpisodeId,
+          openCertificateEpisodeId: recordedBefore.openCertificateEpisodeId,
+          certificateExpiresAt: recordedBefore.certificateExpiresAt,
+        },
+        { slow: step.statusReason === 'slow', certificateExpiresAt, checkedAt: o.result.checkedAt, maintenance, responseTime: o.result.responseTime },
+      );
       updates.set(o.monitorId, {
         state: {
           status: step.status,
@@ -303,12 +349,15 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
         responseTime: o.result.responseTime,
         lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
         lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
-        certificateExpiresAt: o.result.certificateExpiresAt ?? previous?.certificateExpiresAt ?? null,
+        certificateExpiresAt,
+        openSlowEpisodeId: episodes.openSlowEpisodeId,
+        openCertificateEpisodeId: episodes.openCertificateEpisodeId,
       });
-      // A downtime opened after a maintenance window is news though the status stays offline.
-      if (step.status !== before.status || step.opensIncident) {
+      // A downtime opened after a maintenance window, or an alert episode opened or closed, is news
+      // though the status may stay the same.
+      if (step.status !== before.status || step.opensIncident || episodes.episodeIds.length > 0) {
         const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;
-        events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId });
+        events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId, episodeIds: episodes.episodeIds });
       }
     }
     await updateMonitors(em, updates);

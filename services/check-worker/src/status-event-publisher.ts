@@ -38,7 +38,15 @@ export class StatusEventPublisher {
     if (events.length === 0) return;
     await this.queue.addBulk(
       events.map((e) => {
-        const data: StatusChangedJob = { eventId: e.id, monitorId: e.monitorId, from: e.from, to: e.to, incidentId: e.incidentId, checkResultId: e.checkResultId };
+        const data: StatusChangedJob = {
+          eventId: e.id,
+          monitorId: e.monitorId,
+          from: e.from,
+          to: e.to,
+          incidentId: e.incidentId,
+          checkResultId: e.checkResultId,
+          episodeIds: e.episodeIds,
+        };
         return { name: JobName.statusChanged, data, opts: { ...JOB_OPTIONS, jobId: statusChangedJobId(e.id) } };
       }),
     );
@@ -48,16 +56,32 @@ export class StatusEventPublisher {
   /** Publishes events older than `olderThanMs` that were never marked published. */
   async sweep(olderThanMs = 5000): Promise<number> {
     return this.ds.transaction(async (em) => {
-      const rows: { id: string; monitor_id: number; from_status: StatusEvent['from']; to_status: StatusEvent['to']; incident_id: number | null; check_result_id: string | null }[] =
+      const rows: {
+        id: string;
+        monitor_id: number;
+        from_status: StatusEvent['from'];
+        to_status: StatusEvent['to'];
+        incident_id: number | null;
+        check_result_id: string | null;
+        episode_ids: number[];
+      }[] =
         await em.query(
-          `SELECT id, monitor_id, from_status, to_status, incident_id, check_result_id FROM status_events
+          `SELECT id, monitor_id, from_status, to_status, incident_id, check_result_id, episode_ids FROM status_events
             WHERE published_at IS NULL AND occurred_at < now() - make_interval(secs => $1::float / 1000)
             ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED`,
           [olderThanMs],
         );
       if (rows.length === 0) return 0;
       await this.publish(
-        rows.map((r) => ({ id: String(r.id), monitorId: r.monitor_id, from: r.from_status, to: r.to_status, incidentId: r.incident_id, checkResultId: r.check_result_id ? String(r.check_result_id) : null })),
+        rows.map((r) => ({
+          id: String(r.id),
+          monitorId: r.monitor_id,
+          from: r.from_status,
+          to: r.to_status,
+          incidentId: r.incident_id,
+          checkResultId: r.check_result_id ? String(r.check_result_id) : null,
+          episodeIds: r.episode_ids,
+        })),
         em,
       );
       return rows.length;

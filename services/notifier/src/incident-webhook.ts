@@ -1,6 +1,7 @@
-import type { EntityManager, NotificationType } from '@uptime/db';
+import type { DeliveryPhase, EntityManager, NotificationType } from '@uptime/db';
 import type { WebhookPayload } from './channels/webhook';
-import type { IncidentContext } from './incident-context';
+import type { AlertAudience } from './episode-context';
+import { webhookEventOf } from './episode-messages';
 import { queryRows } from './query-rows';
 
 interface NotificationRow {
@@ -24,10 +25,15 @@ interface NotificationRow {
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /**
- * The webhook body of a notification: the notification object with the fields and names of
+ * The webhook body of a delivery: its event, the notification object with the fields and names of
  * `GET /notifications/{id}` (without its deliveries), and the monitor.
  */
-export async function composeIncidentWebhook(db: EntityManager, notificationId: number, ctx: IncidentContext): Promise<WebhookPayload> {
+export async function composeIncidentWebhook(
+  db: EntityManager,
+  target: { notificationId: number; phase: DeliveryPhase },
+  ctx: Pick<AlertAudience, 'monitorId' | 'monitorName' | 'monitorUrl'>,
+): Promise<WebhookPayload> {
+  const { notificationId } = target;
   const [n] = await queryRows<NotificationRow>(
     db,
     `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
@@ -38,7 +44,7 @@ export async function composeIncidentWebhook(db: EntityManager, notificationId: 
   );
   if (!n) throw new Error(`notification ${notificationId} is gone`);
   return {
-    event: n.type,
+    event: webhookEventOf(n.type, target.phase),
     notification: {
       id: n.id,
       monitor_id: n.monitor_id,

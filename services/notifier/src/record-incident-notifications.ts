@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager, NotificationErrorDetails } from '@uptime/db';
+import type { DataSource, DeliveryPhase, EntityManager, NotificationErrorDetails } from '@uptime/db';
+import type { AlertAudience } from './episode-context';
 import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident-context';
 import { downtimeMessage, recoveryMessage } from './incident-text';
 import { queueDeliveries } from './deliveries/delivery.repository';
@@ -93,8 +94,8 @@ async function insertRecovery(tx: EntityManager, ctx: IncidentContext): Promise<
 }
 
 /** One delivery per enabled channel and recipient, as the monitor's settings are right now. */
-async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: IncidentContext): Promise<void> {
-  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx));
-  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl]);
-  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url]);
+export async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: AlertAudience, phase: DeliveryPhase = 'opened'): Promise<void> {
+  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx), { phase });
+  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl], { phase });
+  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url], { phase });
 }

@@ -56,6 +56,13 @@ export class Monitor {
   @Column({ type: 'varchar', length: 128, name: 'webhook_secret', nullable: true }) webhookSecret!: string | null;
   @Column({ type: 'boolean', name: 'alert_on_recovery', default: true }) alertOnRecovery!: boolean;
   @Column({ type: 'integer', name: 'alert_threshold', default: 1 }) alertThreshold!: number;
+  /** Emails when the monitor becomes slow and when it stops (docs/alert-rules.md). */
+  @Column({ type: 'boolean', name: 'alert_on_slow', default: false }) alertOnSlow!: boolean;
+  /** A certificate notification when fewer days than this remain; 0: off (docs/alert-rules.md). */
+  @Column({ type: 'smallint', name: 'certificate_expiry_days', default: 14 }) certificateExpiryDays!: number;
+  /** The alert episodes (alert_episodes) still open for this monitor; kept by the check-worker. */
+  @Column({ type: 'integer', name: 'open_slow_episode_id', nullable: true }) openSlowEpisodeId!: number | null;
+  @Column({ type: 'integer', name: 'open_certificate_episode_id', nullable: true }) openCertificateEpisodeId!: number | null;
   /** A success slower than this many ms reads warning (slow); null: off (docs/alert-rules.md). */
   @Column({ type: 'integer', name: 'response_time_threshold', nullable: true }) responseTimeThreshold!: number | null;
   /** Successes in a row needed to leave offline (docs/alert-rules.md). */

@@ -21,7 +21,15 @@ export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 export type FollowupKind = Exclude<DeliveryKind, 'notice'>;
 
 /**
- * One message (kind, round) of one notification on one channel to one recipient (unique), leased by one sender
+ * Which phase of its notification a delivery belongs to: `opened` (the notification itself, and
+ * its reminders and escalation) or `resolved` (its end, sent for a slow notification: "no longer
+ * slow"; docs/notifications.md).
+ */
+export const DELIVERY_PHASES = ['opened', 'resolved'] as const;
+export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
+
+/**
+ * One message (kind, round, phase) of one notification on one channel to one recipient (unique), leased by one sender
  * at a time (docs/reliability.md, "Notifications under faults").
  */
 @Entity({ name: 'notification_deliveries' })
@@ -32,6 +40,7 @@ export class NotificationDelivery {
   @Column({ type: 'varchar', length: 10, default: 'notice' }) kind!: DeliveryKind;
   /** The reminder's number (1, 2, ...); 1 for the escalation; 0 for a notice. Part of the unique key. */
   @Column({ type: 'integer', default: 0 }) round!: number;
+  @Column({ type: 'varchar', length: 10, default: 'opened' }) phase!: DeliveryPhase;
   @Column({ type: 'varchar', length: 2048 }) recipient!: string;
   @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: DeliveryStatus;
   @Column({ type: 'integer', default: 0 }) attempts!: number;

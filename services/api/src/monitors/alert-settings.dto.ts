@@ -21,4 +21,8 @@ export class AlertSettingsDto extends EscalationSettingsDto {
   @Nullable() @MaxLength(2048) @IsHttpUrl() webhook_url?: string | null;
   @Optional() @IsBoolean() alert_on_recovery?: boolean;
   @Optional() @IsInt() @Min(1) @Max(100) alert_threshold?: number;
+  /** Emails when the monitor becomes slow and when it stops (docs/alert-rules.md). */
+  @Optional() @IsBoolean() alert_on_slow?: boolean;
+  /** A certificate notification when fewer days remain; 0: off (docs/alert-rules.md). */
+  @Optional() @IsInt() @Min(0) @Max(365) certificate_expiry_days?: number;
 }

@@ -15,6 +15,8 @@ export interface AlertSettings extends EscalationSettings {
   webhookSecretSet: boolean;
   alertOnRecovery: boolean;
   alertThreshold: number;
+  alertOnSlow: boolean;
+  certificateExpiryDays: number;
   /** Only in the answer that generated it: the webhook key is shown once. */
   newWebhookSecret?: string;
 }
@@ -36,6 +38,8 @@ const settingsOf = (m: Monitor): AlertSettings => ({
   alertOnRecovery: m.alertOnRecovery,
   alertThreshold: m.alertThreshold,
   ...escalationSettingsOf(m),
+  alertOnSlow: m.alertOnSlow,
+  certificateExpiryDays: m.certificateExpiryDays,
 });
 
 /** 32 random bytes, hex, prefixed so a leaked one is recognisable: the webhook's HMAC key. */
@@ -72,6 +76,8 @@ export async function updateAlertSettings(deps: AlertSettingsDeps, ownerId: numb
     if (dto.alert_on_recovery !== undefined) changes.alertOnRecovery = dto.alert_on_recovery;
     if (dto.alert_threshold !== undefined) changes.alertThreshold = dto.alert_threshold;
     applyEscalationSettings(monitor, dto, changes);
+    if (dto.alert_on_slow !== undefined) changes.alertOnSlow = dto.alert_on_slow;
+    if (dto.certificate_expiry_days !== undefined) changes.certificateExpiryDays = dto.certificate_expiry_days;
     Object.assign(monitor, changes);
     if (monitor.slackEnabled && !monitor.slackWebhookUrl) throw required('slack_webhook_url', 'slack_enabled');
     if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
@@ -104,5 +110,7 @@ export function toAlertSettingsResponse(s: AlertSettings) {
     alert_on_recovery: s.alertOnRecovery,
     alert_threshold: s.alertThreshold,
     ...toEscalationSettingsResponse(s),
+    alert_on_slow: s.alertOnSlow,
+    certificate_expiry_days: s.certificateExpiryDays,
   };
 }

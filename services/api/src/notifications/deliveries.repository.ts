@@ -1,10 +1,11 @@
-import type { DataSource, DeliveryChannel, DeliveryKind, DeliveryStatus } from '@uptime/db';
+import type { DataSource, DeliveryChannel, DeliveryKind, DeliveryPhase, DeliveryStatus } from '@uptime/db';
 
 /** One delivery of a notification as the API reads it. */
 export interface DeliveryView {
   channel: DeliveryChannel;
   kind: DeliveryKind;
   round: number;
+  phase: DeliveryPhase;
   recipient: string;
   status: DeliveryStatus;
   attempts: number;
@@ -21,13 +22,13 @@ export interface DeliveryView {
  */
 export function listDeliveries(ds: DataSource, notificationId: number): Promise<DeliveryView[]> {
   return ds.query(
-    `SELECT channel, kind, round, recipient, status, attempts, last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt",
+    `SELECT channel, kind, round, phase, recipient, status, attempts, last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt",
             last_error AS error, possible_duplicate AS "possibleDuplicate"
        FROM notification_deliveries
       WHERE notification_id = $1
         AND (kind <> 'reminder'
              OR round = (SELECT max(round) FROM notification_deliveries WHERE notification_id = $1 AND kind = 'reminder'))
-      ORDER BY CASE kind WHEN 'notice' THEN 0 WHEN 'escalation' THEN 1 ELSE 2 END,
+      ORDER BY CASE kind WHEN 'notice' THEN 0 WHEN 'escalation' THEN 1 ELSE 2 END, phase = 'resolved',
                CASE channel WHEN 'email' THEN 0 WHEN 'slack' THEN 1 ELSE 2 END, id`,
     [notificationId],
   );

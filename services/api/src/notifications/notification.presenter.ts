@@ -40,6 +40,7 @@ export function toDeliveryResponse(d: DeliveryView) {
     channel: d.channel,
     kind: d.kind,
     reminder: d.kind === 'reminder' ? d.round : null,
+    phase: d.phase,
     recipient: displayRecipient(d.channel, d.recipient),
     status: d.status === 'sent' || d.status === 'failed' || d.status === 'cancelled' ? d.status : ('pending' as const),
     attempts: d.attempts,

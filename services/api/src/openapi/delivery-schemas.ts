@@ -1,4 +1,4 @@
-import { DELIVERY_CHANNELS, DELIVERY_KINDS } from '@uptime/db';
+import { DELIVERY_CHANNELS, DELIVERY_KINDS, DELIVERY_PHASES } from '@uptime/db';
 import type { AlertTestDelivery, AlertTestResult } from '@uptime/queues';
 import type { DeliveryResponse, NotificationDetailResponse, NotificationResponse } from '../notifications/notification.presenter';
 import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
@@ -9,8 +9,11 @@ const RECIPIENT_MAX = 2048;
 const ERROR_MAX = 2000;
 /** At most 20 email recipients (AlertSettingsDto), one Slack and one webhook. */
 const DELIVERIES_MAX = 22;
-/** A notification's own messages, its escalation (≤ 20 recipients) and its latest reminder round (≤ 20). */
-const NOTIFICATION_DELIVERIES_MAX = DELIVERIES_MAX + 20 + 20;
+/**
+ * A notification's own messages in each phase (opened, resolved), its escalation (≤ 20 recipients)
+ * and its latest reminder round (≤ 20).
+ */
+const NOTIFICATION_DELIVERIES_MAX = DELIVERIES_MAX * DELIVERY_PHASES.length + 20 + 20;
 const attemptsCount = (maximum: number): JsonSchema => int({ minimum: 0, maximum, format: 'int32' });
 
 const delivery = objectOf<DeliveryResponse>(
@@ -21,6 +24,9 @@ const delivery = objectOf<DeliveryResponse>(
         'notice: the notification itself; reminder: the downtime email again while unacknowledged (only the latest round is listed); escalation: the downtime email to the escalation recipients (docs/alert-rules.md)',
     }),
     reminder: nullable(int({ minimum: 1, maximum: 2_147_483_647, format: 'int32', description: "The reminder's number; null for other kinds" })),
+    phase: enumOf(DELIVERY_PHASES, {
+      description: 'opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification\u2019s "no longer slow")',
+    }),
     recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path)' }),
     status: enumOf(['pending', 'sent', 'failed', 'cancelled'], {
       description:

@@ -110,6 +110,8 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   reminder_interval_minutes: 30,
   escalation_recipients: ['oncall-lead@example.com'],
   escalation_after_minutes: 60,
+  alert_on_slow: false,
+  certificate_expiry_days: 14,
 };
 
 export const EXAMPLE_NOTIFICATION: NotificationResponse = {
@@ -138,6 +140,7 @@ export const EXAMPLE_DELIVERY: DeliveryResponse = {
   channel: 'email',
   kind: 'notice',
   reminder: null,
+  phase: 'opened',
   recipient: 'ops@example.com',
   status: 'sent',
   attempts: 1,

@@ -73,6 +73,8 @@ export function requestSchemas(): Record<string, JsonSchema> {
       webhook_enabled: { description: 'Enabling it the first time generates webhook_secret, shown in that answer only' },
       alert_threshold: { description: 'Consecutive failures before offline' },
       ...ESCALATION_NOTES,
+      alert_on_slow: { description: 'A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md)' },
+      certificate_expiry_days: { description: 'A certificate notification once fewer days remain before certificate_expires_at; 0: off (docs/alert-rules.md)' },
     }),
     BulkRequest: bulk,
     AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, ['name', 'location', 'url']),

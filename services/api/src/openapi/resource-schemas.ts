@@ -245,6 +245,12 @@ const alertSettings = optionalKeys(
       alert_on_recovery: bool(),
       alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
       ...escalationSettingsSchema(),
+      alert_on_slow: bool({ description: 'A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md)' }),
+      certificate_expiry_days: int({
+        minimum: 0,
+        maximum: 365,
+        description: 'A certificate notification and email once fewer days than this remain before certificate_expires_at; 0: off (docs/alert-rules.md)',
+      }),
     },
     { description: "A monitor's alert settings" },
   ),
@@ -270,9 +276,15 @@ const notification = objectOf<NotificationResponse>(
     monitor_id: id(),
     monitor_name: monitorField('name'),
     monitor_url: monitorField('url', { format: 'uri' }),
-    type: enumOf(NOTIFICATION_TYPES, { description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)' }),
+    type: enumOf(NOTIFICATION_TYPES, {
+      description:
+        'downtime: the monitor went offline; recovery: it came back online; slow: it became slow (resolved when it stops); certificate: its TLS certificate is close to expiry (docs/notifications.md)',
+    }),
     message: text(),
-    status: enumOf(NOTIFICATION_STATUSES, { description: 'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)' }),
+    status: enumOf(NOTIFICATION_STATUSES, {
+      description:
+        'active while the downtime, slowness or expiring certificate lasts; resolved when it ended (the monitor recovered, is fast again, or its certificate changed) or the user resolved it (a recovery is resolved at once)',
+    }),
     started_at: timestamp(),
     resolved_at: nullable(timestamp()),
     duration: nullable(int({ minimum: 0, maximum: INT32_MAX, description: 'Seconds from started_at to resolved_at; null while active' })),
@@ -288,7 +300,7 @@ const notification = objectOf<NotificationResponse>(
     suppressed: bool({ description: 'Recorded but sent to nobody: a monitor this one depends on (depends_on) was offline (docs/alert-rules.md)' }),
     suppressed_by: arrayOf(id(), { maxItems: 20, description: 'The offline monitors that suppressed it; empty when not suppressed' }),
   },
-  { description: 'A downtime or recovery notification (docs/notifications.md)' },
+  { description: 'A downtime, recovery, slow or certificate notification (docs/notifications.md)' },
 );
 
 const agent = objectOf<AgentResponse>(

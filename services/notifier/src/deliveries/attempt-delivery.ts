@@ -2,7 +2,7 @@ import { displayRecipient, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { failureKindOf, SendError } from '../channels/send-error';
-import type { IncidentContext } from '../incident-context';
+import { describeSubject, type AlertContext } from '../episode-context';
 import { SEND_TIMEOUT_MS } from '../outbound/post-json';
 import type { ChannelSenders } from './channel-sender';
 import {
@@ -51,11 +51,11 @@ export type OpenDelivery = OpenDeliveryRow;
 export async function attemptDelivery(
   deps: AttemptDeps,
   open: OpenDelivery,
-  ctx: IncidentContext,
+  ctx: AlertContext,
   options: { onlyIfDue: boolean },
 ): Promise<AttemptOutcome> {
   const sender = deps.senders[open.channel];
-  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, incident_id: ctx.incidentId });
+  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, subject: describeSubject(ctx) });
   if (!sender) {
     log.warn('no sender for this channel in this notifier; left for another');
     return 'busy';

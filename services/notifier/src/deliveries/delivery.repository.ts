@@ -1,4 +1,4 @@
-import type { DataSource, DeliveryChannel, DeliveryKind, EntityManager, FollowupKind, NotificationType } from '@uptime/db';
+import type { DataSource, DeliveryChannel, DeliveryKind, DeliveryPhase, EntityManager, FollowupKind, NotificationType } from '@uptime/db';
 import type { SendFailureKind } from '../channels/send-error';
 import { queryRows } from '../query-rows';
 
@@ -6,8 +6,11 @@ import { queryRows } from '../query-rows';
 export interface ClaimedDelivery {
   id: number;
   notificationId: number;
-  incidentId: number;
+  /** The notification's incident; null for a notification about an alert episode. */
+  incidentId: number | null;
   channel: DeliveryChannel;
+  /** The notification itself (`opened`) or its end (`resolved`). */
+  phase: DeliveryPhase;
   recipient: string;
   type: NotificationType;
   /** The notification's own message, a reminder or the escalation (docs/alert-rules.md). */
@@ -37,38 +40,44 @@ export interface OpenDeliveryRow {
 }
 
 /**
- * One pending delivery per recipient of a channel, of the notification's own message or of one
- * follow-up (a reminder round, the escalation); the unique key makes repeats no-ops. Returns the
- * deliveries it created.
+ * One pending delivery per recipient of a channel, of one message of the notification: its
+ * `opened` notice or `resolved` end (phase), or one follow-up of a downtime (a reminder round, the
+ * escalation; always `opened`). The unique key (notification, kind, round, phase, channel,
+ * recipient) makes repeats no-ops. Returns the deliveries it created.
  */
 export async function queueDeliveries(
   tx: EntityManager,
   notificationId: number,
   channel: DeliveryChannel,
   recipients: string[],
-  followup: { kind: FollowupKind; round: number } | null = null,
+  message: { phase?: DeliveryPhase; followup?: { kind: FollowupKind; round: number } } = {},
 ): Promise<OpenDeliveryRow[]> {
   if (recipients.length === 0) return [];
   return queryRows<OpenDeliveryRow>(
     tx,
-    `INSERT INTO notification_deliveries (notification_id, channel, recipient, kind, round)
-     SELECT $1, $2, unnest($3::text[]), $4::varchar, $5::int
-     ON CONFLICT (notification_id, kind, round, channel, recipient) DO NOTHING
+    `INSERT INTO notification_deliveries (notification_id, channel, recipient, kind, round, phase)
+     SELECT $1, $2, unnest($3::text[]), $4::varchar, $5::int, $6::varchar
+     ON CONFLICT (notification_id, kind, round, phase, channel, recipient) DO NOTHING
      RETURNING id, channel, recipient, kind`,
-    [notificationId, channel, recipients, followup?.kind ?? 'notice', followup?.round ?? 0],
+    [notificationId, channel, recipients, message.followup?.kind ?? 'notice', message.followup?.round ?? 0, message.phase ?? 'opened'],
   );
 }
 
-/** The incident's deliveries not finished yet, downtime before recovery, email first. */
-export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<OpenDeliveryRow[]> {
+/** Whose notifications: an incident's (downtime, recovery) or an alert episode's (slow, certificate). */
+export type DeliverySubject = { incidentId: number } | { episodeId: number };
+
+/** The subject's deliveries not finished yet, downtime before recovery, a start before its end, email first. */
+export function listOpenDeliveries(db: DataSource, subject: DeliverySubject): Promise<OpenDeliveryRow[]> {
+  const column = 'episodeId' in subject ? 'episode_id' : 'incident_id';
+  const id = 'episodeId' in subject ? subject.episodeId : subject.incidentId;
   return queryRows(
     db.manager,
     `SELECT d.id, d.channel, d.recipient, d.kind
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
-      WHERE n.incident_id = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
-      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.id`,
-    [incidentId],
+      WHERE n.${column} = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
+      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.phase = 'resolved', d.id`,
+    [id],
   );
 }
 
@@ -79,10 +88,10 @@ export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<
 export function listDueDeliveries(
   db: DataSource,
   limit: number,
-): Promise<(OpenDeliveryRow & { incident_id: number })[]> {
+): Promise<(OpenDeliveryRow & { incident_id: number | null; episode_id: number | null })[]> {
   return queryRows(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient, d.kind, n.incident_id
+    `SELECT d.id, d.channel, d.recipient, d.kind, n.incident_id, n.episode_id
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
       WHERE d.status IN ('pending', 'sending', 'ambiguous')
@@ -96,8 +105,9 @@ export function listDueDeliveries(
 interface ClaimRow {
   id: number;
   notification_id: number;
-  incident_id: number;
+  incident_id: number | null;
   channel: DeliveryChannel;
+  phase: DeliveryPhase;
   recipient: string;
   type: NotificationType;
   kind: DeliveryKind;
@@ -130,7 +140,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
         AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
-      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.recipient, n.type, d.kind, d.round,
+      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.phase, d.recipient, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
                 d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, o.status AS old_status`,
@@ -142,6 +152,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     notificationId: row.notification_id,
     incidentId: row.incident_id,
     channel: row.channel,
+    phase: row.phase,
     recipient: row.recipient,
     type: row.type,
     kind: row.kind,

@@ -38,7 +38,7 @@ export async function recordDueFollowups(db: DataSource, notificationId: number,
       if (!(await recordFollowup(tx, notificationId, followup))) continue;
       if (followup.kind === 'reminder') await supersedeEarlierReminders(tx, notificationId, followup.round);
       const recipients = followup.kind === 'reminder' ? recipientsOf(state) : uniqueAddresses(state.escalationRecipients);
-      queued.push(...(await queueDeliveries(tx, notificationId, 'email', recipients, followup)));
+      queued.push(...(await queueDeliveries(tx, notificationId, 'email', recipients, { followup })));
     }
     return queued;
   });

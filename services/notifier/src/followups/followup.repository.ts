@@ -26,7 +26,8 @@ interface Row {
 }
 
 /**
- * Downtimes that may be followed up: active, unacknowledged, not suppressed by a dependency, their
+ * Downtimes that may be followed up (only downtimes of an incident: slow and certificate
+ * notifications, about alert episodes, get no reminders): active, unacknowledged, not suppressed by a dependency, their
  * monitor still offline and outside a maintenance window, with email on (the monitor's and the
  * owner's preference): follow-ups are emails. Joined with the latest reminder and the escalation.
  */
@@ -43,7 +44,8 @@ const STATE_SQL = `
       SELECT f.round, f.due_at FROM notification_followups f
        WHERE f.notification_id = n.id AND f.kind = 'reminder' ORDER BY f.round DESC LIMIT 1
     ) r ON true
-   WHERE n.type = 'downtime' AND n.status = 'active' AND NOT n.acknowledged AND NOT n.suppressed
+   WHERE n.type = 'downtime' AND n.incident_id IS NOT NULL
+     AND n.status = 'active' AND NOT n.acknowledged AND NOT n.suppressed
      AND m.status = 'offline' AND NOT m.in_maintenance
      AND m.email_enabled AND COALESCE(p.email_notifications, true)`;
 

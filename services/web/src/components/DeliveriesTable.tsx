@@ -1,8 +1,10 @@
 import type { Schema } from '@uptime/client';
 import { useFormat } from '../app/format';
 
-/** One delivery as the API reports it; a test send's have no `possible_duplicate`, `kind` or `reminder`. */
-type Delivery = Schema<'NotificationDelivery'> | (Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: undefined; kind?: undefined });
+/** One delivery as the API reports it; a test send's have no `possible_duplicate`, `kind`, `reminder` nor `phase`. */
+type Delivery =
+  | Schema<'NotificationDelivery'>
+  | (Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: undefined; kind?: undefined; phase?: undefined });
 
 const CHANNEL = { email: 'Email', slack: 'Slack', webhook: 'Webhook' } as const;
 const STATE = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' } as const;
@@ -39,6 +41,7 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
               <td>
                 {CHANNEL[d.channel]}
                 {followupOf(d)}
+                {d.phase === 'resolved' && <span className="muted small"> (its end)</span>}
               </td>
               <td className="url-cell">{d.recipient}</td>
               <td>

@@ -36,6 +36,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     threshold: String(initial.alert_threshold),
     slackUrl: initial.slack_webhook_url ?? '',
     webhookUrl: initial.webhook_url ?? '',
+    certificateDays: String(initial.certificate_expiry_days),
   });
   const [followups, setFollowups] = useState(() => escalationToForm(initial));
   const followupsBody = formToEscalationBody(followups);
@@ -63,6 +64,8 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
               webhook_enabled: values.webhook_enabled,
               webhook_url: urlOrNull(values.webhookUrl),
               ...followupsBody.body,
+              alert_on_slow: values.alert_on_slow,
+              certificate_expiry_days: Number(values.certificateDays),
             },
           }),
         )
@@ -200,6 +203,25 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
           <FieldError id={`${field('threshold')}-error`} messages={errors.alert_threshold} />
         </div>
         <EscalationFields id={id} values={followups} onChange={setFollowups} errors={{ ...errors, ...followupsBody.errors }} />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.alert_on_slow}
+            onChange={(e) => setValues({ ...values, alert_on_slow: e.target.checked })}
+          />{' '}
+          Tell me when it becomes slow, and when it is fast again
+        </label>
+        <div className="field">
+          <label htmlFor={field('certificate')}>Certificate expiry alert (days before; 0: off)</label>
+          <input
+            id={field('certificate')}
+            inputMode="numeric"
+            value={values.certificateDays}
+            onChange={(e) => setValues({ ...values, certificateDays: e.target.value })}
+            aria-describedby={`${field('certificate')}-error`}
+          />
+          <FieldError id={`${field('certificate')}-error`} messages={errors.certificate_expiry_days} />
+        </div>
         <button type="submit" className="button" disabled={save.isPending || hasFormErrors}>
           Save alert settings
         </button>
