@@ -1,6 +1,7 @@
 import type { Monitor } from '@uptime/db';
 import { startDeliverySweeper } from '../src/deliveries/delivery-sweeper';
 import { recordDueFollowups, startFollowupSweeper, type FollowupSweeper } from '../src/followups/followup-sweeper';
+import { aCertificateUnderTheLimit, aMonitorThatBecameSlow, episodeDeliveriesOf } from './support/episode-fixtures';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers, type DownScenario } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
 
@@ -201,5 +202,29 @@ describe('reminders and escalation of an unacknowledged downtime', () => {
       'ops@example.test: [DOWN] Shop is still down for 30 minutes',
       'lead@example.test: [ESCALATED] Shop is still down for 5 minutes, unacknowledged',
     ]);
+  });
+
+  it('never reminds nor escalates a slow or certificate notification, even on a monitor that is offline', async () => {
+    const followups = { emailRecipients: ['ops@example.test'], reminderIntervalMinutes: 5, escalationRecipients: ['lead@example.test'], escalationAfterMinutes: 5 };
+    const slow = await aMonitorThatBecameSlow(bed.ds, { startedAt: started, monitor: followups });
+    const certificate = await aCertificateUnderTheLimit(bed.ds, { startedAt: started, monitor: followups });
+    await bed.processor()(slow.opened);
+    await bed.processor()(certificate.opened);
+    // Both notifications still active and unacknowledged, their monitors offline (as a downtime's
+    // would be): only the notification's type keeps them from the follow-up sweep.
+    await bed.ds.query(`UPDATE monitors SET status = 'offline' WHERE id = ANY($1)`, [[slow.monitor.id, certificate.monitor.id]]);
+    const active = await bed.ds.query(`SELECT type FROM notifications WHERE episode_id = ANY($1) AND status = 'active' AND NOT acknowledged ORDER BY type`, [
+      [slow.episodeId, certificate.episodeId],
+    ]);
+    expect(active).toEqual([{ type: 'certificate' }, { type: 'slow' }]);
+    const sent = bed.sendgrid.mails.length;
+    expect(sent).toBe(2);
+
+    expect(await aSweeper().sweep(at(60))).toBe(0);
+    expect(bed.sendgrid.mails).toHaveLength(sent);
+    expect(await bed.ds.query(`SELECT * FROM notification_followups`)).toEqual([]);
+    for (const episodeId of [slow.episodeId, certificate.episodeId]) {
+      expect(await episodeDeliveriesOf(bed.ds, episodeId)).toEqual([{ channel: 'email', phase: 'opened', recipient: 'ops@example.test', status: 'sent' }]);
+    }
   });
 });
