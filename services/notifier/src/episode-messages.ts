@@ -2,7 +2,7 @@ import type { DeliveryPhase, NotificationType } from '@uptime/db';
 import type { EmailMessage } from './channels/email-channel';
 import type { SlackMessage } from './channels/slack';
 import { formatDuration } from './duration';
-import type { EpisodeContext } from './episode-context';
+import type { EpisodeContext } from './episode.repository';
 import { renderEmail, type Fact } from './incident-email';
 import { composeSlack, escapeMrkdwn, monitorPageUrl } from './incident-slack';
 

@@ -1,6 +1,6 @@
 import type { DeliveryPhase, EntityManager } from '@uptime/db';
 import type { WebhookPayload } from './channels/webhook';
-import type { AlertAudience } from './episode-context';
+import type { AlertAudience } from './episode.repository';
 import { webhookEventOf } from './episode-messages';
 import { loadNotification } from './notification.repository';
 

@@ -1,5 +1,5 @@
 import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationErrorDetails, type NotificationType } from '@uptime/db';
-import type { AlertAudience } from './episode-context';
+import type { AlertAudience } from './episode.repository';
 import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident.repository';
 import { downtimeMessage, recoveryMessage } from './incident-text';
 import { queueDeliveries } from './deliveries/delivery.repository';

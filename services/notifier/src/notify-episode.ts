@@ -3,8 +3,8 @@ import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { deliverIncident, type DeliverIncidentDeps } from './deliveries/deliver-incident';
-import { loadEpisodeContext } from './episode-context';
-import { recordEpisodeNotifications } from './record-episode-notifications';
+import { loadEpisodeContext } from './episode.repository';
+import { recordEpisodeNotifications } from './episode-notification.repository';
 
 export interface NotifyEpisodeDeps {
   dataSource: DataSource;

@@ -2,7 +2,7 @@ import { displayRecipient, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { failureKindOf, SendError } from '../channels/send-error';
-import { describeSubject, type AlertContext } from '../episode-context';
+import { describeSubject, type AlertContext } from '../episode.repository';
 import { SEND_TIMEOUT_MS } from '../outbound/post-json';
 import type { ChannelSenders } from './channel-sender';
 import {

@@ -4,7 +4,7 @@ import type { EmailChannel } from '../channels/email-channel';
 import { SendError } from '../channels/send-error';
 import { postToSlack, slackProvider } from '../channels/slack';
 import { postWebhook, webhookProvider } from '../channels/webhook';
-import { isEpisodeContext, type AlertContext } from '../episode-context';
+import { isEpisodeContext, type AlertContext } from '../episode.repository';
 import { composeEpisodeEmail, composeEpisodeSlack } from '../episode-messages';
 import { composeFollowupEmail, composeIncidentEmail } from '../incident-email';
 import { composeIncidentSlack } from '../incident-slack';

@@ -1,5 +1,5 @@
 import { displayRecipient } from '@uptime/db';
-import { describeSubject, isEpisodeContext, type AlertContext } from '../episode-context';
+import { describeSubject, isEpisodeContext, type AlertContext } from '../episode.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listOpenDeliveries } from './delivery.repository';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@uptime/logger';
-import { loadEpisodeContext } from '../episode-context';
+import { loadEpisodeContext } from '../episode.repository';
 import { loadIncidentContext } from '../incident.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listDueDeliveries } from './delivery.repository';

@@ -1,5 +1,5 @@
 import { queryRows, type DataSource, type EntityManager } from '@uptime/db';
-import { EPISODE_DURATION_SQL, type EpisodeContext } from './episode-context';
+import { EPISODE_DURATION_SQL, type EpisodeContext } from './episode.repository';
 import { episodeMessage } from './episode-messages';
 import { queueAllDeliveries } from './notification.repository';
 
