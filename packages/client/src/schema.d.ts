@@ -390,7 +390,7 @@ export interface paths {
         };
         /**
          * Get a notification
-         * @description With `deliveries`: every message of it, one per channel and recipient, and what became of each.
+         * @description With `deliveries`: every message of it, one per channel, recipient, phase and kind (a slow notification also has the messages of its end; a downtime its escalation and latest reminder round), and what became of each.
          */
         get: operations["getNotification"];
         put?: never;
@@ -432,7 +432,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve an active notification
-         * @description A manually resolved downtime produces no recovery notification; resolving a resolved one is 409 INVALID_STATE.
+         * @description A manually resolved downtime produces no recovery notification, and a manually resolved slow one no "no longer slow" message; resolving a resolved one is 409 INVALID_STATE.
          */
         post: operations["resolveNotification"];
         delete?: never;
@@ -1549,6 +1549,25 @@ export interface components {
              * @description Consecutive failures before offline
              */
             alert_threshold: number;
+            /**
+             * Format: int32
+             * @description While a downtime is active and unacknowledged, its email is sent again every this many minutes, with "still down for …" in the subject; null (the default) turns reminders off (docs/alert-rules.md)
+             */
+            reminder_interval_minutes: number | null;
+            /** @description Addresses that get the downtime email once, when it is still active and unacknowledged escalation_after_minutes after it started */
+            escalation_recipients: string[];
+            /**
+             * Format: int32
+             * @description Minutes after the downtime started; required (not null) while escalation_recipients is not empty
+             */
+            escalation_after_minutes: number | null;
+            /** @description A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md) */
+            alert_on_slow: boolean;
+            /**
+             * Format: int32
+             * @description A certificate notification and email once fewer days than this remain before certificate_expires_at; 0: off (docs/alert-rules.md)
+             */
+            certificate_expiry_days: number;
         };
         BulkOutcome: {
             succeeded: number[];
@@ -1562,7 +1581,7 @@ export interface components {
                 };
             }[];
         };
-        /** @description A downtime or recovery notification (docs/notifications.md) */
+        /** @description A downtime, recovery, slow or certificate notification (docs/notifications.md) */
         Notification: {
             /** Format: int32 */
             id: number;
@@ -1575,13 +1594,13 @@ export interface components {
              */
             monitor_url: string;
             /**
-             * @description downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)
+             * @description downtime: the monitor went offline; recovery: it came back online; slow: it became slow (resolved when it stops); certificate: its TLS certificate is close to expiry (docs/notifications.md)
              * @enum {string}
              */
-            type: "downtime" | "recovery";
+            type: "downtime" | "recovery" | "slow" | "certificate";
             message: string;
             /**
-             * @description active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)
+             * @description active while the downtime, slowness or expiring certificate lasts; resolved when it ended (the monitor recovered, is fast again, or its certificate changed) or the user resolved it (a recovery is resolved at once)
              * @enum {string}
              */
             status: "active" | "resolved";
@@ -1640,13 +1659,28 @@ export interface components {
         NotificationDelivery: {
             /** @enum {string} */
             channel: "email" | "slack" | "webhook";
+            /**
+             * @description notice: the notification itself; reminder: the downtime email again while unacknowledged (only the latest round is listed); escalation: the downtime email to the escalation recipients (docs/alert-rules.md)
+             * @enum {string}
+             */
+            kind: "notice" | "reminder" | "escalation";
+            /**
+             * Format: int32
+             * @description The reminder's number; null for other kinds
+             */
+            reminder: number | null;
+            /**
+             * @description opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification’s "no longer slow")
+             * @enum {string}
+             */
+            phase: "opened" | "resolved";
             /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
             recipient: string;
             /**
-             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)
+             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out
              * @enum {string}
              */
-            status: "pending" | "sent" | "failed";
+            status: "pending" | "sent" | "failed" | "cancelled";
             /** Format: int32 */
             attempts: number;
             /**
@@ -1704,13 +1738,13 @@ export interface components {
              */
             monitor_url: string;
             /**
-             * @description downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)
+             * @description downtime: the monitor went offline; recovery: it came back online; slow: it became slow (resolved when it stops); certificate: its TLS certificate is close to expiry (docs/notifications.md)
              * @enum {string}
              */
-            type: "downtime" | "recovery";
+            type: "downtime" | "recovery" | "slow" | "certificate";
             message: string;
             /**
-             * @description active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)
+             * @description active while the downtime, slowness or expiring certificate lasts; resolved when it ended (the monitor recovered, is fast again, or its certificate changed) or the user resolved it (a recovery is resolved at once)
              * @enum {string}
              */
             status: "active" | "resolved";
@@ -2331,6 +2365,25 @@ export interface components {
              * @description Consecutive failures before offline
              */
             alert_threshold?: number;
+            /** @description A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md) */
+            alert_on_slow?: boolean;
+            /**
+             * Format: int32
+             * @description A certificate notification once fewer days remain before certificate_expires_at; 0: off (docs/alert-rules.md)
+             */
+            certificate_expiry_days?: number;
+            /**
+             * Format: int32
+             * @description While a downtime is active and unacknowledged, its email is sent again every this many minutes, with "still down for …" in the subject; null (the default) turns reminders off (docs/alert-rules.md)
+             */
+            reminder_interval_minutes?: number | null;
+            /** @description Addresses that get the downtime email once, when it is still active and unacknowledged escalation_after_minutes after it started */
+            escalation_recipients?: string[];
+            /**
+             * Format: int32
+             * @description Minutes after the downtime started; required (not null) while escalation_recipients is not empty
+             */
+            escalation_after_minutes?: number | null;
         };
         BulkRequest: {
             /** @enum {string} */
@@ -4840,7 +4893,14 @@ export interface operations {
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
-                     *         "alert_threshold": 2
+                     *         "alert_threshold": 2,
+                     *         "reminder_interval_minutes": 30,
+                     *         "escalation_recipients": [
+                     *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_after_minutes": 60,
+                     *         "alert_on_slow": false,
+                     *         "certificate_expiry_days": 14
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -4914,7 +4974,14 @@ export interface operations {
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
-                     *         "alert_threshold": 2
+                     *         "alert_threshold": 2,
+                     *         "reminder_interval_minutes": 30,
+                     *         "escalation_recipients": [
+                     *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_after_minutes": 60,
+                     *         "alert_on_slow": false,
+                     *         "certificate_expiry_days": 14
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -5199,6 +5266,13 @@ export interface operations {
                      *         "webhook_secret_set": true,
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2,
+                     *         "reminder_interval_minutes": 30,
+                     *         "escalation_recipients": [
+                     *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_after_minutes": 60,
+                     *         "alert_on_slow": false,
+                     *         "certificate_expiry_days": 14,
                      *         "webhook_secret": "whsec_5f0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c"
                      *       },
                      *       "meta": {
@@ -5232,7 +5306,7 @@ export interface operations {
                 /** @description Items per page, 1 to 100 */
                 limit?: number;
                 monitor_id?: number;
-                type?: "downtime" | "recovery";
+                type?: "downtime" | "recovery" | "slow" | "certificate";
                 status?: "active" | "resolved";
                 /** @description Only notifications that started at or after it; ISO 8601 date or date-time (a time without zone is UTC) */
                 since?: string;
@@ -5533,6 +5607,9 @@ export interface operations {
                      *         "deliveries": [
                      *           {
                      *             "channel": "email",
+                     *             "kind": "notice",
+                     *             "reminder": null,
+                     *             "phase": "opened",
                      *             "recipient": "ops@example.com",
                      *             "status": "sent",
                      *             "attempts": 1,

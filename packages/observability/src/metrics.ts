@@ -30,7 +30,7 @@ export interface ServiceMetrics {
   readonly checkLag: Histogram<string>;
   /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
   readonly checkConcurrency: Gauge<string>;
-  /** `notifications_created_total{type="downtime|recovery"}`. */
+  /** `notifications_created_total{type="downtime|recovery|slow|certificate"}`. */
   readonly notificationsCreated: Counter<'type'>;
   /** `emails_sent_total`: emails a transport accepted. */
   readonly emailsSent: Counter<string>;

@@ -1,7 +1,7 @@
-import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { MONITOR_STATUSES, type MonitorStatus } from '@uptime/db';
 
-/** Payload of `status-changed`: one row of the status_events outbox. */
+/** Payload of `status-changed`: one row of the status_events outbox (a step that changed the status, or opened or closed an incident or alert episode). */
 export class StatusChangedJob {
   /** status_events.id; also the job id, so a re-publish cannot enqueue it twice. */
   @IsString() eventId!: string;
@@ -11,6 +11,11 @@ export class StatusChangedJob {
   /** The incident opened (to offline) or closed (to online) by this change. */
   @IsOptional() @IsInt() incidentId?: number | null;
   @IsOptional() @IsString() checkResultId?: string | null;
+  /**
+   * The alert episodes (slow, certificate) this step opened or closed (docs/alert-rules.md); absent
+   * in events written before there were any. A step touches at most a slow and two certificate ones.
+   */
+  @IsOptional() @IsArray() @ArrayMaxSize(4) @IsInt({ each: true }) @Min(1, { each: true }) episodeIds?: number[];
 }
 
 export const statusChangedJobId = (eventId: string): string => `status-event-${eventId}`;

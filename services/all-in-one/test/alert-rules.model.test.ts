@@ -10,12 +10,13 @@ jest.setTimeout(240_000);
 
 /**
  * Model-based test of the monitor state machine with the alert rules of docs/alert-rules.md
- * (slow responses, recovery confirmation), from recorded checks to sent emails: the real
+ * (slow responses and their alerts, recovery confirmation), from recorded checks to sent emails: the real
  * recordCheckBatch and the real notifier, against Postgres and a fake SendGrid. Random sequences
  * of check results (failed, fast, slow), redelivered checks, acknowledgements, and status events
  * delivered late, twice or not yet, are compared with a small reference model: the monitor's
- * status and reason, its incidents, and exactly one downtime and one recovery notification and
- * email per incident. The suite runs a fixed seed, so CI is repeatable; `pnpm test:faults` and
+ * status and reason, its incidents, exactly one downtime and one recovery notification and
+ * email per incident, and, with `alert_on_slow`, one slow notification per slow period with one
+ * email when it starts and one when it ends. The suite runs a fixed seed, so CI is repeatable; `pnpm test:faults` and
  * FC_SEED=<seed> explore others (a random one with FC_SEED=random). The seed is printed.
  */
 
@@ -43,13 +44,28 @@ class Model {
   successes = 0;
   incidents = 0;
   open = false;
+  /** Slow periods announced (alert_on_slow), and whether one lasts. */
+  slowPeriods = 0;
+  slowOpen = false;
 
   constructor(
     readonly alertThreshold: number,
     readonly recoveryThreshold: number,
+    readonly alertOnSlow: boolean,
   ) {}
 
   apply(result: 'fail' | 'fast' | 'slow'): void {
+    this.step(result);
+    // A slow period lasts while the monitor reads warning (slow), and is announced only with alert_on_slow.
+    const isSlow = this.status === 'warning' && this.reason === 'slow';
+    if (this.slowOpen && !isSlow) this.slowOpen = false;
+    if (!this.slowOpen && isSlow && this.alertOnSlow) {
+      this.slowOpen = true;
+      this.slowPeriods += 1;
+    }
+  }
+
+  private step(result: 'fail' | 'fast' | 'slow'): void {
     if (result === 'fail') {
       this.failures += 1;
       this.successes = 0;
@@ -113,20 +129,29 @@ describe('alert rules: the state machine against a reference model', () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 3 }),
+        fc.boolean(),
         fc.array(command, { minLength: 1, maxLength: 40 }),
-        async (alertThreshold, recoveryThreshold, commands) => {
+        async (alertThreshold, recoveryThreshold, alertOnSlow, commands) => {
           run += 1;
           const name = `Model ${seed}-${run}`;
           const owner = await aUser(ds);
-          const monitor = await aMonitor(ds, owner, { name, alertThreshold, recoveryThreshold, responseTimeThreshold: SLOW_MS });
-          const model = new Model(alertThreshold, recoveryThreshold);
+          const monitor = await aMonitor(ds, owner, { name, alertThreshold, recoveryThreshold, responseTimeThreshold: SLOW_MS, alertOnSlow });
+          const model = new Model(alertThreshold, recoveryThreshold, alertOnSlow);
           const pending: StatusEvent[] = [];
           let checks = 0;
           let last: CheckOutcome | null = null;
           const deliver = (e: StatusEvent, by: number) =>
             notifiers[by % 2]!({
               id: statusChangedJobId(e.id),
-              data: { eventId: e.id, monitorId: e.monitorId, from: e.from, to: e.to, incidentId: e.incidentId, checkResultId: e.checkResultId },
+              data: {
+                eventId: e.id,
+                monitorId: e.monitorId,
+                from: e.from,
+                to: e.to,
+                incidentId: e.incidentId,
+                checkResultId: e.checkResultId,
+                episodeIds: e.episodeIds,
+              },
             });
 
           for (const [i, c] of commands.entries()) {
@@ -153,7 +178,7 @@ describe('alert rules: the state machine against a reference model', () => {
             } else if (c.kind === 'acknowledge') {
               await ds.query(
                 `UPDATE notifications SET acknowledged = true, acknowledged_at = COALESCE(acknowledged_at, now())
-                  WHERE monitor_id = $1 AND type = 'downtime' AND status = 'active'`,
+                  WHERE monitor_id = $1 AND type IN ('downtime', 'slow') AND status = 'active'`,
                 [monitor.id],
               );
             }
@@ -176,14 +201,18 @@ describe('alert rules: the state machine against a reference model', () => {
             `SELECT type, count(*)::int AS n, count(*) FILTER (WHERE status = 'active')::int AS active FROM notifications WHERE monitor_id = $1 GROUP BY type ORDER BY type`,
             [monitor.id],
           )) as { type: string; n: number; active: number }[];
+          const slowEnded = model.slowPeriods - (model.slowOpen ? 1 : 0);
           const expected = [
             ...(model.incidents > 0 ? [{ type: 'downtime', n: model.incidents, active: model.open ? 1 : 0 }] : []),
             ...(closed > 0 ? [{ type: 'recovery', n: closed, active: 0 }] : []),
+            ...(model.slowPeriods > 0 ? [{ type: 'slow', n: model.slowPeriods, active: model.slowOpen ? 1 : 0 }] : []),
           ];
           expect(notifications).toEqual(expected);
           const mails = sendgrid.mails.filter((m) => m.subject.includes(name)).map((m) => m.subject);
           expect(mails.filter((s) => s.startsWith('[DOWN]'))).toHaveLength(model.incidents);
           expect(mails.filter((s) => s.startsWith('[UP]'))).toHaveLength(closed);
+          expect(mails.filter((s) => s.startsWith('[SLOW]'))).toHaveLength(model.slowPeriods);
+          expect(mails.filter((s) => s.startsWith('[OK]'))).toHaveLength(slowEnded);
         },
       ),
       { seed, numRuns: Number(process.env.MODEL_RUNS ?? 25) },

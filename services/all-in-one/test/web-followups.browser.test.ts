@@ -254,6 +254,18 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     const rotated = await secretOf('Webhook signing secret');
     expect(rotated).not.toBe(hook.secret);
     hook.secret = rotated;
+
+    // Reminders and escalation (docs/alert-rules.md): recipients without "Escalate after" are refused next to it.
+    await alerts.getByLabel('Reminder interval (minutes)').fill('15');
+    await alerts.getByLabel('Escalation recipients').fill('lead@example.com');
+    await alerts.getByRole('button', { name: 'Save alert settings' }).click();
+    await alerts.getByText('escalation_after_minutes is required when escalation_recipients is not empty').waitFor();
+    await alerts.getByLabel('Escalate after (minutes)').fill('30');
+    await alerts.getByRole('button', { name: 'Save alert settings' }).click();
+    const saved = () => stack.ds.query('SELECT reminder_interval_minutes, escalation_recipients, escalation_after_minutes FROM monitors WHERE escalation_after_minutes IS NOT NULL');
+    await waitFor(async () => (await saved()).length > 0, { what: 'escalation settings saved', timeoutMs: 10_000 });
+    expect(await saved()).toEqual([{ reminder_interval_minutes: 15, escalation_recipients: ['lead@example.com'], escalation_after_minutes: 30 }]);
+    await checkPage('monitor-alert-escalation');
   });
 
   it('5. shows each check\'s timings in the recent checks, and the time nobody checked', async () => {

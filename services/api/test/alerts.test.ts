@@ -22,7 +22,7 @@ describe('GET|PUT /monitors/:id/alerts', () => {
     const res = await api('get', `/monitors/${m.id}/alerts`);
     expect(res.status).toBe(200);
     expectMeta(res);
-    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, slack_webhook_url: null, webhook_enabled: false, webhook_url: null, webhook_secret_set: false, alert_on_recovery: true, alert_threshold: 1 });
+    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, slack_webhook_url: null, webhook_enabled: false, webhook_url: null, webhook_secret_set: false, alert_on_recovery: true, alert_threshold: 1, reminder_interval_minutes: null, escalation_recipients: [], escalation_after_minutes: null, alert_on_slow: false, certificate_expiry_days: 14 });
   });
 
   it('applies a partial body and answers every setting', async () => {
@@ -39,6 +39,11 @@ describe('GET|PUT /monitors/:id/alerts', () => {
       webhook_secret_set: false,
       alert_on_recovery: true,
       alert_threshold: 3,
+      reminder_interval_minutes: null,
+      escalation_recipients: [],
+      escalation_after_minutes: null,
+      alert_on_slow: false,
+      certificate_expiry_days: 14,
     });
     const again = await api('put', `/monitors/${m.id}/alerts`).send({
       email_enabled: false,
@@ -56,6 +61,11 @@ describe('GET|PUT /monitors/:id/alerts', () => {
       webhook_secret_set: false,
       alert_on_recovery: false,
       alert_threshold: 3,
+      reminder_interval_minutes: null,
+      escalation_recipients: [],
+      escalation_after_minutes: null,
+      alert_on_slow: false,
+      certificate_expiry_days: 14,
     });
     const [row] = await h.ds.query('SELECT email_enabled, email_recipients, alert_on_recovery, alert_threshold FROM monitors WHERE id = $1', [m.id]);
     expect(row).toEqual({ email_enabled: false, email_recipients: ['ops@example.com', 'dev@example.com'], alert_on_recovery: false, alert_threshold: 3 });

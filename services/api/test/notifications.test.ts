@@ -19,8 +19,8 @@ interface NotificationFields {
 }
 
 /**
- * A notification row written directly, with the incident it belongs to (incident_id is a NOT
- * NULL foreign key). Nothing in the API creates notifications: the notifier does.
+ * A notification row written directly, with the incident it belongs to (a downtime or recovery
+ * belongs to one). Nothing in the API creates notifications: the notifier does.
  */
 async function aNotification(ds: DataSource, user: User, monitor: Monitor, fields: NotificationFields = {}): Promise<number> {
   const startedAt = fields.startedAt ?? new Date();
@@ -343,6 +343,9 @@ describe('notifications API', () => {
       expect(res.body.data.deliveries).toEqual([
         {
           channel: 'email',
+          kind: 'notice',
+          reminder: null,
+          phase: 'opened',
           recipient: 'ops@example.test',
           status: 'sent',
           attempts: 2,
@@ -353,6 +356,9 @@ describe('notifications API', () => {
         },
         {
           channel: 'slack',
+          kind: 'notice',
+          reminder: null,
+          phase: 'opened',
           // The path of a Slack webhook URL is its credential: never shown.
           recipient: 'https://hooks.slack.com/…',
           status: 'pending',
@@ -364,6 +370,9 @@ describe('notifications API', () => {
         },
         {
           channel: 'webhook',
+          kind: 'notice',
+          reminder: null,
+          phase: 'opened',
           recipient: 'https://hooks.example.test/uptime',
           status: 'failed',
           attempts: 10,

@@ -26,6 +26,11 @@ describe('response validation against the document', () => {
         webhook_secret_set: false,
         alert_on_recovery: true,
         alert_threshold: 1,
+        reminder_interval_minutes: null,
+        escalation_recipients: [],
+        escalation_after_minutes: null,
+        alert_on_slow: false,
+        certificate_expiry_days: 14,
       },
       meta: META,
     })).toEqual([]);

@@ -77,7 +77,7 @@ const SAMPLES: [string, new () => object, unknown[]][] = [
   [
     'AlertSettingsUpdate',
     AlertSettingsDto,
-    [{}, { email_enabled: false }, { email_enabled: 'yes' }, { email_recipients: ['ops@example.com'] }, { email_recipients: ['nope'] }, { alert_threshold: 1 }, { alert_threshold: 0 }, { alert_threshold: 101 }, { slack_enabled: null }],
+    [{}, { email_enabled: false }, { email_enabled: 'yes' }, { email_recipients: ['ops@example.com'] }, { email_recipients: ['nope'] }, { alert_threshold: 1 }, { alert_threshold: 0 }, { alert_threshold: 101 }, { slack_enabled: null }, { reminder_interval_minutes: 5 }, { reminder_interval_minutes: null }, { reminder_interval_minutes: 4 }, { reminder_interval_minutes: 1441 }, { escalation_recipients: ['lead@example.com'], escalation_after_minutes: 30 }, { escalation_recipients: ['nope'] }, { escalation_recipients: Array.from({ length: 21 }, (_v, i) => `u${i}@example.com`) }, { escalation_after_minutes: 1440 }, { escalation_after_minutes: 2.5 }],
   ],
   [
     'BulkRequest',

@@ -8,16 +8,18 @@ import {
   type UncheckedSpan,
 } from '@uptime/db';
 import type { MaintenanceByMonitor } from './maintenance';
-import type { CheckOutcome, StatusEvent } from './record-check-batch';
+import type { CheckOutcome } from './record-check-batch';
 import { rollupRows } from './rollup-rows';
 import type { StatusReason } from './status-reason';
+import type { EpisodeState } from './alert-episodes';
 import type { MonitorState } from './status-transition';
 
 // The SQL of a result batch: recordCheckBatch() (record-check-batch.ts) runs these in one
-// transaction; the status event publisher marks the outbox rows published once it has queued them.
+// transaction; the status_events outbox rows are written and read in status-event.repository.ts.
 
-export interface LockedMonitor extends MonitorState {
+export interface LockedMonitor extends MonitorState, EpisodeState {
   id: number;
+  url: string;
   configVersion: number;
   lastCheck: Date | null;
   checkIntervalSeconds: number;
@@ -34,6 +36,8 @@ export interface MonitorUpdate {
   lastSuccess: Date | null;
   lastFailure: Date | null;
   certificateExpiresAt: Date | null;
+  openSlowEpisodeId: number | null;
+  openCertificateEpisodeId: number | null;
 }
 
 export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<number, LockedMonitor>> {
@@ -53,9 +57,16 @@ export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Ma
     recovery_threshold: number;
     response_time_threshold: number | null;
     in_maintenance: boolean;
+    url: string;
+    alert_on_slow: boolean;
+    certificate_expiry_days: number;
+    certificate_expires_at: Date | null;
+    open_slow_episode_id: number | null;
+    open_certificate_episode_id: number | null;
   }[] = await em.query(
     `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
-              consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance
+              consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance,
+              url, alert_on_slow, certificate_expiry_days, certificate_expires_at, open_slow_episode_id, open_certificate_episode_id
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
     [ids],
   );
@@ -76,6 +87,12 @@ export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Ma
         recoveryThreshold: r.recovery_threshold,
         responseTimeThreshold: r.response_time_threshold,
         inMaintenance: r.in_maintenance,
+        url: r.url,
+        alertOnSlow: r.alert_on_slow,
+        certificateExpiryDays: r.certificate_expiry_days,
+        certificateExpiresAt: r.certificate_expires_at,
+        openSlowEpisodeId: r.open_slow_episode_id,
+        openCertificateEpisodeId: r.open_certificate_episode_id,
       },
     ]),
   );
@@ -145,12 +162,12 @@ export async function updateMonitors(em: EntityManager, updates: Map<number, Mon
             last_check = v.last_check, last_success = COALESCE(v.last_success, m.last_success),
             last_failure = COALESCE(v.last_failure, m.last_failure), open_incident_id = v.open_incident_id,
             consecutive_successes = v.successes, status_reason = v.status_reason, in_maintenance = v.in_maintenance,
-            -- A check that received no certificate (a failure, an agent's result) keeps the last one seen.
-            certificate_expires_at = CASE WHEN m.url ILIKE 'https:%' THEN COALESCE(v.certificate_expires_at, m.certificate_expires_at) END
+            open_slow_episode_id = v.open_slow_episode_id, open_certificate_episode_id = v.open_certificate_episode_id,
+            certificate_expires_at = v.certificate_expires_at
        FROM unnest($1::int[], $2::varchar[], $3::int[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[], $8::int[],
-                   $9::int[], $10::varchar[], $11::timestamptz[], $12::bool[])
+                   $9::int[], $10::varchar[], $11::timestamptz[], $12::bool[], $13::int[], $14::int[])
             AS v(id, status, failures, response_time, last_check, last_success, last_failure, open_incident_id, successes, status_reason,
-                 certificate_expires_at, in_maintenance)
+                 certificate_expires_at, in_maintenance, open_slow_episode_id, open_certificate_episode_id)
       WHERE m.id = v.id`,
     [
       ids,
@@ -165,6 +182,8 @@ export async function updateMonitors(em: EntityManager, updates: Map<number, Mon
       u.map((x) => x.state.statusReason),
       u.map((x) => x.certificateExpiresAt),
       u.map((x) => x.inMaintenance),
+      u.map((x) => x.openSlowEpisodeId),
+      u.map((x) => x.openCertificateEpisodeId),
     ],
   );
 }
@@ -204,52 +223,6 @@ export async function upsertRollups(em: EntityManager, recorded: CheckOutcome[])
       ],
     );
   }
-}
-
-export async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 'id'>[]): Promise<StatusEvent[]> {
-  if (events.length === 0) return [];
-  const rows: { id: string }[] = await em.query(
-    `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, check_result_id)
-     SELECT * FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::bigint[]) RETURNING id`,
-    [
-      events.map((e) => e.monitorId),
-      events.map((e) => e.from),
-      events.map((e) => e.to),
-      events.map((e) => e.incidentId),
-      events.map((e) => e.checkResultId),
-    ],
-  );
-  return events.map((e, i) => ({ ...e, id: String(rows[i]!.id) }));
-}
-
-/** Marks outbox rows published, through `db`: the sweep passes the transaction that holds their locks. */
-export async function markEventsPublished(db: Pick<EntityManager, 'query'>, ids: readonly string[]): Promise<void> {
-  await db.query('UPDATE status_events SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL', [ids]);
-}
-
-/** Outbox rows older than `olderThanMs` never marked published, locked (at most 500; rows another sweep holds are skipped). */
-export async function lockUnpublishedEvents(em: EntityManager, olderThanMs: number): Promise<StatusEvent[]> {
-  const rows: {
-    id: string;
-    monitor_id: number;
-    from_status: MonitorStatus;
-    to_status: MonitorStatus;
-    incident_id: number | null;
-    check_result_id: string | null;
-  }[] = await em.query(
-    `SELECT id, monitor_id, from_status, to_status, incident_id, check_result_id FROM status_events
-        WHERE published_at IS NULL AND occurred_at < now() - make_interval(secs => $1::float / 1000)
-        ORDER BY id LIMIT 500 FOR UPDATE SKIP LOCKED`,
-    [olderThanMs],
-  );
-  return rows.map((r) => ({
-    id: String(r.id),
-    monitorId: r.monitor_id,
-    from: r.from_status,
-    to: r.to_status,
-    incidentId: r.incident_id,
-    checkResultId: r.check_result_id ? String(r.check_result_id) : null,
-  }));
 }
 
 /** Each monitor's maintenance windows (docs/alert-rules.md), for the monitors of a batch. */

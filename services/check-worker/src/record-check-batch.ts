@@ -2,7 +2,6 @@ import { uncheckedSpanBefore, type DataSource, type MonitorStatus } from '@uptim
 import type { ProbeResult } from '@uptime/probe';
 import {
   closeIncident,
-  insertEvents,
   insertNoDataSpans,
   insertResults,
   loadMaintenance,
@@ -15,8 +14,10 @@ import {
 } from './check-batch.repository';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
 import type { LocationOutcome } from './location-vote';
+import { stepEpisodes } from './alert-episodes';
 import { maintenanceAt } from './maintenance';
 import { isSlow } from './status-reason';
+import { insertEvents } from './status-event.repository';
 import { nextState } from './status-transition';
 
 /** A finished check waiting to be recorded. */
@@ -39,6 +40,8 @@ export interface StatusEvent {
   to: MonitorStatus;
   incidentId: number | null;
   checkResultId: string | null;
+  /** The alert episodes the step opened or closed (alert-episodes.ts). */
+  episodeIds: number[];
 }
 
 /**
@@ -105,6 +108,22 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
         openIncidentId = null;
       }
       const previous = updates.get(o.monitorId);
+      const recordedBefore = previous ?? monitor;
+      // A check that received no certificate (a failure, an agent's result) keeps the last one seen.
+      const certificateExpiresAt = /^https:/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
+      const episodes = await stepEpisodes(
+        em,
+        o.monitorId,
+        {
+          alertOnSlow: monitor.alertOnSlow,
+          certificateExpiryDays: monitor.certificateExpiryDays,
+          responseTimeThreshold: monitor.responseTimeThreshold,
+          openSlowEpisodeId: recordedBefore.openSlowEpisodeId,
+          openCertificateEpisodeId: recordedBefore.openCertificateEpisodeId,
+          certificateExpiresAt: recordedBefore.certificateExpiresAt,
+        },
+        { slow: step.statusReason === 'slow', certificateExpiresAt, checkedAt: o.result.checkedAt, maintenance, responseTime: o.result.responseTime },
+      );
       updates.set(o.monitorId, {
         state: {
           status: step.status,
@@ -120,12 +139,15 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
         responseTime: o.result.responseTime,
         lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
         lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
-        certificateExpiresAt: o.result.certificateExpiresAt ?? previous?.certificateExpiresAt ?? null,
+        certificateExpiresAt,
+        openSlowEpisodeId: episodes.openSlowEpisodeId,
+        openCertificateEpisodeId: episodes.openCertificateEpisodeId,
       });
-      // A downtime opened after a maintenance window is news though the status stays offline.
-      if (step.status !== before.status || step.opensIncident) {
+      // A downtime opened after a maintenance window, or an alert episode opened or closed, is news
+      // though the status may stay the same.
+      if (step.status !== before.status || step.opensIncident || episodes.episodeIds.length > 0) {
         const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;
-        events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId });
+        events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId, episodeIds: episodes.episodeIds });
       }
     }
     await updateMonitors(em, updates);

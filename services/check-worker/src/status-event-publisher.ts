@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
-import { lockUnpublishedEvents, markEventsPublished } from './check-batch.repository';
+import { lockUnpublishedEvents, markEventsPublished } from './status-event.repository';
 import type { StatusEvent } from './record-check-batch';
 
 /**
@@ -32,7 +32,15 @@ export class StatusEventPublisher {
     await enqueueBulk(
       this.queue,
       JOBS.statusChanged,
-      events.map((e): StatusChangedJob => ({ eventId: e.id, monitorId: e.monitorId, from: e.from, to: e.to, incidentId: e.incidentId, checkResultId: e.checkResultId })),
+      events.map((e): StatusChangedJob => ({
+        eventId: e.id,
+        monitorId: e.monitorId,
+        from: e.from,
+        to: e.to,
+        incidentId: e.incidentId,
+        checkResultId: e.checkResultId,
+        episodeIds: e.episodeIds,
+      })),
     );
     await markEventsPublished(db, events.map((e) => e.id));
   }

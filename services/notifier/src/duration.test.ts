@@ -1,4 +1,4 @@
-import { formatDuration } from './duration';
+import { formatDuration, formatSpokenDuration } from './duration';
 
 describe('formatDuration', () => {
   it.each([
@@ -16,5 +16,24 @@ describe('formatDuration', () => {
   it('rounds fractions and never shows a negative duration', () => {
     expect(formatDuration(59.6)).toBe('1m');
     expect(formatDuration(-5)).toBe('0s');
+  });
+});
+
+describe('formatSpokenDuration', () => {
+  it.each([
+    [900, '15 minutes'],
+    [60, '1 minute'],
+    [7500, '2 hours 5 minutes'],
+    [3600, '1 hour'],
+    [90_000, '1 day 1 hour'],
+    [2 * 86_400 + 120, '2 days 2 minutes'],
+    [959, '15 minutes'],
+  ])('says %i seconds as "%s"', (seconds, expected) => {
+    expect(formatSpokenDuration(seconds)).toBe(expected);
+  });
+
+  it('says less than a minute below one, and never a negative duration', () => {
+    expect(formatSpokenDuration(59)).toBe('less than a minute');
+    expect(formatSpokenDuration(-5)).toBe('less than a minute');
   });
 });

@@ -16,3 +16,24 @@ export function formatDuration(totalSeconds: number): string {
   }
   return parts.length > 0 ? parts.join(' ') : '0s';
 }
+
+const SPOKEN_UNITS: [singular: string, seconds: number][] = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+];
+
+/**
+ * A duration in words, to the minute, for a subject line: 900 → "15 minutes", 7500 → "2 hours 5
+ * minutes", 90000 → "1 day 1 hour". Seconds are dropped; under a minute reads "less than a minute".
+ */
+export function formatSpokenDuration(totalSeconds: number): string {
+  let rest = Math.max(0, Math.floor(totalSeconds / 60)) * 60;
+  const parts: string[] = [];
+  for (const [unit, size] of SPOKEN_UNITS) {
+    const count = Math.floor(rest / size);
+    rest -= count * size;
+    if (count > 0) parts.push(`${count} ${unit}${count === 1 ? '' : 's'}`);
+  }
+  return parts.length > 0 ? parts.join(' ') : 'less than a minute';
+}

@@ -1,10 +1,10 @@
-import type { NotificationType } from '@uptime/db';
+import type { FollowupKind, NotificationType } from '@uptime/db';
 import type { EmailMessage } from './channels/email-channel';
-import { formatDuration } from './duration';
+import { formatDuration, formatSpokenDuration } from './duration';
 import { describeFailure, downtimeSeconds } from './incident-text';
 import type { IncidentContext } from './incident.repository';
 
-type Fact = [label: string, value: string];
+export type Fact = [label: string, value: string];
 
 function downtimeFacts(ctx: IncidentContext): Fact[] {
   const facts: Fact[] = [
@@ -32,7 +32,8 @@ function recoveryFacts(ctx: IncidentContext): Fact[] {
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-function render(headline: string, facts: Fact[]): { text: string; html: string } {
+/** An alert email's text and HTML bodies: the headline, then one line (row) per fact. */
+export function renderEmail(headline: string, facts: Fact[]): { text: string; html: string } {
   const text = [headline, '', ...facts.map(([label, value]) => `${label}: ${value}`)].join('\n');
   const rows = facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`);
   const html = `<p>${escapeHtml(headline)}</p>\n<table>${rows.join('')}</table>`;
@@ -44,11 +45,29 @@ export function composeIncidentEmail(type: NotificationType, ctx: IncidentContex
   const isDowntime = type === 'downtime';
   const subject = isDowntime ? `[DOWN] ${ctx.monitorName} is down` : `[UP] ${ctx.monitorName} is back up`;
   const headline = isDowntime ? `Monitor "${ctx.monitorName}" is down.` : `Monitor "${ctx.monitorName}" is back up.`;
-  return { to, from, subject, ...render(headline, isDowntime ? downtimeFacts(ctx) : recoveryFacts(ctx)) };
+  return { to, from, subject, ...renderEmail(headline, isDowntime ? downtimeFacts(ctx) : recoveryFacts(ctx)) };
+}
+
+/**
+ * A follow-up of an unacknowledged downtime (docs/alert-rules.md): a reminder to the monitor's
+ * recipients, or the escalation to its escalation recipients. `dueAt` is when it fell due: "still
+ * down for" counts from the downtime's start to then, so a reminder every 15 minutes reads 15, 30,
+ * 45 minutes whatever the sweep's delay.
+ */
+export function composeFollowupEmail(kind: FollowupKind, ctx: IncidentContext, dueAt: Date, from: string, to: string): EmailMessage {
+  const downFor = formatSpokenDuration((dueAt.getTime() - ctx.startedAt.getTime()) / 1000);
+  if (kind === 'reminder') {
+    const subject = `[DOWN] ${ctx.monitorName} is still down for ${downFor}`;
+    const headline = `Monitor "${ctx.monitorName}" is still down for ${downFor}. Reminders stop once the downtime is acknowledged.`;
+    return { to, from, subject, ...renderEmail(headline, downtimeFacts(ctx)) };
+  }
+  const subject = `[ESCALATED] ${ctx.monitorName} is still down for ${downFor}, unacknowledged`;
+  const headline = `Monitor "${ctx.monitorName}" is still down for ${downFor} and nobody has acknowledged it; you are its escalation contact.`;
+  return { to, from, subject, ...renderEmail(headline, downtimeFacts(ctx)) };
 }
 
 /** The email of `POST /monitors/{id}/alerts/test`. */
 export function composeTestEmail(monitor: { name: string; url: string }, from: string, to: string): EmailMessage {
   const headline = `Test alert for monitor "${monitor.name}": email alerts reach you.`;
-  return { to, from, subject: `[TEST] ${monitor.name}`, ...render(headline, [['URL', monitor.url]]) };
+  return { to, from, subject: `[TEST] ${monitor.name}`, ...renderEmail(headline, [['URL', monitor.url]]) };
 }

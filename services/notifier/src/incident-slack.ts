@@ -5,7 +5,7 @@ import type { IncidentContext } from './incident.repository';
 import { describeFailure, downtimeSeconds } from './incident-text';
 
 /** Slack's mrkdwn treats these three as markup. */
-const escapeMrkdwn = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeMrkdwn = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The monitor's page in the web application. */
 export const monitorPageUrl = (appUrl: string, monitorId: number): string => `${appUrl.replace(/\/+$/, '')}/monitors/${monitorId}`;
@@ -23,18 +23,26 @@ export function composeIncidentSlack(type: NotificationType, ctx: IncidentContex
   const text = isDowntime
     ? `${ctx.monitorName} is down: ${describeFailure(ctx)} (${ctx.monitorUrl}) ${link}`
     : `${ctx.monitorName} is back up after ${formatDuration(downtimeSeconds(ctx))} (${ctx.monitorUrl}) ${link}`;
+  return composeSlack({ text, headline, detail, monitorUrl: ctx.monitorUrl, link });
+}
+
+/**
+ * A Slack message of an alert: the `text` fallback, then blocks with the headline, the monitor's
+ * URL and one detail (mrkdwn, escaped by the caller), and a link to the monitor's page.
+ */
+export function composeSlack(m: { text: string; headline: string; detail: string; monitorUrl: string; link: string }): SlackMessage {
   return {
-    text,
+    text: m.text,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: headline } },
+      { type: 'section', text: { type: 'mrkdwn', text: m.headline } },
       {
         type: 'section',
         fields: [
-          { type: 'mrkdwn', text: `*URL:* ${escapeMrkdwn(ctx.monitorUrl)}` },
-          { type: 'mrkdwn', text: detail },
+          { type: 'mrkdwn', text: `*URL:* ${escapeMrkdwn(m.monitorUrl)}` },
+          { type: 'mrkdwn', text: m.detail },
         ],
       },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: `<${link}|Open the monitor>` }] },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `<${m.link}|Open the monitor>` }] },
     ],
   };
 }

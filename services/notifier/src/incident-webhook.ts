@@ -1,19 +1,25 @@
-import type { EntityManager } from '@uptime/db';
+import type { DeliveryPhase, EntityManager } from '@uptime/db';
 import type { WebhookPayload } from './channels/webhook';
-import type { IncidentContext } from './incident.repository';
+import type { AlertAudience } from './episode.repository';
+import { webhookEventOf } from './episode-messages';
 import { loadNotification } from './notification.repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /**
- * The webhook body of a notification: the notification object with the fields and names of
+ * The webhook body of a delivery: its event, the notification object with the fields and names of
  * `GET /notifications/{id}` (without its deliveries), and the monitor.
  */
-export async function composeIncidentWebhook(db: EntityManager, notificationId: number, ctx: IncidentContext): Promise<WebhookPayload> {
+export async function composeIncidentWebhook(
+  db: EntityManager,
+  target: { notificationId: number; phase: DeliveryPhase },
+  ctx: Pick<AlertAudience, 'monitorId' | 'monitorName' | 'monitorUrl'>,
+): Promise<WebhookPayload> {
+  const { notificationId } = target;
   const n = await loadNotification(db, notificationId);
   if (!n) throw new Error(`notification ${notificationId} is gone`);
   return {
-    event: n.type,
+    event: webhookEventOf(n.type, target.phase),
     notification: {
       id: n.id,
       monitor_id: n.monitor_id,

@@ -1,4 +1,5 @@
-import { queryRows, type DataSource, type EntityManager, type NotificationErrorDetails, type NotificationType } from '@uptime/db';
+import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationErrorDetails, type NotificationType } from '@uptime/db';
+import type { AlertAudience } from './episode.repository';
 import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident.repository';
 import { downtimeMessage, recoveryMessage } from './incident-text';
 import { queueDeliveries } from './deliveries/delivery.repository';
@@ -92,10 +93,10 @@ async function insertRecovery(tx: EntityManager, ctx: IncidentContext): Promise<
 }
 
 /** One delivery per enabled channel and recipient, as the monitor's settings are right now. */
-async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: IncidentContext): Promise<void> {
-  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx));
-  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl]);
-  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url]);
+export async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: AlertAudience, phase: DeliveryPhase = 'opened'): Promise<void> {
+  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx), { phase });
+  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl], { phase });
+  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url], { phase });
 }
 
 /** A notification row with the fields of `GET /notifications/{id}`, without its deliveries. */

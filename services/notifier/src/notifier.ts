@@ -19,6 +19,7 @@ import { MeteredEmailChannel } from './channels/metered-email';
 import { createAlertTestProcessor } from './alert-test.processor';
 import { createDeliveryDeps } from './deliveries/delivery-deps';
 import { startDeliverySweeper } from './deliveries/delivery-sweeper';
+import { startFollowupSweeper } from './followups/followup-sweeper';
 import { createStatusChangedProcessor } from './status-changed.processor';
 
 export interface NotifierDeps {
@@ -34,12 +35,19 @@ export interface NotifierDeps {
   concurrency?: number;
   /** The process's metrics; by default a registry of its own. */
   metrics?: ServiceMetrics;
-  /** How often this notifier sweeps for due and abandoned deliveries; default 5 s. */
+  /** How often this notifier sweeps for due and abandoned deliveries, and for due reminders and escalations; default 5 s. */
   sweepIntervalMs?: number;
+  /** The time reminders and escalations fall due against (docs/alert-rules.md); the system clock by default. */
+  clock?: () => Date;
 }
 
 export interface Notifier {
   worker: Worker;
+  /**
+   * One pass of the reminder and escalation sweep at `now` (by default the clock's time), as the
+   * timer runs it; resolves with how many follow-ups it recorded (docs/alert-rules.md).
+   */
+  sweepFollowups(now?: Date): Promise<number>;
   /**
    * Stops taking jobs, waits for those in flight (at most `graceMs`, default 30 s), then closes
    * what the notifier opened. Past the deadline the connection is dropped ('forced'): the
@@ -75,7 +83,9 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     // How long finished jobs stay in Redis is the catalog's (job-catalog.ts), set on each job.
     { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },
   );
-  const sweeper = startDeliverySweeper(createDeliveryDeps(delivery), { intervalMs: deps.sweepIntervalMs });
+  const deliveryDeps = createDeliveryDeps(delivery);
+  const sweeper = startDeliverySweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs });
+  const followups = startFollowupSweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs, ...(deps.clock ? { clock: deps.clock } : {}) });
   worker.on('failed', (job, err) => {
     const willRetry = job !== undefined && !(err instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
     const monitorId = (job?.data as { monitorId?: number } | undefined)?.monitorId;
@@ -93,6 +103,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
     unwatchQueue();
     await sweeper.stop();
+    await followups.stop();
     const outcome = await stopWithin(
       graceMs,
       () => worker.close(),
@@ -110,6 +121,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
 
   return {
     worker,
+    sweepFollowups: (now) => followups.sweep(now),
     stop,
     close: async () => {
       await stop();

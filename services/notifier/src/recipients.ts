@@ -1,18 +1,24 @@
 import type { IncidentContext } from './incident.repository';
 
+/** Blank entries dropped, addresses differing only in case (or surrounding spaces) kept once. */
+export function uniqueAddresses(list: string[]): string[] {
+  const seen = new Set<string>();
+  const addresses: string[] = [];
+  for (const raw of list) {
+    const address = raw.trim();
+    const key = address.toLowerCase();
+    if (address === '' || seen.has(key)) continue;
+    seen.add(key);
+    addresses.push(address);
+  }
+  return addresses;
+}
+
 /**
  * Who gets a monitor's alert emails: its `email_recipients`, or its owner when that list is empty
  * (docs/monitors.md). Blank entries are dropped and addresses differing only in case are sent once.
  */
 export function recipientsOf(ctx: Pick<IncidentContext, 'emailRecipients' | 'ownerEmail'>): string[] {
-  const seen = new Set<string>();
-  const recipients: string[] = [];
-  for (const raw of ctx.emailRecipients) {
-    const address = raw.trim();
-    const key = address.toLowerCase();
-    if (address === '' || seen.has(key)) continue;
-    seen.add(key);
-    recipients.push(address);
-  }
+  const recipients = uniqueAddresses(ctx.emailRecipients);
   return recipients.length > 0 ? recipients : [ctx.ownerEmail];
 }

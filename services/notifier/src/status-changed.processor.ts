@@ -1,9 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
+import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { parseJob, StatusChangedJob } from '@uptime/queues';
 import { createDeliveryDeps, type DeliveryOptions } from './deliveries/delivery-deps';
 import { deliverIncident } from './deliveries/deliver-incident';
 import { loadIncidentContext } from './incident.repository';
+import { notifyEpisode } from './notify-episode';
 import { recordIncidentNotifications } from './notification.repository';
 
 export interface StatusChangedProcessorDeps extends DeliveryOptions {
@@ -25,7 +27,8 @@ export type StatusChangedProcessor = (job: QueuedJob) => Promise<void>;
  * Handles `status-changed`: a change to offline or to online carries the incident it opened or
  * closed, and both lead to the same reconciliation of that incident's notifications and deliveries,
  * so duplicates, retries, concurrent notifiers and out-of-order events all end in one state.
- * Other changes (to warning, pending, paused) notify nobody and complete at once.
+ * The alert episodes (slow, certificate) a step opened or closed are reconciled the same way, after
+ * the incident (notify-episode.ts). Other changes notify nobody and complete at once.
  */
 export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): StatusChangedProcessor {
   const delivery = {
@@ -40,8 +43,12 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
     // Only the check-worker writes events, and an event names an incident exactly when its step
     // opened or closed one (record-check-batch.ts): to offline, or back from a downtime to online,
     // to warning when that first success is slow (docs/alert-rules.md), or after a resume.
-    if (event.incidentId == null) return;
+    if (event.incidentId != null) await notifyIncident({ ...event, incidentId: event.incidentId }, log);
+    // The alert episodes (slow, certificate) the step opened or closed, after its incident.
+    for (const episodeId of event.episodeIds ?? []) await notifyEpisode({ ...deps, delivery }, { episodeId, monitorId: event.monitorId }, log);
+  };
 
+  async function notifyIncident(event: { incidentId: number; monitorId: number }, log: Logger): Promise<void> {
     const ctx = await loadIncidentContext(deps.dataSource.manager, event.incidentId);
     if (!ctx) {
       // Deleting a monitor deletes its incidents: nobody is left to notify.
@@ -59,5 +66,5 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
       log.info({ incidentId: ctx.incidentId, ...recorded }, 'notifications recorded');
     }
     await deliverIncident(delivery, ctx);
-  };
+  }
 }

@@ -56,6 +56,13 @@ export class Monitor {
   @Column({ type: 'varchar', length: 128, name: 'webhook_secret', nullable: true }) webhookSecret!: string | null;
   @Column({ type: 'boolean', name: 'alert_on_recovery', default: true }) alertOnRecovery!: boolean;
   @Column({ type: 'integer', name: 'alert_threshold', default: 1 }) alertThreshold!: number;
+  /** Emails when the monitor becomes slow and when it stops (docs/alert-rules.md). */
+  @Column({ type: 'boolean', name: 'alert_on_slow', default: false }) alertOnSlow!: boolean;
+  /** A certificate notification when fewer days than this remain; 0: off (docs/alert-rules.md). */
+  @Column({ type: 'smallint', name: 'certificate_expiry_days', default: 14 }) certificateExpiryDays!: number;
+  /** The alert episodes (alert_episodes) still open for this monitor; kept by the check-worker. */
+  @Column({ type: 'integer', name: 'open_slow_episode_id', nullable: true }) openSlowEpisodeId!: number | null;
+  @Column({ type: 'integer', name: 'open_certificate_episode_id', nullable: true }) openCertificateEpisodeId!: number | null;
   /** A success slower than this many ms reads warning (slow); null: off (docs/alert-rules.md). */
   @Column({ type: 'integer', name: 'response_time_threshold', nullable: true }) responseTimeThreshold!: number | null;
   /** Successes in a row needed to leave offline (docs/alert-rules.md). */
@@ -68,6 +75,11 @@ export class Monitor {
   /** Monitors of the same owner this one depends on: its downtime is suppressed while one is offline. */
   @Column({ type: 'integer', array: true, name: 'depends_on', default: () => "'{}'" }) dependsOn!: number[];
   @Column({ type: 'varchar', length: 16, name: 'status_reason', nullable: true }) statusReason!: 'failing' | 'slow' | null;
+  /** Minutes between reminders of an unacknowledged downtime; null: off (docs/alert-rules.md). */
+  @Column({ type: 'integer', name: 'reminder_interval_minutes', nullable: true }) reminderIntervalMinutes!: number | null;
+  /** Who gets a downtime's email once it is unacknowledged after escalation_after_minutes. */
+  @Column({ type: 'text', array: true, name: 'escalation_recipients', default: () => "'{}'" }) escalationRecipients!: string[];
+  @Column({ type: 'integer', name: 'escalation_after_minutes', nullable: true }) escalationAfterMinutes!: number | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
   @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' }) updatedAt!: Date;

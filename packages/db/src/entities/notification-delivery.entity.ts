@@ -7,11 +7,29 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
  * `ambiguous`: the last attempt timed out after its request was written, so the receiver may have
  * it; it is retried like `pending` and the delivery is marked `possible_duplicate`.
  */
-export const DELIVERY_STATUSES = ['pending', 'sending', 'ambiguous', 'sent', 'failed'] as const;
+export const DELIVERY_STATUSES = ['pending', 'sending', 'ambiguous', 'sent', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One message of one notification on one channel to one recipient (unique), leased by one sender
+ * Which message of its notification a delivery carries: the notification's own (`notice`), a
+ * reminder of an unacknowledged downtime, or its escalation (docs/alert-rules.md). A follow-up
+ * the downtime outlived (acknowledged or ended before it went out) is `cancelled`.
+ */
+export const DELIVERY_KINDS = ['notice', 'reminder', 'escalation'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
+/** The follow-ups of a downtime: reminders and its escalation. */
+export type FollowupKind = Exclude<DeliveryKind, 'notice'>;
+
+/**
+ * Which phase of its notification a delivery belongs to: `opened` (the notification itself, and
+ * its reminders and escalation) or `resolved` (its end, sent for a slow notification: "no longer
+ * slow"; docs/notifications.md).
+ */
+export const DELIVERY_PHASES = ['opened', 'resolved'] as const;
+export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
+
+/**
+ * One message (kind, round, phase) of one notification on one channel to one recipient (unique), leased by one sender
  * at a time (docs/reliability.md, "Notifications under faults").
  */
 @Entity({ name: 'notification_deliveries' })
@@ -19,6 +37,10 @@ export class NotificationDelivery {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'notification_id' }) notificationId!: number;
   @Column({ type: 'varchar', length: 10, default: 'email' }) channel!: DeliveryChannel;
+  @Column({ type: 'varchar', length: 10, default: 'notice' }) kind!: DeliveryKind;
+  /** The reminder's number (1, 2, ...); 1 for the escalation; 0 for a notice. Part of the unique key. */
+  @Column({ type: 'integer', default: 0 }) round!: number;
+  @Column({ type: 'varchar', length: 10, default: 'opened' }) phase!: DeliveryPhase;
   @Column({ type: 'varchar', length: 2048 }) recipient!: string;
   @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: DeliveryStatus;
   @Column({ type: 'integer', default: 0 }) attempts!: number;

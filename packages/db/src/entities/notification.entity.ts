@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export const NOTIFICATION_TYPES = ['downtime', 'recovery'] as const;
+/** downtime and recovery are about an incident; slow and certificate about an alert episode (docs/notifications.md). */
+export const NOTIFICATION_TYPES = ['downtime', 'recovery', 'slow', 'certificate'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_STATUSES = ['active', 'resolved'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
@@ -11,14 +12,19 @@ export interface NotificationErrorDetails {
   error_message: string;
 }
 
-/** At most one notification of each type per incident (unique incident_id + type). */
+/**
+ * At most one notification of each type per incident (unique incident_id + type) or per alert
+ * episode (unique episode_id + type); exactly one of the two is set.
+ */
 @Entity({ name: 'notifications' })
 export class Notification {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'user_id' }) userId!: number;
   @Column({ type: 'integer', name: 'monitor_id' }) monitorId!: number;
-  @Column({ type: 'integer', name: 'incident_id' }) incidentId!: number;
-  @Column({ type: 'varchar', length: 10 }) type!: NotificationType;
+  @Column({ type: 'integer', name: 'incident_id', nullable: true }) incidentId!: number | null;
+  /** The slow period or certificate under its limit this notification is about (alert_episodes). */
+  @Column({ type: 'integer', name: 'episode_id', nullable: true }) episodeId!: number | null;
+  @Column({ type: 'varchar', length: 16 }) type!: NotificationType;
   @Column({ type: 'varchar', length: 10 }) status!: NotificationStatus;
   @Column({ type: 'text' }) message!: string;
   @Column({ type: 'timestamptz', name: 'started_at' }) startedAt!: Date;

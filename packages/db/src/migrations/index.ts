@@ -15,6 +15,8 @@ import { SlowAndRecoveryThresholds1732270110000 } from './1732270110000-slow-and
 import { MonitorDependencies1732270111000 } from './1732270111000-monitor-dependencies';
 import { CertificateExpiry1732270112000 } from './1732270112000-certificate-expiry';
 import { MaintenanceWindows1732270120000 } from './1732270120000-maintenance-windows';
+import { RemindersAndEscalation1732270130000 } from './1732270130000-reminders-and-escalation';
+import { SlowAndCertificateAlerts1732270135000 } from './1732270135000-slow-and-certificate-alerts';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, CheckResultTimings1732270020000, NoDataSpans1732270021000, NotificationDeliveries1732270030000, AlertChannels1732270031000, LoginLinks1732270070000, StatusPages1732270080000, SlowAndRecoveryThresholds1732270110000, MonitorDependencies1732270111000, CertificateExpiry1732270112000, MaintenanceWindows1732270120000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, CheckResultTimings1732270020000, NoDataSpans1732270021000, NotificationDeliveries1732270030000, AlertChannels1732270031000, LoginLinks1732270070000, StatusPages1732270080000, SlowAndRecoveryThresholds1732270110000, MonitorDependencies1732270111000, CertificateExpiry1732270112000, MaintenanceWindows1732270120000, RemindersAndEscalation1732270130000, SlowAndCertificateAlerts1732270135000];

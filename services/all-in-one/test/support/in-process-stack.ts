@@ -3,7 +3,7 @@ import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker'
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import { createLogger, type Logger } from '@uptime/logger';
-import { startNotifier } from '@uptime/notifier';
+import { startNotifier, type Notifier } from '@uptime/notifier';
 import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
 
 type ExtraCheckWorkerDeps = Omit<Parameters<typeof startCheckWorker>[0], 'config' | 'dataSource' | 'logger'>;
@@ -24,6 +24,8 @@ export interface InProcessStack {
   logger: Logger;
   sendgrid: FakeSendGrid;
   api: RunningApi;
+  /** The notifier, when started with the stack. */
+  notifier: Notifier | undefined;
   /** Starts the check-worker (once), with `deps` on top of the stack's; the stack closes it. */
   startCheckWorker(deps?: ExtraCheckWorkerDeps): Promise<RunningCheckWorker>;
   /** Stops the services, then the fakes, then the database connection. */
@@ -50,6 +52,7 @@ export async function startInProcessStack({ checkWorker = true, notifier = true,
     logger,
     sendgrid,
     api,
+    notifier: runningNotifier,
     startCheckWorker: startWorker,
     async close() {
       await api.close();

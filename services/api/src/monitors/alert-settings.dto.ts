@@ -1,10 +1,11 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
 import { IsHttpUrl, Nullable } from './monitor-fields.dto';
+import { EscalationSettingsDto } from './escalation-settings.dto';
 
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
 /** PUT /monitors/{id}/alerts: a partial body of the monitor's alert settings (docs/monitors.md, docs/webhooks.md). */
-export class AlertSettingsDto {
+export class AlertSettingsDto extends EscalationSettingsDto {
   @Optional() @IsBoolean() email_enabled?: boolean;
   @Optional()
   @IsArray()
@@ -20,4 +21,8 @@ export class AlertSettingsDto {
   @Nullable() @MaxLength(2048) @IsHttpUrl() webhook_url?: string | null;
   @Optional() @IsBoolean() alert_on_recovery?: boolean;
   @Optional() @IsInt() @Min(1) @Max(100) alert_threshold?: number;
+  /** Emails when the monitor becomes slow and when it stops (docs/alert-rules.md). */
+  @Optional() @IsBoolean() alert_on_slow?: boolean;
+  /** A certificate notification when fewer days remain; 0: off (docs/alert-rules.md). */
+  @Optional() @IsInt() @Min(0) @Max(365) certificate_expiry_days?: number;
 }

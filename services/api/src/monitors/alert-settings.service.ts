@@ -4,8 +4,9 @@ import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
 import { assertTargetAllowed } from '../http/target-check';
 import { getMonitor } from './monitors.service';
+import { applyEscalationSettings, escalationSettingsOf, toEscalationSettingsResponse, uniqueRecipients, type EscalationSettings } from './escalation-settings';
 
-export interface AlertSettings {
+export interface AlertSettings extends EscalationSettings {
   emailEnabled: boolean;
   emailRecipients: string[];
   slackEnabled: boolean;
@@ -15,6 +16,8 @@ export interface AlertSettings {
   webhookSecretSet: boolean;
   alertOnRecovery: boolean;
   alertThreshold: number;
+  alertOnSlow: boolean;
+  certificateExpiryDays: number;
   /** Only in the answer that generated it: the webhook key is shown once. */
   newWebhookSecret?: string;
 }
@@ -35,6 +38,9 @@ const settingsOf = (m: Monitor): AlertSettings => ({
   webhookSecretSet: m.webhookSecret !== null,
   alertOnRecovery: m.alertOnRecovery,
   alertThreshold: m.alertThreshold,
+  ...escalationSettingsOf(m),
+  alertOnSlow: m.alertOnSlow,
+  certificateExpiryDays: m.certificateExpiryDays,
 });
 
 /** 32 random bytes, hex, prefixed so a leaked one is recognisable: the webhook's HMAC key. */
@@ -42,12 +48,6 @@ export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toSt
 
 export async function getAlertSettings(ds: DataSource, ownerId: number, id: number): Promise<AlertSettings> {
   return settingsOf(await getMonitor(ds, ownerId, id));
-}
-
-/** Addresses differing only in case or surrounding spaces are one recipient. */
-function uniqueRecipients(list: string[]): string[] {
-  const seen = new Set<string>();
-  return list.map((a) => a.trim()).filter((a) => !seen.has(a.toLowerCase()) && seen.add(a.toLowerCase()));
 }
 
 const required = (field: string, flag: string): ValidationError =>
@@ -76,6 +76,9 @@ export async function updateAlertSettings(deps: AlertSettingsDeps, ownerId: numb
     if (dto.webhook_url !== undefined) changes.webhookUrl = dto.webhook_url;
     if (dto.alert_on_recovery !== undefined) changes.alertOnRecovery = dto.alert_on_recovery;
     if (dto.alert_threshold !== undefined) changes.alertThreshold = dto.alert_threshold;
+    applyEscalationSettings(monitor, dto, changes);
+    if (dto.alert_on_slow !== undefined) changes.alertOnSlow = dto.alert_on_slow;
+    if (dto.certificate_expiry_days !== undefined) changes.certificateExpiryDays = dto.certificate_expiry_days;
     Object.assign(monitor, changes);
     if (monitor.slackEnabled && !monitor.slackWebhookUrl) throw required('slack_webhook_url', 'slack_enabled');
     if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
@@ -107,5 +110,8 @@ export function toAlertSettingsResponse(s: AlertSettings) {
     ...(s.newWebhookSecret === undefined ? {} : { webhook_secret: s.newWebhookSecret }),
     alert_on_recovery: s.alertOnRecovery,
     alert_threshold: s.alertThreshold,
+    ...toEscalationSettingsResponse(s),
+    alert_on_slow: s.alertOnSlow,
+    certificate_expiry_days: s.certificateExpiryDays,
   };
 }

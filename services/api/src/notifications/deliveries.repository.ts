@@ -1,8 +1,11 @@
-import type { DataSource, DeliveryChannel, DeliveryStatus } from '@uptime/db';
+import type { DataSource, DeliveryChannel, DeliveryKind, DeliveryPhase, DeliveryStatus } from '@uptime/db';
 
 /** One delivery of a notification as the API reads it. */
 export interface DeliveryView {
   channel: DeliveryChannel;
+  kind: DeliveryKind;
+  round: number;
+  phase: DeliveryPhase;
   recipient: string;
   status: DeliveryStatus;
   attempts: number;
@@ -12,14 +15,21 @@ export interface DeliveryView {
   possibleDuplicate: boolean;
 }
 
-/** The deliveries of one notification (already scoped to its owner by the caller), email first. */
+/**
+ * The deliveries of one notification (already scoped to its owner by the caller): its own messages
+ * (email first), its escalation, and of its reminders only the latest round, so the list stays
+ * bounded however long a downtime reminds (docs/alert-rules.md).
+ */
 export function listDeliveries(ds: DataSource, notificationId: number): Promise<DeliveryView[]> {
   return ds.query(
-    `SELECT channel, recipient, status, attempts, last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt",
+    `SELECT channel, kind, round, phase, recipient, status, attempts, last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt",
             last_error AS error, possible_duplicate AS "possibleDuplicate"
        FROM notification_deliveries
       WHERE notification_id = $1
-      ORDER BY CASE channel WHEN 'email' THEN 0 WHEN 'slack' THEN 1 ELSE 2 END, id`,
+        AND (kind <> 'reminder'
+             OR round = (SELECT max(round) FROM notification_deliveries WHERE notification_id = $1 AND kind = 'reminder'))
+      ORDER BY CASE kind WHEN 'notice' THEN 0 WHEN 'escalation' THEN 1 ELSE 2 END, phase = 'resolved',
+               CASE channel WHEN 'email' THEN 0 WHEN 'slack' THEN 1 ELSE 2 END, id`,
     [notificationId],
   );
 }

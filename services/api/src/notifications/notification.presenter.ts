@@ -38,8 +38,11 @@ export type NotificationResponse = ReturnType<typeof toNotificationResponse>;
 export function toDeliveryResponse(d: DeliveryView) {
   return {
     channel: d.channel,
+    kind: d.kind,
+    reminder: d.kind === 'reminder' ? d.round : null,
+    phase: d.phase,
     recipient: displayRecipient(d.channel, d.recipient),
-    status: d.status === 'sent' || d.status === 'failed' ? d.status : ('pending' as const),
+    status: d.status === 'sent' || d.status === 'failed' || d.status === 'cancelled' ? d.status : ('pending' as const),
     attempts: d.attempts,
     last_attempt_at: iso(d.lastAttemptAt),
     sent_at: iso(d.sentAt),

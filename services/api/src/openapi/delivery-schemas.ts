@@ -1,4 +1,4 @@
-import { DELIVERY_CHANNELS } from '@uptime/db';
+import { DELIVERY_CHANNELS, DELIVERY_KINDS, DELIVERY_PHASES } from '@uptime/db';
 import type { AlertTestDelivery, AlertTestResult } from '@uptime/queues';
 import type { DeliveryResponse, NotificationDetailResponse, NotificationResponse } from '../notifications/notification.presenter';
 import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
@@ -9,14 +9,28 @@ const RECIPIENT_MAX = 2048;
 const ERROR_MAX = 2000;
 /** At most 20 email recipients (AlertSettingsDto), one Slack and one webhook. */
 const DELIVERIES_MAX = 22;
+/**
+ * A notification's own messages in each phase (opened, resolved), its escalation (≤ 20 recipients)
+ * and its latest reminder round (≤ 20).
+ */
+const NOTIFICATION_DELIVERIES_MAX = DELIVERIES_MAX * DELIVERY_PHASES.length + 20 + 20;
 const attemptsCount = (maximum: number): JsonSchema => int({ minimum: 0, maximum, format: 'int32' });
 
 const delivery = objectOf<DeliveryResponse>(
   {
     channel: enumOf(DELIVERY_CHANNELS),
+    kind: enumOf(DELIVERY_KINDS, {
+      description:
+        'notice: the notification itself; reminder: the downtime email again while unacknowledged (only the latest round is listed); escalation: the downtime email to the escalation recipients (docs/alert-rules.md)',
+    }),
+    reminder: nullable(int({ minimum: 1, maximum: 2_147_483_647, format: 'int32', description: "The reminder's number; null for other kinds" })),
+    phase: enumOf(DELIVERY_PHASES, {
+      description: 'opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification\u2019s "no longer slow")',
+    }),
     recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path)' }),
-    status: enumOf(['pending', 'sent', 'failed'], {
-      description: 'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed)',
+    status: enumOf(['pending', 'sent', 'failed', 'cancelled'], {
+      description:
+        'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out',
     }),
     attempts: attemptsCount(2_147_483_647),
     last_attempt_at: nullable(timestamp()),
@@ -60,7 +74,7 @@ export function deliverySchemas(notification: JsonSchema): Record<string, JsonSc
       { description: 'The test message of each enabled channel and recipient' },
     ),
     NotificationWithDeliveries: objectOf<NotificationDetailResponse>(
-      { ...props, deliveries: arrayOf(ref('NotificationDelivery'), { maxItems: DELIVERIES_MAX }) },
+      { ...props, deliveries: arrayOf(ref('NotificationDelivery'), { maxItems: NOTIFICATION_DELIVERIES_MAX }) },
       { description: 'A notification with every delivery of it' },
     ),
   };

@@ -107,6 +107,11 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   webhook_secret_set: true,
   alert_on_recovery: true,
   alert_threshold: 2,
+  reminder_interval_minutes: 30,
+  escalation_recipients: ['oncall-lead@example.com'],
+  escalation_after_minutes: 60,
+  alert_on_slow: false,
+  certificate_expiry_days: 14,
 };
 
 export const EXAMPLE_NOTIFICATION: NotificationResponse = {
@@ -133,6 +138,9 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
 
 export const EXAMPLE_DELIVERY: DeliveryResponse = {
   channel: 'email',
+  kind: 'notice',
+  reminder: null,
+  phase: 'opened',
   recipient: 'ops@example.com',
   status: 'sent',
   attempts: 1,

@@ -11,12 +11,13 @@ export const notification = objectOf<NotificationResponse>(
     monitor_name: monitorField('name'),
     monitor_url: monitorField('url', { format: 'uri' }),
     type: enumOf(NOTIFICATION_TYPES, {
-      description: 'downtime: the monitor went offline; recovery: it came back online (docs/notifications.md)',
+      description:
+        'downtime: the monitor went offline; recovery: it came back online; slow: it became slow (resolved when it stops); certificate: its TLS certificate is close to expiry (docs/notifications.md)',
     }),
     message: text(),
     status: enumOf(NOTIFICATION_STATUSES, {
       description:
-        'active while the downtime lasts; resolved when the monitor recovered or the user resolved it (a recovery is resolved at once)',
+        'active while the downtime, slowness or expiring certificate lasts; resolved when it ended (the monitor recovered, is fast again, or its certificate changed) or the user resolved it (a recovery is resolved at once)',
     }),
     started_at: timestamp(),
     resolved_at: nullable(timestamp()),
@@ -35,7 +36,7 @@ export const notification = objectOf<NotificationResponse>(
     }),
     suppressed_by: arrayOf(id(), { maxItems: 20, description: 'The offline monitors that suppressed it; empty when not suppressed' }),
   },
-  { description: 'A downtime or recovery notification (docs/notifications.md)' },
+  { description: 'A downtime, recovery, slow or certificate notification (docs/notifications.md)' },
 );
 
 /** The notification resources, by component name (in the document's order). */

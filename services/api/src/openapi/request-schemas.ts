@@ -2,6 +2,7 @@ import { AGENT_REQUIRED_ON_CREATE } from '../agents/agent-input';
 import { AgentFieldsDto, AgentIdsDto, AgentStatusDto, TogglePublishingDto } from '../agents/agent.dto';
 import { CreateTokenDto } from '../auth/tokens.dto';
 import { AlertSettingsDto } from '../monitors/alert-settings.dto';
+import { ESCALATION_NOTES } from './escalation-schemas';
 import { BulkRequestDto } from '../monitors/bulk.dto';
 import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
 import { MONITOR_REQUIRED_ON_CREATE } from '../monitors/monitor-input';
@@ -70,6 +71,9 @@ export function requestSchemas(): Record<string, JsonSchema> {
       webhook_url: { description: "Required while webhook_enabled; the monitor URL's address rules apply", examples: ['https://ops.example.com/hooks/uptime'] },
       webhook_enabled: { description: 'Enabling it the first time generates webhook_secret, shown in that answer only' },
       alert_threshold: { description: 'Consecutive failures before offline' },
+      ...ESCALATION_NOTES,
+      alert_on_slow: { description: 'A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md)' },
+      certificate_expiry_days: { description: 'A certificate notification once fewer days remain before certificate_expires_at; 0: off (docs/alert-rules.md)' },
     }),
     BulkRequest: bulk,
     AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, AGENT_REQUIRED_ON_CREATE),

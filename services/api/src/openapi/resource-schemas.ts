@@ -14,6 +14,7 @@ import { ACCOUNT_SCHEMAS } from './account-schemas';
 import { AGENT_SCHEMAS } from './agent-schemas';
 import { optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
+import { escalationSettingsSchema } from './escalation-schemas';
 import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
 import { NOTIFICATION_SCHEMAS } from './notification-schemas';
 import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
@@ -186,6 +187,13 @@ const alertSettings = optionalKeys(
       }),
       alert_on_recovery: bool(),
       alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
+      ...escalationSettingsSchema(),
+      alert_on_slow: bool({ description: 'A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md)' }),
+      certificate_expiry_days: int({
+        minimum: 0,
+        maximum: 365,
+        description: 'A certificate notification and email once fewer days than this remain before certificate_expires_at; 0: off (docs/alert-rules.md)',
+      }),
     },
     { description: "A monitor's alert settings" },
   ),

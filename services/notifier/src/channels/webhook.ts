@@ -2,9 +2,11 @@ import { createHmac } from 'node:crypto';
 import type { AddressPolicy } from '@uptime/probe';
 import { answerFailure, isSuccess } from '../outbound/answer-failure';
 import { postJson } from '../outbound/post-json';
+import type { NotificationType } from '@uptime/db';
 import { SendError } from './send-error';
 
-export type WebhookEvent = 'downtime' | 'recovery' | 'test';
+/** A notification's type, `slow_resolved` for the end of a slow period, or `test` (docs/webhooks.md). */
+export type WebhookEvent = NotificationType | 'slow_resolved' | 'test';
 
 /** What a webhook receives (docs/webhooks.md). */
 export interface WebhookPayload {

@@ -1,11 +1,20 @@
-import { displayRecipient, type DataSource, type DeliveryChannel } from '@uptime/db';
+import { displayRecipient, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { failureKindOf, SendError } from '../channels/send-error';
-import type { IncidentContext } from '../incident.repository';
+import { describeSubject, type AlertContext } from '../episode.repository';
 import { SEND_TIMEOUT_MS } from '../outbound/post-json';
 import type { ChannelSenders } from './channel-sender';
-import { claimDelivery, postponeDelivery, recordFailure, recordSent, renewLease, type ClaimedDelivery } from './delivery.repository';
+import {
+  cancelOutlivedFollowup,
+  claimDelivery,
+  postponeDelivery,
+  recordFailure,
+  recordSent,
+  renewLease,
+  type ClaimedDelivery,
+  type OpenDeliveryRow,
+} from './delivery.repository';
 import type { ProviderPauses } from './provider-pauses.repository';
 import { isExhausted, nextAttemptAt } from './retry-schedule';
 
@@ -26,14 +35,13 @@ export interface AttemptDeps {
   leaseMs: number;
 }
 
-/** `busy`: another sender holds it, or it is not due; `paused`: its provider asked to wait. */
-export type AttemptOutcome = 'sent' | 'failed' | 'retry' | 'busy' | 'paused';
+/**
+ * `busy`: another sender holds it, or it is not due; `paused`: its provider asked to wait;
+ * `cancelled`: a reminder or escalation whose downtime was acknowledged or ended first.
+ */
+export type AttemptOutcome = 'sent' | 'failed' | 'retry' | 'busy' | 'paused' | 'cancelled';
 
-export interface OpenDelivery {
-  id: number;
-  channel: DeliveryChannel;
-  recipient: string;
-}
+export type OpenDelivery = OpenDeliveryRow;
 
 /**
  * One attempt at one delivery: unless its provider is paused, claim it (a lease), send it while
@@ -43,14 +51,18 @@ export interface OpenDelivery {
 export async function attemptDelivery(
   deps: AttemptDeps,
   open: OpenDelivery,
-  ctx: IncidentContext,
+  ctx: AlertContext,
   options: { onlyIfDue: boolean },
 ): Promise<AttemptOutcome> {
   const sender = deps.senders[open.channel];
-  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, incident_id: ctx.incidentId });
+  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, subject: describeSubject(ctx) });
   if (!sender) {
     log.warn('no sender for this channel in this notifier; left for another');
     return 'busy';
+  }
+  if (open.kind !== 'notice' && (await cancelOutlivedFollowup(deps.dataSource, open.id))) {
+    log.info({ kind: open.kind }, 'follow-up not sent: its downtime was acknowledged or ended first');
+    return 'cancelled';
   }
   const provider = sender.providerOf(open);
   const pausedUntil = provider === null ? null : await deps.pauses.pausedUntil(provider);

@@ -1,5 +1,5 @@
 import { displayRecipient } from '@uptime/db';
-import type { IncidentContext } from '../incident.repository';
+import { describeSubject, isEpisodeContext, type AlertContext } from '../episode.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listOpenDeliveries } from './delivery.repository';
 
@@ -10,18 +10,20 @@ export interface DeliverIncidentDeps extends AttemptDeps {
 }
 
 /**
- * Sends every delivery of the incident's notifications not sent yet, on every channel, each at
- * most once across processes (a lease taken by one conditional UPDATE before it is sent).
+ * Sends every delivery of the incident's (or alert episode's) notifications not sent yet, on every
+ * channel, each at most once across processes (a lease taken by one conditional UPDATE before it
+ * is sent).
  *
  * Returns only when none is left open, so a job completes only once its messages are out. Throws
  * (so the queue retries the job) when a send failed transiently, a provider asked to wait, or
  * another sender is still busy after `inFlightWaitMs`. Should the job be lost anyway, the sweeper
  * of every notifier (deliveries/delivery-sweeper.ts) still sends what is due.
  */
-export async function deliverIncident(deps: DeliverIncidentDeps, ctx: IncidentContext): Promise<void> {
+export async function deliverIncident(deps: DeliverIncidentDeps, ctx: AlertContext): Promise<void> {
   const deadline = Date.now() + deps.inFlightWaitMs;
+  const subject = isEpisodeContext(ctx) ? { episodeId: ctx.episodeId } : { incidentId: ctx.incidentId };
   for (;;) {
-    const open = await listOpenDeliveries(deps.dataSource, ctx.incidentId);
+    const open = await listOpenDeliveries(deps.dataSource, subject);
     if (open.length === 0) return;
 
     let hasProgressed = false;
@@ -34,11 +36,11 @@ export async function deliverIncident(deps: DeliverIncidentDeps, ctx: IncidentCo
       if (outcome === 'retry' || outcome === 'paused') waiting.push(`${delivery.channel} to ${displayRecipient(delivery.channel, delivery.recipient)}`);
     }
     if (waiting.length > 0) {
-      throw new Error(`${waiting.join(', ')} failed transiently or is paused (incident ${ctx.incidentId}); will retry`);
+      throw new Error(`${waiting.join(', ')} failed transiently or is paused (${describeSubject(ctx)}); will retry`);
     }
     if (!hasProgressed) {
       if (Date.now() >= deadline) {
-        throw new Error(`deliveries of incident ${ctx.incidentId} are still being sent by another notifier; will check again`);
+        throw new Error(`deliveries of ${describeSubject(ctx)} are still being sent by another notifier; will check again`);
       }
       await new Promise((resolve) => setTimeout(resolve, deps.pollIntervalMs));
     }

@@ -1,4 +1,5 @@
 import type { Logger } from '@uptime/logger';
+import { loadEpisodeContext } from '../episode.repository';
 import { loadIncidentContext } from '../incident.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listDueDeliveries } from './delivery.repository';
@@ -27,7 +28,10 @@ export function startDeliverySweeper(deps: AttemptDeps, options: { intervalMs?: 
     const due = await listDueDeliveries(deps.dataSource, BATCH);
     let attempted = 0;
     for (const row of due) {
-      const ctx = await loadIncidentContext(deps.dataSource.manager, row.incident_id);
+      const ctx =
+        row.incident_id !== null
+          ? await loadIncidentContext(deps.dataSource.manager, row.incident_id)
+          : await loadEpisodeContext(deps.dataSource.manager, row.episode_id!);
       if (!ctx) continue; // its monitor was deleted a moment ago: the cascade removes the delivery
       const outcome = await attemptDelivery(deps, row, ctx, { onlyIfDue: true });
       if (outcome !== 'busy') attempted += 1;

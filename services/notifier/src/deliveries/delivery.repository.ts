@@ -1,14 +1,23 @@
-import { queryRows, type DataSource, type DeliveryChannel, type EntityManager, type NotificationType } from '@uptime/db';
+import { queryRows, type DataSource, type DeliveryChannel, type DeliveryKind, type DeliveryPhase, type EntityManager, type FollowupKind, type NotificationType } from '@uptime/db';
 import type { SendFailureKind } from '../channels/send-error';
 
 /** A delivery as its sender holds it: the lease is theirs while `claimToken` is on the row. */
 export interface ClaimedDelivery {
   id: number;
   notificationId: number;
-  incidentId: number;
+  /** The notification's incident; null for a notification about an alert episode. */
+  incidentId: number | null;
   channel: DeliveryChannel;
+  /** The notification itself (`opened`) or its end (`resolved`). */
+  phase: DeliveryPhase;
   recipient: string;
   type: NotificationType;
+  /** The notification's own message, a reminder or the escalation (docs/alert-rules.md). */
+  kind: DeliveryKind;
+  /** The reminder's number; 1 for the escalation, 0 for a notice. */
+  round: number;
+  /** A follow-up's due time (what "still down for" counts to); null for a notice. */
+  followupDueAt: Date | null;
   /** The same on every retry (the webhook's X-Uptime-Delivery). */
   deliveryUid: string;
   claimToken: string;
@@ -21,28 +30,53 @@ export interface ClaimedDelivery {
   tookOverExpiredLease: boolean;
 }
 
-/** One pending delivery per recipient of a channel; the unique key makes repeats no-ops. */
-export async function queueDeliveries(tx: EntityManager, notificationId: number, channel: DeliveryChannel, recipients: string[]): Promise<void> {
-  if (recipients.length === 0) return;
-  await queryRows(
+/** A delivery still to be sent, as the job, the sweepers and `attemptDelivery` take it. */
+export interface OpenDeliveryRow {
+  id: number;
+  channel: DeliveryChannel;
+  recipient: string;
+  kind: DeliveryKind;
+}
+
+/**
+ * One pending delivery per recipient of a channel, of one message of the notification: its
+ * `opened` notice or `resolved` end (phase), or one follow-up of a downtime (a reminder round, the
+ * escalation; always `opened`). The unique key (notification, kind, round, phase, channel,
+ * recipient) makes repeats no-ops. Returns the deliveries it created.
+ */
+export async function queueDeliveries(
+  tx: EntityManager,
+  notificationId: number,
+  channel: DeliveryChannel,
+  recipients: string[],
+  message: { phase?: DeliveryPhase; followup?: { kind: FollowupKind; round: number } } = {},
+): Promise<OpenDeliveryRow[]> {
+  if (recipients.length === 0) return [];
+  return queryRows<OpenDeliveryRow>(
     tx,
-    `INSERT INTO notification_deliveries (notification_id, channel, recipient)
-     SELECT $1, $2, unnest($3::text[])
-     ON CONFLICT (notification_id, channel, recipient) DO NOTHING`,
-    [notificationId, channel, recipients],
+    `INSERT INTO notification_deliveries (notification_id, channel, recipient, kind, round, phase)
+     SELECT $1, $2, unnest($3::text[]), $4::varchar, $5::int, $6::varchar
+     ON CONFLICT (notification_id, kind, round, phase, channel, recipient) DO NOTHING
+     RETURNING id, channel, recipient, kind`,
+    [notificationId, channel, recipients, message.followup?.kind ?? 'notice', message.followup?.round ?? 0, message.phase ?? 'opened'],
   );
 }
 
-/** The incident's deliveries not finished yet, downtime before recovery, email first. */
-export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<{ id: number; channel: DeliveryChannel; recipient: string }[]> {
+/** Whose notifications: an incident's (downtime, recovery) or an alert episode's (slow, certificate). */
+export type DeliverySubject = { incidentId: number } | { episodeId: number };
+
+/** The subject's deliveries not finished yet, downtime before recovery, a start before its end, email first. */
+export function listOpenDeliveries(db: DataSource, subject: DeliverySubject): Promise<OpenDeliveryRow[]> {
+  const column = 'episodeId' in subject ? 'episode_id' : 'incident_id';
+  const id = 'episodeId' in subject ? subject.episodeId : subject.incidentId;
   return queryRows(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient
+    `SELECT d.id, d.channel, d.recipient, d.kind
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
-      WHERE n.incident_id = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
-      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.id`,
-    [incidentId],
+      WHERE n.${column} = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
+      ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.phase = 'resolved', d.id`,
+    [id],
   );
 }
 
@@ -53,10 +87,10 @@ export function listOpenDeliveries(db: DataSource, incidentId: number): Promise<
 export function listDueDeliveries(
   db: DataSource,
   limit: number,
-): Promise<{ id: number; channel: DeliveryChannel; recipient: string; incident_id: number }[]> {
+): Promise<(OpenDeliveryRow & { incident_id: number | null; episode_id: number | null })[]> {
   return queryRows(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient, n.incident_id
+    `SELECT d.id, d.channel, d.recipient, d.kind, n.incident_id, n.episode_id
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
       WHERE d.status IN ('pending', 'sending', 'ambiguous')
@@ -70,10 +104,14 @@ export function listDueDeliveries(
 interface ClaimRow {
   id: number;
   notification_id: number;
-  incident_id: number;
+  incident_id: number | null;
   channel: DeliveryChannel;
+  phase: DeliveryPhase;
   recipient: string;
   type: NotificationType;
+  kind: DeliveryKind;
+  round: number;
+  followup_due_at: Date | null;
   delivery_uid: string;
   claim_token: string;
   attempts: number;
@@ -86,7 +124,8 @@ interface ClaimRow {
  * Takes the delivery for `leaseMs` by one conditional UPDATE, so of any number of notifiers one
  * wins. Open deliveries are taken whenever `isDue` is false (a job's own retry paces itself),
  * only once their `next_attempt_at` has come otherwise (the sweeper); a `sending` one only once
- * its lease expired.
+ * its lease expired. A follow-up (reminder, escalation) is taken only while its downtime is still
+ * active and unacknowledged (see `cancelOutlivedFollowup`).
  */
 export async function claimDelivery(db: DataSource, id: number, leaseMs: number, options: { onlyIfDue: boolean }): Promise<ClaimedDelivery | null> {
   const [row] = await queryRows<ClaimRow>(
@@ -99,8 +138,11 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
       WHERE d.id = o.id AND n.id = d.notification_id
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
-      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.recipient, n.type, d.delivery_uid, d.claim_token,
-                d.attempts, d.created_at, n.started_at, o.status AS old_status`,
+        AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
+      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.phase, d.recipient, n.type, d.kind, d.round,
+                (SELECT f.due_at FROM notification_followups f
+                  WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
+                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, o.status AS old_status`,
     [id, leaseMs, options.onlyIfDue],
   );
   if (!row) return null;
@@ -109,8 +151,12 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     notificationId: row.notification_id,
     incidentId: row.incident_id,
     channel: row.channel,
+    phase: row.phase,
     recipient: row.recipient,
     type: row.type,
+    kind: row.kind,
+    round: row.round,
+    followupDueAt: row.followup_due_at,
     deliveryUid: row.delivery_uid,
     claimToken: row.claim_token,
     attempts: row.attempts,
@@ -169,6 +215,28 @@ export async function recordFailure(db: DataSource, d: ClaimedDelivery, f: Failu
       WHERE id = $1 AND claim_token = $2`,
     [d.id, d.claimToken, status, f.error.slice(0, 2000), f.nextAttemptAt, f.kind === 'ambiguous'],
   );
+}
+
+/**
+ * Ends a reminder or escalation its downtime outlived, one acknowledged or ended (by recovery or
+ * by hand) before it went out: `cancelled`, never sent. Returns false when it is still wanted, or
+ * when another sender holds it now. One that is mid-send when the acknowledgement arrives still
+ * arrives.
+ */
+export async function cancelOutlivedFollowup(db: DataSource, id: number): Promise<boolean> {
+  const rows = await queryRows(
+    db.manager,
+    `UPDATE notification_deliveries d
+        SET status = 'cancelled', claim_token = NULL, lease_until = NULL,
+            last_error = 'not sent: the downtime was acknowledged or ended first'
+       FROM notifications n
+      WHERE d.id = $1 AND n.id = d.notification_id AND d.kind <> 'notice'
+        AND (d.status IN ('pending', 'ambiguous') OR (d.status = 'sending' AND d.lease_until < now()))
+        AND (n.status <> 'active' OR n.acknowledged)
+     RETURNING d.id`,
+    [id],
+  );
+  return rows.length > 0;
 }
 
 /** Puts an open delivery off until `until` without attempting it (its provider asked to wait). */

@@ -105,6 +105,9 @@ export interface DeliveryRow {
   channel: string;
   possible_duplicate: boolean;
   type: string;
+  /** notice, reminder or escalation; round: the reminder's number (docs/alert-rules.md). */
+  kind: string;
+  round: number;
 }
 
 export const deliveriesOf = (ds: DataSource, incidentId: number): Promise<DeliveryRow[]> =>

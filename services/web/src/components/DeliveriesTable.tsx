@@ -1,11 +1,17 @@
 import type { Schema } from '@uptime/client';
 import { useFormat } from '../app/format';
 
-/** One delivery as the API reports it; a test send's have no `possible_duplicate`. */
-type Delivery = Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: boolean };
+/** One delivery as the API reports it; a test send's have no `possible_duplicate`, `kind`, `reminder` nor `phase`. */
+type Delivery =
+  | Schema<'NotificationDelivery'>
+  | (Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: undefined; kind?: undefined; phase?: undefined });
 
 const CHANNEL = { email: 'Email', slack: 'Slack', webhook: 'Webhook' } as const;
-const STATE = { pending: 'Pending', sent: 'Sent', failed: 'Failed' } as const;
+const STATE = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' } as const;
+
+/** A reminder or escalation of a downtime (docs/alert-rules.md) says so after its channel. */
+const followupOf = (d: Delivery): string =>
+  d.kind === 'reminder' ? ` (reminder ${d.reminder ?? ''})` : d.kind === 'escalation' ? ' (escalation)' : '';
 
 /** Each delivery of a notification (or of a test send): where it went and how it ended, in words. */
 export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[]; caption: string }) {
@@ -32,7 +38,11 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
         <tbody>
           {deliveries.map((d, i) => (
             <tr key={`${d.channel}-${d.recipient}-${i}`}>
-              <td>{CHANNEL[d.channel]}</td>
+              <td>
+                {CHANNEL[d.channel]}
+                {followupOf(d)}
+                {d.phase === 'resolved' && <span className="muted small"> (its end)</span>}
+              </td>
               <td className="url-cell">{d.recipient}</td>
               <td>
                 <span className={`badge ${d.status === 'failed' ? 'tone-bad' : d.status === 'sent' ? 'tone-good' : 'tone-neutral'}`}>

@@ -15,6 +15,8 @@ const LABELS: Record<string, string> = {
   unreachable: 'Unreachable',
   downtime: 'Downtime',
   recovery: 'Recovery',
+  slow: 'Slow',
+  certificate: 'Certificate',
 };
 
 const TONES: Record<string, string> = {
@@ -28,6 +30,8 @@ const TONES: Record<string, string> = {
   unreachable: 'bad',
   downtime: 'bad',
   active: 'bad',
+  slow: 'warn',
+  certificate: 'warn',
   warning: 'warn',
   maintenance: 'warn',
   pending: 'neutral',

@@ -66,7 +66,7 @@ export const NOTIFICATION_OPERATIONS: OperationSpec[] = [
     tag: 'Notifications',
     summary: 'Get a notification',
     parameters: [id],
-    description: 'With `deliveries`: every message of it, one per channel and recipient, and what became of each.',
+    description: 'With `deliveries`: every message of it, one per channel, recipient, phase and kind (a slow notification also has the messages of its end; a downtime its escalation and latest reminder round), and what became of each.',
     responses: {
       200: {
         description: 'The notification and its deliveries',
@@ -99,7 +99,8 @@ export const NOTIFICATION_OPERATIONS: OperationSpec[] = [
     operationId: 'resolveNotification',
     tag: 'Notifications',
     summary: 'Resolve an active notification',
-    description: 'A manually resolved downtime produces no recovery notification; resolving a resolved one is 409 INVALID_STATE.',
+    description:
+      'A manually resolved downtime produces no recovery notification, and a manually resolved slow one no "no longer slow" message; resolving a resolved one is 409 INVALID_STATE.',
     parameters: [id],
     responses: {
       200: {

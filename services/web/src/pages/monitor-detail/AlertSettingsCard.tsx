@@ -8,6 +8,8 @@ import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
+import { EscalationFields } from './EscalationFields';
+import { escalationToForm, formToEscalationBody } from './escalation-form-values';
 
 export function AlertSettingsCard({ id }: { id: number }) {
   const settings = useQuery({
@@ -34,7 +36,10 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     threshold: String(initial.alert_threshold),
     slackUrl: initial.slack_webhook_url ?? '',
     webhookUrl: initial.webhook_url ?? '',
+    certificateDays: String(initial.certificate_expiry_days),
   });
+  const [followups, setFollowups] = useState(() => escalationToForm(initial));
+  const followupsBody = formToEscalationBody(followups);
   // The signing key is in an answer only once (when generated): kept here until the page is left.
   const [secret, setSecret] = useState<string | null>(initial.webhook_secret ?? null);
   const [secretSet, setSecretSet] = useState(initial.webhook_secret_set);
@@ -58,6 +63,9 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
               slack_webhook_url: urlOrNull(values.slackUrl),
               webhook_enabled: values.webhook_enabled,
               webhook_url: urlOrNull(values.webhookUrl),
+              ...followupsBody.body,
+              alert_on_slow: values.alert_on_slow,
+              certificate_expiry_days: Number(values.certificateDays),
             },
           }),
         )
@@ -81,6 +89,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     onError: (err) => notices.error(errorMessage(err)),
   });
   const errors = save.error ? fieldErrors(save.error) : {};
+  const hasFormErrors = Object.keys(followupsBody.errors).length > 0;
   const field = (name: string) => `alert-${name}-${id}`;
   return (
     <>
@@ -193,7 +202,27 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
           />
           <FieldError id={`${field('threshold')}-error`} messages={errors.alert_threshold} />
         </div>
-        <button type="submit" className="button" disabled={save.isPending}>
+        <EscalationFields id={id} values={followups} onChange={setFollowups} errors={{ ...errors, ...followupsBody.errors }} />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.alert_on_slow}
+            onChange={(e) => setValues({ ...values, alert_on_slow: e.target.checked })}
+          />{' '}
+          Tell me when it becomes slow, and when it is fast again
+        </label>
+        <div className="field">
+          <label htmlFor={field('certificate')}>Certificate expiry alert (days before; 0: off)</label>
+          <input
+            id={field('certificate')}
+            inputMode="numeric"
+            value={values.certificateDays}
+            onChange={(e) => setValues({ ...values, certificateDays: e.target.value })}
+            aria-describedby={`${field('certificate')}-error`}
+          />
+          <FieldError id={`${field('certificate')}-error`} messages={errors.certificate_expiry_days} />
+        </div>
+        <button type="submit" className="button" disabled={save.isPending || hasFormErrors}>
           Save alert settings
         </button>
       </form>

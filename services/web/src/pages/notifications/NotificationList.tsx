@@ -6,7 +6,14 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { NotificationDeliveries } from './NotificationDeliveries';
 import { useNotificationActions } from './useNotificationActions';
 
-/** Notifications with their state, and Acknowledge / Resolve where they still apply. */
+/** Notifications that last (a downtime, a slow period, an expiring certificate) until resolved; a recovery is resolved at once. */
+const LASTING = new Set<Schema<'Notification'>['type']>(['downtime', 'slow', 'certificate']);
+
+/**
+ * Notifications with their state, and Acknowledge / Resolve where they still apply: on an active
+ * one (a downtime, a slow period, an expiring certificate). Resolving a slow one by hand means no
+ * "no longer slow" email; a certificate one stays resolved until the certificate changes.
+ */
 export function NotificationList({ items, compact = false }: { items: Schema<'Notification'>[]; compact?: boolean }) {
   const fmt = useFormat();
   const { acknowledge, resolve } = useNotificationActions();
@@ -27,13 +34,13 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
               <Link to={`/monitors/${n.monitor_id}`} className="strong">
                 {n.monitor_name}
               </Link>
-              {n.type === 'downtime' && <StatusBadge status={n.status} tone={n.status === 'active' ? 'bad' : 'good'} />}
+              {LASTING.has(n.type) && <StatusBadge status={n.status} tone={n.status !== 'active' ? 'good' : n.type === 'downtime' ? 'bad' : 'warn'} />}
               {n.acknowledged && <span className="badge tone-neutral">Acknowledged</span>}
             </div>
             <p className="small">{n.message}</p>
             <p className="muted small">
               {fmt.dateTime(n.started_at)}
-              {n.type === 'downtime' &&
+              {(n.type === 'downtime' || n.type === 'slow') &&
                 (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
               {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
               {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}

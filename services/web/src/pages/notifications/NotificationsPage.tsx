@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
 import { useSearchParams } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { Pagination } from '../../components/Pagination';
@@ -15,10 +16,18 @@ type View = (typeof VIEWS)[number]['id'];
 
 const PAGE_SIZE = 20;
 
+type NotificationType = Schema<'Notification'>['type'];
+const TYPES: { id: NotificationType; label: string }[] = [
+  { id: 'downtime', label: 'Downtime' },
+  { id: 'recovery', label: 'Recovery' },
+  { id: 'slow', label: 'Slow' },
+  { id: 'certificate', label: 'Certificate' },
+];
+
 function useNotificationPage(
   view: View,
   page: number,
-  filters: { type?: 'downtime' | 'recovery'; status?: 'active' | 'resolved'; since?: string },
+  filters: { type?: NotificationType; status?: 'active' | 'resolved'; since?: string },
 ) {
   return useQuery({
     queryKey: ['notifications', view, page, filters],
@@ -38,7 +47,7 @@ export function NotificationsPage() {
   const [params, setParams] = useSearchParams();
   const view = (VIEWS.find((v) => v.id === params.get('view'))?.id ?? 'active') as View;
   const page = Math.max(1, Number(params.get('page')) || 1);
-  const type = params.get('type') as 'downtime' | 'recovery' | null;
+  const type = TYPES.find((t) => t.id === params.get('type'))?.id ?? null;
   const status = params.get('status') as 'active' | 'resolved' | null;
   const since = params.get('since');
   const filters = { type: type ?? undefined, status: status ?? undefined, since: since ?? undefined };
@@ -78,8 +87,11 @@ export function NotificationsPage() {
             Type
             <select value={type ?? ''} onChange={(e) => set({ type: e.target.value || null })}>
               <option value="">Any</option>
-              <option value="downtime">Downtime</option>
-              <option value="recovery">Recovery</option>
+              {TYPES.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.label}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -101,7 +113,7 @@ export function NotificationsPage() {
           {(answer) => (
             <>
               {answer.data.length === 0 ? (
-                <p className="muted">{view === 'active' ? 'Nothing is down right now.' : 'No notifications match.'}</p>
+                <p className="muted">{view === 'active' ? 'Nothing needs attention right now.' : 'No notifications match.'}</p>
               ) : (
                 <NotificationList items={answer.data} />
               )}

@@ -1,0 +1,93 @@
+import type { DataSource } from '@uptime/db';
+import type { Logger } from '@uptime/logger';
+import { attemptDelivery, type AttemptDeps } from '../deliveries/attempt-delivery';
+import { queueDeliveries, type OpenDeliveryRow } from '../deliveries/delivery.repository';
+import { loadIncidentContext } from '../incident.repository';
+import { recipientsOf, uniqueAddresses } from '../recipients';
+import { dueFollowups } from './followup-schedule';
+import { listFollowupCandidates, lockFollowupState, recordFollowup, supersedeEarlierReminders } from './followup.repository';
+
+/** Reminders are set in minutes: a few seconds late is on time. */
+export const DEFAULT_FOLLOWUP_SWEEP_INTERVAL_MS = 5_000;
+const BATCH = 100;
+
+export interface FollowupSweeperOptions {
+  intervalMs?: number;
+  /** The time follow-ups fall due against; tests drive it instead of waiting minutes. */
+  clock?: () => Date;
+}
+
+export interface FollowupSweeper {
+  /** One pass at `now` (by default the clock's time); resolves with how many follow-ups it recorded. */
+  sweep(now?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Records the follow-ups that fell due and queues their emails, in one transaction per downtime,
+ * with the notification row locked: the follow-up's row (notification, kind, round) is created
+ * once, by whichever sweep of whichever notifier gets there first, and its deliveries with it, so
+ * a crash leaves either both or neither.
+ */
+export async function recordDueFollowups(db: DataSource, notificationId: number, now: Date): Promise<OpenDeliveryRow[]> {
+  return db.transaction(async (tx) => {
+    const state = await lockFollowupState(tx, notificationId);
+    if (!state) return [];
+    const queued: OpenDeliveryRow[] = [];
+    for (const followup of dueFollowups(state, now)) {
+      if (!(await recordFollowup(tx, notificationId, followup))) continue;
+      if (followup.kind === 'reminder') await supersedeEarlierReminders(tx, notificationId, followup.round);
+      const recipients = followup.kind === 'reminder' ? recipientsOf(state) : uniqueAddresses(state.escalationRecipients);
+      queued.push(...(await queueDeliveries(tx, notificationId, 'email', recipients, { followup })));
+    }
+    return queued;
+  });
+}
+
+/**
+ * Runs in every notifier beside the delivery sweeper: reminders and escalations of unacknowledged
+ * downtimes (docs/alert-rules.md). What is recorded is sent at once; what fails, or what a crash
+ * left unsent, is an ordinary pending delivery that the delivery sweeper retries. Postgres holds
+ * all of the schedule: nothing is lost with a notifier, and no job or timer needs to survive one.
+ */
+export function startFollowupSweeper(deps: AttemptDeps, options: FollowupSweeperOptions = {}): FollowupSweeper {
+  const log: Logger = deps.logger.child({ component: 'followup-sweeper' });
+  const clock = options.clock ?? (() => new Date());
+  let running: Promise<number> | null = null;
+
+  const pass = async (now: Date): Promise<number> => {
+    let recorded = 0;
+    for (const candidate of await listFollowupCandidates(deps.dataSource.manager, now, BATCH)) {
+      const queued = await recordDueFollowups(deps.dataSource, candidate.notificationId, now);
+      if (queued.length === 0) continue;
+      recorded += 1;
+      const ctx = await loadIncidentContext(deps.dataSource.manager, candidate.incidentId);
+      if (!ctx) continue; // its monitor was deleted a moment ago: the cascade removes the deliveries
+      for (const delivery of queued) await attemptDelivery(deps, delivery, ctx, { onlyIfDue: false });
+    }
+    if (recorded > 0) log.info({ recorded }, 'follow-ups of unacknowledged downtimes recorded');
+    return recorded;
+  };
+  const sweep = async (now: Date = clock()): Promise<number> => {
+    // Never two passes at once in one process: a caller waits for the running pass, then runs its own.
+    while (running) await running.catch(() => undefined);
+    const current = pass(now).finally(() => {
+      running = null;
+    });
+    running = current;
+    return current;
+  };
+  const timer = setInterval(() => {
+    if (running) return; // the timer's next tick will do
+    sweep().catch((err: unknown) => log.warn({ err }, 'follow-up sweep failed; next pass will retry'));
+  }, options.intervalMs ?? DEFAULT_FOLLOWUP_SWEEP_INTERVAL_MS);
+  timer.unref();
+
+  return {
+    sweep,
+    stop: async () => {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { queryRows, type EntityManager } from '@uptime/db';
+import type { DueFollowup, FollowupState } from './followup-schedule';
+
+/** An open downtime that may have follow-ups due, with what sending them needs. */
+export interface FollowupCandidate extends FollowupState {
+  notificationId: number;
+  incidentId: number;
+  emailRecipients: string[];
+  ownerEmail: string;
+  escalationRecipients: string[];
+}
+
+interface Row {
+  notification_id: number;
+  incident_id: number;
+  started_at: Date;
+  reminder_interval_minutes: number | null;
+  escalation_after_minutes: number | null;
+  escalation_recipients: string[];
+  email_recipients: string[];
+  owner_email: string;
+  last_round: number | null;
+  last_due: Date | null;
+  escalated: boolean;
+}
+
+/**
+ * Downtimes that may be followed up (only downtimes of an incident: slow and certificate
+ * notifications, about alert episodes, get no reminders): active, unacknowledged, not suppressed by a dependency, their
+ * monitor still offline and outside a maintenance window, with email on (the monitor's and the
+ * owner's preference): follow-ups are emails. Joined with the latest reminder and the escalation.
+ */
+const STATE_SQL = `
+  SELECT n.id AS notification_id, n.incident_id, n.started_at,
+         m.reminder_interval_minutes, m.escalation_after_minutes, m.escalation_recipients,
+         m.email_recipients, u.email AS owner_email, r.round AS last_round, r.due_at AS last_due,
+         EXISTS (SELECT 1 FROM notification_followups e WHERE e.notification_id = n.id AND e.kind = 'escalation') AS escalated
+    FROM notifications n
+    JOIN monitors m ON m.id = n.monitor_id
+    JOIN users u ON u.id = m.owner_id
+    LEFT JOIN user_preferences p ON p.user_id = m.owner_id
+    LEFT JOIN LATERAL (
+      SELECT f.round, f.due_at FROM notification_followups f
+       WHERE f.notification_id = n.id AND f.kind = 'reminder' ORDER BY f.round DESC LIMIT 1
+    ) r ON true
+   WHERE n.type = 'downtime' AND n.incident_id IS NOT NULL
+     AND n.status = 'active' AND NOT n.acknowledged AND NOT n.suppressed
+     AND m.status = 'offline' AND NOT m.in_maintenance
+     AND m.email_enabled AND COALESCE(p.email_notifications, true)`;
+
+const toCandidate = (row: Row): FollowupCandidate => ({
+  notificationId: row.notification_id,
+  incidentId: row.incident_id,
+  startedAt: row.started_at,
+  reminderIntervalMinutes: row.reminder_interval_minutes,
+  lastReminder: row.last_round === null || row.last_due === null ? null : { round: row.last_round, dueAt: row.last_due },
+  escalationAfterMinutes: row.escalation_after_minutes,
+  hasEscalationRecipients: row.escalation_recipients.length > 0,
+  isEscalated: row.escalated,
+  emailRecipients: row.email_recipients,
+  ownerEmail: row.owner_email,
+  escalationRecipients: row.escalation_recipients,
+});
+
+/**
+ * Downtimes with a reminder or the escalation due at `now` (the same rule as `dueFollowups`,
+ * in SQL so a sweep reads only those), oldest first. Read without locks: `lockFollowupState`
+ * decides again under the row lock.
+ */
+export async function listFollowupCandidates(db: EntityManager, now: Date, limit: number): Promise<FollowupCandidate[]> {
+  const rows = await queryRows<Row>(
+    db,
+    `SELECT s.* FROM (${STATE_SQL}) s
+      WHERE (s.reminder_interval_minutes IS NOT NULL
+             AND COALESCE(s.last_due, s.started_at) + s.reminder_interval_minutes * interval '1 minute' <= $1)
+         OR (s.escalation_after_minutes IS NOT NULL AND cardinality(s.escalation_recipients) > 0 AND NOT s.escalated
+             AND s.started_at + s.escalation_after_minutes * interval '1 minute' <= $1)
+      ORDER BY s.notification_id
+      LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map(toCandidate);
+}
+
+/**
+ * The downtime's state with its notification row share-locked until the transaction ends, or null
+ * when it no longer may be followed up. Acknowledging and resolving update that row, so they wait
+ * for a follow-up being recorded, and a follow-up recorded after them sees them.
+ */
+export async function lockFollowupState(tx: EntityManager, notificationId: number): Promise<FollowupCandidate | null> {
+  const [row] = await queryRows<Row>(tx, `${STATE_SQL} AND n.id = $1 FOR SHARE OF n`, [notificationId]);
+  return row ? toCandidate(row) : null;
+}
+
+/**
+ * Claims one follow-up: true for the one caller (of any number of sweeps and notifiers) whose
+ * insert created it. The primary key (notification, kind, round) is what makes it exactly once.
+ */
+export async function recordFollowup(tx: EntityManager, notificationId: number, followup: DueFollowup): Promise<boolean> {
+  const rows = await queryRows(
+    tx,
+    `INSERT INTO notification_followups (notification_id, kind, round, due_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (notification_id, kind, round) DO NOTHING
+     RETURNING round`,
+    [notificationId, followup.kind, followup.round, followup.dueAt],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * A reminder still unsent when the next one is recorded (its provider failing or paused) is not
+ * sent any more: the newer one says the same with a truer duration, and a provider coming back
+ * after an hour should not deliver a burst of twelve reminders.
+ */
+export async function supersedeEarlierReminders(tx: EntityManager, notificationId: number, round: number): Promise<void> {
+  await queryRows(
+    tx,
+    `UPDATE notification_deliveries
+        SET status = 'cancelled', claim_token = NULL, lease_until = NULL, last_error = $3
+      WHERE notification_id = $1 AND kind = 'reminder' AND round < $2 AND status IN ('pending', 'ambiguous')`,
+    [notificationId, round, `not sent: superseded by reminder ${round}`],
+  );
+}
