@@ -10,28 +10,43 @@ jest.setTimeout(240_000);
 
 /**
  * Model-based test of the monitor state machine with the alert rules of docs/alert-rules.md
- * (slow responses and their alerts, recovery confirmation), from recorded checks to sent emails: the real
- * recordCheckBatch and the real notifier, against Postgres and a fake SendGrid. Random sequences
- * of check results (failed, fast, slow), redelivered checks, acknowledgements, and status events
- * delivered late, twice or not yet, are compared with a small reference model: the monitor's
- * status and reason, its incidents, exactly one downtime and one recovery notification and
+ * (slow responses and their alerts, recovery confirmation, maintenance windows), from recorded
+ * checks to sent emails: the real recordCheckBatch and the real notifier, against Postgres and a
+ * fake SendGrid. Random sequences of check results (failed, fast, slow), redelivered checks,
+ * acknowledgements, maintenance windows starting and ending (a maintenance_windows row covering
+ * the monitor, its duration cut to end before the next check), and status events delivered late,
+ * twice or not yet, are compared with a small reference model: the monitor's status and reason,
+ * its incidents and when each started, exactly one downtime and one recovery notification and
  * email per incident, and, with `alert_on_slow`, one slow notification per slow period with one
- * email when it starts and one when it ends. The suite runs a fixed seed, so CI is repeatable; `pnpm test:faults` and
- * FC_SEED=<seed> explore others (a random one with FC_SEED=random). The seed is printed.
+ * email when it starts and one when it ends. During a window the status follows the checks but
+ * no downtime and no slow period opens (one already open still ends in it); a monitor still
+ * offline after it opens its downtime at its next failure, `started_at` the window's end when the
+ * check before fell in the window. The suite runs a fixed seed, so CI is repeatable;
+ * `pnpm test:faults` and FC_SEED=<seed> explore others (a random one with FC_SEED=random), and
+ * MODEL_RUNS=<n> sets the number of runs. The seed is printed.
  */
 
 type Command =
   | { kind: 'check'; result: 'fail' | 'fast' | 'slow' }
   | { kind: 'redeliverCheck' }
   | { kind: 'deliverEvent'; pick: number; keep: boolean }
-  | { kind: 'acknowledge' };
+  | { kind: 'acknowledge' }
+  | { kind: 'startMaintenance' }
+  | { kind: 'endMaintenance' };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom<('fail' | 'fast' | 'slow')[]>('fail', 'fast', 'slow').map<Command>((result) => ({ kind: 'check', result })) },
   { weight: 1, arbitrary: fc.constant<Command>({ kind: 'redeliverCheck' }) },
   { weight: 3, arbitrary: fc.record({ pick: fc.nat(), keep: fc.boolean() }).map<Command>((e) => ({ kind: 'deliverEvent', ...e })) },
   { weight: 1, arbitrary: fc.constant<Command>({ kind: 'acknowledge' }) },
+  { weight: 1, arbitrary: fc.constant<Command>({ kind: 'startMaintenance' }) },
+  { weight: 1, arbitrary: fc.constant<Command>({ kind: 'endMaintenance' }) },
 );
+
+/** A maintenance window of the model: its end (ms) is known once it ends. */
+interface Window {
+  end: number | null;
+}
 
 const SLOW_MS = 1000;
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
@@ -47,6 +62,14 @@ class Model {
   /** Slow periods announced (alert_on_slow), and whether one lasts. */
   slowPeriods = 0;
   slowOpen = false;
+  /** When each incident started (ms), in order. */
+  starts: number[] = [];
+  /** The maintenance window the monitor is in now, and the one its latest check fell in. */
+  window: Window | null = null;
+  private lastCheckWindow: Window | null = null;
+  /** Checks recorded, and those recorded with `maintenance: true`. */
+  checks = 0;
+  maintenanceChecks = 0;
 
   constructor(
     readonly alertThreshold: number,
@@ -54,27 +77,44 @@ class Model {
     readonly alertOnSlow: boolean,
   ) {}
 
-  apply(result: 'fail' | 'fast' | 'slow'): void {
-    this.step(result);
-    // A slow period lasts while the monitor reads warning (slow), and is announced only with alert_on_slow.
+  startMaintenance(window: Window): void {
+    this.window = window;
+  }
+
+  endMaintenance(at: number): void {
+    this.window!.end = at;
+    this.window = null;
+  }
+
+  apply(result: 'fail' | 'fast' | 'slow', at: number): void {
+    this.checks += 1;
+    if (this.window !== null) this.maintenanceChecks += 1;
+    this.step(result, at);
+    // A slow period lasts while the monitor reads warning (slow), and is announced only with alert_on_slow;
+    // none opens during a maintenance window, one open before it ends in it as usual.
     const isSlow = this.status === 'warning' && this.reason === 'slow';
     if (this.slowOpen && !isSlow) this.slowOpen = false;
-    if (!this.slowOpen && isSlow && this.alertOnSlow) {
+    if (!this.slowOpen && isSlow && this.alertOnSlow && this.window === null) {
       this.slowOpen = true;
       this.slowPeriods += 1;
     }
+    this.lastCheckWindow = this.window;
   }
 
-  private step(result: 'fail' | 'fast' | 'slow'): void {
+  private step(result: 'fail' | 'fast' | 'slow', at: number): void {
     if (result === 'fail') {
       this.failures += 1;
       this.successes = 0;
       if (this.status === 'offline' || this.failures >= this.alertThreshold) {
         this.status = 'offline';
         this.reason = null;
-        if (!this.open) {
+        // No downtime opens during a window; still offline after it, the next failure opens it,
+        // from the window's end if the check before fell in the window.
+        if (!this.open && this.window === null) {
           this.open = true;
           this.incidents += 1;
+          const end = this.lastCheckWindow?.end ?? null;
+          this.starts.push(end !== null && end < at ? end : at);
         }
       } else {
         this.status = 'warning';
@@ -130,7 +170,7 @@ describe('alert rules: the state machine against a reference model', () => {
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 3 }),
         fc.boolean(),
-        fc.array(command, { minLength: 1, maxLength: 40 }),
+        fc.array(command, { minLength: 1, maxLength: 40, size: 'medium' }),
         async (alertThreshold, recoveryThreshold, alertOnSlow, commands) => {
           run += 1;
           const name = `Model ${seed}-${run}`;
@@ -138,8 +178,10 @@ describe('alert rules: the state machine against a reference model', () => {
           const monitor = await aMonitor(ds, owner, { name, alertThreshold, recoveryThreshold, responseTimeThreshold: SLOW_MS, alertOnSlow });
           const model = new Model(alertThreshold, recoveryThreshold, alertOnSlow);
           const pending: StatusEvent[] = [];
-          let checks = 0;
+          // The checks' clock (ms): a check every 30 s, pushed to a window's end when one ends.
+          let clock = T0;
           let last: CheckOutcome | null = null;
+          let window: { id: number; startsAt: number; model: Window } | null = null;
           const deliver = (e: StatusEvent, by: number) =>
             notifiers[by % 2]!({
               id: statusChangedJobId(e.id),
@@ -156,8 +198,8 @@ describe('alert rules: the state machine against a reference model', () => {
 
           for (const [i, c] of commands.entries()) {
             if (c.kind === 'check') {
-              const at = new Date(T0 + checks * 30_000);
-              checks += 1;
+              const at = new Date(clock);
+              clock += 30_000;
               const ok = c.result !== 'fail';
               last = {
                 monitorId: monitor.id,
@@ -166,7 +208,7 @@ describe('alert rules: the state machine against a reference model', () => {
                 result: { ok, statusCode: ok ? 200 : 503, responseTime: c.result === 'slow' ? SLOW_MS + 1 : 120, error: ok ? null : 'HTTP 503', checkedAt: at, attempts: 1 },
               };
               pending.push(...(await recordCheckBatch(ds, [last])));
-              model.apply(c.result);
+              model.apply(c.result, at.getTime());
             } else if (c.kind === 'redeliverCheck' && last) {
               // A check recorded twice is one check: no event, no change.
               expect(await recordCheckBatch(ds, [last])).toEqual([]);
@@ -181,6 +223,25 @@ describe('alert rules: the state machine against a reference model', () => {
                   WHERE monitor_id = $1 AND type IN ('downtime', 'slow') AND status = 'active'`,
                 [monitor.id],
               );
+            } else if (c.kind === 'startMaintenance' && !window) {
+              // A one-off window from just after the latest check, a week long until it ends.
+              const startsAt = clock - 1000;
+              const [w] = (await ds.query(
+                `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
+                 VALUES ($1, 'Model window', $2, 10080, 'none', 'UTC') RETURNING id`,
+                [owner.id, new Date(startsAt)],
+              )) as { id: number }[];
+              await ds.query('INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES ($1, $2)', [w!.id, monitor.id]);
+              window = { id: w!.id, startsAt, model: { end: null } };
+              model.startMaintenance(window.model);
+            } else if (c.kind === 'endMaintenance' && window) {
+              // Whole minutes: the window ends at or after the next check, which then happens half a
+              // minute after its end (outside it), so a downtime opened then starts before its check.
+              const minutes = Math.max(1, Math.ceil((clock - window.startsAt) / 60_000));
+              await ds.query('UPDATE maintenance_windows SET duration_minutes = $2 WHERE id = $1', [window.id, minutes]);
+              model.endMaintenance(window.startsAt + minutes * 60_000);
+              clock = window.startsAt + minutes * 60_000 + 30_000;
+              window = null;
             }
           }
           // The queue owes every event at least once more.
@@ -196,6 +257,13 @@ describe('alert rules: the state machine against a reference model', () => {
             reason: model.reason,
             open: model.open,
           });
+          const [recorded] = (await ds.query(
+            'SELECT count(*)::int AS checks, count(*) FILTER (WHERE maintenance)::int AS maintenance FROM check_results WHERE monitor_id = $1',
+            [monitor.id],
+          )) as { checks: number; maintenance: number }[];
+          expect(recorded).toEqual({ checks: model.checks, maintenance: model.maintenanceChecks });
+          const incidents = (await ds.query('SELECT started_at FROM incidents WHERE monitor_id = $1 ORDER BY id', [monitor.id])) as { started_at: Date }[];
+          expect(incidents.map((r) => new Date(r.started_at).getTime())).toEqual(model.starts);
           const closed = model.incidents - (model.open ? 1 : 0);
           const notifications = (await ds.query(
             `SELECT type, count(*)::int AS n, count(*) FILTER (WHERE status = 'active')::int AS active FROM notifications WHERE monitor_id = $1 GROUP BY type ORDER BY type`,
