@@ -75,6 +75,7 @@ function printTable(r: CapacityReport): void {
       ? [['TLS handshakes full / resumed', `${r.tlsHandshakes.full} / ${r.tlsHandshakes.resumed}`] as [string, string]]
       : []),
     ['checks doubled / lost', `${r.doubled} / ${r.lost}`],
+    ['checks requeued at the workers\' stop deadline', String(r.requeuedAtStop)],
     [
       'raw result size',
       `${r.bytesPerResult} bytes per check (table + indexes) as written, ${r.bytesPerResultCompacted} once the day is closed`,

@@ -23,6 +23,7 @@ describe('capacity harness, small run', () => {
     expect(report.neverChecked).toBe(0);
     expect(report.doubled).toBe(0);
     expect(report.lost).toBe(0);
+    expect(report.requeuedAtStop).toBe(0);
     expect(report.resultsTotal).toBe(report.hitsTotal);
     expect(report.hitsTotal).toBeGreaterThanOrEqual((size.monitors * size.windowSeconds) / size.intervalSeconds);
     // Sizes are read across the daily partitions (the partitioned parent itself has no storage).
@@ -49,6 +50,7 @@ describe('capacity harness, small run', () => {
     expect(report.neverChecked).toBe(0);
     expect(report.doubled).toBe(0);
     expect(report.lost).toBe(0);
+    expect(report.requeuedAtStop).toBe(0);
     expect(report.gapMsByKind.hang?.monitors).toBe(5);
     // Monitors that verify trust the harness's certificate, the others skip verification: every
     // fast one is up; only the hanging targets' timeouts are down.

@@ -66,7 +66,14 @@ export interface CapacityReport {
   tlsHandshakes?: { full: number; resumed: number };
   neverChecked: number;
   doubled: number;
+  /** Target hits without a recorded result. */
   lost: number;
+  /**
+   * Checks the check-workers put back in the queue at their shutdown deadline (in flight for more
+   * than 30 s after the stop: an overloaded worker). Their hits, if the probe had already reached
+   * the target, are counted in `lost` too; `lost - requeuedAtStop` is what no worker would retry.
+   */
+  requeuedAtStop: number;
   hitsTotal: number;
   resultsTotal: number;
   /** Raw results on disk (every partition's heap and indexes) per check, as written during the run. */
@@ -282,7 +289,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const achievedPerSecond = inWindow / windowSeconds;
 
     const exitCodes: Record<string, number | null> = {};
-    for (const p of [...processes].reverse()) exitCodes[p.name] = await stopServiceProcess(p);
+    let requeuedAtStop = 0;
+    for (const p of [...processes].reverse()) {
+      exitCodes[p.name] = await stopServiceProcess(p);
+      requeuedAtStop += p.requeuedAtStop;
+    }
     // Each process wrote its CPU profile as it exited.
     const profile = profiler?.summarise(processes);
     processes.length = 0;
@@ -342,6 +353,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       neverChecked,
       doubled,
       lost: Math.max(0, hitsTotal - results),
+      requeuedAtStop,
       hitsTotal,
       resultsTotal: results,
       bytesPerResult: results > 0 ? Math.round(bytes / results) : null,

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { REQUEUED_AT_STOP_MESSAGE } from '../../services/check-worker/src/in-flight-checks';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -7,6 +9,12 @@ export interface ServiceProcess {
   name: string;
   child: ChildProcess;
   pid: number;
+  /**
+   * Checks a check-worker put back in the queue because they were still running at its shutdown
+   * deadline (services/check-worker/src/in-flight-checks.ts): not lost, but never recorded here,
+   * because the harness starts no worker after the stop.
+   */
+  requeuedAtStop: number;
 }
 
 const ENTRY = {
@@ -24,13 +32,32 @@ export function startServiceProcess(kind: keyof typeof ENTRY, name: string, env:
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ENTRY[kind]], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // stdout carries the JSON log lines (info and up: a few a minute), read for the forced-stop line.
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     if (process.env.BENCH_VERBOSE) process.stderr.write(`[${name}] ${chunk.toString()}`);
   });
   if (!child.pid) throw new Error(`could not start ${name}`);
-  return { name, child, pid: child.pid };
+  const service: ServiceProcess = { name, child, pid: child.pid, requeuedAtStop: 0 };
+  if (child.stdout) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (process.env.BENCH_VERBOSE) process.stderr.write(`[${name}] ${line}\n`);
+      service.requeuedAtStop += requeuedIn(line);
+    });
+  }
+  return service;
+}
+
+/** How many checks a log line says were requeued at a forced stop; 0 for any other line. */
+export function requeuedIn(line: string): number {
+  if (!line.includes(REQUEUED_AT_STOP_MESSAGE)) return 0;
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; requeued?: unknown };
+    return entry.msg === REQUEUED_AT_STOP_MESSAGE && Array.isArray(entry.requeued) ? entry.requeued.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code (null when killed). */

@@ -17,7 +17,7 @@ import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { startCheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
-import { HeldCheckLock, InFlightChecks } from './in-flight-checks';
+import { HeldCheckLock, InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
@@ -150,7 +150,7 @@ export async function startCheckWorker({
       },
       async () => {
         const requeued = await inFlight.requeue();
-        logger.warn({ requeued }, 'checks still running at the deadline were put back in the queue');
+        logger.warn({ requeued }, REQUEUED_AT_STOP_MESSAGE);
         await backlog.stop();
       },
       logger,

@@ -21,6 +21,9 @@ export class HeldCheckLock extends CheckLock {
   }
 }
 
+/** Logged with `requeued` (the jobs) when a stop puts checks back; bench/capacity counts them. */
+export const REQUEUED_AT_STOP_MESSAGE = 'checks still running at the deadline were put back in the queue';
+
 /**
  * The check jobs this process is running. On a forced shutdown (work still in flight after the
  * grace period) they are put back in the waiting list at once, with their per-monitor locks
