@@ -10,7 +10,7 @@ import { createDeliveryDeps } from '../../src/deliveries/delivery-deps';
 import type { EmailChannel } from '../../src/channels/email-channel';
 import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
 
-type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy'>>;
+type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy' | 'logger'>>;
 
 /**
  * Every test file of this service truncates the run's one database. jest may run files in parallel
