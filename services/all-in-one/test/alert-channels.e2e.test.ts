@@ -27,7 +27,7 @@ describe('test alerts on every enabled channel, api + notifier', () => {
     await Promise.all([slack?.close(), hook?.close()]);
   });
 
-  it('sends one signed test on each channel, answers the deliveries, and limits tests to 5 a minute', async () => {
+  it('sends one signed test on each channel, answers the deliveries, and limits tests to 5 a minute per monitor', async () => {
     const { auth, user } = await aCaller(ds, { email: 'owner@example.test' });
     const monitor = await aMonitor(ds, user, { name: 'Shop', url: 'https://shop.example.test/' });
     const client = await contractCheckedClient(api.url, auth);
@@ -70,5 +70,9 @@ describe('test alerts on every enabled channel, api + notifier', () => {
     expect(limited.body).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(slack.messages).toHaveLength(5);
+    // The limit is per monitor: another monitor of the same owner is tested at once.
+    const other = await aMonitor(ds, user, { name: 'Blog', url: 'https://blog.example.test/' });
+    const otherTested = successOf(await client.post('/api/v1/monitors/{id}/alerts/test', { path: { id: other.id } })).data;
+    expect(otherTested.deliveries).toEqual([expect.objectContaining({ channel: 'email', recipient: 'owner@example.test', status: 'sent' })]);
   });
 });
