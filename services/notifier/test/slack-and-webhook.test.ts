@@ -134,6 +134,24 @@ describe('Slack and webhook deliveries', () => {
     expect(await byChannel(down, 'webhook')).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, last_error: 'webhook answered 410: gone' })]);
   });
 
+  it('follows no redirect: a 3xx fails the delivery at once, and nothing is sent where it points', async () => {
+    const elsewhere = await startFakeWebhookReceiver(SECRET);
+    try {
+      const down = await downWithChannels({ slackEnabled: false });
+      hook.server.respond((_req, res) => {
+        res.writeHead(307, { location: elsewhere.url });
+        res.end();
+      });
+
+      await expect(bed.processor()(down.offline)).resolves.toBeUndefined();
+
+      expect(elsewhere.server.requests).toEqual([]);
+      expect(await byChannel(down, 'webhook')).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, last_error: 'webhook answered 307' })]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('gives up after the tenth attempt and keeps the last error', async () => {
     const down = await downWithChannels({ webhookEnabled: false });
     slack.setMode({ kind: 'error' });
