@@ -34,14 +34,18 @@ export function prettyLine(log: Record<string, unknown>, messageKey = 'msg'): st
   return [`${component}${String(log[messageKey] ?? '')}${summary}`, ...fields].join(' ');
 }
 
-/** A structured logger; every service and request logger derives from one of these. */
-export function createLogger(options: { level: string; service: string; format?: LogFormat }): Logger {
+/**
+ * A structured logger; every service and request logger derives from one of these. `destination`
+ * takes the JSON lines instead of stdout (a test reading what was logged); it implies `json`.
+ */
+export function createLogger(options: { level: string; service: string; format?: LogFormat; destination?: { write(line: string): void } }): Logger {
   const opts: LoggerOptions = {
     level: options.level,
     base: { service: options.service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
   };
+  if (options.destination) return pino(opts, options.destination);
   if ((options.format ?? defaultLogFormat()) === 'json') return pino(opts);
   // In-process and synchronous (no transport worker): a line is on the terminal before an exit.
   return pino(

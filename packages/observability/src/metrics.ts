@@ -43,7 +43,10 @@ export interface ServiceMetrics {
   readonly deliveries: Counter<'channel' | 'outcome'>;
   /** `notification_delivery_attempts_total{channel}`: every attempt, whatever came of it. */
   readonly deliveryAttempts: Counter<'channel'>;
-  /** `notification_delivery_latency_seconds{channel}`: from the status change to the delivery's success. */
+  /**
+   * `notification_delivery_latency_seconds{channel}`: from the status change to the delivery's
+   * success (from the end for a `resolved` message, from the due time for a follow-up).
+   */
   readonly deliveryLatency: Histogram<'channel'>;
   /** `notification_possible_duplicates_total{channel}`: deliveries sent again after an attempt that may have arrived. */
   readonly possibleDuplicates: Counter<'channel'>;
@@ -138,7 +141,7 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
   });
   const deliveryLatency = new Histogram({
     name: 'notification_delivery_latency_seconds',
-    help: 'From the status change to the delivery being accepted by the receiver, by channel',
+    help: 'From the status change (or a follow-up being due) to the delivery being accepted by the receiver, by channel',
     labelNames: ['channel'] as const,
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
     registers,

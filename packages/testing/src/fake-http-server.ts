@@ -27,6 +27,23 @@ export const answer =
     res.end(body);
   };
 
+/**
+ * A receiver asking to be left alone, as the three alert fakes can answer: a 429 or 503 with
+ * whatever `Retry-After` / `X-RateLimit-Reset` values the test writes (seconds, a Unix time, an
+ * HTTP date), so each form can be shown honoured on each channel.
+ */
+export interface BackOffMode {
+  kind: 'back-off';
+  status: 429 | 503;
+  headers: Record<string, string>;
+}
+
+/** Answers `mode` with `body`. */
+export function answerBackOff(res: ServerResponse, mode: BackOffMode, body: string, contentType = 'text/plain'): void {
+  res.writeHead(mode.status, { 'content-type': contentType, ...mode.headers });
+  res.end(body);
+}
+
 /** A local HTTP server on 127.0.0.1 that records requests; the stand-in for any remote site. */
 export async function startFakeHttpServer(handler: FakeHandler = answer(200, 'ok')): Promise<FakeHttpServer> {
   let current = handler;

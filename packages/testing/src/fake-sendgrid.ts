@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from './fake-http-server';
+import { answerBackOff, startFakeHttpServer, type BackOffMode, type FakeHttpServer, type RecordedRequest } from './fake-http-server';
 
 export interface SentMail {
   to: string;
@@ -14,6 +14,8 @@ export interface SentMail {
  * - `server-error`: a 5xx (500 by default), nothing accepted;
  * - `rate-limited`: 429 with `X-RateLimit-Reset` (Unix seconds) and/or `Retry-After` (seconds)
  *   until `resetAt`, then accepts again;
+ * - `back-off`: a 429 or 503 with exactly the headers given (each form of Retry-After and
+ *   X-RateLimit-Reset), nothing accepted;
  * - `bad-request`: 400 with SendGrid's error body;
  * - `slow`: accepts, answering 202 only after `delayMs`;
  * - `hang`: accepts the mail (it is recorded, as SendGrid would deliver it) and never answers.
@@ -22,6 +24,7 @@ export type FakeSendGridMode =
   | { kind: 'accept' }
   | { kind: 'server-error'; status?: number }
   | { kind: 'rate-limited'; resetAt: Date; headers?: ('retry-after' | 'x-ratelimit-reset')[] }
+  | BackOffMode
   | { kind: 'bad-request'; message?: string }
   | { kind: 'slow'; delayMs: number }
   | { kind: 'hang' };
@@ -92,6 +95,7 @@ export async function startFakeSendGrid(apiKey = 'SG.test-key'): Promise<FakeSen
       if (which.includes('retry-after')) headers['retry-after'] = String(Math.ceil((current.resetAt.getTime() - Date.now()) / 1000));
       return json(res, 429, { errors: [{ message: 'too many requests' }] }, headers);
     }
+    if (current.kind === 'back-off') return answerBackOff(res, current, JSON.stringify({ errors: [{ message: 'try again later' }] }), 'application/json');
     if (current.kind === 'server-error') return json(res, current.status ?? 500, { errors: [{ message: 'internal error' }] });
     if (current.kind === 'bad-request') return json(res, 400, { errors: [{ message: current.message ?? 'Does not contain a valid address.' }] });
 

@@ -1,7 +1,10 @@
-import { startFakeHttpServer, type FakeHttpServer } from './fake-http-server';
+import { answerBackOff, startFakeHttpServer, type BackOffMode, type FakeHttpServer } from './fake-http-server';
 
-/** How the fake answers: `ok` (200 "ok", as Slack does), `error` (500), `rate-limited` (429 + Retry-After), `hang`. */
-export type FakeSlackMode = { kind: 'ok' } | { kind: 'error' } | { kind: 'rate-limited'; retryAfterSeconds: number } | { kind: 'hang' };
+/**
+ * How the fake answers: `ok` (200 "ok", as Slack does), `error` (500), `rate-limited` (429 +
+ * Retry-After), `back-off` (429 or 503 with the headers given), `hang`.
+ */
+export type FakeSlackMode = { kind: 'ok' } | { kind: 'error' } | { kind: 'rate-limited'; retryAfterSeconds: number } | BackOffMode | { kind: 'hang' };
 
 export interface SlackPost {
   path: string;
@@ -43,6 +46,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       res.end('rate_limited');
       return;
     }
+    if (mode.kind === 'back-off') return answerBackOff(res, mode, 'rate_limited');
     let body: { text?: unknown; blocks?: unknown };
     try {
       body = JSON.parse(req.body) as { text?: unknown; blocks?: unknown };

@@ -1,11 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { startFakeHttpServer, type FakeHttpServer, type RecordedRequest } from './fake-http-server';
+import { answerBackOff, startFakeHttpServer, type BackOffMode, type FakeHttpServer, type RecordedRequest } from './fake-http-server';
 
-/** `ok` (204), `error` (500), `rate-limited` (429 + Retry-After), `gone` (410), `hang` (never answers). */
+/**
+ * `ok` (204), `error` (500), `rate-limited` (429 + Retry-After), `back-off` (429 or 503 with the
+ * headers given), `gone` (410), `hang` (never answers).
+ */
 export type FakeWebhookMode =
   | { kind: 'ok' }
   | { kind: 'error' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
+  | BackOffMode
   | { kind: 'gone' }
   | { kind: 'hang' };
 
@@ -63,6 +67,7 @@ export async function startFakeWebhookReceiver(secret = ''): Promise<FakeWebhook
       res.end('slow down');
       return;
     }
+    if (mode.kind === 'back-off') return answerBackOff(res, mode, 'slow down');
     received.push({
       event: header('x-uptime-event'),
       deliveryId: header('x-uptime-delivery'),

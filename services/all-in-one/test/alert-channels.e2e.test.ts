@@ -1,7 +1,8 @@
 import type { RunningApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
-import { aCaller, aMonitor, startFakeSlack, startFakeWebhookReceiver, type FakeSendGrid, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { createRedisConnection, enqueue, JOBS, openQueue, QueueName } from '@uptime/queues';
+import { aCaller, aMonitor, startFakeSlack, startFakeWebhookReceiver, waitFor, type FakeSendGrid, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 
@@ -27,7 +28,7 @@ describe('test alerts on every enabled channel, api + notifier', () => {
     await Promise.all([slack?.close(), hook?.close()]);
   });
 
-  it('sends one signed test on each channel, answers the deliveries, and limits tests to 5 a minute', async () => {
+  it('sends one signed test on each channel, answers the deliveries, and limits tests to 5 a minute per monitor', async () => {
     const { auth, user } = await aCaller(ds, { email: 'owner@example.test' });
     const monitor = await aMonitor(ds, user, { name: 'Shop', url: 'https://shop.example.test/' });
     const client = await contractCheckedClient(api.url, auth);
@@ -70,5 +71,54 @@ describe('test alerts on every enabled channel, api + notifier', () => {
     expect(limited.body).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED' } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(slack.messages).toHaveLength(5);
+    // The limit is per monitor: another monitor of the same owner is tested at once.
+    const other = await aMonitor(ds, user, { name: 'Blog', url: 'https://blog.example.test/' });
+    const otherTested = successOf(await client.post('/api/v1/monitors/{id}/alerts/test', { path: { id: other.id } })).data;
+    expect(otherTested.deliveries).toEqual([expect.objectContaining({ channel: 'email', recipient: 'owner@example.test', status: 'sent' })]);
+  });
+
+  it("sends a downtime's webhook with the notification as GET /notifications/{id} shows it, without its deliveries", async () => {
+    const { auth, user } = await aCaller(ds, { email: 'docs-owner@example.test' });
+    const monitor = await aMonitor(ds, user, { name: 'Docs', url: 'https://docs.example.test/' });
+    const client = await contractCheckedClient(api.url, auth);
+    const path = { path: { id: monitor.id } };
+    const saved = successOf(await client.put('/api/v1/monitors/{id}/alerts', { ...path, body: { email_enabled: false, webhook_enabled: true, webhook_url: hook.url } })).data;
+    hook.secret = saved.webhook_secret ?? '';
+    hook.received.length = 0;
+
+    // What the check-worker leaves when the monitor goes down: its incident, and the status event queued.
+    const [incident] = (await ds.query(
+      `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, now(), 503, 120, 'HTTP 503 Service Unavailable') RETURNING id`,
+      [monitor.id],
+    )) as { id: number }[];
+    await ds.query(`UPDATE monitors SET status = 'offline', consecutive_failures = 1, open_incident_id = $2 WHERE id = $1`, [monitor.id, incident.id]);
+    const [event] = (await ds.query(
+      `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, published_at) VALUES ($1, 'online', 'offline', $2, now()) RETURNING id`,
+      [monitor.id, incident.id],
+    )) as { id: string }[];
+    const connection = createRedisConnection(stack.config.redis.url, 'alert-channels-e2e');
+    const queue = openQueue(QueueName.statusChanges, { connection, prefix: stack.config.redis.queuePrefix });
+    try {
+      await enqueue(queue, JOBS.statusChanged, { eventId: String(event.id), monitorId: monitor.id, from: 'online', to: 'offline', incidentId: incident.id });
+    } finally {
+      await queue.close();
+      await connection.quit();
+    }
+    const [received] = await waitFor(() => Promise.resolve(hook.received.length > 0 ? hook.received : null), { what: 'the downtime webhook' });
+    const notificationId = (received.body.notification as { id: number }).id;
+    await waitFor(
+      async () => ((await ds.query(`SELECT status FROM notification_deliveries WHERE notification_id = $1`, [notificationId])) as { status: string }[])[0]?.status === 'sent',
+      { what: 'the webhook delivery recorded as sent' },
+    );
+
+    const { deliveries, ...shown } = successOf(await client.get('/api/v1/notifications/{id}', { path: { id: notificationId } })).data;
+    expect(deliveries).toEqual([expect.objectContaining({ channel: 'webhook', recipient: hook.url, status: 'sent', attempts: 1 })]);
+    expect(received.event).toBe('downtime');
+    expect(received.body.notification).toEqual(shown);
+
+    // A test send's notification has the same fields (its id null: it is not recorded).
+    successOf(await client.post('/api/v1/monitors/{id}/alerts/test', path));
+    const test = hook.received.find((r) => r.event === 'test');
+    expect(Object.keys(test?.body.notification ?? {}).sort()).toEqual(Object.keys(shown).sort());
   });
 });

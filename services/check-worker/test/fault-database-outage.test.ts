@@ -49,7 +49,8 @@ interface OutageRig {
 /**
  * A check-worker whose Postgres goes away (connections refused, or the port open and nothing
  * flowing) keeps every result, writes them back in order once Postgres returns, and a monitor
- * that went down meanwhile gets its incident, with the real start time, within 5 s.
+ * that went down meanwhile gets its incident, with the real start time, and its status event queued
+ * for the notifiers, within 5 s.
  *
  * The two modes run at the same time, each through its own proxy, with its own queue prefix (so
  * its own result backlog in Redis) and its own monitors: one outage's wall time for both.
@@ -114,7 +115,7 @@ describe('a Postgres outage', () => {
   const resultsOf = async (monitorId: number): Promise<{ ok: boolean; scheduled_at: Date }[]> =>
     observer.query('SELECT ok, scheduled_at FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [monitorId]);
 
-  it.concurrent.each(MODES)('(%s) loses no result and opens the incident at its real start within 5 s of recovery', async (mode) => {
+  it.concurrent.each(MODES)('(%s) loses no result, and opens the incident at its real start and queues its event within 5 s of recovery', async (mode) => {
     const rig = await startRig(mode);
     try {
       await outageLosesNothing(rig);
@@ -156,10 +157,19 @@ describe('a Postgres outage', () => {
     // The real time of the first failed check, inside the outage, not the time it was written.
     expect(incident.started_at.getTime()).toBeGreaterThanOrEqual(downSince - 1_000);
     expect(incident.started_at.getTime()).toBeLessThan(recoveredAt);
-    const [event] = (await observer.query(`SELECT to_status FROM status_events WHERE monitor_id = $1 AND to_status = 'offline'`, [flip.id])) as {
-      to_status: string;
-    }[];
-    expect(event).toEqual({ to_status: 'offline' });
+    // The notifiers hear of it as soon as the event is queued for them (published_at is set after that).
+    await waitFor(
+      async () =>
+        (
+          (await observer.query(`SELECT to_status FROM status_events WHERE monitor_id = $1 AND to_status = 'offline' AND published_at IS NOT NULL`, [
+            flip.id,
+          ])) as { to_status: string }[]
+        )[0],
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the offline event queued for the notifiers' },
+    );
+    const publishedAfterMs = Date.now() - recoveredAt;
+    rig.logger.info({ mode: rig.mode, published_after_ms: publishedAfterMs }, 'offline event queued for the notifiers after recovery');
+    expect(publishedAfterMs).toBeLessThanOrEqual(5_000);
 
     // Stop checking, let the backlog empty, then count: every request a check made is a stored result.
     await Promise.all([scheduler.unschedule(steady.id), scheduler.unschedule(flip.id)]);

@@ -68,6 +68,8 @@ export function createAlertTestProcessor(deps: DeliveryOptions): (job: AlertTest
         error_details: null,
         created_at: now,
         possible_duplicate: false,
+        suppressed: false,
+        suppressed_by: [],
       };
       const payload = { event: 'test' as const, notification, monitor };
       sends.push({

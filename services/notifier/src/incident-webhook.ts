@@ -38,6 +38,8 @@ export async function composeIncidentWebhook(
       error_details: n.error_details,
       created_at: n.created_at.toISOString(),
       possible_duplicate: n.possible_duplicate,
+      suppressed: n.suppressed,
+      suppressed_by: n.suppressed_by,
     },
     monitor: { id: ctx.monitorId, name: ctx.monitorName, url: ctx.monitorUrl },
   };

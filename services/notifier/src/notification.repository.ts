@@ -116,6 +116,8 @@ export interface NotificationRow {
   error_details: unknown;
   created_at: Date;
   possible_duplicate: boolean;
+  suppressed: boolean;
+  suppressed_by: number[];
 }
 
 /** The notification `notificationId`, or null when it is gone. */
@@ -123,7 +125,7 @@ export async function loadNotification(db: EntityManager, notificationId: number
   const [row] = await queryRows<NotificationRow>(
     db,
     `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
-            acknowledged_at, email_sent_at, error_details, created_at,
+            acknowledged_at, email_sent_at, error_details, created_at, suppressed, suppressed_by,
             EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS possible_duplicate
        FROM notifications n WHERE id = $1`,
     [notificationId],

@@ -1,5 +1,6 @@
+import { createServiceMetrics } from '@uptime/observability';
 import { allowAnyAddress } from '@uptime/probe';
-import { startFakeSlack, startFakeWebhookReceiver } from '@uptime/testing';
+import { metricValue, startFakeSlack, startFakeWebhookReceiver } from '@uptime/testing';
 import { EmailSendError } from '../src/channels/email-channel';
 import { startDeliverySweeper } from '../src/deliveries/delivery-sweeper';
 import {
@@ -50,6 +51,23 @@ describe('slow and certificate notifications (docs/notifications.md)', () => {
         { channel: 'email', phase: 'opened', recipient: 'owner@example.test', status: 'sent' },
         { channel: 'email', phase: 'resolved', recipient: 'owner@example.test', status: 'sent' },
       ]);
+    });
+
+    it('counts the latency of "no longer slow" from the end of the slow period, and of "slow" from its start', async () => {
+      const slow = await aMonitorThatBecameSlow(bed.ds, { startedAt: STARTED });
+      const metrics = createServiceMetrics();
+      const started = Date.now();
+      await bed.processor(undefined, { metrics })(slow.opened);
+      const ended = await theEpisodeEnds(bed.ds, slow, 192);
+      const endedAt = STARTED.getTime() + 192_000;
+      await bed.processor(undefined, { metrics })(ended);
+      const done = Date.now();
+
+      const text = await metrics.render();
+      expect(metricValue(text, 'notification_delivery_latency_seconds_count', { channel: 'email' })).toBe(2);
+      const sum = metricValue(text, 'notification_delivery_latency_seconds_sum', { channel: 'email' })!;
+      expect(sum).toBeGreaterThanOrEqual((started - STARTED.getTime() + (started - endedAt)) / 1000);
+      expect(sum).toBeLessThanOrEqual((done - STARTED.getTime() + (done - endedAt)) / 1000);
     });
 
     it('ends in one notification and two emails when both events race on two notifiers, each delivered twice', async () => {

@@ -1,4 +1,6 @@
 import type { Monitor } from '@uptime/db';
+import { createServiceMetrics } from '@uptime/observability';
+import { metricValue } from '@uptime/testing';
 import { startDeliverySweeper } from '../src/deliveries/delivery-sweeper';
 import { recordDueFollowups, startFollowupSweeper, type FollowupSweeper } from '../src/followups/followup-sweeper';
 import { aCertificateUnderTheLimit, aMonitorThatBecameSlow, episodeDeliveriesOf } from './support/episode-fixtures';
@@ -72,6 +74,23 @@ describe('reminders and escalation of an unacknowledged downtime', () => {
       [2, 'sent'],
       [3, 'sent'],
     ]);
+  });
+
+  it("counts a reminder's latency from the time it was due, not from the downtime's start", async () => {
+    await down({ reminderIntervalMinutes: 5 });
+    const metrics = createServiceMetrics();
+    const sweeper = startFollowupSweeper(bed.deliveryDeps({ metrics }), { intervalMs: 3_600_000, clock: () => started });
+    sweepers.push(sweeper);
+
+    const before = Date.now();
+    expect(await sweeper.sweep(at(5))).toBe(1);
+    const after = Date.now();
+
+    const text = await metrics.render();
+    expect(metricValue(text, 'notification_delivery_latency_seconds_count', { channel: 'email' })).toBe(1);
+    const latency = metricValue(text, 'notification_delivery_latency_seconds_sum', { channel: 'email' })!;
+    expect(latency).toBeGreaterThanOrEqual((before - at(5).getTime()) / 1000);
+    expect(latency).toBeLessThanOrEqual((after - at(5).getTime()) / 1000);
   });
 
   it('stops reminding once the downtime is acknowledged, and cancels a reminder not sent yet', async () => {

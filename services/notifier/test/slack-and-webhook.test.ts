@@ -1,5 +1,6 @@
+import { createServiceMetrics } from '@uptime/observability';
 import { allowPublicAddressesOnly } from '@uptime/probe';
-import { startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { metricValue, startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers, type DownScenario } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
 
@@ -49,7 +50,12 @@ describe('Slack and webhook deliveries', () => {
     expect(slack.messages[0].text).toContain(link);
     expect(JSON.stringify(slack.messages[0].blocks)).toContain('https://shop.example.test/health');
     expect(JSON.stringify(slack.messages[0].blocks)).toContain(`<${link}|Open the monitor>`);
+    expect(JSON.stringify(slack.messages[0].blocks)).toContain('*Shop* is down');
+    expect(JSON.stringify(slack.messages[0].blocks)).toContain('*Error:* HTTP 503 Service Unavailable');
     expect(slack.messages[1].text).toContain('Shop is back up after 3m 12s');
+    expect(JSON.stringify(slack.messages[1].blocks)).toContain('*Shop* is back up');
+    expect(JSON.stringify(slack.messages[1].blocks)).toContain('*Downtime:* 3m 12s');
+    expect(JSON.stringify(slack.messages[1].blocks)).toContain(`<${link}|Open the monitor>`);
 
     expect(hook.rejected).toEqual([]);
     expect(hook.received.map((r) => r.event)).toEqual(['downtime', 'recovery']);
@@ -70,20 +76,34 @@ describe('Slack and webhook deliveries', () => {
     ]);
   });
 
-  it('retries after a 5xx, keeping the same X-Uptime-Delivery, and records the last error until then', async () => {
-    const down = await downWithChannels({ slackEnabled: false });
+  it('retries after a 5xx, keeping the same X-Uptime-Delivery, records the last error until then, and counts it per channel', async () => {
+    const down = await downWithChannels({ slackEnabled: false, emailEnabled: false });
     hook.setMode({ kind: 'error' });
+    const metrics = createServiceMetrics();
 
-    await expect(bed.processor()(down.offline)).rejects.toThrow(/webhook to .* will retry/);
+    await expect(bed.processor(undefined, { metrics })(down.offline)).rejects.toThrow(/webhook to .* will retry/);
     expect(await byChannel(down, 'webhook')).toEqual([
       expect.objectContaining({ status: 'pending', attempts: 1, last_error: 'webhook answered 500: error' }),
     ]);
     hook.setMode({ kind: 'ok' });
-    await bed.processor()(down.offline);
+    const before = Date.now();
+    await bed.processor(undefined, { metrics })(down.offline);
+    const after = Date.now();
 
     expect(hook.server.requests).toHaveLength(2);
     expect(hook.server.requests[0].headers['x-uptime-delivery']).toBe(hook.server.requests[1].headers['x-uptime-delivery']);
     expect(await byChannel(down, 'webhook')).toEqual([expect.objectContaining({ status: 'sent', attempts: 2, last_error: null })]);
+    const text = await metrics.render();
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'webhook', outcome: 'retry' })).toBe(1);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'webhook', outcome: 'sent' })).toBe(1);
+    expect(metricValue(text, 'notification_delivery_attempts_total', { channel: 'webhook' })).toBe(2);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'email' })).toBeUndefined();
+    // Latency runs from the status change (the incident's start), not from the first attempt.
+    const startedAt = down.incident.startedAt.getTime();
+    expect(metricValue(text, 'notification_delivery_latency_seconds_count', { channel: 'webhook' })).toBe(1);
+    const latency = metricValue(text, 'notification_delivery_latency_seconds_sum', { channel: 'webhook' })!;
+    expect(latency).toBeGreaterThanOrEqual((before - startedAt) / 1000);
+    expect(latency).toBeLessThanOrEqual((after - startedAt) / 1000);
   });
 
   it("honours a 429's Retry-After: nothing goes to that Slack host before it", async () => {
@@ -114,17 +134,54 @@ describe('Slack and webhook deliveries', () => {
     expect(await byChannel(down, 'webhook')).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, last_error: 'webhook answered 410: gone' })]);
   });
 
+  it('follows no redirect: a 3xx fails the delivery at once, and nothing is sent where it points', async () => {
+    const elsewhere = await startFakeWebhookReceiver(SECRET);
+    try {
+      const down = await downWithChannels({ slackEnabled: false });
+      hook.server.respond((_req, res) => {
+        res.writeHead(307, { location: elsewhere.url });
+        res.end();
+      });
+
+      await expect(bed.processor()(down.offline)).resolves.toBeUndefined();
+
+      expect(elsewhere.server.requests).toEqual([]);
+      expect(await byChannel(down, 'webhook')).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, last_error: 'webhook answered 307' })]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('gives up after the tenth attempt and keeps the last error', async () => {
     const down = await downWithChannels({ webhookEnabled: false });
     slack.setMode({ kind: 'error' });
-    await expect(bed.processor()(down.offline)).rejects.toThrow(/will retry/);
+    const metrics = createServiceMetrics();
+    await expect(bed.processor(undefined, { metrics })(down.offline)).rejects.toThrow(/will retry/);
     // Eight more failed attempts later (the sweeper would have made them over ~17 minutes).
     await bed.ds.query(`UPDATE notification_deliveries SET attempts = 9 WHERE channel = 'slack'`);
+
+    await expect(bed.processor(undefined, { metrics })(down.offline)).resolves.toBeUndefined();
+
+    expect(await byChannel(down, 'slack')).toEqual([
+      expect.objectContaining({ status: 'failed', attempts: 10, last_error: 'Slack answered 500: internal_error' }),
+    ]);
+    const text = await metrics.render();
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'slack', outcome: 'retry' })).toBe(1);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'slack', outcome: 'failed' })).toBe(1);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'email', outcome: 'sent' })).toBe(1);
+  });
+
+  it('gives up a delivery a day old at its next failure, whatever its attempts, and keeps the last error', async () => {
+    const down = await downWithChannels({ webhookEnabled: false });
+    slack.setMode({ kind: 'error' });
+    await expect(bed.processor()(down.offline)).rejects.toThrow(/will retry/);
+    // A day later: a receiver that kept asking to wait (Retry-After) used up the time, not the attempts.
+    await bed.ds.query(`UPDATE notification_deliveries SET created_at = created_at - interval '24 hours' WHERE channel = 'slack'`);
 
     await expect(bed.processor()(down.offline)).resolves.toBeUndefined();
 
     expect(await byChannel(down, 'slack')).toEqual([
-      expect.objectContaining({ status: 'failed', attempts: 10, last_error: 'Slack answered 500: internal_error' }),
+      expect.objectContaining({ status: 'failed', attempts: 2, last_error: 'Slack answered 500: internal_error' }),
     ]);
   });
 

@@ -24,7 +24,10 @@ export interface ClaimedDelivery {
   /** Counting this one. */
   attempts: number;
   createdAt: Date;
-  /** The notification's start: the status change the delivery reports. */
+  /**
+   * When what the delivery reports happened, where its latency is counted from: the status change
+   * (the notification's start), its end for a `resolved` message, a follow-up's due time.
+   */
   changedAt: Date;
   /** True when this claim overtook a lease that expired: its sender may have sent it. */
   tookOverExpiredLease: boolean;
@@ -117,6 +120,7 @@ interface ClaimRow {
   attempts: number;
   created_at: Date;
   started_at: Date;
+  resolved_at: Date | null;
   old_status: string;
 }
 
@@ -142,7 +146,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
       RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.phase, d.recipient, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
-                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, o.status AS old_status`,
+                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, o.status AS old_status`,
     [id, leaseMs, options.onlyIfDue],
   );
   if (!row) return null;
@@ -161,7 +165,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     claimToken: row.claim_token,
     attempts: row.attempts,
     createdAt: row.created_at,
-    changedAt: row.started_at,
+    changedAt: row.followup_due_at ?? (row.phase === 'resolved' ? row.resolved_at : null) ?? row.started_at,
     tookOverExpiredLease: row.old_status === 'sending',
   };
 }

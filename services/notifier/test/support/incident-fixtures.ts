@@ -102,6 +102,7 @@ export interface DeliveryRow {
   attempts: number;
   last_error: string | null;
   sent_at: Date | null;
+  next_attempt_at: Date;
   channel: string;
   possible_duplicate: boolean;
   type: string;

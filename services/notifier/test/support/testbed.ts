@@ -6,11 +6,11 @@ import { createLogger, type Logger } from '@uptime/logger';
 import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
 import { SendGridEmailChannel } from '../../src/channels/sendgrid-email';
 import type { AttemptDeps } from '../../src/deliveries/attempt-delivery';
-import { createDeliveryDeps } from '../../src/deliveries/delivery-deps';
+import { createDeliveryDeps, type DeliveryOptions } from '../../src/deliveries/delivery-deps';
 import type { EmailChannel } from '../../src/channels/email-channel';
 import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
 
-type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy'>>;
+type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy' | 'logger'>>;
 
 /**
  * Every test file of this service truncates the run's one database. jest may run files in parallel
@@ -27,7 +27,7 @@ export interface Testbed {
   /** A processor sending through `channel`, by default SendGrid at the fake. */
   processor(channel?: EmailChannel, options?: ProcessorOptions): StatusChangedProcessor;
   /** What the job and the sweeper share, as one notifier builds it, sending through the fake SendGrid. */
-  deliveryDeps(options?: { leaseMs?: number }): AttemptDeps;
+  deliveryDeps(options?: Partial<Pick<DeliveryOptions, 'leaseMs' | 'metrics'>>): AttemptDeps;
   /** A SendGrid channel at another (e.g. failing) fake. */
   sendGridAt(fake: FakeSendGrid, options?: { timeoutMs?: number }): EmailChannel;
 }
