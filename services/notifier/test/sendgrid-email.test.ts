@@ -35,7 +35,7 @@ describe('SendGrid email channel', () => {
     [400, true],
     [401, true],
     [413, true],
-    [408, false],
+    [408, true],
     [429, false],
     [500, false],
     [503, false],

@@ -1,8 +1,8 @@
 /**
  * What a failed send means for its delivery:
- * - `permanent`: the receiver judged the request itself (a 4xx other than 408/429, a bad address);
+ * - `permanent`: the receiver judged the request itself (a 4xx other than 429, a bad address);
  *   sending it again cannot succeed, so the delivery fails at once;
- * - `transient`: nothing reached the receiver, or it answered 5xx/429/408; retried;
+ * - `transient`: nothing reached the receiver, or it answered 5xx/429; retried;
  * - `ambiguous`: the request was written and then no answer came in time, so the receiver may
  *   have acted on it; retried (a duplicate beats a lost alert) and marked `possible_duplicate`.
  */
@@ -33,4 +33,4 @@ export const isPermanentSendError = (err: unknown): boolean => err instanceof Se
 export const failureKindOf = (err: unknown): SendFailureKind => (err instanceof SendError ? err.kind : 'transient');
 
 /** An HTTP status after which the same request may later succeed. */
-export const isRetryableStatus = (status: number): boolean => status >= 500 || status === 429 || status === 408;
+export const isRetryableStatus = (status: number): boolean => status >= 500 || status === 429;

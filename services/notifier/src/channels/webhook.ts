@@ -50,7 +50,7 @@ export function buildWebhookRequest(r: Omit<WebhookRequest, 'url' | 'addressPoli
   };
 }
 
-/** POSTs a signed event; any 2xx is success, a 4xx other than 408/429 fails the delivery at once. */
+/** POSTs a signed event; any 2xx is success, a 4xx other than 429 fails the delivery at once. */
 export async function postWebhook(r: WebhookRequest): Promise<void> {
   const { headers, body } = buildWebhookRequest(r);
   const answer = await postJson({ url: r.url, body, headers, addressPolicy: r.addressPolicy });

@@ -3,7 +3,7 @@ import { backoffUntil } from './backoff-headers';
 import type { PostAnswer } from './post-json';
 
 /**
- * The error of a non-2xx answer: retryable for 5xx/429/408, permanent for any other 4xx (and for a
+ * The error of a non-2xx answer: retryable for 5xx/429, permanent for any other 4xx (and for a
  * 3xx, since redirects are never followed), carrying the receiver's back-off when it sent one.
  * `make` builds the channel's own error class.
  */
