@@ -1,6 +1,14 @@
 import Redis from 'ioredis';
 import type { Browser, Page, Route } from 'playwright-core';
-import { answer, startFakeHttpServer, startFakeOAuthProvider, waitFor, type FakeHttpServer, type FakeOAuthProvider } from '@uptime/testing';
+import {
+  aCaller,
+  answer,
+  startFakeHttpServer,
+  startFakeOAuthProvider,
+  waitFor,
+  type FakeHttpServer,
+  type FakeOAuthProvider,
+} from '@uptime/testing';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 import { appAddress, appDriver, collectPageProblems, ensureWebBuilt, launchChromium, openAppPage } from './support/web-browser';
 
@@ -220,7 +228,7 @@ describe('the web app, page by page', () => {
     await checkPage('monitor-incident');
   });
 
-  it("assigns an agent to the monitor and removes it, and shows the agent's credentials only on request", async () => {
+  it("assigns an agent to the monitor and removes it, lists others' public agents apart, and shows credentials only on request", async () => {
     const agent = await post<{ id: number; secret: string }>('/api/v1/agents', {
       name: 'paris-1',
       location: 'Paris',
@@ -233,7 +241,16 @@ describe('the web app, page by page', () => {
       headers: { Origin: appUrl },
     });
     expect(paused.status()).toBe(200);
-    // The card read the agents when the page opened, before this one existed.
+    // Another user's public agent: listed apart, and nothing of it can be changed or revealed here.
+    const other = await aCaller(stack.ds, { email: 'other@example.com' });
+    const shared = await fetch(`${appUrl}/api/v1/agents`, {
+      method: 'POST',
+      headers: { Authorization: other.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'tokyo-1', location: 'Tokyo', url: `${shop.url}/agent`, is_public: true }),
+    });
+    expect(shared.status).toBe(201);
+
+    // The card read the agents when the page opened, before these existed.
     await page.reload();
     await heading().filter({ hasText: 'Shop' }).waitFor();
     const card = page.getByRole('region', { name: 'Assigned agents', exact: true });
@@ -249,6 +266,12 @@ describe('the web app, page by page', () => {
     await card.getByText('Checked by the check workers only.', { exact: false }).waitFor();
 
     await nav('Agents');
+    const mine = page.getByRole('region', { name: 'Your agents', exact: true });
+    const others = page.getByRole('region', { name: 'Public agents of others', exact: true });
+    await others.getByText('tokyo-1', { exact: true }).waitFor();
+    expect(await others.getByRole('button').count()).toBe(0);
+    expect(await mine.getByText('tokyo-1', { exact: true }).count()).toBe(0);
+    expect(await mine.getByText('paris-1', { exact: true }).count()).toBe(1);
     const secret = page.getByRole('group', { name: 'Secret of paris-1' });
     expect(await secret.count()).toBe(0);
     await page.getByRole('button', { name: 'Show credentials of paris-1' }).click();
