@@ -38,4 +38,17 @@ describe('loadConfig: what a local run may provide by itself', () => {
     })();
     expect(problems).toEqual([expect.stringMatching(/^LOG_FORMAT: /), 'TEST_DEFAULT_REDIS_URL: must be a redis:// URL']);
   });
+
+  it('says one sentence per wrong variable, its type first', () => {
+    const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({ PORT: 'eighty' })).toEqual(['PORT: must be an integer number']);
+    expect(problemsOf({ PORT: '70000', HEALTH_PORT: '-1' })).toEqual(['PORT: must not be greater than 65535', 'HEALTH_PORT: must not be less than 0']);
+  });
 });

@@ -34,9 +34,12 @@ function parseTrustProxy(raw: string | undefined): string | number | boolean | u
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const env = plainToInstance(Env, present);
-  const problems = validateSync(env, { whitelist: false }).flatMap((e) =>
-    Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m.replace(`${e.property} `, '')}`),
-  );
+  const problems = validateSync(env, { whitelist: false }).flatMap((e) => {
+    const constraints = Object.entries(e.constraints ?? {});
+    // One sentence per variable: its type or format first ("PORT=eighty" also breaks its bounds).
+    const [, message] = constraints.find(([name]) => name.startsWith('is')) ?? constraints[0] ?? [];
+    return message === undefined ? [] : [`${e.property}: ${message.replace(`${e.property} `, '')}`];
+  });
   const nodeEnv = (env.NODE_ENV ?? 'development') as Config['env'];
   if (nodeEnv === 'production' && !env.SESSION_SECRET) problems.push('SESSION_SECRET: is required when NODE_ENV=production');
   if (env.SESSION_SECRET !== undefined && env.SESSION_SECRET.length < 16) problems.push('SESSION_SECRET: must be at least 16 characters');

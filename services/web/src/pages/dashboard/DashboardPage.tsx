@@ -5,6 +5,7 @@ import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { NotificationList } from '../notifications/NotificationList';
+import { latenessMessage } from './lateness';
 import { useDashboard } from './useDashboard';
 
 const COUNTS = ['online', 'offline', 'warning', 'pending', 'paused'] as const;
@@ -34,16 +35,6 @@ export function DashboardPage() {
       </QueryState>
     </>
   );
-}
-
-/**
- * What the check lag means for the person reading (docs/reliability.md): null while checks keep
- * their schedule; otherwise the sentence the alert shows.
- */
-export function latenessMessage(checks: Schema<'Dashboard'>['checks']): string | null {
-  if (!checks.late) return null;
-  if (checks.lag_p99_seconds === null) return 'No check-worker is running';
-  return `Checks are running ${Math.round(checks.lag_p99_seconds)} s late: add a check-worker`;
 }
 
 function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
