@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import { startPeriodicPass, type PeriodicPass } from '@uptime/observability';
 import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
 import { lockUnpublishedEvents, markEventsPublished } from './status-event.repository';
 import type { StatusEvent } from './record-check-batch';
@@ -11,7 +12,7 @@ import type { StatusEvent } from './record-check-batch';
  */
 export class StatusEventPublisher {
   readonly queue: CatalogQueue<typeof QueueName.statusChanges>;
-  private sweepTimer?: NodeJS.Timeout;
+  private sweeping?: PeriodicPass<number>;
 
   constructor(
     private readonly ds: DataSource,
@@ -55,15 +56,13 @@ export class StatusEventPublisher {
     });
   }
 
+  /** Sweeps every `intervalMs`, one sweep at a time; close() waits for the running one. */
   startSweeping(intervalMs = 5000): void {
-    this.sweepTimer = setInterval(() => {
-      this.sweep().catch((err: unknown) => this.logger.warn({ err }, 'status event sweep failed'));
-    }, intervalMs);
-    this.sweepTimer.unref();
+    this.sweeping = startPeriodicPass(() => this.sweep(), intervalMs, this.logger, 'status event sweep');
   }
 
   async close(): Promise<void> {
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.sweeping?.stop();
     await this.queue.close();
   }
 }
