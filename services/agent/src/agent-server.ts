@@ -7,6 +7,7 @@ import {
   signedHeaders,
   toWireResult,
   verifySignedMessage,
+  type AgentCheckRequest,
   type AgentCheckResponse,
   type AgentHealthResponse,
   type SignatureRefusal,
@@ -72,6 +73,36 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** A check request's body: JSON, in the protocol's shape (docs/agent-protocol.md); else a 400. */
+function checkRequestOf(body: Buffer): AgentCheckRequest {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new HttpRefusal(400, 'INVALID_REQUEST', 'The body must be JSON');
+  }
+  const parsed = parseCheckRequest(json);
+  if (!parsed.ok) throw new HttpRefusal(400, 'INVALID_REQUEST', parsed.problems.join('; '));
+  return parsed.value;
+}
+
+/**
+ * Answers a request that failed: a refusal with its status and code (a 405 names the method
+ * allowed), anything else as a 500 without details; logged either way. An answer already begun
+ * is cut off.
+ */
+function answerRefusal(res: ServerResponse, err: unknown, { path, allow, log }: { path: string; allow: string | undefined; log: Logger }): void {
+  const refusal = err instanceof HttpRefusal ? err : new HttpRefusal(500, 'INTERNAL_ERROR', 'The agent failed to run the check');
+  if (refusal.status >= 500) log.error({ err, path }, 'request failed');
+  else log.warn({ path, status: refusal.status, code: refusal.code, reason: refusal.message }, 'request refused');
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(refusal.status, {
+    'content-type': 'application/json',
+    ...(refusal.status === 405 && allow !== undefined ? { allow } : {}),
+  });
+  res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
+}
+
 /**
  * The reference agent (docs/agent-protocol.md): `POST /v1/check` runs one check here and answers its result,
  * `GET /v1/health` says the agent is up. Every request must be signed with the shared secret and
@@ -99,15 +130,7 @@ export function createAgentServer(options: AgentServerOptions): { server: Server
   const handleCheck = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const timestamp = authenticate(req, body);
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new HttpRefusal(400, 'INVALID_REQUEST', 'The body must be JSON');
-    }
-    const parsed = parseCheckRequest(json);
-    if (!parsed.ok) throw new HttpRefusal(400, 'INVALID_REQUEST', parsed.problems.join('; '));
-    const { request_id: requestId, monitor_id: monitorId, check } = parsed.value;
+    const { request_id: requestId, monitor_id: monitorId, check } = checkRequestOf(body);
     // After the signature: unsigned junk must not be able to fill the replay memory.
     const admitted = replayGuard.admit(requestId, timestamp);
     if (admitted === 'replayed') throw new HttpRefusal(409, 'REPLAYED_REQUEST', `Request ${requestId} was already received`);
@@ -145,17 +168,7 @@ export function createAgentServer(options: AgentServerOptions): { server: Server
       : req.method !== route.method
         ? Promise.reject(new HttpRefusal(405, 'METHOD_NOT_ALLOWED', `${path} takes ${route.method}`))
         : route.handle(req, res);
-    work.catch((err: unknown) => {
-      const refusal = err instanceof HttpRefusal ? err : new HttpRefusal(500, 'INTERNAL_ERROR', 'The agent failed to run the check');
-      if (refusal.status >= 500) log.error({ err, path }, 'request failed');
-      else log.warn({ path, status: refusal.status, code: refusal.code, reason: refusal.message }, 'request refused');
-      if (res.headersSent) return void res.destroy();
-      res.writeHead(refusal.status, {
-        'content-type': 'application/json',
-        ...(refusal.status === 405 ? { allow: routes[path]!.method } : {}),
-      });
-      res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
-    });
+    work.catch((err: unknown) => answerRefusal(res, err, { path, allow: route?.method, log }));
   });
   server.on('close', () => replayGuard.close());
   return { server, replayGuard };
