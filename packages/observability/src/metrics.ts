@@ -62,20 +62,8 @@ export interface MetricsOptions {
   processMetrics?: boolean;
 }
 
-/** Creates the registry and the named metrics; call once per process (or once per test). */
-export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetrics {
-  const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
-  const registers = [registry];
-  const queues = new Set<CountableQueue>();
-
-  const httpRequestDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP requests by method, route template and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+/** The check-worker's metrics: checks by result, their duration, their lag and the concurrency. */
+function checkMetrics(registers: Registry[]) {
   const checks = new Counter({ name: 'checks_total', help: 'Checks finished, by result', labelNames: ['result'] as const, registers });
   const checkDuration = new Histogram({
     name: 'check_duration_seconds',
@@ -95,6 +83,11 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     help: 'Checks a worker process lets run at once, sized from its measured load (CHECK_CONCURRENCY is the upper bound)',
     registers,
   });
+  return { checks, checkDuration, checkLag, checkConcurrency };
+}
+
+/** queue_jobs: each watched queue's job counts, read from Redis at scrape time. */
+function registerQueueJobs(registers: Registry[], queues: Set<CountableQueue>): void {
   new Gauge({
     name: 'queue_jobs',
     help: 'Jobs in a queue by state, read from Redis at scrape time (every process reports the same queue: aggregate with max)',
@@ -110,6 +103,10 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
       }
     },
   });
+}
+
+/** The notifier's metrics: notifications, emails, deliveries by channel, provider back-offs. */
+function notificationMetrics(registers: Registry[]) {
   const notificationsCreated = new Counter({
     name: 'notifications_created_total',
     help: 'Downtime and recovery notifications created',
@@ -163,12 +160,6 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
   });
 
   return {
-    registry,
-    httpRequestDuration,
-    checks,
-    checkDuration,
-    checkLag,
-    checkConcurrency,
     notificationsCreated,
     emailsSent,
     emailsFailed,
@@ -178,6 +169,29 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     possibleDuplicates,
     providerPausedUntil,
     providerPauses,
+  };
+}
+
+/** Creates the registry and the named metrics; call once per process (or once per test). */
+export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const queues = new Set<CountableQueue>();
+  const httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const forChecks = checkMetrics(registers);
+  registerQueueJobs(registers, queues);
+  return {
+    registry,
+    httpRequestDuration,
+    ...forChecks,
+    ...notificationMetrics(registers),
     watchQueue: (queue) => {
       queues.add(queue);
       return () => void queues.delete(queue);
