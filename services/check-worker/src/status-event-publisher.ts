@@ -6,6 +6,17 @@ import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type Status
 import { lockUnpublishedEvents, markEventsPublished } from './status-event.repository';
 import type { StatusEvent } from './record-check-batch';
 
+/** The `status-changed` job of an outbox event: ids and small facts only. */
+export const toStatusChangedJob = (e: StatusEvent): StatusChangedJob => ({
+  eventId: e.id,
+  monitorId: e.monitorId,
+  from: e.from,
+  to: e.to,
+  incidentId: e.incidentId,
+  checkResultId: e.checkResultId,
+  episodeIds: e.episodeIds,
+});
+
 /**
  * Moves status events from the Postgres outbox to the status-changes queue. Events are published
  * right after their transaction commits; a sweep republishes any left behind by a crash.
@@ -33,15 +44,7 @@ export class StatusEventPublisher {
     await enqueueBulk(
       this.queue,
       JOBS.statusChanged,
-      events.map((e): StatusChangedJob => ({
-        eventId: e.id,
-        monitorId: e.monitorId,
-        from: e.from,
-        to: e.to,
-        incidentId: e.incidentId,
-        checkResultId: e.checkResultId,
-        episodeIds: e.episodeIds,
-      })),
+      events.map(toStatusChangedJob),
     );
     await markEventsPublished(db, events.map((e) => e.id));
   }
