@@ -49,30 +49,24 @@ function problemsOf(env: Env, nodeEnv: Config['env']): string[] {
   return problems;
 }
 
-/** The sign-in providers whose client id and secret are both set, with their endpoints. */
+/** A sign-in provider when its client id and secret are both set (problemsOf() refuses one without the other). */
+const providerOf = <Urls extends object>(clientId: string | undefined, clientSecret: string | undefined, urls: Urls) =>
+  clientId && clientSecret ? { clientId, clientSecret, ...urls } : undefined;
+
+/** The sign-in providers configured, with their endpoints. */
 function oauthOf(env: Env): Config['oauth'] {
   return {
-    github:
-      env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
-        ? {
-            clientId: env.GITHUB_CLIENT_ID,
-            clientSecret: env.GITHUB_CLIENT_SECRET,
-            authorizationUrl: env.GITHUB_AUTHORIZATION_URL ?? 'https://github.com/login/oauth/authorize',
-            tokenUrl: env.GITHUB_TOKEN_URL ?? 'https://github.com/login/oauth/access_token',
-            userProfileUrl: env.GITHUB_USER_PROFILE_URL ?? 'https://api.github.com/user',
-            userEmailUrl: env.GITHUB_USER_EMAIL_URL ?? 'https://api.github.com/user/emails',
-          }
-        : undefined,
-    google:
-      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-        ? {
-            clientId: env.GOOGLE_CLIENT_ID,
-            clientSecret: env.GOOGLE_CLIENT_SECRET,
-            authorizationUrl: env.GOOGLE_AUTHORIZATION_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
-            tokenUrl: env.GOOGLE_TOKEN_URL ?? 'https://www.googleapis.com/oauth2/v4/token',
-            userProfileUrl: env.GOOGLE_USER_PROFILE_URL ?? 'https://www.googleapis.com/oauth2/v3/userinfo',
-          }
-        : undefined,
+    github: providerOf(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET, {
+      authorizationUrl: env.GITHUB_AUTHORIZATION_URL ?? 'https://github.com/login/oauth/authorize',
+      tokenUrl: env.GITHUB_TOKEN_URL ?? 'https://github.com/login/oauth/access_token',
+      userProfileUrl: env.GITHUB_USER_PROFILE_URL ?? 'https://api.github.com/user',
+      userEmailUrl: env.GITHUB_USER_EMAIL_URL ?? 'https://api.github.com/user/emails',
+    }),
+    google: providerOf(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
+      authorizationUrl: env.GOOGLE_AUTHORIZATION_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: env.GOOGLE_TOKEN_URL ?? 'https://www.googleapis.com/oauth2/v4/token',
+      userProfileUrl: env.GOOGLE_USER_PROFILE_URL ?? 'https://www.googleapis.com/oauth2/v3/userinfo',
+    }),
   };
 }
 
