@@ -1,3 +1,4 @@
+import type { ComponentProps, ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
 
 /** A checkbox with its label after it, as the alert settings show each switch. */
@@ -43,5 +44,27 @@ export function TextField({
       />
       <FieldError id={`${id}-error`} messages={errors} />
     </div>
+  );
+}
+
+/** One channel of the alert settings: its switch, its address, and what else it shows. */
+export function ChannelFieldset({
+  legend,
+  toggle,
+  address,
+  children,
+}: {
+  legend: string;
+  toggle: ComponentProps<typeof CheckField>;
+  address: ComponentProps<typeof TextField>;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset className="plain">
+      <legend>{legend}</legend>
+      <CheckField {...toggle} />
+      <TextField {...address} />
+      {children}
+    </fieldset>
   );
 }

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
-import { CheckField, TextField } from './AlertFields';
+import { ChannelFieldset, CheckField, TextField } from './AlertFields';
 import { EscalationFields } from './EscalationFields';
 import { escalationToForm, formToEscalationBody } from './escalation-form-values';
 
@@ -29,7 +29,13 @@ export function AlertSettingsCard({ id }: { id: number }) {
 /** Empty text clears an address (null), so a channel can be switched off and its URL forgotten. */
 const urlOrNull = (text: string): string | null => (text.trim() === '' ? null : text.trim());
 
-type AlertFormValues = Schema<'AlertSettings'> & { recipients: string; threshold: string; slackUrl: string; webhookUrl: string; certificateDays: string };
+type AlertFormValues = Schema<'AlertSettings'> & {
+  recipients: string;
+  threshold: string;
+  slackUrl: string;
+  webhookUrl: string;
+  certificateDays: string;
+};
 
 /** The PUT body of the form's values. */
 const alertSettingsBody = (values: AlertFormValues, followups: ReturnType<typeof formToEscalationBody>['body']) => ({
@@ -97,7 +103,10 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
   const errors = save.error ? fieldErrors(save.error) : {};
   const hasFormErrors = Object.keys(followupsBody.errors).length > 0;
   const field = (name: string) => `alert-${name}-${id}`;
-  const set = <K extends keyof AlertFormValues>(key: K) => (value: AlertFormValues[K]) => setValues({ ...values, [key]: value });
+  const set =
+    <K extends keyof AlertFormValues>(key: K) =>
+    (value: AlertFormValues[K]) =>
+      setValues({ ...values, [key]: value });
   return (
     <>
       <form
@@ -107,56 +116,9 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
         }}
         noValidate
       >
-        <fieldset className="plain">
-          <legend>Email</legend>
-          <CheckField label="Send emails" checked={values.email_enabled} onChange={set('email_enabled')} />
-          <TextField
-            id={field('recipients')}
-            label="Email recipients"
-            value={values.recipients}
-            onChange={set('recipients')}
-            placeholder="empty: your own address"
-            errors={Object.entries(errors)
-              .filter(([k]) => k.startsWith('email_recipients'))
-              .flatMap(([, v]) => v)}
-          />
-        </fieldset>
-        <fieldset className="plain">
-          <legend>Slack</legend>
-          <CheckField label="Send to Slack" checked={values.slack_enabled} onChange={set('slack_enabled')} />
-          <TextField
-            id={field('slack')}
-            label="Slack webhook URL"
-            type="url"
-            value={values.slackUrl}
-            onChange={set('slackUrl')}
-            placeholder="https://hooks.slack.com/services/…"
-            errors={[...(errors.slack_webhook_url ?? []), ...(errors.slack_enabled ?? [])]}
-          />
-        </fieldset>
-        <fieldset className="plain">
-          <legend>Webhook</legend>
-          <CheckField label="Send to a webhook" checked={values.webhook_enabled} onChange={set('webhook_enabled')} />
-          <TextField
-            id={field('webhook')}
-            label="Webhook URL"
-            type="url"
-            value={values.webhookUrl}
-            onChange={set('webhookUrl')}
-            placeholder="https://ops.example.com/hooks/uptime"
-            errors={[...(errors.webhook_url ?? []), ...(errors.webhook_enabled ?? [])]}
-          />
-          {secret ? (
-            <SecretOnce label="Webhook signing secret" value={secret} note="Copy it now: it is not shown again (docs/webhooks.md)." />
-          ) : (
-            <p className="small">{secretSet ? 'Signing secret set.' : 'No signing secret yet: one is made when the webhook is first enabled.'}</p>
-          )}
-          {secretSet && (
-            <button type="button" className="button small" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
-              Rotate webhook secret
-            </button>
-          )}
-        </fieldset>
+        <AlertChannels values={values} set={set} field={field} errors={errors}>
+          <WebhookSecret secret={secret} secretSet={secretSet} rotate={rotate} />
+        </AlertChannels>
         <CheckField label="Also tell me when it recovers" checked={values.alert_on_recovery} onChange={set('alert_on_recovery')} />
         <TextField
           id={field('threshold')}
@@ -167,7 +129,11 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
           errors={errors.alert_threshold}
         />
         <EscalationFields id={id} values={followups} onChange={setFollowups} errors={{ ...errors, ...followupsBody.errors }} />
-        <CheckField label="Tell me when it becomes slow, and when it is fast again" checked={values.alert_on_slow} onChange={set('alert_on_slow')} />
+        <CheckField
+          label="Tell me when it becomes slow, and when it is fast again"
+          checked={values.alert_on_slow}
+          onChange={set('alert_on_slow')}
+        />
         <TextField
           id={field('certificate')}
           label="Certificate expiry alert (days before; 0: off)"
@@ -181,6 +147,97 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
         </button>
       </form>
       <TestAlert id={id} />
+    </>
+  );
+}
+
+/** Where alerts go: email, Slack and a webhook, each switched on or off with its address. */
+function AlertChannels({
+  values,
+  set,
+  field,
+  errors,
+  children,
+}: {
+  values: AlertFormValues;
+  set: <K extends keyof AlertFormValues>(key: K) => (value: AlertFormValues[K]) => void;
+  field: (name: string) => string;
+  errors: Record<string, string[]>;
+  /** Shown with the webhook: its signing key. */
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <ChannelFieldset
+        legend="Email"
+        toggle={{ label: 'Send emails', checked: values.email_enabled, onChange: set('email_enabled') }}
+        address={{
+          id: field('recipients'),
+          label: 'Email recipients',
+          value: values.recipients,
+          onChange: set('recipients'),
+          placeholder: 'empty: your own address',
+          errors: Object.entries(errors)
+            .filter(([k]) => k.startsWith('email_recipients'))
+            .flatMap(([, v]) => v),
+        }}
+      />
+      <ChannelFieldset
+        legend="Slack"
+        toggle={{ label: 'Send to Slack', checked: values.slack_enabled, onChange: set('slack_enabled') }}
+        address={{
+          id: field('slack'),
+          label: 'Slack webhook URL',
+          type: 'url',
+          value: values.slackUrl,
+          onChange: set('slackUrl'),
+          placeholder: 'https://hooks.slack.com/services/…',
+          errors: [...(errors.slack_webhook_url ?? []), ...(errors.slack_enabled ?? [])],
+        }}
+      />
+      <ChannelFieldset
+        legend="Webhook"
+        toggle={{ label: 'Send to a webhook', checked: values.webhook_enabled, onChange: set('webhook_enabled') }}
+        address={{
+          id: field('webhook'),
+          label: 'Webhook URL',
+          type: 'url',
+          value: values.webhookUrl,
+          onChange: set('webhookUrl'),
+          placeholder: 'https://ops.example.com/hooks/uptime',
+          errors: [...(errors.webhook_url ?? []), ...(errors.webhook_enabled ?? [])],
+        }}
+      >
+        {children}
+      </ChannelFieldset>
+    </>
+  );
+}
+
+/** The webhook's signing key: shown once when generated, then only whether one is set; rotated on demand. */
+function WebhookSecret({
+  secret,
+  secretSet,
+  rotate,
+}: {
+  secret: string | null;
+  secretSet: boolean;
+  rotate: { mutate: () => void; isPending: boolean };
+}) {
+  return (
+    <>
+      {secret ? (
+        <SecretOnce label="Webhook signing secret" value={secret} note="Copy it now: it is not shown again (docs/webhooks.md)." />
+      ) : (
+        <p className="small">
+          {secretSet ? 'Signing secret set.' : 'No signing secret yet: one is made when the webhook is first enabled.'}
+        </p>
+      )}
+      {secretSet && (
+        <button type="button" className="button small" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+          Rotate webhook secret
+        </button>
+      )}
     </>
   );
 }
