@@ -121,6 +121,11 @@ function notificationMetrics(registers: Registry[]) {
     registers,
   });
 
+  return { notificationsCreated, emailsSent, emailsFailed, ...deliveryMetrics(registers) };
+}
+
+/** Deliveries by channel: outcomes, attempts, latency, possible duplicates, and provider back-offs. */
+function deliveryMetrics(registers: Registry[]) {
   const deliveries = new Counter({
     name: 'notification_deliveries_total',
     help: 'Outcomes of delivery attempts by channel: sent, failed (given up), retry, ambiguous',
@@ -160,9 +165,6 @@ function notificationMetrics(registers: Registry[]) {
   });
 
   return {
-    notificationsCreated,
-    emailsSent,
-    emailsFailed,
     deliveries,
     deliveryAttempts,
     deliveryLatency,

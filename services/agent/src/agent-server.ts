@@ -103,6 +103,22 @@ function answerRefusal(res: ServerResponse, err: unknown, { path, allow, log }: 
   res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
 }
 
+type Route = { method: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> };
+
+/** Each request to its route by path (404 if none) and method (405 if another); a failure answered by answerRefusal(). */
+function routeRequests(routes: Record<string, Route>, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = Object.prototype.hasOwnProperty.call(routes, path) ? routes[path] : undefined;
+    const work = !route
+      ? Promise.reject(new HttpRefusal(404, 'NOT_FOUND', `No route ${req.method} ${path}`))
+      : req.method !== route.method
+        ? Promise.reject(new HttpRefusal(405, 'METHOD_NOT_ALLOWED', `${path} takes ${route.method}`))
+        : route.handle(req, res);
+    work.catch((err: unknown) => answerRefusal(res, err, { path, allow: route?.method, log }));
+  };
+}
+
 /**
  * The reference agent (docs/agent-protocol.md): `POST /v1/check` runs one check here and answers its result,
  * `GET /v1/health` says the agent is up. Every request must be signed with the shared secret and
@@ -155,21 +171,15 @@ export function createAgentServer(options: AgentServerOptions): { server: Server
     sendSigned(res, { status: 'ok', agent_id: options.agentId, location: options.location, version: AGENT_VERSION });
   };
 
-  const routes: Record<string, { method: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }> = {
-    [AGENT_PATHS.check]: { method: 'POST', handle: handleCheck },
-    [AGENT_PATHS.health]: { method: 'GET', handle: handleHealth },
-  };
-
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const route = Object.prototype.hasOwnProperty.call(routes, path) ? routes[path] : undefined;
-    const work = !route
-      ? Promise.reject(new HttpRefusal(404, 'NOT_FOUND', `No route ${req.method} ${path}`))
-      : req.method !== route.method
-        ? Promise.reject(new HttpRefusal(405, 'METHOD_NOT_ALLOWED', `${path} takes ${route.method}`))
-        : route.handle(req, res);
-    work.catch((err: unknown) => answerRefusal(res, err, { path, allow: route?.method, log }));
-  });
+  const server = createServer(
+    routeRequests(
+      {
+        [AGENT_PATHS.check]: { method: 'POST', handle: handleCheck },
+        [AGENT_PATHS.health]: { method: 'GET', handle: handleHealth },
+      },
+      log,
+    ),
+  );
   server.on('close', () => replayGuard.close());
   return { server, replayGuard };
 }

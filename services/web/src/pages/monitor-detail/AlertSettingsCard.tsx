@@ -37,6 +37,16 @@ type AlertFormValues = Schema<'AlertSettings'> & {
   certificateDays: string;
 };
 
+/** The form's values of saved settings: lists and numbers as the text they are edited as. */
+const alertFormValuesOf = (initial: Schema<'AlertSettings'>): AlertFormValues => ({
+  ...initial,
+  recipients: initial.email_recipients.join(', '),
+  threshold: String(initial.alert_threshold),
+  slackUrl: initial.slack_webhook_url ?? '',
+  webhookUrl: initial.webhook_url ?? '',
+  certificateDays: String(initial.certificate_expiry_days),
+});
+
 /** The PUT body of the form's values. */
 const alertSettingsBody = (values: AlertFormValues, followups: ReturnType<typeof formToEscalationBody>['body']) => ({
   email_enabled: values.email_enabled,
@@ -89,14 +99,7 @@ function useAlertSettingsActions(id: number, initial: Schema<'AlertSettings'>) {
 }
 
 function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'AlertSettings'> }) {
-  const [values, setValues] = useState<AlertFormValues>({
-    ...initial,
-    recipients: initial.email_recipients.join(', '),
-    threshold: String(initial.alert_threshold),
-    slackUrl: initial.slack_webhook_url ?? '',
-    webhookUrl: initial.webhook_url ?? '',
-    certificateDays: String(initial.certificate_expiry_days),
-  });
+  const [values, setValues] = useState(() => alertFormValuesOf(initial));
   const [followups, setFollowups] = useState(() => escalationToForm(initial));
   const followupsBody = formToEscalationBody(followups);
   const { save, rotate, secret, secretSet } = useAlertSettingsActions(id, initial);
@@ -166,6 +169,10 @@ function AlertChannels({
   /** Shown with the webhook: its signing key. */
   children: ReactNode;
 }) {
+  // One message list for the whole list: the API names each bad address (email_recipients.2).
+  const recipientErrors = Object.entries(errors)
+    .filter(([k]) => k.startsWith('email_recipients'))
+    .flatMap(([, v]) => v);
   return (
     <>
       <ChannelFieldset
@@ -177,9 +184,7 @@ function AlertChannels({
           value: values.recipients,
           onChange: set('recipients'),
           placeholder: 'empty: your own address',
-          errors: Object.entries(errors)
-            .filter(([k]) => k.startsWith('email_recipients'))
-            .flatMap(([, v]) => v),
+          errors: recipientErrors,
         }}
       />
       <ChannelFieldset
