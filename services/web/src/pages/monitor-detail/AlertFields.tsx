@@ -1,6 +1,12 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
 
+/** The messages of every error key under `prefix` (the API names each bad list item: email_recipients.2). */
+export const messagesUnder = (errors: Record<string, string[]>, prefix: string): string[] =>
+  Object.entries(errors)
+    .filter(([k]) => k.startsWith(prefix))
+    .flatMap(([, v]) => v);
+
 /** A checkbox with its label after it, as the alert settings show each switch. */
 export function CheckField({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
   return (

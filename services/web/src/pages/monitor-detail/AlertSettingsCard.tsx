@@ -7,7 +7,7 @@ import { useNotices } from '../../app/notices';
 import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
-import { ChannelFieldset, CheckField, TextField } from './AlertFields';
+import { ChannelFieldset, CheckField, messagesUnder, TextField } from './AlertFields';
 import { EscalationFields } from './EscalationFields';
 import { escalationToForm, formToEscalationBody } from './escalation-form-values';
 
@@ -169,10 +169,6 @@ function AlertChannels({
   /** Shown with the webhook: its signing key. */
   children: ReactNode;
 }) {
-  // One message list for the whole list: the API names each bad address (email_recipients.2).
-  const recipientErrors = Object.entries(errors)
-    .filter(([k]) => k.startsWith('email_recipients'))
-    .flatMap(([, v]) => v);
   return (
     <>
       <ChannelFieldset
@@ -184,7 +180,7 @@ function AlertChannels({
           value: values.recipients,
           onChange: set('recipients'),
           placeholder: 'empty: your own address',
-          errors: recipientErrors,
+          errors: messagesUnder(errors, 'email_recipients'),
         }}
       />
       <ChannelFieldset

@@ -11,7 +11,8 @@ export interface FieldsProps {
 }
 
 /** What to check: the name, the URL and how often and how patiently it is checked. */
-export function CheckFields({ values, set, field }: FieldsProps) {
+export function CheckFields(props: FieldsProps) {
+  const { values, set, field } = props;
   return (
     <fieldset className="card">
       <legend>What to check</legend>
@@ -40,39 +41,29 @@ export function CheckFields({ values, set, field }: FieldsProps) {
             </select>
           )}
         </Field>
-        <Field label="Check interval" {...field('check_interval')} hint="seconds between checks">
-          {(p) => (
-            <input {...p} inputMode="numeric" value={values.check_interval} onChange={(e) => set('check_interval', e.target.value)} />
-          )}
-        </Field>
-        <Field label="Timeout" {...field('timeout')} hint="seconds, 5 to 300">
-          {(p) => <input {...p} inputMode="numeric" value={values.timeout} onChange={(e) => set('timeout', e.target.value)} />}
-        </Field>
-        <Field label="Retries" {...field('retry_count')} hint="of a failed attempt, within one check">
-          {(p) => <input {...p} inputMode="numeric" value={values.retry_count} onChange={(e) => set('retry_count', e.target.value)} />}
-        </Field>
-        <Field label="Slow after" {...field('response_time_threshold')} hint="milliseconds; a slower success is a warning; empty: off">
-          {(p) => (
-            <input
-              {...p}
-              inputMode="numeric"
-              value={values.response_time_threshold}
-              onChange={(e) => set('response_time_threshold', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Recovery checks" {...field('recovery_threshold')} hint="successes in a row to end a downtime">
-          {(p) => (
-            <input
-              {...p}
-              inputMode="numeric"
-              value={values.recovery_threshold}
-              onChange={(e) => set('recovery_threshold', e.target.value)}
-            />
-          )}
-        </Field>
+        <NumberField {...props} name="check_interval" label="Check interval" hint="seconds between checks" />
+        <NumberField {...props} name="timeout" label="Timeout" hint="seconds, 5 to 300" />
+        <NumberField {...props} name="retry_count" label="Retries" hint="of a failed attempt, within one check" />
+        <NumberField
+          {...props}
+          name="response_time_threshold"
+          label="Slow after"
+          hint="milliseconds; a slower success is a warning; empty: off"
+        />
+        <NumberField {...props} name="recovery_threshold" label="Recovery checks" hint="successes in a row to end a downtime" />
       </div>
     </fieldset>
+  );
+}
+
+type NumericField = 'check_interval' | 'timeout' | 'retry_count' | 'response_time_threshold' | 'recovery_threshold';
+
+/** A whole number typed as text; the form's own check and the API's say what is wrong with it. */
+function NumberField({ values, set, field, name, label, hint }: FieldsProps & { name: NumericField; label: string; hint: string }) {
+  return (
+    <Field label={label} {...field(name)} hint={hint}>
+      {(p) => <input {...p} inputMode="numeric" value={values[name]} onChange={(e) => set(name, e.target.value)} />}
+    </Field>
   );
 }
 
