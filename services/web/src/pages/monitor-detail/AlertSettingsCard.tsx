@@ -7,7 +7,8 @@ import { useNotices } from '../../app/notices';
 import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
-import { ChannelFieldset, CheckField, messagesUnder, TextField } from './AlertFields';
+import { CheckField, TextField } from '../../components/FormFields';
+import { ChannelFieldset, messagesUnder } from './AlertFields';
 import { EscalationFields } from './EscalationFields';
 import { escalationToForm, formToEscalationBody } from './escalation-form-values';
 
