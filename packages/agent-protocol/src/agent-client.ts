@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import {
@@ -105,17 +105,47 @@ async function send(
   return 'failure' in first && first.staleSocket ? sendOnce(agent, method, path, body, opts) : first;
 }
 
-function sendOnce(agent: AgentEndpoint, method: 'GET' | 'POST', path: string, body: string, opts: AgentCallOptions): Promise<SendOutcome> {
+/** The URL of `path` on the agent, or why it may not be called (invalid, not http(s), an address the policy refuses). */
+function callableUrl(agent: AgentEndpoint, path: string, transport: ReturnType<typeof transportFor>): URL | { failure: string } {
   let url: URL;
   try {
     url = agentUrl(agent.url, path);
   } catch {
-    return Promise.resolve({ failure: `agent URL is invalid: ${agent.url}` });
+    return { failure: `agent URL is invalid: ${agent.url}` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve({ failure: `agent URL must be http(s): ${agent.url}` });
-  const transport = transportFor(opts.allowPrivateTargets);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { failure: `agent URL must be http(s): ${agent.url}` };
   const refusal = checkUrlTarget(url, transport.policy);
-  if (refusal !== null) return Promise.resolve({ failure: `agent address refused: ${refusal}` });
+  return refusal === null ? url : { failure: `agent address refused: ${refusal}` };
+}
+
+/** Reads an agent's answer whole, refusing one over {@link MAX_ANSWER_BYTES}; `finish` takes the first outcome only. */
+function readAgentAnswer(res: IncomingMessage, started: number, finish: (outcome: SendOutcome) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      finish({ failure: `agent answer exceeds ${MAX_ANSWER_BYTES} bytes` });
+      res.destroy();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  res.on('error', (err) => finish({ failure: describeFailure(err) }));
+  res.on('end', () =>
+    finish({
+      status: res.statusCode ?? 0,
+      headers: res.headers,
+      body: Buffer.concat(chunks),
+      latencyMs: Math.round(performance.now() - started),
+    }),
+  );
+}
+
+function sendOnce(agent: AgentEndpoint, method: 'GET' | 'POST', path: string, body: string, opts: AgentCallOptions): Promise<SendOutcome> {
+  const transport = transportFor(opts.allowPrivateTargets);
+  const url = callableUrl(agent, path, transport);
+  if (!(url instanceof URL)) return Promise.resolve(url);
 
   return new Promise((resolve) => {
     const started = performance.now();
@@ -151,26 +181,7 @@ function sendOnce(agent: AgentEndpoint, method: 'GET' | 'POST', path: string, bo
     );
     req.on('response', (res) => {
       answered = true;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) {
-          finish({ failure: `agent answer exceeds ${MAX_ANSWER_BYTES} bytes` });
-          res.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      res.on('error', (err) => finish({ failure: describeFailure(err) }));
-      res.on('end', () =>
-        finish({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks),
-          latencyMs: Math.round(performance.now() - started),
-        }),
-      );
+      readAgentAnswer(res, started, finish);
     });
     req.end(method === 'POST' ? body : undefined);
   });

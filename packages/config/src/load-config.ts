@@ -30,17 +30,14 @@ function parseTrustProxy(raw: string | undefined): string | number | boolean | u
   return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
 
-/** Validates `source` (default `process.env`) against docs/configuration.md and returns the typed config. */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
-  const env = plainToInstance(Env, present);
+/** Every problem of the parsed env: the validators' (one sentence per variable) and the rules across variables. */
+function problemsOf(env: Env, nodeEnv: Config['env']): string[] {
   const problems = validateSync(env, { whitelist: false }).flatMap((e) => {
     const constraints = Object.entries(e.constraints ?? {});
     // One sentence per variable: its type or format first ("PORT=eighty" also breaks its bounds).
     const [, message] = constraints.find(([name]) => name.startsWith('is')) ?? constraints[0] ?? [];
     return message === undefined ? [] : [`${e.property}: ${message.replace(`${e.property} `, '')}`];
   });
-  const nodeEnv = (env.NODE_ENV ?? 'development') as Config['env'];
   if (nodeEnv === 'production' && !env.SESSION_SECRET) problems.push('SESSION_SECRET: is required when NODE_ENV=production');
   if (env.SESSION_SECRET !== undefined && env.SESSION_SECRET.length < 16) problems.push('SESSION_SECRET: must be at least 16 characters');
   for (const [provider, id, secret] of [
@@ -52,6 +49,36 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   // Node closes a connection whose headers are not complete by then, so it must fit in the request's.
   if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000))
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  return problems;
+}
+
+/** A sign-in provider when its client id and secret are both set (problemsOf() refuses one without the other). */
+const providerOf = <Urls extends object>(clientId: string | undefined, clientSecret: string | undefined, urls: Urls) =>
+  clientId && clientSecret ? { clientId, clientSecret, ...urls } : undefined;
+
+/** The sign-in providers configured, with their endpoints. */
+function oauthOf(env: Env): Config['oauth'] {
+  return {
+    github: providerOf(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET, {
+      authorizationUrl: env.GITHUB_AUTHORIZATION_URL ?? 'https://github.com/login/oauth/authorize',
+      tokenUrl: env.GITHUB_TOKEN_URL ?? 'https://github.com/login/oauth/access_token',
+      userProfileUrl: env.GITHUB_USER_PROFILE_URL ?? 'https://api.github.com/user',
+      userEmailUrl: env.GITHUB_USER_EMAIL_URL ?? 'https://api.github.com/user/emails',
+    }),
+    google: providerOf(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, {
+      authorizationUrl: env.GOOGLE_AUTHORIZATION_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
+      tokenUrl: env.GOOGLE_TOKEN_URL ?? 'https://www.googleapis.com/oauth2/v4/token',
+      userProfileUrl: env.GOOGLE_USER_PROFILE_URL ?? 'https://www.googleapis.com/oauth2/v3/userinfo',
+    }),
+  };
+}
+
+/** Validates `source` (default `process.env`) against docs/configuration.md and returns the typed config. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const env = plainToInstance(Env, present);
+  const nodeEnv = (env.NODE_ENV ?? 'development') as Config['env'];
+  const problems = problemsOf(env, nodeEnv);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
@@ -61,29 +88,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? env.TEST_DEFAULT_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     redis: { url: env.REDIS_URL ?? env.TEST_DEFAULT_REDIS_URL ?? DEFAULT_REDIS_URL, queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
     session: { secret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'), ttlSeconds: env.SESSION_TTL_SECONDS ?? 604800 },
-    oauth: {
-      github:
-        env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
-          ? {
-              clientId: env.GITHUB_CLIENT_ID,
-              clientSecret: env.GITHUB_CLIENT_SECRET,
-              authorizationUrl: env.GITHUB_AUTHORIZATION_URL ?? 'https://github.com/login/oauth/authorize',
-              tokenUrl: env.GITHUB_TOKEN_URL ?? 'https://github.com/login/oauth/access_token',
-              userProfileUrl: env.GITHUB_USER_PROFILE_URL ?? 'https://api.github.com/user',
-              userEmailUrl: env.GITHUB_USER_EMAIL_URL ?? 'https://api.github.com/user/emails',
-            }
-          : undefined,
-      google:
-        env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-          ? {
-              clientId: env.GOOGLE_CLIENT_ID,
-              clientSecret: env.GOOGLE_CLIENT_SECRET,
-              authorizationUrl: env.GOOGLE_AUTHORIZATION_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
-              tokenUrl: env.GOOGLE_TOKEN_URL ?? 'https://www.googleapis.com/oauth2/v4/token',
-              userProfileUrl: env.GOOGLE_USER_PROFILE_URL ?? 'https://www.googleapis.com/oauth2/v3/userinfo',
-            }
-          : undefined,
-    },
+    oauth: oauthOf(env),
     adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
     mail: {
       from: env.MAIL_FROM ?? 'uptime@localhost',

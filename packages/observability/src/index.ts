@@ -5,3 +5,4 @@ export * from './health-server';
 export * from './shutdown';
 export * from './connect-database';
 export * from './run-service';
+export * from './periodic-pass';

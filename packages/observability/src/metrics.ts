@@ -65,20 +65,8 @@ export interface MetricsOptions {
   processMetrics?: boolean;
 }
 
-/** Creates the registry and the named metrics; call once per process (or once per test). */
-export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetrics {
-  const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
-  const registers = [registry];
-  const queues = new Set<CountableQueue>();
-
-  const httpRequestDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP requests by method, route template and status code',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+/** The check-worker's metrics: checks by result, their duration, their lag and the concurrency. */
+function checkMetrics(registers: Registry[]) {
   const checks = new Counter({ name: 'checks_total', help: 'Checks finished, by result', labelNames: ['result'] as const, registers });
   const checkDuration = new Histogram({
     name: 'check_duration_seconds',
@@ -98,6 +86,11 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     help: 'Checks a worker process lets run at once, sized from its measured load (CHECK_CONCURRENCY is the upper bound)',
     registers,
   });
+  return { checks, checkDuration, checkLag, checkConcurrency };
+}
+
+/** queue_jobs: each watched queue's job counts, read from Redis at scrape time. */
+function registerQueueJobs(registers: Registry[], queues: Set<CountableQueue>): void {
   new Gauge({
     name: 'queue_jobs',
     help: 'Jobs in a queue by state, read from Redis at scrape time (every process reports the same queue: aggregate with max)',
@@ -113,6 +106,10 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
       }
     },
   });
+}
+
+/** The notifier's metrics: notifications, emails, deliveries by channel, provider back-offs. */
+function notificationMetrics(registers: Registry[]) {
   const notificationsCreated = new Counter({
     name: 'notifications_created_total',
     help: 'Downtime and recovery notifications created',
@@ -127,6 +124,11 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     registers,
   });
 
+  return { notificationsCreated, emailsSent, emailsFailed, ...deliveryMetrics(registers) };
+}
+
+/** Deliveries by channel: outcomes, attempts, latency, possible duplicates, and provider back-offs. */
+function deliveryMetrics(registers: Registry[]) {
   const deliveries = new Counter({
     name: 'notification_deliveries_total',
     help: 'Outcomes of delivery attempts by channel: sent, failed (given up), retry, ambiguous',
@@ -166,21 +168,35 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
   });
 
   return {
-    registry,
-    httpRequestDuration,
-    checks,
-    checkDuration,
-    checkLag,
-    checkConcurrency,
-    notificationsCreated,
-    emailsSent,
-    emailsFailed,
     deliveries,
     deliveryAttempts,
     deliveryLatency,
     possibleDuplicates,
     providerPausedUntil,
     providerPauses,
+  };
+}
+
+/** Creates the registry and the named metrics; call once per process (or once per test). */
+export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const queues = new Set<CountableQueue>();
+  const httpRequestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route template and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const forChecks = checkMetrics(registers);
+  registerQueueJobs(registers, queues);
+  return {
+    registry,
+    httpRequestDuration,
+    ...forChecks,
+    ...notificationMetrics(registers),
     watchQueue: (queue) => {
       queues.add(queue);
       return () => void queues.delete(queue);

@@ -7,6 +7,7 @@ import {
   signedHeaders,
   toWireResult,
   verifySignedMessage,
+  type AgentCheckRequest,
   type AgentCheckResponse,
   type AgentHealthResponse,
   type SignatureRefusal,
@@ -72,6 +73,52 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** A check request's body: JSON, in the protocol's shape (docs/agent-protocol.md); else a 400. */
+function checkRequestOf(body: Buffer): AgentCheckRequest {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new HttpRefusal(400, 'INVALID_REQUEST', 'The body must be JSON');
+  }
+  const parsed = parseCheckRequest(json);
+  if (!parsed.ok) throw new HttpRefusal(400, 'INVALID_REQUEST', parsed.problems.join('; '));
+  return parsed.value;
+}
+
+/**
+ * Answers a request that failed: a refusal with its status and code (a 405 names the method
+ * allowed), anything else as a 500 without details; logged either way. An answer already begun
+ * is cut off.
+ */
+function answerRefusal(res: ServerResponse, err: unknown, { path, allow, log }: { path: string; allow: string | undefined; log: Logger }): void {
+  const refusal = err instanceof HttpRefusal ? err : new HttpRefusal(500, 'INTERNAL_ERROR', 'The agent failed to run the check');
+  if (refusal.status >= 500) log.error({ err, path }, 'request failed');
+  else log.warn({ path, status: refusal.status, code: refusal.code, reason: refusal.message }, 'request refused');
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(refusal.status, {
+    'content-type': 'application/json',
+    ...(refusal.status === 405 && allow !== undefined ? { allow } : {}),
+  });
+  res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
+}
+
+type Route = { method: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> };
+
+/** Each request to its route by path (404 if none) and method (405 if another); a failure answered by answerRefusal(). */
+function routeRequests(routes: Record<string, Route>, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = Object.prototype.hasOwnProperty.call(routes, path) ? routes[path] : undefined;
+    const work = !route
+      ? Promise.reject(new HttpRefusal(404, 'NOT_FOUND', `No route ${req.method} ${path}`))
+      : req.method !== route.method
+        ? Promise.reject(new HttpRefusal(405, 'METHOD_NOT_ALLOWED', `${path} takes ${route.method}`))
+        : route.handle(req, res);
+    work.catch((err: unknown) => answerRefusal(res, err, { path, allow: route?.method, log }));
+  };
+}
+
 /**
  * The reference agent (docs/agent-protocol.md): `POST /v1/check` runs one check here and answers its result,
  * `GET /v1/health` says the agent is up. Every request must be signed with the shared secret and
@@ -99,15 +146,7 @@ export function createAgentServer(options: AgentServerOptions): { server: Server
   const handleCheck = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const timestamp = authenticate(req, body);
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new HttpRefusal(400, 'INVALID_REQUEST', 'The body must be JSON');
-    }
-    const parsed = parseCheckRequest(json);
-    if (!parsed.ok) throw new HttpRefusal(400, 'INVALID_REQUEST', parsed.problems.join('; '));
-    const { request_id: requestId, monitor_id: monitorId, check } = parsed.value;
+    const { request_id: requestId, monitor_id: monitorId, check } = checkRequestOf(body);
     // After the signature: unsigned junk must not be able to fill the replay memory.
     const admitted = replayGuard.admit(requestId, timestamp);
     if (admitted === 'replayed') throw new HttpRefusal(409, 'REPLAYED_REQUEST', `Request ${requestId} was already received`);
@@ -132,31 +171,15 @@ export function createAgentServer(options: AgentServerOptions): { server: Server
     sendSigned(res, { status: 'ok', agent_id: options.agentId, location: options.location, version: AGENT_VERSION });
   };
 
-  const routes: Record<string, { method: string; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }> = {
-    [AGENT_PATHS.check]: { method: 'POST', handle: handleCheck },
-    [AGENT_PATHS.health]: { method: 'GET', handle: handleHealth },
-  };
-
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const route = Object.prototype.hasOwnProperty.call(routes, path) ? routes[path] : undefined;
-    const work = !route
-      ? Promise.reject(new HttpRefusal(404, 'NOT_FOUND', `No route ${req.method} ${path}`))
-      : req.method !== route.method
-        ? Promise.reject(new HttpRefusal(405, 'METHOD_NOT_ALLOWED', `${path} takes ${route.method}`))
-        : route.handle(req, res);
-    work.catch((err: unknown) => {
-      const refusal = err instanceof HttpRefusal ? err : new HttpRefusal(500, 'INTERNAL_ERROR', 'The agent failed to run the check');
-      if (refusal.status >= 500) log.error({ err, path }, 'request failed');
-      else log.warn({ path, status: refusal.status, code: refusal.code, reason: refusal.message }, 'request refused');
-      if (res.headersSent) return void res.destroy();
-      res.writeHead(refusal.status, {
-        'content-type': 'application/json',
-        ...(refusal.status === 405 ? { allow: routes[path]!.method } : {}),
-      });
-      res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
-    });
-  });
+  const server = createServer(
+    routeRequests(
+      {
+        [AGENT_PATHS.check]: { method: 'POST', handle: handleCheck },
+        [AGENT_PATHS.health]: { method: 'GET', handle: handleHealth },
+      },
+      log,
+    ),
+  );
   server.on('close', () => replayGuard.close());
   return { server, replayGuard };
 }

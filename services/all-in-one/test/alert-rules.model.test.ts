@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { recordCheckBatch, type CheckOutcome, type StatusEvent } from '@uptime/check-worker';
+import { recordCheckBatch, toStatusChangedJob, type CheckOutcome, type StatusEvent } from '@uptime/check-worker';
 import { createStatusChangedProcessor, SendGridEmailChannel, type StatusChangedProcessor } from '@uptime/notifier';
 import { createLogger } from '@uptime/logger';
 import { statusChangedJobId } from '@uptime/queues';
@@ -183,18 +183,7 @@ describe('alert rules: the state machine against a reference model', () => {
           let last: CheckOutcome | null = null;
           let window: { id: number; startsAt: number; model: Window } | null = null;
           const deliver = (e: StatusEvent, by: number) =>
-            notifiers[by % 2]!({
-              id: statusChangedJobId(e.id),
-              data: {
-                eventId: e.id,
-                monitorId: e.monitorId,
-                from: e.from,
-                to: e.to,
-                incidentId: e.incidentId,
-                checkResultId: e.checkResultId,
-                episodeIds: e.episodeIds,
-              },
-            });
+            notifiers[by % 2]!({ id: statusChangedJobId(e.id), data: toStatusChangedJob(e) });
 
           for (const [i, c] of commands.entries()) {
             if (c.kind === 'check') {

@@ -3,6 +3,7 @@ import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
 import { aCaller, answer, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import { aMonitorThroughApi } from './support/api-monitor';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 import { CheckJobs } from './support/check-jobs';
 import { StatusChangeJobs } from './support/status-change-jobs';
@@ -41,20 +42,16 @@ describe('alert settings and pause, api + check-worker + notifier', () => {
 
   /** A caller with a monitor checked every second, already online. */
   async function onlineMonitor(name: string, auth?: string) {
-    const caller = auth ? { auth, user: undefined } : await aCaller(ds);
     const target = await startFakeHttpServer(answer(200, 'ok'));
     targets.push(target);
-    const client = await contractCheckedClient(api.url, caller.auth);
-    const created = await client.post('/api/v1/monitors', { body: { name, url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 } });
-    expect(created.status).toBe(201);
-    const id = successOf(created).data.id;
+    const { id, client } = await aMonitorThroughApi(stack, { name, url: `${target.url}/health` }, auth);
     const status = async (): Promise<string> => successOf(await client.get('/api/v1/monitors/{id}', { path: { id } })).data.status;
     await waitFor(async () => (await status()) === 'online', { what: `${name} online`, timeoutMs: 20_000 });
     const notifications = async () => successOf(await client.get('/api/v1/notifications', { query: { monitor_id: id } })).data;
     const mails = () => sendgrid.mails.filter((m) => m.subject.includes(name));
     /** Every email this monitor's status changes cause has been sent once this resolves. */
     const eventsHandled = () => statusChangeJobs.waitForMonitorEventsHandled(id);
-    return { id, target, client, status, notifications, mails, eventsHandled, user: caller.user };
+    return { id, target, client, status, notifications, mails, eventsHandled };
   }
 
   it('sends the emails to the custom recipients instead of the owner', async () => {

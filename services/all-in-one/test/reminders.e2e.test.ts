@@ -1,8 +1,7 @@
-import type { RunningApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
-import { aCaller, answer, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
-import { contractCheckedClient } from './api-client';
+import { answer, startFakeHttpServer, waitFor, type FakeHttpServer, type FakeSendGrid } from '@uptime/testing';
+import { aMonitorThroughApi } from './support/api-monitor';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 import { StatusChangeJobs } from './support/status-change-jobs';
 
@@ -17,13 +16,12 @@ describe('reminders and escalation, api + check-worker + notifier', () => {
   let stack: InProcessStack;
   let ds: DataSource;
   let sendgrid: FakeSendGrid;
-  let api: RunningApi;
   let statusChangeJobs: StatusChangeJobs;
   const targets: FakeHttpServer[] = [];
 
   beforeAll(async () => {
     stack = await startInProcessStack();
-    ({ ds, sendgrid, api } = stack);
+    ({ ds, sendgrid } = stack);
     statusChangeJobs = new StatusChangeJobs(ds);
   });
 
@@ -35,11 +33,9 @@ describe('reminders and escalation, api + check-worker + notifier', () => {
 
   /** A monitor checked every second with the given alert settings, gone down, its downtime email sent. */
   async function aDownMonitor(name: string, alerts: Record<string, unknown>) {
-    const caller = await aCaller(ds);
     const target = await startFakeHttpServer(answer(200, 'ok'));
     targets.push(target);
-    const client = await contractCheckedClient(api.url, caller.auth);
-    const id = successOf(await client.post('/api/v1/monitors', { body: { name, url: `${target.url}/health`, type: 'http', check_interval: 1, timeout: 5 } })).data.id;
+    const { id, client } = await aMonitorThroughApi(stack, { name, url: `${target.url}/health` });
     const put = await client.put('/api/v1/monitors/{id}/alerts', { path: { id }, body: { email_recipients: ['ops@example.com'], ...alerts } });
     expect(put.status).toBe(200);
     target.respond(answer(500, 'boom'));

@@ -1,11 +1,9 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { RunningApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
 import { JobName } from '@uptime/queues';
 import {
-  aCaller,
   answer,
   selfSignedCertificate,
   startFakeHttpServer,
@@ -15,7 +13,7 @@ import {
   type FakeSendGrid,
   type TlsMaterial,
 } from '@uptime/testing';
-import { contractCheckedClient } from './api-client';
+import { aMonitorThroughApi, type MonitorBody } from './support/api-monitor';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 import { StatusChangeJobs } from './support/status-change-jobs';
 
@@ -57,13 +55,12 @@ describe('slow and certificate alerts, api + check-worker + notifier', () => {
   let stack: InProcessStack;
   let ds: DataSource;
   let sendgrid: FakeSendGrid;
-  let api: RunningApi;
   let statusChangeJobs: StatusChangeJobs;
   const closers: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
     stack = await startInProcessStack();
-    ({ ds, sendgrid, api } = stack);
+    ({ ds, sendgrid } = stack);
     statusChangeJobs = new StatusChangeJobs(ds);
   });
 
@@ -74,12 +71,8 @@ describe('slow and certificate alerts, api + check-worker + notifier', () => {
   });
 
   /** A monitor of `url` checked every second, with `alerts` as its alert settings, already checked once. */
-  async function aMonitorOf(name: string, url: string, fields: Record<string, unknown>, alerts: Record<string, unknown>) {
-    const caller = await aCaller(ds);
-    const client = await contractCheckedClient(api.url, caller.auth);
-    const created = await client.post('/api/v1/monitors', { body: { name, url, type: 'http', check_interval: 1, timeout: 5, ...fields } });
-    expect(created.status).toBe(201);
-    const id = successOf(created).data.id;
+  async function aMonitorOf(name: string, url: string, fields: Partial<MonitorBody>, alerts: Record<string, unknown>) {
+    const { id, client } = await aMonitorThroughApi(stack, { name, url, ...fields });
     expect((await client.put('/api/v1/monitors/{id}/alerts', { path: { id }, body: alerts })).status).toBe(200);
     const monitor = async () => successOf(await client.get('/api/v1/monitors/{id}', { path: { id } })).data;
     await waitFor(async () => (await monitor()).status !== 'pending', { what: `${name} checked`, timeoutMs: 20_000 });

@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { answer, startFakeHttpServer, startFakeOAuthProvider, waitFor, type FakeHttpServer, type FakeOAuthProvider } from '@uptime/testing';
-import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
-import { appAddress, appDriver, collectPageProblems, ensureWebBuilt, launchChromium, openAppPage } from './support/web-browser';
+import type { Page } from 'playwright-core';
+import { answer, waitFor, type FakeHttpServer } from '@uptime/testing';
+import { startBrowserApp, type BrowserApp } from './support/browser-app';
+import type { InProcessStack } from './support/in-process-stack';
+import { appDriver } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
@@ -23,38 +24,24 @@ interface AlertSettings {
  * axe-core and left as a screenshot in test-output/.
  */
 describe('the web app: slow and certificate alerts', () => {
+  let app: BrowserApp;
   let stack: InProcessStack;
-  let github: FakeOAuthProvider;
   let target: FakeHttpServer;
-  let browser: Browser;
   let page: Page;
-  let problems: string[];
   let appUrl: string;
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    github = await startFakeOAuthProvider('github');
-    github.signInAs({ id: '5252', email: 'ada@example.com', emailVerified: true, name: 'Ada Lovelace' });
-    target = await startFakeHttpServer(answer(200, 'fast'));
-    const address = await appAddress();
-    appUrl = address.appUrl;
-    stack = await startInProcessStack({ env: { ...address.env, ...github.env } });
-    browser = await launchChromium();
-    page = await openAppPage(browser);
-    problems = collectPageProblems(page);
+    app = await startBrowserApp({ person: { id: '5252', email: 'ada@example.com', name: 'Ada Lovelace' }, target: answer(200, 'fast') });
+    ({ stack, target, page, appUrl } = app);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await Promise.all([target?.close(), github?.close()]);
-  });
+  afterAll(() => app?.close());
 
   afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
+    expect(app.problems.splice(0)).toEqual([]);
   });
 
-  const { heading, nav, notice, checkPage, refreshed } = appDriver(() => page);
+  const { nav, notice, checkPage, refreshed, signIn, addMonitor } = appDriver(() => page);
   /** The monitor's id, from the address of its page. */
   const monitorId = (): number => Number(/\/monitors\/(\d+)/.exec(page.url())?.[1]);
   /** The saved alert settings as the page's own session reads them. */
@@ -65,19 +52,8 @@ describe('the web app: slow and certificate alerts', () => {
   };
 
   it('1. turns on slow alerts and sets the certificate expiry days in the alert settings, kept after a reload', async () => {
-    await page.goto(`${appUrl}/`);
-    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
-    await heading().filter({ hasText: 'Dashboard' }).waitFor();
-    await page.getByRole('button', { name: 'Add monitor' }).click();
-    await heading().filter({ hasText: 'Add monitor' }).waitFor();
-    await page.getByLabel('Name', { exact: true }).fill('Api');
-    await page.getByLabel('URL', { exact: true }).fill(`${target.url}/api`);
-    await page.getByLabel('Check interval').fill('1');
-    await page.getByLabel('Timeout').fill('5');
-    await page.getByLabel('Slow after').fill(String(SLOW_AFTER_MS));
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await notice('Monitor "Api" added');
-    await heading().filter({ hasText: 'Api' }).waitFor();
+    await signIn(appUrl);
+    await addMonitor('Api', `${target.url}/api`, { 'Slow after': String(SLOW_AFTER_MS) });
 
     const alerts = page.getByRole('region', { name: 'Alert settings' });
     const slow = alerts.getByRole('checkbox', { name: 'Tell me when it becomes slow, and when it is fast again' });
@@ -130,6 +106,8 @@ describe('the web app: slow and certificate alerts', () => {
     await page.getByRole('group', { name: 'Which notifications' }).getByRole('button', { name: 'All', exact: true }).click();
     const filters = page.getByRole('search', { name: 'Filter notifications' });
     const type = filters.getByRole('combobox', { name: 'Type' });
+    // The filters come with the All view's render: counting before it would count nothing.
+    await type.waitFor();
     expect(await type.getByRole('option', { name: 'Slow', exact: true }).count()).toBe(1);
     await type.selectOption({ label: 'Slow' });
     expect(new URL(page.url()).searchParams.get('type')).toBe('slow');

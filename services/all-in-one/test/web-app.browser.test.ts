@@ -1,17 +1,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
-import {
-  answer,
-  startFakeHttpServer,
-  startFakeOAuthProvider,
-  waitFor,
-  type FakeHttpServer,
-  type FakeOAuthProvider,
-} from '@uptime/testing';
-import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
-import { appAddress, appDriver, collectPageProblems, ensureWebBuilt, launchChromium, openAppPage } from './support/web-browser';
+import type { Page } from 'playwright-core';
+import { answer, waitFor, type FakeHttpServer } from '@uptime/testing';
+import { monitorOnServer, startBrowserApp, type BrowserApp } from './support/browser-app';
+import type { InProcessStack } from './support/in-process-stack';
+import { appDriver } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
@@ -28,45 +22,25 @@ const SEEN_WITHIN = 45_000;
  * the server has it, the page's clock jumps a refresh period ahead instead of waiting it out.
  */
 describe('the web app in a browser', () => {
+  let app: BrowserApp;
   let stack: InProcessStack;
-  let github: FakeOAuthProvider;
   let target: FakeHttpServer;
-  let browser: Browser;
   let page: Page;
-  let problems: string[];
   let appUrl: string;
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    github = await startFakeOAuthProvider('github');
-    github.signInAs({ id: '4242', email: EMAIL, emailVerified: true, name: 'Ada Lovelace' });
-    target = await startFakeHttpServer(answer(200, 'all good'));
-    const address = await appAddress();
-    appUrl = address.appUrl;
-    stack = await startInProcessStack({ env: { ...address.env, ...github.env } });
-    browser = await launchChromium();
-    page = await openAppPage(browser);
-    problems = collectPageProblems(page);
+    app = await startBrowserApp({ person: { id: '4242', email: EMAIL, name: 'Ada Lovelace' } });
+    ({ stack, target, page, appUrl } = app);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await target?.close();
-    await github?.close();
-  });
+  afterAll(() => app?.close());
 
   afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
+    expect(app.problems.splice(0)).toEqual([]);
   });
 
   /** The monitor's status as the server has it: what the page's next refresh shows. */
-  const serverSays = async (name: string, status: string): Promise<void> => {
-    await waitFor(
-      async () => ((await stack.ds.query('SELECT status FROM monitors WHERE name = $1', [name])) as { status: string }[])[0]?.status === status,
-      { what: `${name} ${status} on the server`, timeoutMs: 20_000, intervalMs: 50 },
-    );
-  };
+  const serverSays = (name: string, status: string): Promise<void> => monitorOnServer(stack.ds, name, status);
   const { heading, nav, notice, checkPage, refreshed } = appDriver(() => page);
 
   it('1. signs in through GitHub (only the configured provider is offered)', async () => {
@@ -179,7 +153,7 @@ describe('the web app in a browser', () => {
     await page.getByRole('link', { name: 'Checkout API', exact: true }).click();
     await heading().filter({ hasText: 'Checkout API' }).waitFor();
     // Chromium logs each refused or 429 request; those were the point of this test.
-    problems.splice(0, problems.length, ...problems.filter((p) => !/net::ERR_CONNECTION_REFUSED|net::ERR_FAILED|status of 429/.test(p)));
+    app.problems.splice(0, app.problems.length, ...app.problems.filter((p) => !/net::ERR_CONNECTION_REFUSED|net::ERR_FAILED|status of 429/.test(p)));
   });
 
   it('pauses with a reason and resumes', async () => {

@@ -1,18 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  answer,
-  startFakeHttpServer,
-  startFakeOAuthProvider,
-  startFakeSlack,
-  startFakeWebhookReceiver,
-  waitFor,
-  type FakeHttpServer,
-  type FakeOAuthProvider,
-  type FakeSlack,
-  type FakeWebhookReceiver,
-} from '@uptime/testing';
-import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
-import { appAddress, appDriver, collectPageProblems, ensureWebBuilt, launchChromium, openAppPage } from './support/web-browser';
+import type { Locator, Page } from 'playwright-core';
+import { answer, startFakeSlack, startFakeWebhookReceiver, waitFor, type FakeHttpServer, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { monitorOnServer, startBrowserApp, type BrowserApp } from './support/browser-app';
+import type { InProcessStack } from './support/in-process-stack';
+import { appDriver } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
@@ -35,39 +25,28 @@ interface DashboardChecks {
  * waiting it out.
  */
 describe('the web app: status pages, badges, alert channels, deliveries, lateness', () => {
+  let app: BrowserApp;
   let stack: InProcessStack;
-  let github: FakeOAuthProvider;
   let slack: FakeSlack;
   let hook: FakeWebhookReceiver;
   let target: FakeHttpServer;
-  let browser: Browser;
   let page: Page;
-  let problems: string[];
   let appUrl: string;
 
   beforeAll(async () => {
-    ensureWebBuilt();
-    github = await startFakeOAuthProvider('github');
-    github.signInAs({ id: '5151', email: 'grace@example.com', emailVerified: true, name: 'Grace Hopper' });
     [slack, hook] = await Promise.all([startFakeSlack(), startFakeWebhookReceiver()]);
-    target = await startFakeHttpServer(answer(200, 'all good'));
-    const address = await appAddress();
-    appUrl = address.appUrl;
     // No check-worker yet: the first step starts it.
-    stack = await startInProcessStack({ checkWorker: false, env: { ...address.env, ...github.env } });
-    browser = await launchChromium();
-    page = await openAppPage(browser);
-    problems = collectPageProblems(page);
+    app = await startBrowserApp({ person: { id: '5151', email: 'grace@example.com', name: 'Grace Hopper' }, checkWorker: false });
+    ({ stack, target, page, appUrl } = app);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await Promise.all([target?.close(), slack?.close(), hook?.close(), github?.close()]);
+    await app?.close();
+    await Promise.all([slack?.close(), hook?.close()]);
   });
 
   afterEach(() => {
-    expect(problems.splice(0)).toEqual([]);
+    expect(app.problems.splice(0)).toEqual([]);
   });
 
   /** The dashboard's figures as the signed-in person's next refresh reads them (the page's own session). */
@@ -76,25 +55,12 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     expect(res.status()).toBe(200);
     return ((await res.json()) as { data: { checks: DashboardChecks } }).data.checks;
   };
-  const monitorOnServer = async (name: string, status: string): Promise<void> => {
-    await waitFor(
-      async () => ((await stack.ds.query('SELECT status FROM monitors WHERE name = $1', [name])) as { status: string }[])[0]?.status === status,
-      { what: `${name} ${status} on the server`, timeoutMs: 20_000, intervalMs: 50 },
-    );
-  };
-  const { heading, nav, notice, checkPage, refreshed } = appDriver(() => page);
-  async function addMonitor(name: string, url: string): Promise<void> {
+  const { heading, nav, notice, checkPage, refreshed, signIn, addMonitor } = appDriver(() => page);
+  /** A monitor added from the dashboard. */
+  const addMonitorFromDashboard = async (name: string, url: string): Promise<void> => {
     await nav('Dashboard');
-    await page.getByRole('button', { name: 'Add monitor' }).click();
-    await heading().filter({ hasText: 'Add monitor' }).waitFor();
-    await page.getByLabel('Name', { exact: true }).fill(name);
-    await page.getByLabel('URL', { exact: true }).fill(url);
-    await page.getByLabel('Check interval').fill('1');
-    await page.getByLabel('Timeout').fill('5');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await notice(`Monitor "${name}" added`);
-    await heading().filter({ hasText: name }).waitFor();
-  }
+    await addMonitor(name, url);
+  };
   const webhookRowSent = (table: Locator): Promise<void> =>
     table
       .getByRole('row')
@@ -105,11 +71,9 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     ((await page.getByRole('group', { name: group }).locator('code').textContent()) ?? '').trim();
 
   it('1. says no check-worker is running while monitors wait, and stops saying it once one runs', async () => {
-    await page.goto(`${appUrl}/`);
-    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
-    await heading().filter({ hasText: 'Dashboard' }).waitFor();
-    await addMonitor('Shop', `${target.url}/shop`);
-    await addMonitor('Blog', `${target.url}/blog`);
+    await signIn(appUrl);
+    await addMonitorFromDashboard('Shop', `${target.url}/shop`);
+    await addMonitorFromDashboard('Blog', `${target.url}/blog`);
 
     await nav('Dashboard');
     const late = page.getByRole('alert').filter({ hasText: 'No check-worker is running' });
@@ -279,7 +243,7 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
 
   it('6. lists a notification\'s deliveries, with a possible duplicate marked', async () => {
     target.respond(answer(500, 'boom'));
-    await monitorOnServer('Shop', 'offline');
+    await monitorOnServer(stack.ds, 'Shop', 'offline');
     await refreshed(heading().filter({ hasText: 'Offline' }));
     await waitFor(() => slack.messages.length >= 2, { what: 'downtime Slack message', timeoutMs: 30_000 });
     // Sent before the page reads the deliveries, so it reads them all sent.

@@ -1,4 +1,6 @@
 import type { Server } from 'node:http';
+import type { Redis } from 'ioredis';
+import type { Express } from 'express';
 import type { Config } from '@uptime/config';
 import { createDataSource, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
@@ -36,80 +38,108 @@ export interface RunningApi {
 export async function startApi({ config, dataSource, logger, metrics, databaseReady = Promise.resolve() }: ApiDeps): Promise<RunningApi> {
   const redis = createRedisConnection(config.redis.url, 'uptime-api');
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-  // The request path fails fast rather than waits on Postgres or Redis (docs/reliability.md).
-  const requestRedis = createRequestRedisConnection(config.redis.url, 'uptime-api-requests', config.dependencyTimeoutMs);
-  const requestScheduler = new MonitorScheduler(requestRedis, config.redis.queuePrefix);
-  // While Redis is away its requests answer 503 on their own; the queue's own report is noise.
-  requestScheduler.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
   scheduler.queue.on('error', (err) => logger.warn({ error: err.message }, 'queue connection error'));
-  const requestDataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api', timeoutMs: config.dependencyTimeoutMs });
+  const requests = openRequestPath(config, logger, databaseReady);
+  const app = createApp({ config, dataSource: requests.dataSource, redis: requests.redis, scheduler: requests.scheduler, logger, metrics, started: requests.ready });
+  const background = startBackgroundJobsWhenReady({ config, dataSource, scheduler, redis, logger }, databaseReady);
+  // The background jobs stop before their connections go (the database may be open already).
+  const stopStarting = (reason: string): void => {
+    requests.opening.abort(new Error(reason));
+    background.stop();
+  };
+  const releaseConnections = async (quietly: boolean): Promise<void> => {
+    const settle = async (p: Promise<unknown>): Promise<void> => void (await (quietly ? p.catch(() => undefined) : p));
+    await settle(Promise.all([scheduler.close(), requests.scheduler.close()]));
+    await settle(redis.quit());
+    requests.redis.disconnect();
+    if (requests.dataSource.isInitialized) await settle(requests.dataSource.destroy());
+  };
+  const server = await listen(app, config).catch(async (err: unknown) => {
+    // Nothing started (EADDRINUSE and the like): let go of Redis, so the caller can stop it
+    // without errors from our clients.
+    stopStarting('not listening');
+    await releaseConnections(true);
+    throw err;
+  });
+  const url = addressOf(server, config);
+  logger.info({ url }, 'api listening');
+  return {
+    server,
+    url,
+    close: async () => {
+      stopStarting('shutting down');
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await releaseConnections(false);
+    },
+  };
+}
+
+/**
+ * The request path's own Redis connection, queue and database pool, with deadlines: it fails
+ * fast rather than waits on Postgres or Redis (docs/reliability.md). The pool opens once the
+ * database is migrated (`ready`), retrying until it does or `opening` is aborted.
+ */
+function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<void>) {
+  const redis = createRequestRedisConnection(config.redis.url, 'uptime-api-requests', config.dependencyTimeoutMs);
+  const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
+  // While Redis is away its requests answer 503 on their own; the queue's own report is noise.
+  scheduler.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
+  const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api', timeoutMs: config.dependencyTimeoutMs });
   const opening = new AbortController();
-  const requestsReady = databaseReady.then(() =>
-    retryUntilSuccess('request database pool', async () => void (await requestDataSource.initialize()), {
+  const ready = databaseReady.then(() =>
+    retryUntilSuccess('request database pool', async () => void (await dataSource.initialize()), {
       logger,
       signal: opening.signal,
       firstDelayMs: 250,
       maxDelayMs: 2000,
     }),
   );
-  const app = createApp({ config, dataSource: requestDataSource, redis: requestRedis, scheduler: requestScheduler, logger, metrics, started: requestsReady });
-  let isClosed = false;
-  let reconciler: { stop(): void } | undefined;
-  let maintenance: { stop(): void } | undefined;
-  // A start-up aborted by a shutdown rejects databaseReady: then there is nothing to reconcile.
+  ready.catch(() => undefined);
+  return { redis, scheduler, dataSource, opening, ready };
+}
+
+/**
+ * Once the database is open: the schedule reconciler, and the hourly maintenance job (one instance
+ * at a time: result partitions created ahead and compacted, old raw results and fine rollups gone;
+ * docs/statistics.md, docs/capacity.md). A start-up aborted by a shutdown rejects databaseReady:
+ * then there is nothing to start.
+ */
+function startBackgroundJobsWhenReady(
+  { config, dataSource, scheduler, redis, logger }: { config: Config; dataSource: DataSource; scheduler: MonitorScheduler; redis: Redis; logger: Logger },
+  databaseReady: Promise<void>,
+): { stop(): void } {
+  let stopped = false;
+  const jobs: { stop(): void }[] = [];
   void databaseReady.then(
     () => {
-      if (isClosed) return;
-      reconciler = startScheduleReconciler({ ds: dataSource, scheduler, redis, logger });
-      // Hourly, one instance at a time: result partitions created ahead and compacted, old raw
-      // results and fine rollups gone (docs/statistics.md, docs/capacity.md).
-      maintenance = startMaintenanceJob({
-        ds: dataSource,
-        redis,
-        prefix: config.redis.queuePrefix,
-        resultRetentionDays: config.resultRetentionDays,
-        logger,
-      });
+      if (stopped) return;
+      jobs.push(startScheduleReconciler({ ds: dataSource, scheduler, redis, logger }));
+      jobs.push(
+        startMaintenanceJob({ ds: dataSource, redis, prefix: config.redis.queuePrefix, resultRetentionDays: config.resultRetentionDays, logger }),
+      );
     },
     () => undefined,
   );
-  requestsReady.catch(() => undefined);
-  const server = await new Promise<Server>((resolve, reject) => {
+  return {
+    stop: () => {
+      stopped = true;
+      for (const job of jobs) job.stop();
+    },
+  };
+}
+
+function listen(app: Express, config: Config): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
     const s = createApiServer(app, config.httpTimeouts);
     s.once('error', reject);
     s.listen(config.http.port, config.http.host, () => resolve(s));
-  }).catch(async (err: unknown) => {
-    // Nothing started (EADDRINUSE and the like): let go of Redis, so the caller can stop it
-    // without errors from our clients.
-    isClosed = true;
-    opening.abort(new Error('not listening'));
-    // The database may already be open and the background jobs running: stop them before their connections go.
-    reconciler?.stop();
-    maintenance?.stop();
-    await Promise.all([scheduler.close(), requestScheduler.close()]).catch(() => undefined);
-    await redis.quit().catch(() => undefined);
-    requestRedis.disconnect();
-    if (requestDataSource.isInitialized) await requestDataSource.destroy().catch(() => undefined);
-    throw err;
   });
+}
+
+/** The URL the server listens at (the port the system chose when PORT is 0). */
+function addressOf(server: Server, config: Config): string {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;
-  const url = `http://${config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host}:${port}`;
-  logger.info({ url }, 'api listening');
-  return {
-    server,
-    url,
-    close: async () => {
-      isClosed = true;
-      opening.abort(new Error('shutting down'));
-      reconciler?.stop();
-      maintenance?.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await Promise.all([scheduler.close(), requestScheduler.close()]);
-      await redis.quit();
-      requestRedis.disconnect();
-      if (requestDataSource.isInitialized) await requestDataSource.destroy();
-    },
-  };
+  return `http://${config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host}:${port}`;
 }

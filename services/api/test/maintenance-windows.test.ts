@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { User } from '@uptime/db';
 import { aCaller, aMonitor } from '@uptime/testing';
-import { expectMeta, useApiHarness } from './support/api-harness';
+import { expectError, expectMeta, useApiHarness } from './support/api-harness';
 
 const h = useApiHarness();
 let user: User;
@@ -16,11 +16,6 @@ beforeEach(async () => {
 
 const api = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, as = auth) =>
   request(h.app)[method](`/api/v1/maintenance-windows${path}`).set('Authorization', as);
-
-function expectError(res: request.Response, status: number, code: string): void {
-  expect([res.status, res.body.error?.code]).toEqual([status, code]);
-  expectMeta(res);
-}
 
 const HOUR = 3_600_000;
 const body = (monitorIds: number[], extra: Record<string, unknown> = {}) => ({

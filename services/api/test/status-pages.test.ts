@@ -4,7 +4,7 @@ import { aCaller, aMonitor } from '@uptime/testing';
 import { parseInput } from '../src/http/validate';
 import { buildOpenApiDocument } from '../src/openapi/document';
 import { StatusPageFieldsDto } from '../src/status-pages/status-page.dto';
-import { expectMeta, useApiHarness } from './support/api-harness';
+import { expectError, expectMeta, useApiHarness } from './support/api-harness';
 import { documentContract } from './support/document-contract';
 
 const h = useApiHarness({ PUBLIC_URL: 'https://status.example.test' });
@@ -20,11 +20,6 @@ beforeEach(async () => {
 
 const api = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, as = auth) =>
   request(h.app)[method](`/api/v1/status-pages${path}`).set('Authorization', as);
-
-function expectError(res: request.Response, status: number, code: string): void {
-  expect([res.status, res.body.error?.code]).toEqual([status, code]);
-  expectMeta(res);
-}
 
 async function createPage(body: Record<string, unknown>, as = auth) {
   const res = await api('post', '', as).send(body);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestAgentCheck, toWireCheck } from '@uptime/agent-protocol';
+import { requestAgentCheck, toWireCheck, type AgentCall, type AgentCheckResponse } from '@uptime/agent-protocol';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig } from '@uptime/probe';
@@ -21,6 +21,38 @@ const AGENT_MARGIN_MS = 10_000;
 
 export function agentCallTimeoutMs(check: CheckConfig): number {
   return check.timeout * (check.retryCount + 1) * 1000 + AGENT_MARGIN_MS;
+}
+
+/** A location's outcome from one agent call: its verdict when it answered, an 'error' location when not. */
+function locationOutcomeOf(agent: AgentTarget, call: AgentCall<AgentCheckResponse>, observedAt: Date): LocationOutcome {
+  if (!call.answered) {
+    return {
+      location: agent.location,
+      agentId: agent.id,
+      status: 'error',
+      statusCode: null,
+      responseTime: null,
+      error: call.error,
+      checkedAt: observedAt,
+      observedAt,
+      latencyMs: null,
+      agentVersion: null,
+    };
+  }
+  const { result, version } = call.value;
+  return {
+    // The location registered in the service names the place, whatever the agent calls itself.
+    location: agent.location,
+    agentId: agent.id,
+    status: result.ok ? 'up' : 'down',
+    statusCode: result.status_code,
+    responseTime: result.response_time,
+    error: result.error,
+    checkedAt: new Date(result.checked_at),
+    observedAt,
+    latencyMs: call.latencyMs,
+    agentVersion: version,
+  };
 }
 
 /**
@@ -58,34 +90,7 @@ export function createAgentChecks(opts: {
           );
         else opts.logger.info({ agent_id: agent.id, location: agent.location }, 'agent answers');
       }
-      if (!call.answered) {
-        return {
-          location: agent.location,
-          agentId: agent.id,
-          status: 'error',
-          statusCode: null,
-          responseTime: null,
-          error: call.error,
-          checkedAt: observedAt,
-          observedAt,
-          latencyMs: null,
-          agentVersion: null,
-        };
-      }
-      const { result, version } = call.value;
-      return {
-        // The location registered in the service names the place, whatever the agent calls itself.
-        location: agent.location,
-        agentId: agent.id,
-        status: result.ok ? 'up' : 'down',
-        statusCode: result.status_code,
-        responseTime: result.response_time,
-        error: result.error,
-        checkedAt: new Date(result.checked_at),
-        observedAt,
-        latencyMs: call.latencyMs,
-        agentVersion: version,
-      };
+      return locationOutcomeOf(agent, call, observedAt);
     },
   };
 }

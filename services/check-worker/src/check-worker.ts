@@ -15,7 +15,7 @@ import { runProbe } from '@uptime/probe';
 import { createQueueWorker, createRedisConnection, JobName, openQueue, QueueName } from '@uptime/queues';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
-import { startCheckLagReporter } from './check-lag';
+import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
 import { HeldCheckLock, InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
@@ -50,21 +50,9 @@ export interface RunningCheckWorker {
   close(): Promise<void>;
 }
 
-/**
- * A check-worker on an open database: consumes `run-check` jobs with as many probes in flight as
- * its measured load needs (at most CHECK_CONCURRENCY: adaptive-concurrency.ts), records results
- * in batches and publishes status changes. Any number may run.
- */
-export async function startCheckWorker({
-  config,
-  dataSource,
-  logger,
-  metrics = createServiceMetrics(),
-  checkStatsPublishMs,
-  concurrencyPeriodMs = 1000,
-}: CheckWorkerDeps): Promise<RunningCheckWorker> {
+/** The path of a finished check to Postgres: batched, buffered in Redis while Postgres is away, events published after commit. */
+function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, commands: Redis) {
   const prefix = config.redis.queuePrefix;
-  const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
   const backlog = new ResultBacklog({
     write: async (outcomes) => {
@@ -78,9 +66,15 @@ export async function startCheckWorker({
     logger,
   });
   const batcher = new ResultBatcher<CheckOutcome>((outcomes) => backlog.record(outcomes));
-  const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
-  const slots = new AdaptiveConcurrency(config.checkConcurrency);
-  const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix, config.checkLockTtlMs));
+  return { publisher, backlog, batcher };
+}
+
+/** The `run-check` handler: the job's lag observed, a concurrency slot held, the check tracked while in flight. */
+function runCheckHandler(
+  { config, dataSource, logger }: CheckWorkerDeps,
+  metrics: ServiceMetrics,
+  { lag, slots, inFlight, batcher }: { lag: CheckLagReporter; slots: AdaptiveConcurrency; inFlight: InFlightChecks; batcher: ResultBatcher<CheckOutcome> },
+): (job: Job, token?: string) => Promise<unknown> {
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
     probeOptions: { allowPrivateTargets: config.allowPrivateTargets },
@@ -94,29 +88,38 @@ export async function startCheckWorker({
       logger,
     }),
   });
+  return async (job, token) => {
+    const started = Date.now();
+    lag.observe(job, started);
+    const outcome = await slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
+    if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
+    logger.debug(
+      { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
+      'check finished',
+    );
+    return outcome;
+  };
+}
+
+/**
+ * A check-worker on an open database: consumes `run-check` jobs with as many probes in flight as
+ * its measured load needs (at most CHECK_CONCURRENCY: adaptive-concurrency.ts), records results
+ * in batches and publishes status changes. Any number may run.
+ */
+export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCheckWorker> {
+  const { config, logger, metrics = createServiceMetrics(), checkStatsPublishMs, concurrencyPeriodMs = 1000 } = deps;
+  const prefix = config.redis.queuePrefix;
+  const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
+  const { publisher, backlog, batcher } = startResultPath(deps, commands);
+  const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
+  const slots = new AdaptiveConcurrency(config.checkConcurrency);
+  const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix, config.checkLockTtlMs));
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   const worker = createQueueWorker(
     QueueName.checks,
-    {
-      [JobName.runCheck]: async (job: Job, token?: string) => {
-        const started = Date.now();
-        lag.observe(job, started);
-        const outcome = await slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
-        if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
-        logger.debug(
-          { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
-          'check finished',
-        );
-        return outcome;
-      },
-    },
-    {
-      connection: blocking,
-      prefix,
-      concurrency: slots.current,
-      maxStalledCount: 1,
-    },
+    { [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, inFlight, batcher }) },
+    { connection: blocking, prefix, concurrency: slots.current, maxStalledCount: 1 },
   );
   worker.on('failed', (job, err) =>
     logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, 'check job failed'),
@@ -134,40 +137,8 @@ export async function startCheckWorker({
     metrics.checkConcurrency.set(limit);
   });
   logger.info({ concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
-  const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
-    unwatchQueue();
-    slots.stop();
-    await lag.stop();
-    const running = inFlight.describe();
-    if (running.length > 0) logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
-    const outcome = await stopWithin(
-      graceMs,
-      async () => {
-        // Stop taking jobs, let in-flight checks finish and their results be written.
-        await worker.close();
-        await batcher.drain();
-        await backlog.stop();
-      },
-      async () => {
-        const requeued = await inFlight.requeue();
-        logger.warn({ requeued }, REQUEUED_AT_STOP_MESSAGE);
-        await backlog.stop();
-      },
-      logger,
-    );
-    if (outcome === 'graceful') {
-      await publisher.close();
-      await queue.close();
-      await closeRedis(blocking);
-      await closeRedis(commands);
-    } else {
-      // Whatever is still running is abandoned (and requeued above): drop the connections.
-      blocking.disconnect();
-      commands.disconnect();
-    }
-    return outcome;
-  };
-
+  const parts = { logger, unwatchQueue, slots, lag, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands };
+  const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
     worker,
     publisher,
@@ -176,4 +147,58 @@ export async function startCheckWorker({
       await stop();
     },
   };
+}
+
+/**
+ * Stops taking jobs and waits for the checks in flight and their writes, at most `graceMs`; past
+ * that, puts the unfinished checks back in the queue and drops the connections.
+ */
+async function stopCheckWorker(
+  p: {
+    logger: Logger;
+    unwatchQueue: () => void;
+    slots: AdaptiveConcurrency;
+    lag: CheckLagReporter;
+    inFlight: InFlightChecks;
+    worker: Worker;
+    batcher: ResultBatcher<CheckOutcome>;
+    backlog: ResultBacklog;
+    publisher: StatusEventPublisher;
+    queue: { close(): Promise<void> };
+    blocking: Redis;
+    commands: Redis;
+  },
+  graceMs: number,
+): Promise<StopOutcome> {
+  p.unwatchQueue();
+  p.slots.stop();
+  await p.lag.stop();
+  const running = p.inFlight.describe();
+  if (running.length > 0) p.logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
+  const outcome = await stopWithin(
+    graceMs,
+    async () => {
+      // Stop taking jobs, let in-flight checks finish and their results be written.
+      await p.worker.close();
+      await p.batcher.drain();
+      await p.backlog.stop();
+    },
+    async () => {
+      const requeued = await p.inFlight.requeue();
+      p.logger.warn({ requeued }, REQUEUED_AT_STOP_MESSAGE);
+      await p.backlog.stop();
+    },
+    p.logger,
+  );
+  if (outcome === 'graceful') {
+    await p.publisher.close();
+    await p.queue.close();
+    await closeRedis(p.blocking);
+    await closeRedis(p.commands);
+  } else {
+    // Whatever is still running is abandoned (and requeued above): drop the connections.
+    p.blocking.disconnect();
+    p.commands.disconnect();
+  }
+  return outcome;
 }

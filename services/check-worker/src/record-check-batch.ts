@@ -1,4 +1,4 @@
-import { uncheckedSpanBefore, type DataSource, type MonitorStatus } from '@uptime/db';
+import { uncheckedSpanBefore, type DataSource, type EntityManager, type MonitorStatus } from '@uptime/db';
 import type { ProbeResult } from '@uptime/probe';
 import {
   closeIncident,
@@ -9,16 +9,17 @@ import {
   openIncident,
   updateMonitors,
   upsertRollups,
+  type LockedMonitor,
   type MonitorUpdate,
   type NoDataSpan,
 } from './check-batch.repository';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
 import type { LocationOutcome } from './location-vote';
 import { stepEpisodes } from './alert-episodes';
-import { maintenanceAt } from './maintenance';
+import { maintenanceAt, type MaintenanceByMonitor } from './maintenance';
 import { isSlow } from './status-reason';
 import { insertEvents } from './status-event.repository';
-import { nextState } from './status-transition';
+import { nextState, type MonitorState, type Transition } from './status-transition';
 
 /** A finished check waiting to be recorded. */
 export interface CheckOutcome {
@@ -44,6 +45,28 @@ export interface StatusEvent {
   episodeIds: number[];
 }
 
+/** The checks a batch recorded, and what stepping their monitors reads. */
+interface RecordedBatch {
+  /** The batch's monitors, locked. */
+  monitors: Map<number, LockedMonitor>;
+  windows: MaintenanceByMonitor;
+  inMaintenance: Set<CheckOutcome>;
+  /** The new check_results ids, by resultKey(). */
+  inserted: Map<string, string>;
+  /** The checks recorded now (not recorded before), oldest first. */
+  recorded: CheckOutcome[];
+}
+
+/** What stepping the monitors of a batch writes. */
+interface BatchSteps {
+  updates: Map<number, MonitorUpdate>;
+  events: Omit<StatusEvent, 'id'>[];
+  noData: NoDataSpan[];
+}
+
+/** A check's key in insertResults()'s answer: the (monitor, planned time) a check result is unique by. */
+const resultKey = (o: CheckOutcome): string => `${o.monitorId}:${o.scheduledAt.getTime()}`;
+
 /**
  * Records a batch of finished checks in one transaction: the results (a check already recorded is
  * skipped), each monitor's state machine step (docs/monitors.md), incidents, rollups, and an outbox
@@ -56,111 +79,143 @@ export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckO
   // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
   return ds.transaction(async (em) => {
-    const monitors = await lockMonitors(em, [...new Set(outcomes.map((o) => o.monitorId))].sort((a, b) => a - b));
-    const current = outcomes
-      .filter((o) => {
-        const m = monitors.get(o.monitorId);
-        return m !== undefined && m.status !== 'paused' && o.configVersion >= m.configVersion;
-      })
-      .sort((a, b) => a.scheduledAt.getTime() - b.scheduledAt.getTime());
-    if (current.length === 0) {
+    const batch = await insertCurrentResults(em, outcomes);
+    if (batch === null) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
       return [];
     }
-    // Checks made during a maintenance window are recorded as such and kept out of the rollups,
-    // hence out of uptime and statistics (docs/alert-rules.md).
-    const windows = await loadMaintenance(em, [...monitors.keys()]);
-    const inMaintenance = new Set(current.filter((o) => maintenanceAt(windows, o.monitorId, o.result.checkedAt) !== null));
-    const inserted = await insertResults(em, current, inMaintenance);
-    const recorded = current.filter((o) => inserted.has(`${o.monitorId}:${o.scheduledAt.getTime()}`));
-    if (recorded.length === 0) {
-      if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
-      return [];
-    }
-
-    const updates = new Map<number, MonitorUpdate>();
-    const events: Omit<StatusEvent, 'id'>[] = [];
-    const noData: NoDataSpan[] = [];
-    for (const o of recorded) {
-      // Only a monitor's newest check moves its state. Results written back after an outage by
-      // several workers (result-backlog.ts), or a stalled check's late retry, may arrive after
-      // a newer one: they are history (the row and rollups above), not news.
-      const newest = updates.get(o.monitorId)?.lastCheck ?? monitors.get(o.monitorId)!.lastCheck;
-      if (newest !== null && o.result.checkedAt < newest) continue;
-      const before = updates.get(o.monitorId)?.state ?? monitors.get(o.monitorId)!;
-      const monitor = monitors.get(o.monitorId)!;
-      const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
-      if (unchecked) noData.push({ monitorId: o.monitorId, ...unchecked });
-      const maintenance = inMaintenance.has(o);
-      const wasInMaintenance = updates.get(o.monitorId)?.inMaintenance ?? monitor.inMaintenance;
-      const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) }, maintenance);
-      let openIncidentId = before.openIncidentId;
-      let incidentId: number | null = null;
-      if (step.opensIncident) {
-        // Offline when a window ended: the downtime starts when the window did.
-        const windowEnd = wasInMaintenance && newest !== null ? maintenanceAt(windows, o.monitorId, newest)?.endsAt : undefined;
-        const startedAt = windowEnd !== undefined && windowEnd < o.result.checkedAt ? windowEnd : o.result.checkedAt;
-        openIncidentId = incidentId = await openIncident(em, o, startedAt);
-      }
-      if (step.closesIncident && before.openIncidentId !== null) {
-        await closeIncident(em, before.openIncidentId, o.result.checkedAt);
-        incidentId = before.openIncidentId;
-        openIncidentId = null;
-      }
-      const previous = updates.get(o.monitorId);
-      const recordedBefore = previous ?? monitor;
-      // A check that received no certificate (a failure, an agent's result) keeps the last one seen.
-      const certificateExpiresAt = /^https:/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
-      const episodes = await stepEpisodes(
-        em,
-        o.monitorId,
-        {
-          alertOnSlow: monitor.alertOnSlow,
-          certificateExpiryDays: monitor.certificateExpiryDays,
-          responseTimeThreshold: monitor.responseTimeThreshold,
-          openSlowEpisodeId: recordedBefore.openSlowEpisodeId,
-          openCertificateEpisodeId: recordedBefore.openCertificateEpisodeId,
-          certificateExpiresAt: recordedBefore.certificateExpiresAt,
-        },
-        { slow: step.statusReason === 'slow', certificateExpiresAt, checkedAt: o.result.checkedAt, maintenance, responseTime: o.result.responseTime },
-      );
-      updates.set(o.monitorId, {
-        state: {
-          status: step.status,
-          statusReason: step.statusReason,
-          consecutiveFailures: step.consecutiveFailures,
-          consecutiveSuccesses: step.consecutiveSuccesses,
-          alertThreshold: before.alertThreshold,
-          recoveryThreshold: before.recoveryThreshold,
-          openIncidentId,
-        },
-        inMaintenance: maintenance,
-        lastCheck: o.result.checkedAt,
-        responseTime: o.result.responseTime,
-        lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
-        lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
-        certificateExpiresAt,
-        openSlowEpisodeId: episodes.openSlowEpisodeId,
-        openCertificateEpisodeId: episodes.openCertificateEpisodeId,
-      });
-      // A downtime opened after a maintenance window, or an alert episode opened or closed, is news
-      // though the status may stay the same.
-      if (step.status !== before.status || step.opensIncident || episodes.episodeIds.length > 0) {
-        const checkResultId = inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`) ?? null;
-        events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId, episodeIds: episodes.episodeIds });
-      }
-    }
-    await updateMonitors(em, updates);
-    await insertNoDataSpans(em, noData);
-    await upsertRollups(em, recorded.filter((o) => !inMaintenance.has(o)));
-    const withLocations = recorded.filter((o) => o.locations !== undefined);
+    const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
+    for (const o of batch.recorded) await stepMonitor(em, batch, o, steps);
+    await updateMonitors(em, steps.updates);
+    await insertNoDataSpans(em, steps.noData);
+    await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));
+    const withLocations = batch.recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {
-      const resultIdOf = (o: CheckOutcome): string => inserted.get(`${o.monitorId}:${o.scheduledAt.getTime()}`)!;
-      await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: resultIdOf(o), locations: o.locations! })));
+      await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: batch.inserted.get(resultKey(o))!, locations: o.locations! })));
     }
-    const saved = await insertEvents(em, events);
+    const saved = await insertEvents(em, steps.events);
     // Last before commit: agent rows are shared by many monitors, so their locks are held briefly.
     if (agentCalls.length > 0) await recordAgentActivity(em, withLocations.flatMap((o) => o.locations!), agentCalls);
     return saved;
   });
+}
+
+/**
+ * Locks the batch's monitors in id order, then inserts the results of the checks still current
+ * (monitor there and not paused, configuration not outdated), oldest first. Null when it recorded
+ * none: every check dropped, or recorded already.
+ */
+async function insertCurrentResults(em: EntityManager, outcomes: readonly CheckOutcome[]): Promise<RecordedBatch | null> {
+  const monitors = await lockMonitors(em, [...new Set(outcomes.map((o) => o.monitorId))].sort((a, b) => a - b));
+  const current = outcomes
+    .filter((o) => {
+      const m = monitors.get(o.monitorId);
+      return m !== undefined && m.status !== 'paused' && o.configVersion >= m.configVersion;
+    })
+    .sort((a, b) => a.scheduledAt.getTime() - b.scheduledAt.getTime());
+  if (current.length === 0) return null;
+  // Checks made during a maintenance window are recorded as such and kept out of the rollups,
+  // hence out of uptime and statistics (docs/alert-rules.md).
+  const windows = await loadMaintenance(em, [...monitors.keys()]);
+  const inMaintenance = new Set(current.filter((o) => maintenanceAt(windows, o.monitorId, o.result.checkedAt) !== null));
+  const inserted = await insertResults(em, current, inMaintenance);
+  const recorded = current.filter((o) => inserted.has(resultKey(o)));
+  return recorded.length === 0 ? null : { monitors, windows, inMaintenance, inserted, recorded };
+}
+
+/**
+ * Steps the monitor of a recorded check: its state, its downtime, its alert episodes, the no-data
+ * span the check ends, and the status event when any of them is news. Adds to `steps`.
+ */
+async function stepMonitor(em: EntityManager, batch: RecordedBatch, o: CheckOutcome, steps: BatchSteps): Promise<void> {
+  const monitor = batch.monitors.get(o.monitorId)!;
+  const previous = steps.updates.get(o.monitorId);
+  // Only a monitor's newest check moves its state. Results written back after an outage by
+  // several workers (result-backlog.ts), or a stalled check's late retry, may arrive after
+  // a newer one: they are history (the row and rollups above), not news.
+  const newest = previous?.lastCheck ?? monitor.lastCheck;
+  if (newest !== null && o.result.checkedAt < newest) return;
+  const before = previous?.state ?? monitor;
+  const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
+  if (unchecked) steps.noData.push({ monitorId: o.monitorId, ...unchecked });
+  const maintenance = batch.inMaintenance.has(o);
+  const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) }, maintenance);
+  const wasInMaintenance = previous?.inMaintenance ?? monitor.inMaintenance;
+  const { openIncidentId, incidentId } = await stepIncident(em, batch.windows, o, { before, step, wasInMaintenance, newest });
+  const recordedBefore = previous ?? monitor;
+  // A check that received no certificate (a failure, an agent's result) keeps the last one seen.
+  const certificateExpiresAt = /^https:/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
+  const episodes = await stepEpisodes(
+    em,
+    o.monitorId,
+    { ...monitorEpisodeSettings(monitor), ...openEpisodesOf(recordedBefore) },
+    { slow: step.statusReason === 'slow', certificateExpiresAt, checkedAt: o.result.checkedAt, maintenance, responseTime: o.result.responseTime },
+  );
+  steps.updates.set(o.monitorId, {
+    state: { ...stateAfter(before, step), openIncidentId },
+    inMaintenance: maintenance,
+    lastCheck: o.result.checkedAt,
+    responseTime: o.result.responseTime,
+    lastSuccess: o.result.ok ? o.result.checkedAt : (previous?.lastSuccess ?? null),
+    lastFailure: o.result.ok ? (previous?.lastFailure ?? null) : o.result.checkedAt,
+    certificateExpiresAt,
+    openSlowEpisodeId: episodes.openSlowEpisodeId,
+    openCertificateEpisodeId: episodes.openCertificateEpisodeId,
+  });
+  // A downtime opened after a maintenance window, or an alert episode opened or closed, is news
+  // though the status may stay the same.
+  if (step.status !== before.status || step.opensIncident || episodes.episodeIds.length > 0) {
+    const checkResultId = batch.inserted.get(resultKey(o)) ?? null;
+    steps.events.push({ monitorId: o.monitorId, from: before.status, to: step.status, incidentId, checkResultId, episodeIds: episodes.episodeIds });
+  }
+}
+
+/** The monitor's alert settings its episodes are decided by. */
+const monitorEpisodeSettings = (m: LockedMonitor) => ({
+  alertOnSlow: m.alertOnSlow,
+  certificateExpiryDays: m.certificateExpiryDays,
+  responseTimeThreshold: m.responseTimeThreshold,
+});
+
+/** The episodes open, and the certificate seen, before this check: the batch's last step, else the row. */
+const openEpisodesOf = (before: Pick<MonitorUpdate, 'openSlowEpisodeId' | 'openCertificateEpisodeId' | 'certificateExpiresAt'>) => ({
+  openSlowEpisodeId: before.openSlowEpisodeId,
+  openCertificateEpisodeId: before.openCertificateEpisodeId,
+  certificateExpiresAt: before.certificateExpiresAt,
+});
+
+/** The state machine's counters after `step`; the open incident is the caller's. */
+const stateAfter = (before: MonitorState, step: Transition): Omit<MonitorUpdate['state'], 'openIncidentId'> => ({
+  status: step.status,
+  statusReason: step.statusReason,
+  consecutiveFailures: step.consecutiveFailures,
+  consecutiveSuccesses: step.consecutiveSuccesses,
+  alertThreshold: before.alertThreshold,
+  recoveryThreshold: before.recoveryThreshold,
+});
+
+/**
+ * Opens or closes the monitor's downtime as `step` says. Returns the incident left open, and the
+ * one the status event names (the one opened or closed; null when neither).
+ */
+async function stepIncident(
+  em: EntityManager,
+  windows: MaintenanceByMonitor,
+  o: CheckOutcome,
+  { before, step, wasInMaintenance, newest }: { before: MonitorState; step: Transition; wasInMaintenance: boolean; newest: Date | null },
+): Promise<{ openIncidentId: number | null; incidentId: number | null }> {
+  let openIncidentId = before.openIncidentId;
+  let incidentId: number | null = null;
+  if (step.opensIncident) {
+    // Offline when a window ended: the downtime starts when the window did.
+    const windowEnd = wasInMaintenance && newest !== null ? maintenanceAt(windows, o.monitorId, newest)?.endsAt : undefined;
+    const startedAt = windowEnd !== undefined && windowEnd < o.result.checkedAt ? windowEnd : o.result.checkedAt;
+    openIncidentId = incidentId = await openIncident(em, o, startedAt);
+  }
+  if (step.closesIncident && before.openIncidentId !== null) {
+    await closeIncident(em, before.openIncidentId, o.result.checkedAt);
+    incidentId = before.openIncidentId;
+    openIncidentId = null;
+  }
+  return { openIncidentId, incidentId };
 }

@@ -1,9 +1,21 @@
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import { startPeriodicPass, type PeriodicPass } from '@uptime/observability';
 import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
 import { lockUnpublishedEvents, markEventsPublished } from './status-event.repository';
 import type { StatusEvent } from './record-check-batch';
+
+/** The `status-changed` job of an outbox event: ids and small facts only. */
+export const toStatusChangedJob = (e: StatusEvent): StatusChangedJob => ({
+  eventId: e.id,
+  monitorId: e.monitorId,
+  from: e.from,
+  to: e.to,
+  incidentId: e.incidentId,
+  checkResultId: e.checkResultId,
+  episodeIds: e.episodeIds,
+});
 
 /**
  * Moves status events from the Postgres outbox to the status-changes queue. Events are published
@@ -11,7 +23,7 @@ import type { StatusEvent } from './record-check-batch';
  */
 export class StatusEventPublisher {
   readonly queue: CatalogQueue<typeof QueueName.statusChanges>;
-  private sweepTimer?: NodeJS.Timeout;
+  private sweeping?: PeriodicPass<number>;
 
   constructor(
     private readonly ds: DataSource,
@@ -32,15 +44,7 @@ export class StatusEventPublisher {
     await enqueueBulk(
       this.queue,
       JOBS.statusChanged,
-      events.map((e): StatusChangedJob => ({
-        eventId: e.id,
-        monitorId: e.monitorId,
-        from: e.from,
-        to: e.to,
-        incidentId: e.incidentId,
-        checkResultId: e.checkResultId,
-        episodeIds: e.episodeIds,
-      })),
+      events.map(toStatusChangedJob),
     );
     await markEventsPublished(db, events.map((e) => e.id));
   }
@@ -55,15 +59,13 @@ export class StatusEventPublisher {
     });
   }
 
+  /** Sweeps every `intervalMs`, one sweep at a time; close() waits for the running one. */
   startSweeping(intervalMs = 5000): void {
-    this.sweepTimer = setInterval(() => {
-      this.sweep().catch((err: unknown) => this.logger.warn({ err }, 'status event sweep failed'));
-    }, intervalMs);
-    this.sweepTimer.unref();
+    this.sweeping = startPeriodicPass(() => this.sweep(), intervalMs, this.logger, 'status event sweep');
   }
 
   async close(): Promise<void> {
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.sweeping?.stop();
     await this.queue.close();
   }
 }

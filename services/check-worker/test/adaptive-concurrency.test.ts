@@ -1,13 +1,10 @@
-import type { Redis } from 'ioredis';
 import { Monitor, type DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { MonitorScheduler } from '@uptime/queues';
 import {
   aUser,
-  openTestDatabase,
   resetDatabase,
   resetRedis,
-  startFakeHttpServer,
   testConfig,
   waitFor,
   type FakeHandler,
@@ -15,6 +12,7 @@ import {
 } from '@uptime/testing';
 import { INITIAL_CONCURRENCY } from '../src/adaptive-concurrency';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
+import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 jest.setTimeout(120_000);
 
@@ -24,8 +22,8 @@ jest.setTimeout(120_000);
  */
 describe('check-worker adaptive concurrency', () => {
   const logger = createLogger({ level: 'silent', service: 'adaptive-concurrency-test' });
+  let bed: SchedulerBed;
   let ds: DataSource;
-  let redis: Redis;
   let scheduler: MonitorScheduler;
   let target: FakeHttpServer;
   let worker: RunningCheckWorker | undefined;
@@ -51,10 +49,8 @@ describe('check-worker adaptive concurrency', () => {
     };
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    redis = createRedisConnection(testConfig().redis.url, 'adaptive-concurrency-test');
-    scheduler = new MonitorScheduler(redis, testConfig().redis.queuePrefix);
-    target = await startFakeHttpServer();
+    bed = await startSchedulerBed('adaptive-concurrency-test', undefined, { reset: false });
+    ({ ds, scheduler, target } = bed);
   });
   beforeEach(async () => {
     await resetDatabase(ds);
@@ -66,10 +62,7 @@ describe('check-worker adaptive concurrency', () => {
     worker = undefined;
   });
   afterAll(async () => {
-    await scheduler?.close();
-    await redis?.quit();
-    await target?.close();
-    await ds?.destroy();
+    await bed?.close();
   });
 
   /** `count` monitors of the target, each with one check queued now; resolves with their ids. */

@@ -1,19 +1,15 @@
-import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { checkConfigOf, createRedisConnection, expandCheck, MonitorScheduler, schedulerIdOf, type RunCheckJob } from '@uptime/queues';
+import { checkConfigOf, expandCheck, MonitorScheduler, schedulerIdOf, type RunCheckJob } from '@uptime/queues';
 import {
   aMonitor,
   aUser,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  startFakeHttpServer,
   testConfig,
   waitFor,
   type FakeHttpServer,
 } from '@uptime/testing';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
+import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 /**
  * Job templates leave out the fields at their usual values (packages/queues/src/compact-check.ts)
@@ -23,29 +19,22 @@ import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
 describe('compact job templates', () => {
   const config = testConfig();
   const logger = createLogger({ level: 'silent', service: 'compact-template-test' });
+  let bed: SchedulerBed;
   let ds: DataSource;
-  let redis: Redis;
   let scheduler: MonitorScheduler;
   let target: FakeHttpServer;
   let worker: RunningCheckWorker | undefined;
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    redis = createRedisConnection(config.redis.url, 'compact-template-test');
-    scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-    target = await startFakeHttpServer((_req, res) => {
+    bed = await startSchedulerBed('compact-template-test', (_req, res) => {
       res.writeHead(418, { 'content-type': 'text/plain' });
       res.end('pong, all fine');
     });
-    await resetDatabase(ds);
-    await resetRedis();
+    ({ ds, scheduler, target } = bed);
   });
   afterAll(async () => {
     await worker?.close();
-    await scheduler?.close();
-    await redis?.quit();
-    await target?.close();
-    await ds?.destroy();
+    await bed?.close();
   });
 
   it('stores only what differs from the usual values and probes with the whole configuration', async () => {

@@ -1,20 +1,15 @@
-import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { MonitorScheduler } from '@uptime/queues';
 import {
   aMonitor,
   aUser,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  startFakeHttpServer,
   startServiceProcess,
-  testConfig,
   waitFor,
   type FakeHttpServer,
   type ServiceProcess,
 } from '@uptime/testing';
 import { plannedTimeOf } from '../src/run-check.processor';
+import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 jest.setTimeout(120_000);
 
@@ -31,34 +26,26 @@ const INTERVAL_S = 5;
  * monitor at its very next slot instead of skipping slots until a long lock expires.
  */
 describe('a check-worker killed mid-check', () => {
-  const config = testConfig();
+  let bed: SchedulerBed;
   let ds: DataSource;
-  let redis: Redis;
   let scheduler: MonitorScheduler;
   let target: FakeHttpServer;
   const workers: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
-    redis = createRedisConnection(config.redis.url, 'fault-worker-killed-test');
-    scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
     let seen = 0;
     // The first request hangs (the check in flight when the worker dies); later ones answer.
-    target = await startFakeHttpServer((_req, res) => {
+    bed = await startSchedulerBed('fault-worker-killed-test', (_req, res) => {
       seen += 1;
       if (seen === 1) return;
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
     });
+    ({ ds, scheduler, target } = bed);
   });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
-    await scheduler?.close();
-    await redis?.quit();
-    await target?.close();
-    await ds?.destroy();
+    await bed?.close();
   });
 
   const startWorker = async (): Promise<ServiceProcess> => {

@@ -1,21 +1,16 @@
-import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { MonitorScheduler } from '@uptime/queues';
 import {
   aMonitor,
   aUser,
-  answer,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
   sleep,
-  startFakeHttpServer,
   testConfig,
   waitFor,
   type FakeHttpServer,
 } from '@uptime/testing';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
+import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 jest.setTimeout(60_000);
 
@@ -25,26 +20,19 @@ const STOPPED_MS = 5_000;
 describe('all check-workers stopped for more than two intervals', () => {
   const config = testConfig();
   const logger = createLogger({ level: config.logLevel, service: 'fault-workers-stopped-test' });
+  let bed: SchedulerBed;
   let ds: DataSource;
-  let redis: Redis;
   let scheduler: MonitorScheduler;
   let target: FakeHttpServer;
   let worker: RunningCheckWorker | undefined;
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
-    redis = createRedisConnection(config.redis.url, 'fault-workers-stopped-test');
-    scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-    target = await startFakeHttpServer(answer(200, 'ok'));
+    bed = await startSchedulerBed('fault-workers-stopped-test');
+    ({ ds, scheduler, target } = bed);
   });
   afterAll(async () => {
     await worker?.close();
-    await scheduler?.close();
-    await redis?.quit();
-    await target?.close();
-    await ds?.destroy();
+    await bed?.close();
   });
 
   const checkTimes = async (monitorId: number): Promise<number[]> =>

@@ -8,26 +8,24 @@ import {
   type RunningHealthServer,
   type ServiceMetrics,
 } from '@uptime/observability';
-import { createRedisConnection, JobName, MonitorScheduler } from '@uptime/queues';
+import { JobName, MonitorScheduler } from '@uptime/queues';
 import {
   aCheckConfig,
   aMonitor,
   answer,
   aUser,
   metricValue,
-  openTestDatabase,
-  resetDatabase,
-  resetRedis,
-  startFakeHttpServer,
   testConfig,
   waitFor,
   type FakeHttpServer,
 } from '@uptime/testing';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
+import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 describe('check-worker metrics', () => {
   const config = testConfig();
   const logger = createLogger({ level: config.logLevel, service: 'check-worker-test' });
+  let bed: SchedulerBed;
   let ds: DataSource;
   let redis: Redis;
   let scheduler: MonitorScheduler;
@@ -37,12 +35,8 @@ describe('check-worker metrics', () => {
   let health: RunningHealthServer;
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    await resetDatabase(ds);
-    await resetRedis();
-    redis = createRedisConnection(config.redis.url, 'ops-metrics-test');
-    scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-    target = await startFakeHttpServer(answer(200, 'ok'));
+    bed = await startSchedulerBed('ops-metrics-test');
+    ({ ds, redis, scheduler, target } = bed);
     metrics = createServiceMetrics({ processMetrics: true });
     worker = await startCheckWorker({ config, dataSource: ds, logger, metrics });
     health = await startHealthServer({
@@ -57,10 +51,7 @@ describe('check-worker metrics', () => {
   afterAll(async () => {
     await health?.close();
     await worker?.close();
-    await scheduler?.close();
-    await redis?.quit();
-    await target?.close();
-    await ds?.destroy();
+    await bed?.close();
   });
 
   const scrape = async (): Promise<string> => {

@@ -1,14 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { DataSource, Monitor } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { MonitorScheduler } from '@uptime/queues';
 import {
   aMonitor,
   aUser,
-  openTestDatabase,
   resetDatabase,
   resetRedis,
-  startFakeHttpServer,
   startServiceProcess,
   testConfig,
   waitFor,
@@ -16,6 +14,7 @@ import {
   type FakeHttpServer,
 } from '@uptime/testing';
 import { startCheckWorker } from '../src/check-worker';
+import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 jest.setTimeout(60_000);
 
@@ -24,6 +23,7 @@ const SLOW_MS = 3000;
 describe('check-worker shutdown', () => {
   const config = testConfig();
   const logger = createLogger({ level: config.logLevel, service: 'check-worker-test' });
+  let bed: SchedulerBed;
   let ds: DataSource;
   let redis: Redis;
   let scheduler: MonitorScheduler;
@@ -40,10 +40,8 @@ describe('check-worker shutdown', () => {
   };
 
   beforeAll(async () => {
-    ds = await openTestDatabase();
-    redis = createRedisConnection(config.redis.url, 'ops-shutdown-test');
-    scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-    target = await startFakeHttpServer(slow);
+    bed = await startSchedulerBed('ops-shutdown-test', slow, { reset: false });
+    ({ ds, redis, scheduler, target } = bed);
   });
   beforeEach(async () => {
     await resetDatabase(ds);
@@ -52,10 +50,7 @@ describe('check-worker shutdown', () => {
     target.requests.length = 0;
   });
   afterAll(async () => {
-    await scheduler?.close();
-    await redis?.quit();
-    await target?.close();
-    await ds?.destroy();
+    await bed?.close();
   });
 
   const aSlowMonitor = async (): Promise<Monitor> => aMonitor(ds, await aUser(ds), { url: `${target.url}/slow`, timeout: 10 });

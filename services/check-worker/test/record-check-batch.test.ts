@@ -1,7 +1,8 @@
-import { Monitor, type DataSource } from '@uptime/db';
-import { aMonitor, aUser, openTestDatabase, resetDatabase } from '@uptime/testing';
+import { Monitor } from '@uptime/db';
+import { aMonitor, aUser } from '@uptime/testing';
 import type { ProbeResult } from '@uptime/probe';
 import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
+import { useBatchDatabase } from './support/batch-database';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 
@@ -16,22 +17,16 @@ function outcome(monitorId: number, second: number, ok: boolean, overrides: Part
 }
 
 describe('recordCheckBatch', () => {
-  let ds: DataSource;
-  beforeAll(async () => {
-    ds = await openTestDatabase();
-  });
-  beforeEach(() => resetDatabase(ds));
-  afterAll(() => ds.destroy());
-
-  const reload = (id: number) => ds.getRepository(Monitor).findOneByOrFail({ id });
+  const db = useBatchDatabase();
+  const { reload } = db;
 
   it('stores the timing phases of a check, saturating at the smallint limit, and none when absent', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    await recordCheckBatch(ds, [
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    await recordCheckBatch(db.ds, [
       outcome(m.id, 0, true, { timings: { dns: 3, connect: 7, tls: null, firstByte: 40_000 } }),
       outcome(m.id, 30, true),
     ]);
-    const rows = await ds.query('SELECT dns_ms, connect_ms, tls_ms, first_byte_ms FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
+    const rows = await db.ds.query('SELECT dns_ms, connect_ms, tls_ms, first_byte_ms FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
     expect(rows).toEqual([
       { dns_ms: 3, connect_ms: 7, tls_ms: null, first_byte_ms: 32767 },
       { dns_ms: null, connect_ms: null, tls_ms: null, first_byte_ms: null },
@@ -39,103 +34,103 @@ describe('recordCheckBatch', () => {
   });
 
   it('stores a check older than the newest one as history without moving the state', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    await recordCheckBatch(ds, [outcome(m.id, 60, true)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    await recordCheckBatch(db.ds, [outcome(m.id, 60, true)]);
     // Written back late (another worker's backlog after an outage): a failure from before.
-    const events = await recordCheckBatch(ds, [outcome(m.id, 30, false)]);
+    const events = await recordCheckBatch(db.ds, [outcome(m.id, 30, false)]);
     expect(events).toEqual([]);
     expect(await reload(m.id)).toMatchObject({ status: 'online', consecutiveFailures: 0, openIncidentId: null });
     expect((await reload(m.id)).lastCheck?.getTime()).toBe(T0 + 60_000);
-    const rows = await ds.query('SELECT ok FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
+    const rows = await db.ds.query('SELECT ok FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [m.id]);
     expect(rows).toEqual([{ ok: false }, { ok: true }]);
   });
 
   it('records results, moves the monitor online and keeps its last check facts', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    const events = await recordCheckBatch(ds, [outcome(m.id, 0, true, { responseTime: 42 })]);
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    const events = await recordCheckBatch(db.ds, [outcome(m.id, 0, true, { responseTime: 42 })]);
     const after = await reload(m.id);
     expect(after).toMatchObject({ status: 'online', consecutiveFailures: 0, responseTime: 42, openIncidentId: null });
     expect(after.lastCheck?.getTime()).toBe(T0);
     expect(after.lastSuccess?.getTime()).toBe(T0);
     expect(after.lastFailure).toBeNull();
     expect(events).toEqual([expect.objectContaining({ monitorId: m.id, from: 'pending', to: 'online', incidentId: null })]);
-    const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM check_results WHERE monitor_id = $1', [m.id]);
+    const [{ count }] = await db.ds.query('SELECT count(*)::int AS count FROM check_results WHERE monitor_id = $1', [m.id]);
     expect(count).toBe(1);
   });
 
   it('opens one incident on the way down and closes it with its duration on recovery', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    await recordCheckBatch(ds, [outcome(m.id, 0, true)]);
-    const down = await recordCheckBatch(ds, [outcome(m.id, 10, false)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    await recordCheckBatch(db.ds, [outcome(m.id, 0, true)]);
+    const down = await recordCheckBatch(db.ds, [outcome(m.id, 10, false)]);
     expect(down).toEqual([expect.objectContaining({ from: 'online', to: 'offline', incidentId: expect.any(Number) })]);
     const incidentId = down[0]!.incidentId!;
-    expect(await recordCheckBatch(ds, [outcome(m.id, 20, false)])).toEqual([]);
-    const up = await recordCheckBatch(ds, [outcome(m.id, 70, true)]);
+    expect(await recordCheckBatch(db.ds, [outcome(m.id, 20, false)])).toEqual([]);
+    const up = await recordCheckBatch(db.ds, [outcome(m.id, 70, true)]);
     expect(up).toEqual([expect.objectContaining({ from: 'offline', to: 'online', incidentId })]);
-    const [incident] = await ds.query('SELECT started_at, resolved_at, duration, status_code, error FROM incidents WHERE id = $1', [incidentId]);
+    const [incident] = await db.ds.query('SELECT started_at, resolved_at, duration, status_code, error FROM incidents WHERE id = $1', [incidentId]);
     expect(incident.started_at.getTime()).toBe(T0 + 10_000);
     expect(incident.resolved_at.getTime()).toBe(T0 + 70_000);
     expect(incident.duration).toBe(60);
     expect(incident.status_code).toBe(500);
-    const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM incidents');
+    const [{ count }] = await db.ds.query('SELECT count(*)::int AS count FROM incidents');
     expect(count).toBe(1);
     expect((await reload(m.id)).openIncidentId).toBeNull();
   });
 
   it('changes nothing when the same result is delivered twice', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    const first = await recordCheckBatch(ds, [outcome(m.id, 0, false)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    const first = await recordCheckBatch(db.ds, [outcome(m.id, 0, false)]);
     expect(first).toHaveLength(1);
-    const again = await recordCheckBatch(ds, [outcome(m.id, 0, false)]);
+    const again = await recordCheckBatch(db.ds, [outcome(m.id, 0, false)]);
     expect(again).toEqual([]);
     const after = await reload(m.id);
     expect(after.consecutiveFailures).toBe(1);
-    const [{ results }] = await ds.query('SELECT count(*)::int AS results FROM check_results');
-    const [{ events }] = await ds.query('SELECT count(*)::int AS events FROM status_events');
-    const [{ checks }] = await ds.query('SELECT sum(checks)::int AS checks FROM check_rollups_5m');
+    const [{ results }] = await db.ds.query('SELECT count(*)::int AS results FROM check_results');
+    const [{ events }] = await db.ds.query('SELECT count(*)::int AS events FROM status_events');
+    const [{ checks }] = await db.ds.query('SELECT sum(checks)::int AS checks FROM check_rollups_5m');
     expect([results, events, checks]).toEqual([1, 1, 1]);
   });
 
   it('shows warning before offline with alert_threshold', async () => {
-    const m = await aMonitor(ds, await aUser(ds), { alertThreshold: 3 });
+    const m = await aMonitor(db.ds, await aUser(db.ds), { alertThreshold: 3 });
     const statuses: string[] = [];
     for (let i = 0; i < 3; i++) {
-      await recordCheckBatch(ds, [outcome(m.id, i, false)]);
+      await recordCheckBatch(db.ds, [outcome(m.id, i, false)]);
       statuses.push((await reload(m.id)).status);
     }
     expect(statuses).toEqual(['warning', 'warning', 'offline']);
   });
 
   it('applies several results of one monitor in one batch in scheduled order', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    const events = await recordCheckBatch(ds, [outcome(m.id, 2, true), outcome(m.id, 1, false), outcome(m.id, 0, true)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    const events = await recordCheckBatch(db.ds, [outcome(m.id, 2, true), outcome(m.id, 1, false), outcome(m.id, 0, true)]);
     expect(events.map((e) => `${e.from}>${e.to}`)).toEqual(['pending>online', 'online>offline', 'offline>online']);
     expect((await reload(m.id)).status).toBe('online');
   });
 
   it('drops results of paused and deleted monitors and of outdated configurations', async () => {
-    const owner = await aUser(ds);
-    const paused = await aMonitor(ds, owner, { status: 'paused' });
-    const updated = await aMonitor(ds, owner, { configVersion: 2 });
-    const gone = await aMonitor(ds, owner);
-    await ds.getRepository(Monitor).delete({ id: gone.id });
-    const events = await recordCheckBatch(ds, [outcome(paused.id, 0, false), outcome(updated.id, 0, false), outcome(gone.id, 0, false)]);
+    const owner = await aUser(db.ds);
+    const paused = await aMonitor(db.ds, owner, { status: 'paused' });
+    const updated = await aMonitor(db.ds, owner, { configVersion: 2 });
+    const gone = await aMonitor(db.ds, owner);
+    await db.ds.getRepository(Monitor).delete({ id: gone.id });
+    const events = await recordCheckBatch(db.ds, [outcome(paused.id, 0, false), outcome(updated.id, 0, false), outcome(gone.id, 0, false)]);
     expect(events).toEqual([]);
-    const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM check_results');
+    const [{ count }] = await db.ds.query('SELECT count(*)::int AS count FROM check_results');
     expect(count).toBe(0);
     expect((await reload(paused.id)).status).toBe('paused');
     expect((await reload(updated.id)).status).toBe('pending');
   });
 
   it('keeps rollups with counts, sums, extremes and a latency histogram', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    await recordCheckBatch(ds, [
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    await recordCheckBatch(db.ds, [
       outcome(m.id, 0, true, { responseTime: 10 }),
       outcome(m.id, 1, true, { responseTime: 300 }),
       outcome(m.id, 2, false, { responseTime: null, statusCode: null }),
     ]);
-    await recordCheckBatch(ds, [outcome(m.id, 3, true, { responseTime: 40 })]);
-    const [row] = await ds.query('SELECT checks, successes, rt_count, rt_sum::int, rt_min, rt_max, rt_hist FROM check_rollups_1h WHERE monitor_id = $1', [m.id]);
+    await recordCheckBatch(db.ds, [outcome(m.id, 3, true, { responseTime: 40 })]);
+    const [row] = await db.ds.query('SELECT checks, successes, rt_count, rt_sum::int, rt_min, rt_max, rt_hist FROM check_rollups_1h WHERE monitor_id = $1', [m.id]);
     expect(row).toMatchObject({ checks: 4, successes: 3, rt_count: 3, rt_sum: 350, rt_min: 10, rt_max: 300 });
     expect(row.rt_hist[0]).toBe(1); // 10 ms ≤ 10
     expect(row.rt_hist[2]).toBe(1); // 40 ms ≤ 50
@@ -144,11 +139,11 @@ describe('recordCheckBatch', () => {
   });
 
   it('decides each transition once when two workers record the same checks concurrently', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
+    const m = await aMonitor(db.ds, await aUser(db.ds));
     const batch = [outcome(m.id, 0, false)];
-    const [a, b] = await Promise.all([recordCheckBatch(ds, batch), recordCheckBatch(ds, batch)]);
+    const [a, b] = await Promise.all([recordCheckBatch(db.ds, batch), recordCheckBatch(db.ds, batch)]);
     expect(a.length + b.length).toBe(1);
-    const [{ count }] = await ds.query('SELECT count(*)::int AS count FROM incidents');
+    const [{ count }] = await db.ds.query('SELECT count(*)::int AS count FROM incidents');
     expect(count).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
-import { Monitor, type DataSource } from '@uptime/db';
-import { aMonitor, aUser, openTestDatabase, resetDatabase } from '@uptime/testing';
+import { aMonitor, aUser } from '@uptime/testing';
 import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
+import { useBatchDatabase } from './support/batch-database';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 
@@ -15,52 +15,46 @@ function outcome(monitorId: number, second: number, ok: boolean, responseTime = 
 }
 
 describe('slow responses and recovery confirmation (docs/alert-rules.md)', () => {
-  let ds: DataSource;
-  beforeAll(async () => {
-    ds = await openTestDatabase();
-  });
-  beforeEach(() => resetDatabase(ds));
-  afterAll(() => ds.destroy());
-
-  const reload = (id: number) => ds.getRepository(Monitor).findOneByOrFail({ id });
-  const incidents = (id: number): Promise<{ resolved_at: Date | null }[]> => ds.query('SELECT resolved_at FROM incidents WHERE monitor_id = $1 ORDER BY id', [id]);
+  const db = useBatchDatabase();
+  const { reload } = db;
+  const incidents = (id: number): Promise<{ resolved_at: Date | null }[]> => db.ds.query('SELECT resolved_at FROM incidents WHERE monitor_id = $1 ORDER BY id', [id]);
 
   it('puts a slow but successful check in warning (slow) without opening a downtime, and back online when fast', async () => {
-    const m = await aMonitor(ds, await aUser(ds), { responseTimeThreshold: 500 });
-    await recordCheckBatch(ds, [outcome(m.id, 0, true, 200)]);
-    const slow = await recordCheckBatch(ds, [outcome(m.id, 30, true, 501)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds), { responseTimeThreshold: 500 });
+    await recordCheckBatch(db.ds, [outcome(m.id, 0, true, 200)]);
+    const slow = await recordCheckBatch(db.ds, [outcome(m.id, 30, true, 501)]);
     expect(slow).toEqual([expect.objectContaining({ from: 'online', to: 'warning', incidentId: null })]);
     expect(await reload(m.id)).toMatchObject({ status: 'warning', statusReason: 'slow', consecutiveFailures: 0, openIncidentId: null });
     // Exactly at the threshold is not slower than it.
-    const fast = await recordCheckBatch(ds, [outcome(m.id, 60, true, 500)]);
+    const fast = await recordCheckBatch(db.ds, [outcome(m.id, 60, true, 500)]);
     expect(fast).toEqual([expect.objectContaining({ from: 'warning', to: 'online' })]);
     expect(await reload(m.id)).toMatchObject({ status: 'online', statusReason: null });
     expect(await incidents(m.id)).toEqual([]);
   });
 
   it('tells a failing warning from a slow one', async () => {
-    const m = await aMonitor(ds, await aUser(ds), { responseTimeThreshold: 500, alertThreshold: 3 });
-    await recordCheckBatch(ds, [outcome(m.id, 0, false)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds), { responseTimeThreshold: 500, alertThreshold: 3 });
+    await recordCheckBatch(db.ds, [outcome(m.id, 0, false)]);
     expect(await reload(m.id)).toMatchObject({ status: 'warning', statusReason: 'failing', consecutiveFailures: 1 });
-    await recordCheckBatch(ds, [outcome(m.id, 30, true, 900)]);
+    await recordCheckBatch(db.ds, [outcome(m.id, 30, true, 900)]);
     expect(await reload(m.id)).toMatchObject({ status: 'warning', statusReason: 'slow', consecutiveFailures: 0 });
   });
 
   it('ignores slowness while the threshold is off', async () => {
-    const m = await aMonitor(ds, await aUser(ds));
-    await recordCheckBatch(ds, [outcome(m.id, 0, true, 299_000)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    await recordCheckBatch(db.ds, [outcome(m.id, 0, true, 299_000)]);
     expect(await reload(m.id)).toMatchObject({ status: 'online', statusReason: null });
   });
 
   it('damps a flapping target with both thresholds: offline after 2 failures, online after 3 successes', async () => {
-    const m = await aMonitor(ds, await aUser(ds), { alertThreshold: 2, recoveryThreshold: 3 });
+    const m = await aMonitor(db.ds, await aUser(db.ds), { alertThreshold: 2, recoveryThreshold: 3 });
     // up, down, up, down, down (offline), up, up, down, up, up, up (online)
     const pattern = [true, false, true, false, false, true, true, false, true, true, true];
     const seen: string[] = [];
     for (const [i, ok] of pattern.entries()) {
       // Each check is delivered twice: the redelivery must change nothing.
-      await recordCheckBatch(ds, [outcome(m.id, i * 30, ok)]);
-      await recordCheckBatch(ds, [outcome(m.id, i * 30, ok)]);
+      await recordCheckBatch(db.ds, [outcome(m.id, i * 30, ok)]);
+      await recordCheckBatch(db.ds, [outcome(m.id, i * 30, ok)]);
       seen.push((await reload(m.id)).status);
     }
     expect(seen).toEqual(['online', 'warning', 'online', 'warning', 'offline', 'offline', 'offline', 'offline', 'offline', 'offline', 'online']);
@@ -71,11 +65,11 @@ describe('slow responses and recovery confirmation (docs/alert-rules.md)', () =>
   });
 
   it('keeps the downtime open while confirming, then ends it at the confirming check', async () => {
-    const m = await aMonitor(ds, await aUser(ds), { recoveryThreshold: 2 });
-    const down = await recordCheckBatch(ds, [outcome(m.id, 0, false)]);
+    const m = await aMonitor(db.ds, await aUser(db.ds), { recoveryThreshold: 2 });
+    const down = await recordCheckBatch(db.ds, [outcome(m.id, 0, false)]);
     const incidentId = down[0]!.incidentId;
     // Both successes in one batch: the first confirms nothing yet, the second ends the downtime.
-    const up = await recordCheckBatch(ds, [outcome(m.id, 30, true), outcome(m.id, 60, true)]);
+    const up = await recordCheckBatch(db.ds, [outcome(m.id, 30, true), outcome(m.id, 60, true)]);
     expect(up).toEqual([expect.objectContaining({ from: 'offline', to: 'online', incidentId })]);
     expect((await incidents(m.id))[0]!.resolved_at?.getTime()).toBe(T0 + 60_000);
   });

@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Worker } from 'bullmq';
+import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
@@ -58,13 +58,10 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
-/** Starts consuming `status-changes`; resolves once the worker is connected. */
-export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
+/** What sending needs, from the configuration: the email channel (metered), the sender, links, the address rule. */
+function deliveryOptionsOf(deps: NotifierDeps, metrics: ServiceMetrics) {
   const { config, logger } = deps;
-  const metrics = deps.metrics ?? createServiceMetrics();
-  const ownsConnection = deps.connection === undefined;
-  const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
-  const delivery = {
+  return {
     dataSource: deps.dataSource,
     emailChannel: new MeteredEmailChannel(deps.emailChannel ?? createEmailChannel(config.mail, logger), metrics),
     mailFrom: config.mail.from,
@@ -73,6 +70,26 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     logger,
     metrics,
   };
+}
+
+/** A failed job is a warning while BullMQ will retry it, an error once it will not. */
+const logFailedJob =
+  (logger: Logger) =>
+  (job: Job | undefined, err: Error): void => {
+    const willRetry = job !== undefined && !(err instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
+    const monitorId = (job?.data as { monitorId?: number } | undefined)?.monitorId;
+    const details = { job_id: job?.id, monitor_id: monitorId, job_name: job?.name, attempts_made: job?.attemptsMade, err };
+    if (willRetry) logger.warn(details, 'status-changed job failed; will retry');
+    else logger.error(details, 'status-changed job failed');
+  };
+
+/** Starts consuming `status-changes`; resolves once the worker is connected. */
+export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
+  const { config, logger } = deps;
+  const metrics = deps.metrics ?? createServiceMetrics();
+  const ownsConnection = deps.connection === undefined;
+  const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
+  const delivery = deliveryOptionsOf(deps, metrics);
   const worker = createQueueWorker(
     QueueName.statusChanges,
     {
@@ -86,13 +103,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const deliveryDeps = createDeliveryDeps(delivery);
   const sweeper = startDeliverySweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs });
   const followups = startFollowupSweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs, ...(deps.clock ? { clock: deps.clock } : {}) });
-  worker.on('failed', (job, err) => {
-    const willRetry = job !== undefined && !(err instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
-    const monitorId = (job?.data as { monitorId?: number } | undefined)?.monitorId;
-    const details = { job_id: job?.id, monitor_id: monitorId, job_name: job?.name, attempts_made: job?.attemptsMade, err };
-    if (willRetry) logger.warn(details, 'status-changed job failed; will retry');
-    else logger.error(details, 'status-changed job failed');
-  });
+  worker.on('failed', logFailedJob(logger));
   worker.on('error', (err) => logger.error({ err }, 'notifier worker error'));
   // Read on each scrape for queue_jobs{queue="status-changes"}.
   const queue = openQueue(QueueName.statusChanges, { connection, prefix: config.redis.queuePrefix });

@@ -5,7 +5,14 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/App';
 import { shouldRetry } from './app/errors';
 import { NoticeProvider } from './app/notices';
-import './styles.css';
+// In this order: later rules rely on the tokens, and some override earlier ones.
+import './styles/tokens.css';
+import './styles/frame.css';
+import './styles/surfaces.css';
+import './styles/tables.css';
+import './styles/controls.css';
+import './styles/lists.css';
+import './styles/pages.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -101,8 +101,33 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** How the browser tests move through the app: by role and accessible name only. */
 export function appDriver(currentPage: () => Page) {
+  const heading = (): Locator => currentPage().getByRole('heading', { level: 1 });
+  const notice = (text: string): Promise<void> =>
+    currentPage().getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
   return {
-    heading: (): Locator => currentPage().getByRole('heading', { level: 1 }),
+    heading,
+    /** From the app's root through the fake GitHub's sign-in, to the dashboard. */
+    async signIn(appUrl: string): Promise<void> {
+      await currentPage().goto(`${appUrl}/`);
+      await currentPage().getByRole('button', { name: 'Sign in with GitHub' }).click();
+      await heading().filter({ hasText: 'Dashboard' }).waitFor();
+    },
+    /**
+     * From the dashboard's "Add monitor": a monitor of `url` checked every second, with `fields`
+     * (label to value) filled too; waits for its page.
+     */
+    async addMonitor(name: string, url: string, fields: Record<string, string> = {}): Promise<void> {
+      await currentPage().getByRole('button', { name: 'Add monitor' }).click();
+      await heading().filter({ hasText: 'Add monitor' }).waitFor();
+      await currentPage().getByLabel('Name', { exact: true }).fill(name);
+      await currentPage().getByLabel('URL', { exact: true }).fill(url);
+      await currentPage().getByLabel('Check interval').fill('1');
+      await currentPage().getByLabel('Timeout').fill('5');
+      for (const [label, value] of Object.entries(fields)) await currentPage().getByLabel(label).fill(value);
+      await currentPage().getByRole('button', { name: 'Save', exact: true }).click();
+      await notice(`Monitor "${name}" added`);
+      await heading().filter({ hasText: name }).waitFor();
+    },
     /**
      * Follows a main-menu link and waits for that page's heading: until it shows, the page before
      * is still on screen, and a locator could match that page's copy of a button.
@@ -131,8 +156,7 @@ export function appDriver(currentPage: () => Page) {
       throw missed;
     },
     /** A notice in the live region saying `text`. */
-    notice: (text: string): Promise<void> =>
-      currentPage().getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 10_000 }),
+    notice,
     /** No serious or critical axe-core violation, and test-output/web-<name>.png. */
     async checkPage(name: string): Promise<void> {
       expect(await seriousAxeViolations(currentPage())).toEqual([]);

@@ -1,11 +1,12 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { DataSource } from '@uptime/db';
 import { callerOf } from '../auth/caller';
-import { sendData, sendList, sendMessage } from '../http/envelope';
+import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseMaintenanceWindowCreate, parseMaintenanceWindowPatch } from './maintenance-window-input';
 import { toMaintenanceWindowResponse } from './maintenance-window.presenter';
+import { ownedItemRoutes } from '../http/owned-item-routes';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
@@ -33,17 +34,10 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
     sendData(res, toMaintenanceWindowResponse(await getMaintenanceWindow(ds, callerOf(req).id, parseId(req.params.id, 'maintenance window'))));
   });
 
-  const update: RequestHandler = async (req, res) => {
-    const id = parseId(req.params.id, 'maintenance window');
-    const dto = await parseMaintenanceWindowPatch(req.body ?? {});
-    sendData(res, toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, callerOf(req).id, id, dto)));
-  };
-  router.put('/:id', update);
-  router.patch('/:id', update);
-
-  router.delete('/:id', async (req, res) => {
-    await deleteMaintenanceWindow(ds, callerOf(req).id, parseId(req.params.id, 'maintenance window'));
-    sendMessage(res, 'Maintenance window deleted');
+  ownedItemRoutes(router, 'maintenance window', {
+    update: async (ownerId, id, body) => toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, ownerId, id, await parseMaintenanceWindowPatch(body))),
+    remove: (ownerId, id) => deleteMaintenanceWindow(ds, ownerId, id),
+    deleted: 'Maintenance window deleted',
   });
 
   return router;

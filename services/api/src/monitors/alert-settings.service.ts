@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Monitor, type DataSource } from '@uptime/db';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
-import { assertTargetAllowed } from '../http/target-check';
 import { getMonitor } from './monitors.service';
 import { applyEscalationSettings, escalationSettingsOf, toEscalationSettingsResponse, uniqueRecipients, type EscalationSettings } from './escalation-settings';
 
@@ -20,12 +19,6 @@ export interface AlertSettings extends EscalationSettings {
   certificateExpiryDays: number;
   /** Only in the answer that generated it: the webhook key is shown once. */
   newWebhookSecret?: string;
-}
-
-export interface AlertSettingsDeps {
-  ds: DataSource;
-  /** ALLOW_PRIVATE_TARGETS: Slack and webhook URLs follow the monitor URL's rule. */
-  allowPrivateTargets: boolean;
 }
 
 const settingsOf = (m: Monitor): AlertSettings => ({
@@ -57,13 +50,12 @@ const required = (field: string, flag: string): ValidationError =>
  * Saves the given settings only: the check-worker reads `alert_threshold` and the notifier the
  * channel settings from the row when they act, so the next check or alert follows them without
  * any reschedule. An empty recipient list means "the owner". A channel enabled needs its URL
- * (given now or before); URLs pass the monitor URL's SSRF rule. The webhook's key is generated
- * the first time the webhook is enabled, and shown in that answer only.
+ * (given now or before); parseAlertSettingsPatch (alert-settings-input.ts) has checked the URLs'
+ * targets. The webhook's key is generated the first time the webhook is enabled, and shown in
+ * that answer only.
  */
-export async function updateAlertSettings(deps: AlertSettingsDeps, ownerId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
-  assertTargetAllowed(deps, dto.slack_webhook_url, 'slack_webhook_url');
-  assertTargetAllowed(deps, dto.webhook_url, 'webhook_url');
-  return deps.ds.transaction(async (tx) => {
+export async function updateAlertSettings(ds: DataSource, ownerId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
+  return ds.transaction(async (tx) => {
     const repo = tx.getRepository(Monitor);
     const monitor = await repo.findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
     if (!monitor) throw new NotFoundError('monitor', id);

@@ -3,7 +3,7 @@ import { callerOf } from '../auth/caller';
 import { sendData, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parseInput } from '../http/validate';
-import { AlertSettingsDto } from './alert-settings.dto';
+import { parseAlertSettingsPatch } from './alert-settings-input';
 import { getAlertSettings, toAlertSettingsResponse, updateAlertSettings } from './alert-settings.service';
 import { parseBulkRequest } from './bulk.dto';
 import { runBulk } from './bulk.service';
@@ -71,8 +71,8 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
 
   router.put('/:id/alerts', async (req, res) => {
     const id = monitorId(req.params.id);
-    const dto = await parseInput(AlertSettingsDto, req.body ?? {});
-    sendData(res, toAlertSettingsResponse(await updateAlertSettings(deps, callerOf(req).id, id, dto)));
+    const input = await parseAlertSettingsPatch(req.body, deps);
+    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).id, id, input)));
   });
 
   return router;

@@ -1,6 +1,6 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { callerOf } from '../auth/caller';
-import { sendData, sendList, sendMessage } from '../http/envelope';
+import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseMonitorFilters } from './list-monitors.params';
@@ -9,6 +9,7 @@ import { upcomingMaintenance } from '../maintenance-windows/maintenance-windows.
 import { parseMonitorCreate, parseMonitorPatch } from './monitor-input';
 import { createMonitor, deleteMonitor, getMonitor, listMonitors, updateMonitor, type MonitorsDeps } from './monitors.service';
 import { uptimeByMonitor } from '../monitor-stats/uptime.repository';
+import { ownedItemRoutes } from '../http/owned-item-routes';
 
 export function monitorsRouter(deps: MonitorsDeps): Router {
   const router = Router();
@@ -43,19 +44,14 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
     sendData(res, { ...toMonitorResponse(monitor, uptime.get(monitor.id)), maintenance });
   });
 
-  const update: RequestHandler = async (req, res) => {
-    const id = parseId(req.params.id, 'monitor');
-    const dto = await parseMonitorPatch(req.body ?? {}, deps);
-    const monitor = await updateMonitor(deps, callerOf(req).id, id, dto);
-    const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
-    sendData(res, toMonitorResponse(monitor, uptime.get(monitor.id)));
-  };
-  router.put('/:id', update);
-  router.patch('/:id', update);
-
-  router.delete('/:id', async (req, res) => {
-    await deleteMonitor(deps, callerOf(req).id, parseId(req.params.id, 'monitor'));
-    sendMessage(res, 'Monitor deleted');
+  ownedItemRoutes(router, 'monitor', {
+    update: async (ownerId, id, body) => {
+      const monitor = await updateMonitor(deps, ownerId, id, await parseMonitorPatch(body, deps));
+      const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
+      return toMonitorResponse(monitor, uptime.get(monitor.id));
+    },
+    remove: (ownerId, id) => deleteMonitor(deps, ownerId, id),
+    deleted: 'Monitor deleted',
   });
 
   return router;

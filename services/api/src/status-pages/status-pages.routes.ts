@@ -1,10 +1,11 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { callerOf } from '../auth/caller';
-import { sendData, sendList, sendMessage } from '../http/envelope';
+import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseStatusPageCreate, parseStatusPagePatch } from './status-page-input';
 import { toStatusPageResponse } from './status-page.presenter';
+import { ownedItemRoutes } from '../http/owned-item-routes';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -39,17 +40,10 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
     sendData(res, toStatusPageResponse(page, publicUrl));
   });
 
-  const update: RequestHandler = async (req, res) => {
-    const id = parseId(req.params.id, 'status page');
-    const dto = await parseStatusPagePatch(req.body ?? {});
-    sendData(res, toStatusPageResponse(await updateStatusPage(deps, callerOf(req).id, id, dto), publicUrl));
-  };
-  router.put('/:id', update);
-  router.patch('/:id', update);
-
-  router.delete('/:id', async (req, res) => {
-    await deleteStatusPage(deps, callerOf(req).id, parseId(req.params.id, 'status page'));
-    sendMessage(res, 'Status page deleted');
+  ownedItemRoutes(router, 'status page', {
+    update: async (ownerId, id, body) => toStatusPageResponse(await updateStatusPage(deps, ownerId, id, await parseStatusPagePatch(body)), publicUrl),
+    remove: (ownerId, id) => deleteStatusPage(deps, ownerId, id),
+    deleted: 'Status page deleted',
   });
 
   return router;

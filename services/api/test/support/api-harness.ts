@@ -96,6 +96,12 @@ export function useApiHarness(overrides: Record<string, string | undefined> = {}
 }
 
 /** Asserts the contract's meta block and X-Request-Id header (docs/api.md). */
+/** An error answer with `status` and `code`, and the envelope's meta. */
+export function expectError(res: { status: number; body: { error?: { code?: string }; meta?: { request_id?: string; timestamp?: string } }; headers: Record<string, string> }, status: number, code: string): void {
+  expect([res.status, res.body.error?.code]).toEqual([status, code]);
+  expectMeta(res);
+}
+
 export function expectMeta(res: { body: { meta?: { request_id?: string; timestamp?: string } }; headers: Record<string, string> }): void {
   expect(res.body.meta?.request_id).toBe(res.headers['x-request-id']);
   expect(res.body.meta?.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -1,4 +1,5 @@
 import type { Logger } from '@uptime/logger';
+import { startPeriodicPass } from '@uptime/observability';
 import { loadEpisodeContext } from '../episode.repository';
 import { loadIncidentContext } from '../incident.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
@@ -9,7 +10,7 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 5_000;
 const BATCH = 50;
 
 export interface DeliverySweeper {
-  /** One pass now (tests, and the timer); resolves with how many deliveries it attempted. */
+  /** One pass now, after the running one (tests, and the timer); resolves with how many deliveries it attempted. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -22,8 +23,6 @@ export interface DeliverySweeper {
  */
 export function startDeliverySweeper(deps: AttemptDeps, options: { intervalMs?: number } = {}): DeliverySweeper {
   const log: Logger = deps.logger.child({ component: 'delivery-sweeper' });
-  let running: Promise<number> | null = null;
-
   const pass = async (): Promise<number> => {
     const due = await listDueDeliveries(deps.dataSource, BATCH);
     let attempted = 0;
@@ -39,23 +38,6 @@ export function startDeliverySweeper(deps: AttemptDeps, options: { intervalMs?: 
     if (attempted > 0) log.info({ attempted }, 'swept due deliveries');
     return attempted;
   };
-  const sweep = (): Promise<number> => {
-    // Never two passes at once in one process.
-    running ??= pass().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-  const timer = setInterval(() => {
-    sweep().catch((err: unknown) => log.warn({ err }, 'delivery sweep failed; next pass will retry'));
-  }, options.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
-  timer.unref();
-
-  return {
-    sweep,
-    stop: async () => {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  const periodic = startPeriodicPass(pass, options.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS, log, 'delivery sweep');
+  return { sweep: () => periodic.run(), stop: () => periodic.stop() };
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
+import { startPeriodicPass } from '@uptime/observability';
 import { attemptDelivery, type AttemptDeps } from '../deliveries/attempt-delivery';
 import { queueDeliveries, type OpenDeliveryRow } from '../deliveries/delivery.repository';
 import { loadIncidentContext } from '../incident.repository';
@@ -53,7 +54,6 @@ export async function recordDueFollowups(db: DataSource, notificationId: number,
 export function startFollowupSweeper(deps: AttemptDeps, options: FollowupSweeperOptions = {}): FollowupSweeper {
   const log: Logger = deps.logger.child({ component: 'followup-sweeper' });
   const clock = options.clock ?? (() => new Date());
-  let running: Promise<number> | null = null;
 
   const pass = async (now: Date): Promise<number> => {
     let recorded = 0;
@@ -68,26 +68,6 @@ export function startFollowupSweeper(deps: AttemptDeps, options: FollowupSweeper
     if (recorded > 0) log.info({ recorded }, 'follow-ups of unacknowledged downtimes recorded');
     return recorded;
   };
-  const sweep = async (now: Date = clock()): Promise<number> => {
-    // Never two passes at once in one process: a caller waits for the running pass, then runs its own.
-    while (running) await running.catch(() => undefined);
-    const current = pass(now).finally(() => {
-      running = null;
-    });
-    running = current;
-    return current;
-  };
-  const timer = setInterval(() => {
-    if (running) return; // the timer's next tick will do
-    sweep().catch((err: unknown) => log.warn({ err }, 'follow-up sweep failed; next pass will retry'));
-  }, options.intervalMs ?? DEFAULT_FOLLOWUP_SWEEP_INTERVAL_MS);
-  timer.unref();
-
-  return {
-    sweep,
-    stop: async () => {
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  const periodic = startPeriodicPass((now?: Date) => pass(now ?? clock()), options.intervalMs ?? DEFAULT_FOLLOWUP_SWEEP_INTERVAL_MS, log, 'follow-up sweep');
+  return { sweep: (now) => periodic.run(now), stop: () => periodic.stop() };
 }

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkUrlTarget, createGuardedLookup, type AddressPolicy } from '@uptime/probe';
@@ -36,6 +36,32 @@ const lookupFor = (policy: AddressPolicy): LookupFunction => {
   if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
   return lookup;
 };
+
+/**
+ * Reads at most {@link MAX_ANSWER_BYTES} of an answer, then calls `done` once with what it read:
+ * at its end, at the limit, or when its body breaks off (the status line came: the receiver
+ * answered).
+ */
+function readCappedAnswer(res: IncomingMessage, done: (answer: PostAnswer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let isDone = false;
+  const finish = (): void => {
+    if (isDone) return;
+    isDone = true;
+    res.destroy();
+    done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+  };
+  res.on('data', (chunk: Buffer) => {
+    const room = MAX_ANSWER_BYTES - size;
+    chunks.push(chunk.subarray(0, Math.max(0, room)));
+    size += chunk.length;
+    if (size >= MAX_ANSWER_BYTES) finish();
+  });
+  res.on('end', finish);
+  res.on('error', finish);
+  res.on('aborted', finish);
+}
 
 /**
  * POSTs JSON and resolves with whatever status came back; never follows a redirect (a 3xx is
@@ -80,27 +106,14 @@ export function postJson(options: PostOptions): Promise<PostAnswer> {
       const kind = err.code === 'ERR_TARGET_REFUSED' ? 'permanent' : 'transient';
       fail(new SendError(`request to ${url.host} failed: ${err.message}`, kind, { cause: err }));
     });
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const finish = (): void => {
+    req.on('response', (res) =>
+      readCappedAnswer(res, (answer) => {
         if (isSettled) return;
         isSettled = true;
         clearTimeout(timer);
-        res.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
-      };
-      res.on('data', (chunk: Buffer) => {
-        const room = MAX_ANSWER_BYTES - size;
-        chunks.push(chunk.subarray(0, Math.max(0, room)));
-        size += chunk.length;
-        if (size >= MAX_ANSWER_BYTES) finish();
-      });
-      res.on('end', finish);
-      // The status line came: the receiver answered, even if its body then broke off.
-      res.on('error', finish);
-      res.on('aborted', finish);
-    });
+        resolve(answer);
+      }),
+    );
     req.end(options.body);
   });
 }

@@ -6,7 +6,7 @@ import { errorMessage, fieldErrors } from '../../app/errors';
 import { millis, useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { useUser } from '../../app/session';
-import { FieldError } from '../../components/FieldError';
+import { CheckField, TextField } from '../../components/FormFields';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
@@ -62,20 +62,7 @@ export function AgentsPage() {
           }
         </QueryState>
       </section>
-      <section className="card flush" aria-labelledby="shared-agents">
-        <h2 id="shared-agents" className="pad">
-          Public agents of others
-        </h2>
-        {shared.length === 0 ? (
-          <p className="muted pad">No public agents are shared with you.</p>
-        ) : (
-          <ul className="agent-list">
-            {shared.map((a) => (
-              <AgentRow key={a.id} agent={a} mine={false} />
-            ))}
-          </ul>
-        )}
-      </section>
+      <SharedAgents agents={shared} />
     </>
   );
 }
@@ -83,17 +70,9 @@ export function AgentsPage() {
 function CreateAgent() {
   const [values, setValues] = useState({ name: '', location: '', url: '', is_public: false });
   const [created, setCreated] = useState<Schema<'AgentWithSecret'> | null>(null);
-  const queryClient = useQueryClient();
-  const notices = useNotices();
-  const create = useMutation({
-    mutationFn: async () => (await data(api.post('/api/v1/agents', { body: values }))).data,
-    onSuccess: (agent) => {
-      setCreated(agent);
-      setValues({ name: '', location: '', url: '', is_public: false });
-      notices.success(`Agent "${agent.name}" registered`);
-      void queryClient.invalidateQueries({ queryKey: ['agents'] });
-    },
-    onError: (err) => notices.error(errorMessage(err)),
+  const create = useRegisterAgent(values, (agent) => {
+    setCreated(agent);
+    setValues({ name: '', location: '', url: '', is_public: false });
   });
   const errors = create.error ? fieldErrors(create.error) : {};
   return (
@@ -114,22 +93,21 @@ function CreateAgent() {
             ['url', 'Agent URL', 'https://agent.example.com'],
           ] as const
         ).map(([key, label, placeholder]) => (
-          <div className="field" key={key}>
-            <label htmlFor={`agent-${key}`}>{label}</label>
-            <input
-              id={`agent-${key}`}
-              value={values[key]}
-              placeholder={placeholder}
-              onChange={(e) => setValues({ ...values, [key]: e.target.value })}
-              aria-describedby={`agent-${key}-error`}
-            />
-            <FieldError id={`agent-${key}-error`} messages={errors[key]} />
-          </div>
+          <TextField
+            key={key}
+            id={`agent-${key}`}
+            label={label}
+            value={values[key]}
+            placeholder={placeholder}
+            onChange={(value) => setValues({ ...values, [key]: value })}
+            errors={errors[key]}
+          />
         ))}
-        <label className="check">
-          <input type="checkbox" checked={values.is_public} onChange={(e) => setValues({ ...values, is_public: e.target.checked })} />{' '}
-          Public: others may use it
-        </label>
+        <CheckField
+          label="Public: others may use it"
+          checked={values.is_public}
+          onChange={(is_public) => setValues({ ...values, is_public })}
+        />
         <div>
           <button type="submit" className="button primary" disabled={create.isPending}>
             Register agent
@@ -149,9 +127,46 @@ function CreateAgent() {
 
 function AgentRow({ agent, mine }: { agent: Schema<'Agent'>; mine: boolean }) {
   const fmt = useFormat();
+  const [secret, setSecret] = useState<string | null>(null);
+  const { validate, credentials, setStatus, publish } = useAgentActions(agent, setSecret);
+  return (
+    <li className="agent">
+      <div>
+        <div className="row-wrap">
+          <StatusBadge status={agent.status} />
+          <span className="strong">{agent.name}</span>
+          <span className="muted">{agent.location}</span>
+          {agent.is_public && <span className="badge tone-neutral">Public</span>}
+        </div>
+        <p className="muted small">
+          {agent.url} · {agent.version ? `version ${agent.version}` : 'version unknown'} · last seen{' '}
+          {agent.last_seen_at ? fmt.ago(agent.last_seen_at) : 'never'}
+        </p>
+        {secret && <SecretOnce label={`Secret of ${agent.name}`} value={secret} />}
+      </div>
+      {mine && (
+        <AgentActions
+          agent={agent}
+          secretShown={secret !== null}
+          onStatus={(status) => setStatus.mutate(status)}
+          statusPending={setStatus.isPending}
+          onValidate={() => validate.mutate()}
+          validatePending={validate.isPending}
+          onCredentials={() => (secret ? setSecret(null) : credentials.mutate())}
+          onPublish={() => publish.mutate()}
+          publishPending={publish.isPending}
+        />
+      )}
+    </li>
+  );
+}
+
+type AgentStatus = Schema<'AgentStatusUpdate'>['status'];
+
+/** Validating, showing the credentials of, setting the status of and publishing one agent. */
+function useAgentActions(agent: Schema<'Agent'>, setSecret: (secret: string | null) => void) {
   const queryClient = useQueryClient();
   const notices = useNotices();
-  const [secret, setSecret] = useState<string | null>(null);
   const onError = (err: unknown) => notices.error(errorMessage(err));
   const validate = useMutation({
     mutationFn: async () => (await data(api.post('/api/v1/agents/{id}/validate', { path: { id: agent.id } }))).data,
@@ -168,7 +183,7 @@ function AgentRow({ agent, mine }: { agent: Schema<'Agent'>; mine: boolean }) {
     onError,
   });
   const setStatus = useMutation({
-    mutationFn: async (status: Schema<'AgentStatusUpdate'>['status']) =>
+    mutationFn: async (status: AgentStatus) =>
       (await data(api.patch('/api/v1/agents/{id}/status', { path: { id: agent.id }, body: { status } }))).data,
     onSuccess: (a) => {
       notices.success(`${a.name} is now ${a.status}`);
@@ -186,62 +201,99 @@ function AgentRow({ agent, mine }: { agent: Schema<'Agent'>; mine: boolean }) {
     },
     onError,
   });
+  return { validate, credentials, setStatus, publish };
+}
+
+/** An own agent's controls: its status, Validate, the credentials, and Publish or Unpublish. */
+function AgentActions({
+  agent,
+  secretShown,
+  onStatus,
+  statusPending,
+  onValidate,
+  validatePending,
+  onCredentials,
+  onPublish,
+  publishPending,
+}: {
+  agent: Schema<'Agent'>;
+  secretShown: boolean;
+  onStatus: (status: AgentStatus) => void;
+  statusPending: boolean;
+  onValidate: () => void;
+  validatePending: boolean;
+  onCredentials: () => void;
+  onPublish: () => void;
+  publishPending: boolean;
+}) {
   return (
-    <li className="agent">
-      <div>
-        <div className="row-wrap">
-          <StatusBadge status={agent.status} />
-          <span className="strong">{agent.name}</span>
-          <span className="muted">{agent.location}</span>
-          {agent.is_public && <span className="badge tone-neutral">Public</span>}
-        </div>
-        <p className="muted small">
-          {agent.url} · {agent.version ? `version ${agent.version}` : 'version unknown'} · last seen{' '}
-          {agent.last_seen_at ? fmt.ago(agent.last_seen_at) : 'never'}
-        </p>
-        {secret && <SecretOnce label={`Secret of ${agent.name}`} value={secret} />}
-      </div>
-      {mine && (
-        <div className="actions">
-          <select
-            value={agent.status === 'unreachable' ? '' : agent.status}
-            disabled={setStatus.isPending}
-            onChange={(e) => e.target.value && setStatus.mutate(e.target.value as Schema<'AgentStatusUpdate'>['status'])}
-            aria-label={`Status of ${agent.name}`}
-          >
-            {agent.status === 'unreachable' && <option value="">Unreachable</option>}
-            <option value="active">Active</option>
-            <option value="inactive">Inactive</option>
-            <option value="maintenance">Maintenance</option>
-          </select>
-          <button
-            type="button"
-            className="button small"
-            onClick={() => validate.mutate()}
-            disabled={validate.isPending}
-            aria-label={`Validate ${agent.name}`}
-          >
-            Validate
-          </button>
-          <button
-            type="button"
-            className="button small"
-            onClick={() => (secret ? setSecret(null) : credentials.mutate())}
-            aria-label={`${secret ? 'Hide' : 'Show'} credentials of ${agent.name}`}
-          >
-            {secret ? 'Hide credentials' : 'Show credentials'}
-          </button>
-          <button
-            type="button"
-            className="button small"
-            onClick={() => publish.mutate()}
-            disabled={publish.isPending}
-            aria-label={`${agent.is_public ? 'Unpublish' : 'Publish'} ${agent.name}`}
-          >
-            {agent.is_public ? 'Unpublish' : 'Publish'}
-          </button>
-        </div>
-      )}
-    </li>
+    <div className="actions">
+      <select
+        value={agent.status === 'unreachable' ? '' : agent.status}
+        disabled={statusPending}
+        onChange={(e) => e.target.value && onStatus(e.target.value as AgentStatus)}
+        aria-label={`Status of ${agent.name}`}
+      >
+        {agent.status === 'unreachable' && <option value="">Unreachable</option>}
+        <option value="active">Active</option>
+        <option value="inactive">Inactive</option>
+        <option value="maintenance">Maintenance</option>
+      </select>
+      <button type="button" className="button small" onClick={onValidate} disabled={validatePending} aria-label={`Validate ${agent.name}`}>
+        Validate
+      </button>
+      <button
+        type="button"
+        className="button small"
+        onClick={onCredentials}
+        aria-label={`${secretShown ? 'Hide' : 'Show'} credentials of ${agent.name}`}
+      >
+        {secretShown ? 'Hide credentials' : 'Show credentials'}
+      </button>
+      <button
+        type="button"
+        className="button small"
+        onClick={onPublish}
+        disabled={publishPending}
+        aria-label={`${agent.is_public ? 'Unpublish' : 'Publish'} ${agent.name}`}
+      >
+        {agent.is_public ? 'Unpublish' : 'Publish'}
+      </button>
+    </div>
   );
+}
+
+/** Public agents of other people, which your monitors may use. */
+function SharedAgents({ agents }: { agents: Schema<'Agent'>[] }) {
+  return (
+    <section className="card flush" aria-labelledby="shared-agents">
+      <h2 id="shared-agents" className="pad">
+        Public agents of others
+      </h2>
+      {agents.length === 0 ? (
+        <p className="muted pad">No public agents are shared with you.</p>
+      ) : (
+        <ul className="agent-list">
+          {agents.map((a) => (
+            <AgentRow key={a.id} agent={a} mine={false} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Registers an agent from the form's values; `onRegistered` shows its secret and clears the form. */
+function useRegisterAgent(values: Schema<'AgentCreate'>, onRegistered: (agent: Schema<'AgentWithSecret'>) => void) {
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  return useMutation({
+    mutationFn: async () => (await data(api.post('/api/v1/agents', { body: values }))).data,
+    onSuccess: (agent) => {
+      onRegistered(agent);
+      notices.success(`Agent "${agent.name}" registered`);
+      void queryClient.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
 }

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { DeliveriesTable } from '../../components/DeliveriesTable';
-import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
+import { CheckField, TextField } from '../../components/FormFields';
+import { ChannelFieldset, messagesUnder } from './AlertFields';
 import { EscalationFields } from './EscalationFields';
 import { escalationToForm, formToEscalationBody } from './escalation-form-values';
 
@@ -29,47 +30,54 @@ export function AlertSettingsCard({ id }: { id: number }) {
 /** Empty text clears an address (null), so a channel can be switched off and its URL forgotten. */
 const urlOrNull = (text: string): string | null => (text.trim() === '' ? null : text.trim());
 
-function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'AlertSettings'> }) {
-  const [values, setValues] = useState({
-    ...initial,
-    recipients: initial.email_recipients.join(', '),
-    threshold: String(initial.alert_threshold),
-    slackUrl: initial.slack_webhook_url ?? '',
-    webhookUrl: initial.webhook_url ?? '',
-    certificateDays: String(initial.certificate_expiry_days),
-  });
-  const [followups, setFollowups] = useState(() => escalationToForm(initial));
-  const followupsBody = formToEscalationBody(followups);
-  // The signing key is in an answer only once (when generated): kept here until the page is left.
+type AlertFormValues = Schema<'AlertSettings'> & {
+  recipients: string;
+  threshold: string;
+  slackUrl: string;
+  webhookUrl: string;
+  certificateDays: string;
+};
+
+/** The form's values of saved settings: lists and numbers as the text they are edited as. */
+const alertFormValuesOf = (initial: Schema<'AlertSettings'>): AlertFormValues => ({
+  ...initial,
+  recipients: initial.email_recipients.join(', '),
+  threshold: String(initial.alert_threshold),
+  slackUrl: initial.slack_webhook_url ?? '',
+  webhookUrl: initial.webhook_url ?? '',
+  certificateDays: String(initial.certificate_expiry_days),
+});
+
+/** The PUT body of the form's values. */
+const alertSettingsBody = (values: AlertFormValues, followups: ReturnType<typeof formToEscalationBody>['body']) => ({
+  email_enabled: values.email_enabled,
+  alert_on_recovery: values.alert_on_recovery,
+  email_recipients: values.recipients
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+  alert_threshold: Number(values.threshold),
+  slack_enabled: values.slack_enabled,
+  slack_webhook_url: urlOrNull(values.slackUrl),
+  webhook_enabled: values.webhook_enabled,
+  webhook_url: urlOrNull(values.webhookUrl),
+  ...followups,
+  alert_on_slow: values.alert_on_slow,
+  certificate_expiry_days: Number(values.certificateDays),
+});
+
+/**
+ * Saving the settings and rotating the webhook key. The signing key is in an answer only once
+ * (when generated): it is kept here until the page is left.
+ */
+function useAlertSettingsActions(id: number, initial: Schema<'AlertSettings'>) {
   const [secret, setSecret] = useState<string | null>(initial.webhook_secret ?? null);
   const [secretSet, setSecretSet] = useState(initial.webhook_secret_set);
   const queryClient = useQueryClient();
   const notices = useNotices();
   const save = useMutation({
-    mutationFn: async () =>
-      (
-        await data(
-          api.put('/api/v1/monitors/{id}/alerts', {
-            path: { id },
-            body: {
-              email_enabled: values.email_enabled,
-              alert_on_recovery: values.alert_on_recovery,
-              email_recipients: values.recipients
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean),
-              alert_threshold: Number(values.threshold),
-              slack_enabled: values.slack_enabled,
-              slack_webhook_url: urlOrNull(values.slackUrl),
-              webhook_enabled: values.webhook_enabled,
-              webhook_url: urlOrNull(values.webhookUrl),
-              ...followupsBody.body,
-              alert_on_slow: values.alert_on_slow,
-              certificate_expiry_days: Number(values.certificateDays),
-            },
-          }),
-        )
-      ).data,
+    mutationFn: async (body: ReturnType<typeof alertSettingsBody>) =>
+      (await data(api.put('/api/v1/monitors/{id}/alerts', { path: { id }, body }))).data,
     onSuccess: (s) => {
       const { webhook_secret: generated, ...kept } = s;
       queryClient.setQueryData(['monitor', id, 'alerts'], kept);
@@ -88,145 +96,150 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
     },
     onError: (err) => notices.error(errorMessage(err)),
   });
+  return { save, rotate, secret, secretSet };
+}
+
+function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'AlertSettings'> }) {
+  const [values, setValues] = useState(() => alertFormValuesOf(initial));
+  const [followups, setFollowups] = useState(() => escalationToForm(initial));
+  const followupsBody = formToEscalationBody(followups);
+  const { save, rotate, secret, secretSet } = useAlertSettingsActions(id, initial);
   const errors = save.error ? fieldErrors(save.error) : {};
   const hasFormErrors = Object.keys(followupsBody.errors).length > 0;
   const field = (name: string) => `alert-${name}-${id}`;
+  const set =
+    <K extends keyof AlertFormValues>(key: K) =>
+    (value: AlertFormValues[K]) =>
+      setValues({ ...values, [key]: value });
   return (
     <>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          save.mutate(alertSettingsBody(values, followupsBody.body));
         }}
         noValidate
       >
-        <fieldset className="plain">
-          <legend>Email</legend>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={values.email_enabled}
-              onChange={(e) => setValues({ ...values, email_enabled: e.target.checked })}
-            />{' '}
-            Send emails
-          </label>
-          <div className="field">
-            <label htmlFor={field('recipients')}>Email recipients</label>
-            <input
-              id={field('recipients')}
-              value={values.recipients}
-              onChange={(e) => setValues({ ...values, recipients: e.target.value })}
-              placeholder="empty: your own address"
-              aria-describedby={`${field('recipients')}-error`}
-            />
-            <FieldError
-              id={`${field('recipients')}-error`}
-              messages={Object.entries(errors)
-                .filter(([k]) => k.startsWith('email_recipients'))
-                .flatMap(([, v]) => v)}
-            />
-          </div>
-        </fieldset>
-        <fieldset className="plain">
-          <legend>Slack</legend>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={values.slack_enabled}
-              onChange={(e) => setValues({ ...values, slack_enabled: e.target.checked })}
-            />{' '}
-            Send to Slack
-          </label>
-          <div className="field">
-            <label htmlFor={field('slack')}>Slack webhook URL</label>
-            <input
-              id={field('slack')}
-              type="url"
-              value={values.slackUrl}
-              onChange={(e) => setValues({ ...values, slackUrl: e.target.value })}
-              placeholder="https://hooks.slack.com/services/…"
-              aria-describedby={`${field('slack')}-error`}
-            />
-            <FieldError id={`${field('slack')}-error`} messages={[...(errors.slack_webhook_url ?? []), ...(errors.slack_enabled ?? [])]} />
-          </div>
-        </fieldset>
-        <fieldset className="plain">
-          <legend>Webhook</legend>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={values.webhook_enabled}
-              onChange={(e) => setValues({ ...values, webhook_enabled: e.target.checked })}
-            />{' '}
-            Send to a webhook
-          </label>
-          <div className="field">
-            <label htmlFor={field('webhook')}>Webhook URL</label>
-            <input
-              id={field('webhook')}
-              type="url"
-              value={values.webhookUrl}
-              onChange={(e) => setValues({ ...values, webhookUrl: e.target.value })}
-              placeholder="https://ops.example.com/hooks/uptime"
-              aria-describedby={`${field('webhook')}-error`}
-            />
-            <FieldError id={`${field('webhook')}-error`} messages={[...(errors.webhook_url ?? []), ...(errors.webhook_enabled ?? [])]} />
-          </div>
-          {secret ? (
-            <SecretOnce label="Webhook signing secret" value={secret} note="Copy it now: it is not shown again (docs/webhooks.md)." />
-          ) : (
-            <p className="small">{secretSet ? 'Signing secret set.' : 'No signing secret yet: one is made when the webhook is first enabled.'}</p>
-          )}
-          {secretSet && (
-            <button type="button" className="button small" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
-              Rotate webhook secret
-            </button>
-          )}
-        </fieldset>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={values.alert_on_recovery}
-            onChange={(e) => setValues({ ...values, alert_on_recovery: e.target.checked })}
-          />{' '}
-          Also tell me when it recovers
-        </label>
-        <div className="field">
-          <label htmlFor={field('threshold')}>Failed checks before offline</label>
-          <input
-            id={field('threshold')}
-            inputMode="numeric"
-            value={values.threshold}
-            onChange={(e) => setValues({ ...values, threshold: e.target.value })}
-            aria-describedby={`${field('threshold')}-error`}
-          />
-          <FieldError id={`${field('threshold')}-error`} messages={errors.alert_threshold} />
-        </div>
+        <AlertChannels values={values} set={set} field={field} errors={errors}>
+          <WebhookSecret secret={secret} secretSet={secretSet} rotate={rotate} />
+        </AlertChannels>
+        <CheckField label="Also tell me when it recovers" checked={values.alert_on_recovery} onChange={set('alert_on_recovery')} />
+        <TextField
+          id={field('threshold')}
+          label="Failed checks before offline"
+          inputMode="numeric"
+          value={values.threshold}
+          onChange={set('threshold')}
+          errors={errors.alert_threshold}
+        />
         <EscalationFields id={id} values={followups} onChange={setFollowups} errors={{ ...errors, ...followupsBody.errors }} />
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={values.alert_on_slow}
-            onChange={(e) => setValues({ ...values, alert_on_slow: e.target.checked })}
-          />{' '}
-          Tell me when it becomes slow, and when it is fast again
-        </label>
-        <div className="field">
-          <label htmlFor={field('certificate')}>Certificate expiry alert (days before; 0: off)</label>
-          <input
-            id={field('certificate')}
-            inputMode="numeric"
-            value={values.certificateDays}
-            onChange={(e) => setValues({ ...values, certificateDays: e.target.value })}
-            aria-describedby={`${field('certificate')}-error`}
-          />
-          <FieldError id={`${field('certificate')}-error`} messages={errors.certificate_expiry_days} />
-        </div>
+        <CheckField
+          label="Tell me when it becomes slow, and when it is fast again"
+          checked={values.alert_on_slow}
+          onChange={set('alert_on_slow')}
+        />
+        <TextField
+          id={field('certificate')}
+          label="Certificate expiry alert (days before; 0: off)"
+          inputMode="numeric"
+          value={values.certificateDays}
+          onChange={set('certificateDays')}
+          errors={errors.certificate_expiry_days}
+        />
         <button type="submit" className="button" disabled={save.isPending || hasFormErrors}>
           Save alert settings
         </button>
       </form>
       <TestAlert id={id} />
+    </>
+  );
+}
+
+/** Where alerts go: email, Slack and a webhook, each switched on or off with its address. */
+function AlertChannels({
+  values,
+  set,
+  field,
+  errors,
+  children,
+}: {
+  values: AlertFormValues;
+  set: <K extends keyof AlertFormValues>(key: K) => (value: AlertFormValues[K]) => void;
+  field: (name: string) => string;
+  errors: Record<string, string[]>;
+  /** Shown with the webhook: its signing key. */
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <ChannelFieldset
+        legend="Email"
+        toggle={{ label: 'Send emails', checked: values.email_enabled, onChange: set('email_enabled') }}
+        address={{
+          id: field('recipients'),
+          label: 'Email recipients',
+          value: values.recipients,
+          onChange: set('recipients'),
+          placeholder: 'empty: your own address',
+          errors: messagesUnder(errors, 'email_recipients'),
+        }}
+      />
+      <ChannelFieldset
+        legend="Slack"
+        toggle={{ label: 'Send to Slack', checked: values.slack_enabled, onChange: set('slack_enabled') }}
+        address={{
+          id: field('slack'),
+          label: 'Slack webhook URL',
+          type: 'url',
+          value: values.slackUrl,
+          onChange: set('slackUrl'),
+          placeholder: 'https://hooks.slack.com/services/…',
+          errors: [...(errors.slack_webhook_url ?? []), ...(errors.slack_enabled ?? [])],
+        }}
+      />
+      <ChannelFieldset
+        legend="Webhook"
+        toggle={{ label: 'Send to a webhook', checked: values.webhook_enabled, onChange: set('webhook_enabled') }}
+        address={{
+          id: field('webhook'),
+          label: 'Webhook URL',
+          type: 'url',
+          value: values.webhookUrl,
+          onChange: set('webhookUrl'),
+          placeholder: 'https://ops.example.com/hooks/uptime',
+          errors: [...(errors.webhook_url ?? []), ...(errors.webhook_enabled ?? [])],
+        }}
+      >
+        {children}
+      </ChannelFieldset>
+    </>
+  );
+}
+
+/** The webhook's signing key: shown once when generated, then only whether one is set; rotated on demand. */
+function WebhookSecret({
+  secret,
+  secretSet,
+  rotate,
+}: {
+  secret: string | null;
+  secretSet: boolean;
+  rotate: { mutate: () => void; isPending: boolean };
+}) {
+  return (
+    <>
+      {secret ? (
+        <SecretOnce label="Webhook signing secret" value={secret} note="Copy it now: it is not shown again (docs/webhooks.md)." />
+      ) : (
+        <p className="small">
+          {secretSet ? 'Signing secret set.' : 'No signing secret yet: one is made when the webhook is first enabled.'}
+        </p>
+      )}
+      {secretSet && (
+        <button type="button" className="button small" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+          Rotate webhook secret
+        </button>
+      )}
     </>
   );
 }

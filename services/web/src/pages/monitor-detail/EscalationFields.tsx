@@ -1,4 +1,5 @@
 import { FieldError } from '../../components/FieldError';
+import { messagesUnder } from './AlertFields';
 import type { EscalationFormValues } from './escalation-form-values';
 
 /** Reminders and escalation of an unacknowledged downtime, inside the alert settings form. */
@@ -15,10 +16,6 @@ export function EscalationFields({
   errors: Record<string, string[]>;
 }) {
   const field = (name: string) => `alert-${name}-${id}`;
-  const messagesOf = (prefix: string) =>
-    Object.entries(errors)
-      .filter(([k]) => k.startsWith(prefix))
-      .flatMap(([, v]) => v);
   return (
     <fieldset className="plain">
       <legend>Until someone acknowledges</legend>
@@ -43,7 +40,7 @@ export function EscalationFields({
           placeholder="empty: no escalation"
           aria-describedby={`${field('escalation-recipients')}-error`}
         />
-        <FieldError id={`${field('escalation-recipients')}-error`} messages={messagesOf('escalation_recipients')} />
+        <FieldError id={`${field('escalation-recipients')}-error`} messages={messagesUnder(errors, 'escalation_recipients')} />
       </div>
       <div className="field">
         <label htmlFor={field('escalate-after')}>Escalate after (minutes)</label>

@@ -1,18 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
-import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
+import { CheckFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
   formToMonitorBody,
-  METHODS,
   monitorToForm,
   type FormErrors,
   type MonitorFormValues,
@@ -47,9 +46,6 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const navigate = useNavigate();
-  const notices = useNotices();
-  const queryClient = useQueryClient();
   const errorBox = useRef<HTMLDivElement>(null);
   // A refused save brings the summary into view and to the screen reader's attention.
   useEffect(() => {
@@ -57,31 +53,9 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   }, [formError, errors]);
   const set = <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
-  const save = useMutation({
-    mutationFn: async (body: ReturnType<typeof formToMonitorBody>['body']) =>
-      monitorId === undefined
-        ? (await data(api.post('/api/v1/monitors', { body }))).data
-        : (await data(api.patch('/api/v1/monitors/{id}', { path: { id: monitorId }, body }))).data,
-    onSuccess: (m) => {
-      notices.success(monitorId === undefined ? `Monitor "${m.name}" added` : 'Monitor saved');
-      queryClient.setQueryData(['monitor', m.id], m);
-      void queryClient.invalidateQueries({ queryKey: ['monitors'] });
-      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-      navigate(`/monitors/${m.id}`);
-    },
-    onError: (err) => {
-      const byKey = fieldErrors(err);
-      const byField: FormErrors = {};
-      for (const [key, messages] of Object.entries(byKey)) (byField[fieldOfErrorKey(key)] ??= []).push(...messages);
-      setErrors(byField);
-      const unplaced = Object.keys(byField).filter((f) => !FIELDS.has(f));
-      setFormError(
-        Object.keys(byField).length === 0 || unplaced.length > 0
-          ? errorMessage(err)
-          : 'Some fields need a change; see the messages next to them.',
-      );
-      // The summary at the top of the form says it, and takes the focus: no second message.
-    },
+  const save = useSaveMonitor(monitorId, (refused) => {
+    setErrors(refused.errors);
+    setFormError(refused.message);
   });
 
   const onSubmit = (e: React.FormEvent) => {
@@ -97,6 +71,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   };
 
   const field = (name: keyof MonitorFormValues & string) => ({ errors: errors[name], name });
+  const fieldsProps: FieldsProps = { values, set, field, errors };
 
   return (
     <form className="monitor-form" noValidate onSubmit={onSubmit} aria-labelledby="form-title">
@@ -108,122 +83,10 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
           {formError}
         </div>
       )}
-      <fieldset className="card">
-        <legend>What to check</legend>
-        <div className="grid-2">
-          <Field label="Name" {...field('name')}>
-            {(p) => <input {...p} value={values.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" required />}
-          </Field>
-          <Field label="URL" {...field('url')} hint="http:// or https://">
-            {(p) => (
-              <input
-                {...p}
-                type="url"
-                value={values.url}
-                onChange={(e) => set('url', e.target.value)}
-                placeholder="https://example.com/health"
-                required
-              />
-            )}
-          </Field>
-          <Field label="Method" {...field('method')}>
-            {(p) => (
-              <select {...p} value={values.method} onChange={(e) => set('method', e.target.value as MonitorFormValues['method'])}>
-                {METHODS.map((m) => (
-                  <option key={m}>{m}</option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Check interval" {...field('check_interval')} hint="seconds between checks">
-            {(p) => (
-              <input {...p} inputMode="numeric" value={values.check_interval} onChange={(e) => set('check_interval', e.target.value)} />
-            )}
-          </Field>
-          <Field label="Timeout" {...field('timeout')} hint="seconds, 5 to 300">
-            {(p) => <input {...p} inputMode="numeric" value={values.timeout} onChange={(e) => set('timeout', e.target.value)} />}
-          </Field>
-          <Field label="Retries" {...field('retry_count')} hint="of a failed attempt, within one check">
-            {(p) => <input {...p} inputMode="numeric" value={values.retry_count} onChange={(e) => set('retry_count', e.target.value)} />}
-          </Field>
-          <Field label="Slow after" {...field('response_time_threshold')} hint="milliseconds; a slower success is a warning; empty: off">
-            {(p) => (
-              <input
-                {...p}
-                inputMode="numeric"
-                value={values.response_time_threshold}
-                onChange={(e) => set('response_time_threshold', e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Recovery checks" {...field('recovery_threshold')} hint="successes in a row to end a downtime">
-            {(p) => (
-              <input {...p} inputMode="numeric" value={values.recovery_threshold} onChange={(e) => set('recovery_threshold', e.target.value)} />
-            )}
-          </Field>
-        </div>
-      </fieldset>
-      <fieldset className="card">
-        <legend>Request</legend>
-        <div className="grid-2">
-          <Field label="Headers" {...field('headers')} hint='one "Name: value" per line'>
-            {(p) => <textarea {...p} rows={3} value={values.headers} onChange={(e) => set('headers', e.target.value)} spellCheck={false} />}
-          </Field>
-          <Field label="Body" {...field('body')} hint="sent with each check">
-            {(p) => <textarea {...p} rows={3} value={values.body} onChange={(e) => set('body', e.target.value)} spellCheck={false} />}
-          </Field>
-        </div>
-        <div className="checks">
-          <label className="check">
-            <input type="checkbox" checked={values.follow_redirects} onChange={(e) => set('follow_redirects', e.target.checked)} /> Follow
-            redirects
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> Verify TLS
-            certificate
-          </label>
-        </div>
-        <FieldError id="err-follow_redirects" messages={errors.follow_redirects} />
-        <FieldError id="err-verify_ssl" messages={errors.verify_ssl} />
-      </fieldset>
-      <fieldset className="card">
-        <legend>When is it up</legend>
-        <div className="grid-2">
-          <Field label="Expected status codes" {...field('expected_status')} hint="comma-separated; empty means any 2xx">
-            {(p) => (
-              <input
-                {...p}
-                value={values.expected_status}
-                onChange={(e) => set('expected_status', e.target.value)}
-                placeholder="200, 204"
-              />
-            )}
-          </Field>
-          <Field label="Expected content" {...field('expected_content')} hint="text the response must contain">
-            {(p) => <input {...p} value={values.expected_content} onChange={(e) => set('expected_content', e.target.value)} />}
-          </Field>
-          <Field label="Excluded content" {...field('excluded_content')} hint="text the response must not contain">
-            {(p) => <input {...p} value={values.excluded_content} onChange={(e) => set('excluded_content', e.target.value)} />}
-          </Field>
-          <Field label="JSONPath" {...field('json_path')} hint="must exist in a JSON response, e.g. $.status">
-            {(p) => <input {...p} value={values.json_path} onChange={(e) => set('json_path', e.target.value)} spellCheck={false} />}
-          </Field>
-          <Field label="Expected JSON value" {...field('expected_json_value')} hint="of the JSONPath's first match">
-            {(p) => <input {...p} value={values.expected_json_value} onChange={(e) => set('expected_json_value', e.target.value)} />}
-          </Field>
-        </div>
-      </fieldset>
-      <fieldset className="card">
-        <legend>Organise</legend>
-        <div className="grid-2">
-          <Field label="Tags" {...field('tags')} hint="comma-separated">
-            {(p) => <input {...p} value={values.tags} onChange={(e) => set('tags', e.target.value)} placeholder="production, eu" />}
-          </Field>
-          <Field label="Locations" {...field('locations')} hint="comma-separated agent locations">
-            {(p) => <input {...p} value={values.locations} onChange={(e) => set('locations', e.target.value)} />}
-          </Field>
-        </div>
-      </fieldset>
+      <CheckFields {...fieldsProps} />
+      <RequestFields {...fieldsProps} />
+      <UpWhenFields {...fieldsProps} />
+      <OrganiseFields {...fieldsProps} />
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={save.isPending}>
           Save
@@ -234,6 +97,44 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       </div>
     </form>
   );
+}
+
+/**
+ * Creates (no `monitorId`) or updates the monitor, then opens its page. A refused save gives
+ * `onRefused` the API's messages by form field, and the summary for the top of the form: the
+ * API's message when some message has no field to stand by.
+ */
+function useSaveMonitor(monitorId: number | undefined, onRefused: (refused: { errors: FormErrors; message: string }) => void) {
+  const navigate = useNavigate();
+  const notices = useNotices();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: ReturnType<typeof formToMonitorBody>['body']) =>
+      monitorId === undefined
+        ? (await data(api.post('/api/v1/monitors', { body }))).data
+        : (await data(api.patch('/api/v1/monitors/{id}', { path: { id: monitorId }, body }))).data,
+    onSuccess: (m) => {
+      notices.success(monitorId === undefined ? `Monitor "${m.name}" added` : 'Monitor saved');
+      queryClient.setQueryData(['monitor', m.id], m);
+      void queryClient.invalidateQueries({ queryKey: ['monitors'] });
+      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+      navigate(`/monitors/${m.id}`);
+    },
+    onError: (err) => {
+      const byKey = fieldErrors(err);
+      const byField: FormErrors = {};
+      for (const [key, messages] of Object.entries(byKey)) (byField[fieldOfErrorKey(key)] ??= []).push(...messages);
+      const unplaced = Object.keys(byField).filter((f) => !FIELDS.has(f));
+      // The summary at the top of the form says it, and takes the focus: no second message.
+      onRefused({
+        errors: byField,
+        message:
+          Object.keys(byField).length === 0 || unplaced.length > 0
+            ? errorMessage(err)
+            : 'Some fields need a change; see the messages next to them.',
+      });
+    },
+  });
 }
 
 /** The form's fields by API name: an API error for one of them shows next to it. */
@@ -258,41 +159,3 @@ const FIELDS = new Set([
   'tags',
   'locations',
 ]);
-
-interface ControlProps {
-  id: string;
-  name: string;
-  'aria-invalid': boolean;
-  'aria-describedby': string | undefined;
-}
-
-function Field({
-  label,
-  name,
-  errors,
-  hint,
-  children,
-}: {
-  label: string;
-  name: string;
-  errors: string[] | undefined;
-  hint?: string;
-  children: (props: ControlProps) => ReactNode;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const described = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={`field${errors?.length ? ' invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {children({ id, name, 'aria-invalid': Boolean(errors?.length), 'aria-describedby': described })}
-      {hint && (
-        <p className="hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      <FieldError id={errorId} messages={errors} />
-    </div>
-  );
-}

@@ -102,6 +102,32 @@ const list = (text: string): string[] =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
+/** "Name: value" lines as headers; a line without a name and colon is an error of `headers`. */
+function headersOf(text: string, errors: FormErrors): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) {
+      (errors.headers ??= []).push(`line ${i + 1}: write "Name: value"`);
+      continue;
+    }
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** Comma-separated status codes; each part that is not a whole number is an error of `expected_status`. */
+function statusCodesOf(text: string, errors: FormErrors): number[] {
+  const codes: number[] = [];
+  for (const part of list(text)) {
+    const n = Number(part);
+    if (!Number.isInteger(n)) (errors.expected_status ??= []).push(`"${part}" is not a status code`);
+    else codes.push(n);
+  }
+  return codes;
+}
+
 /**
  * The API body of the form. What the form alone can tell is wrong (a header line without a
  * colon, a status that is not a number) is returned as errors by field; everything else (ranges,
@@ -122,24 +148,8 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
   };
   const optionalText = (text: string): string | null | undefined => (text.trim() === '' ? (mode === 'update' ? null : undefined) : text);
 
-  const headers: Record<string, string> = {};
-  for (const [i, line] of values.headers.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    const colon = line.indexOf(':');
-    if (colon <= 0) {
-      (errors.headers ??= []).push(`line ${i + 1}: write "Name: value"`);
-      continue;
-    }
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-
-  const expectedStatus: number[] = [];
-  for (const part of list(values.expected_status)) {
-    const n = Number(part);
-    if (!Number.isInteger(n)) (errors.expected_status ??= []).push(`"${part}" is not a status code`);
-    else expectedStatus.push(n);
-  }
-
+  const headers = headersOf(values.headers, errors);
+  const expectedStatus = statusCodesOf(values.expected_status, errors);
   const body: MonitorBody = {
     name: values.name.trim(),
     url: values.url.trim(),

@@ -1,3 +1,4 @@
+import type { Schema } from '@uptime/client';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { millis, percent, useFormat } from '../../app/format';
@@ -14,15 +15,12 @@ const PAGE_SIZE = 25;
 export function MonitorsPage() {
   usePageTitle('Monitors');
   const navigate = useNavigate();
-  const fmt = useFormat();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const status = (MONITOR_STATUSES as string[]).includes(params.get('status') ?? '') ? (params.get('status') as MonitorStatus) : undefined;
   const search = params.get('search') ?? '';
   const tags = params.get('tags') ?? '';
-  const [searchText, setSearchText] = useState(search);
-  const [tagsText, setTagsText] = useState(tags);
-
+  const { searchText, setSearchText, tagsText, setTagsText } = useTypedFilters(search, tags, setParams);
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) {
@@ -32,6 +30,52 @@ export function MonitorsPage() {
     if (!('page' in changes)) next.delete('page');
     setParams(next, { replace: true });
   };
+
+  const list = useMonitorList({ page, limit: PAGE_SIZE, search: search || undefined, status, tags: tags || undefined });
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Monitors</h1>
+        <button type="button" className="button primary" onClick={() => navigate('/monitors/new')}>
+          Add monitor
+        </button>
+      </div>
+      <MonitorFilters
+        searchText={searchText}
+        onSearchText={setSearchText}
+        status={status}
+        onStatus={(value) => update({ status: value || undefined })}
+        tagsText={tagsText}
+        onTagsText={setTagsText}
+      />
+      <section className="card flush" aria-label="Monitor list">
+        <QueryState query={list} what="monitors">
+          {(answer) =>
+            answer.data.length === 0 ? (
+              <NoMonitors filtered={Boolean(search || status || tags)} />
+            ) : (
+              <>
+                <MonitorTable monitors={answer.data} />
+                <div className="card-foot">
+                  <Pagination pagination={answer.pagination} label="Monitor" onPage={(p) => update({ page: String(p) })} />
+                </div>
+              </>
+            )
+          }
+        </QueryState>
+      </section>
+    </>
+  );
+}
+
+/**
+ * The search and tag boxes: what is typed shows at once, and reaches the URL (the list's filters)
+ * after a short pause, not on every key.
+ */
+function useTypedFilters(search: string, tags: string, setParams: ReturnType<typeof useSearchParams>[1]) {
+  const [searchText, setSearchText] = useState(search);
+  const [tagsText, setTagsText] = useState(tags);
 
   // Typing filters after a short pause, not on every key; the filters live in the URL.
   const typedSearch = useDebounced(searchText.trim(), 300);
@@ -54,117 +98,124 @@ export function MonitorsPage() {
       { replace: true },
     );
   }, [typedSearch, typedTags, setParams]);
+  return { searchText, setSearchText, tagsText, setTagsText };
+}
 
-  const list = useMonitorList({ page, limit: PAGE_SIZE, search: search || undefined, status, tags: tags || undefined });
-
+/** The monitors of one page of the list, a row each. */
+function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
+  const fmt = useFormat();
   return (
-    <>
-      <div className="page-head">
-        <h1>Monitors</h1>
-        <button type="button" className="button primary" onClick={() => navigate('/monitors/new')}>
-          Add monitor
-        </button>
-      </div>
-      <form className="filters" role="search" aria-label="Filter monitors" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Search
-          <input type="search" value={searchText} onChange={(e) => setSearchText(e.target.value)} placeholder="Name or URL" />
-        </label>
-        <label>
-          Status
-          <select value={status ?? ''} onChange={(e) => update({ status: e.target.value || undefined })}>
-            <option value="">Any</option>
-            {MONITOR_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s[0]!.toUpperCase() + s.slice(1)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Tags
-          <input value={tagsText} onChange={(e) => setTagsText(e.target.value)} placeholder="production,eu" />
-        </label>
-      </form>
-      <section className="card flush" aria-label="Monitor list">
-        <QueryState query={list} what="monitors">
-          {(answer) =>
-            answer.data.length === 0 ? (
-              <div className="empty">
-                {search || status || tags ? (
-                  <p>No monitor matches these filters.</p>
-                ) : (
-                  <>
-                    <h2>No monitors yet</h2>
-                    <p className="muted">Add the first site or API to watch; its first check runs right away.</p>
-                  </>
+    <div className="table-scroll">
+      <table className="monitor-table">
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Name</th>
+            <th scope="col" className="hide-narrow">
+              URL
+            </th>
+            <th scope="col" className="num">
+              Uptime 24 h
+            </th>
+            <th scope="col" className="num">
+              Response time
+            </th>
+            <th scope="col" className="hide-narrow">
+              Last 24 hours
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {monitors.map((m) => (
+            <tr key={m.id}>
+              <td>
+                <StatusBadge status={m.status} />
+              </td>
+              <td>
+                <Link to={`/monitors/${m.id}`} className="strong">
+                  {m.name}
+                </Link>
+                {m.tags.length > 0 && (
+                  <span className="tags">
+                    {m.tags.map((t) => (
+                      <span key={t} className="tag">
+                        {t}
+                      </span>
+                    ))}
+                  </span>
                 )}
-              </div>
-            ) : (
-              <>
-                <div className="table-scroll">
-                  <table className="monitor-table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Status</th>
-                        <th scope="col">Name</th>
-                        <th scope="col" className="hide-narrow">
-                          URL
-                        </th>
-                        <th scope="col" className="num">
-                          Uptime 24 h
-                        </th>
-                        <th scope="col" className="num">
-                          Response time
-                        </th>
-                        <th scope="col" className="hide-narrow">
-                          Last 24 hours
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {answer.data.map((m) => (
-                        <tr key={m.id}>
-                          <td>
-                            <StatusBadge status={m.status} />
-                          </td>
-                          <td>
-                            <Link to={`/monitors/${m.id}`} className="strong">
-                              {m.name}
-                            </Link>
-                            {m.tags.length > 0 && (
-                              <span className="tags">
-                                {m.tags.map((t) => (
-                                  <span key={t} className="tag">
-                                    {t}
-                                  </span>
-                                ))}
-                              </span>
-                            )}
-                          </td>
-                          <td className="hide-narrow url-cell" title={m.url}>
-                            {m.url}
-                          </td>
-                          <td className="num">{percent(m.uptime_24h)}</td>
-                          <td className="num" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
-                            {millis(m.response_time)}
-                          </td>
-                          <td className="hide-narrow">
-                            <UptimeBar monitorId={m.id} />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-                <div className="card-foot">
-                  <Pagination pagination={answer.pagination} label="Monitor" onPage={(p) => update({ page: String(p) })} />
-                </div>
-              </>
-            )
-          }
-        </QueryState>
-      </section>
-    </>
+              </td>
+              <td className="hide-narrow url-cell" title={m.url}>
+                {m.url}
+              </td>
+              <td className="num">{percent(m.uptime_24h)}</td>
+              <td className="num" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
+                {millis(m.response_time)}
+              </td>
+              <td className="hide-narrow">
+                <UptimeBar monitorId={m.id} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The list's filters: search and tags as typed, status as chosen. */
+function MonitorFilters({
+  searchText,
+  onSearchText,
+  status,
+  onStatus,
+  tagsText,
+  onTagsText,
+}: {
+  searchText: string;
+  onSearchText: (text: string) => void;
+  status: MonitorStatus | undefined;
+  onStatus: (status: string) => void;
+  tagsText: string;
+  onTagsText: (text: string) => void;
+}) {
+  return (
+    <form className="filters" role="search" aria-label="Filter monitors" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        Search
+        <input type="search" value={searchText} onChange={(e) => onSearchText(e.target.value)} placeholder="Name or URL" />
+      </label>
+      <label>
+        Status
+        <select value={status ?? ''} onChange={(e) => onStatus(e.target.value)}>
+          <option value="">Any</option>
+          {MONITOR_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s[0]!.toUpperCase() + s.slice(1)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Tags
+        <input value={tagsText} onChange={(e) => onTagsText(e.target.value)} placeholder="production,eu" />
+      </label>
+    </form>
+  );
+}
+
+/** An empty list: none matches the filters, or there is none yet. */
+function NoMonitors({ filtered }: { filtered: boolean }) {
+  return (
+    <div className="empty">
+      {filtered ? (
+        <p>No monitor matches these filters.</p>
+      ) : (
+        <>
+          <h2>No monitors yet</h2>
+          <p className="muted">Add the first site or API to watch; its first check runs right away.</p>
+        </>
+      )}
+    </div>
   );
 }

@@ -8,6 +8,7 @@ import { useNotices } from '../../app/notices';
 import { keys, usePreferences, useUser } from '../../app/session';
 import { applyTheme, type Theme } from '../../app/theme';
 import { FieldError } from '../../components/FieldError';
+import { CheckField, TextField } from '../../components/FormFields';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TokensCard } from './TokensCard';
@@ -47,20 +48,101 @@ const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
 ];
 
+/** The PUT body of the form (the theme is saved on its own, when picked). */
+const preferencesBody = (values: {
+  timezone: string;
+  email_notifications: boolean;
+  interval: string;
+  timeout: string;
+}): Schema<'PreferencesUpdate'> => ({
+  timezone: values.timezone,
+  email_notifications: values.email_notifications,
+  default_check_interval: Number(values.interval),
+  default_timeout: Number(values.timeout),
+});
+
 function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
   const [values, setValues] = useState({
     ...initial,
     interval: String(initial.default_check_interval),
     timeout: String(initial.default_timeout),
   });
+  const notices = useNotices();
+  const { save, pickTheme } = usePreferencesSave((theme) => setValues((v) => ({ ...v, theme })));
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    save.mutate(preferencesBody(values), {
+      onSuccess: () => notices.success('Preferences saved'),
+      onError: (err) => notices.error(errorMessage(err)),
+    });
+  };
+  const errors = save.error ? fieldErrors(save.error) : {};
+  return (
+    <section className="card" aria-labelledby="prefs-title">
+      <h2 id="prefs-title">Preferences</h2>
+      <ThemePicker theme={values.theme} onPick={pickTheme} />
+      <form onSubmit={onSubmit} noValidate className="grid-2">
+        <TimeZoneField
+          initial={initial.timezone}
+          value={values.timezone}
+          onChange={(timezone) => setValues({ ...values, timezone })}
+          errors={errors.timezone}
+        />
+        <div className="field">
+          <span className="label-like">Email</span>
+          <CheckField
+            label="Email me about downtime"
+            checked={values.email_notifications}
+            onChange={(checked) => setValues({ ...values, email_notifications: checked })}
+          />
+        </div>
+        <TextField
+          id="pref-interval"
+          label="Default check interval"
+          inputMode="numeric"
+          value={values.interval}
+          onChange={(interval) => setValues({ ...values, interval })}
+          errors={errors.default_check_interval}
+        />
+        <TextField
+          id="pref-timeout"
+          label="Default timeout"
+          inputMode="numeric"
+          value={values.timeout}
+          onChange={(timeout) => setValues({ ...values, timeout })}
+          errors={errors.default_timeout}
+        />
+        <div className="form-actions span-2">
+          <button type="submit" className="button primary" disabled={save.isPending}>
+            Save
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** The theme as three radio buttons: picking one applies it at once. */
+function ThemePicker({ theme, onPick }: { theme: Theme; onPick: (theme: Theme) => void }) {
+  return (
+    <fieldset className="theme-picker">
+      <legend>Theme</legend>
+      {THEMES.map((t) => (
+        <label key={t.value} className="check">
+          <input type="radio" name="theme" value={t.value} checked={theme === t.value} onChange={() => onPick(t.value)} /> {t.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * Saving preferences. A theme applies the moment it is picked (`onTheme` shows it picked) and is
+ * saved in the background; a refused save puts the saved one back.
+ */
+function usePreferencesSave(onTheme: (theme: Theme) => void) {
   const queryClient = useQueryClient();
   const notices = useNotices();
-  const fmt = useFormat();
-  const zones = useMemo(() => {
-    const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-    return all.includes(initial.timezone) ? all : [initial.timezone, ...all];
-  }, [initial.timezone]);
-
   const save = useMutation({
     mutationFn: async (body: Schema<'PreferencesUpdate'>) => (await data(api.put('/api/v1/preferences', { body }))).data,
     onSuccess: (p) => {
@@ -71,7 +153,7 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
 
   // The theme applies the moment it is picked, and is saved in the background.
   const pickTheme = (theme: Theme) => {
-    setValues((v) => ({ ...v, theme }));
+    onTheme(theme);
     applyTheme(theme);
     save.mutate(
       { theme },
@@ -84,90 +166,43 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
       },
     );
   };
+  return { save, pickTheme };
+}
 
-  const onSubmit = (e: React.FormEvent) => {
-    e.preventDefault();
-    save.mutate(
-      {
-        timezone: values.timezone,
-        email_notifications: values.email_notifications,
-        default_check_interval: Number(values.interval),
-        default_timeout: Number(values.timeout),
-      },
-      { onSuccess: () => notices.success('Preferences saved'), onError: (err) => notices.error(errorMessage(err)) },
-    );
-  };
-  const errors = save.error ? fieldErrors(save.error) : {};
-
+/** The time zone every time is shown in; the saved one is offered even where the browser does not list it. */
+function TimeZoneField({
+  initial,
+  value,
+  onChange,
+  errors,
+}: {
+  initial: string;
+  value: string;
+  onChange: (timezone: string) => void;
+  errors: string[] | undefined;
+}) {
+  const fmt = useFormat();
+  const zones = useMemo(() => {
+    const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    return all.includes(initial) ? all : [initial, ...all];
+  }, [initial]);
   return (
-    <section className="card" aria-labelledby="prefs-title">
-      <h2 id="prefs-title">Preferences</h2>
-      <fieldset className="theme-picker">
-        <legend>Theme</legend>
-        {THEMES.map((t) => (
-          <label key={t.value} className="check">
-            <input type="radio" name="theme" value={t.value} checked={values.theme === t.value} onChange={() => pickTheme(t.value)} />{' '}
-            {t.label}
-          </label>
+    <div className="field">
+      <label htmlFor="pref-timezone">Time zone</label>
+      <select
+        id="pref-timezone"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby="pref-timezone-hint pref-timezone-error"
+      >
+        {zones.map((z) => (
+          <option key={z}>{z}</option>
         ))}
-      </fieldset>
-      <form onSubmit={onSubmit} noValidate className="grid-2">
-        <div className="field">
-          <label htmlFor="pref-timezone">Time zone</label>
-          <select
-            id="pref-timezone"
-            value={values.timezone}
-            onChange={(e) => setValues({ ...values, timezone: e.target.value })}
-            aria-describedby="pref-timezone-hint pref-timezone-error"
-          >
-            {zones.map((z) => (
-              <option key={z}>{z}</option>
-            ))}
-          </select>
-          <p className="hint" id="pref-timezone-hint">
-            Every time in the app is shown in it. Now: {fmt.dateTime(new Date().toISOString())}
-          </p>
-          <FieldError id="pref-timezone-error" messages={errors.timezone} />
-        </div>
-        <div className="field">
-          <span className="label-like">Email</span>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={values.email_notifications}
-              onChange={(e) => setValues({ ...values, email_notifications: e.target.checked })}
-            />{' '}
-            Email me about downtime
-          </label>
-        </div>
-        <div className="field">
-          <label htmlFor="pref-interval">Default check interval</label>
-          <input
-            id="pref-interval"
-            inputMode="numeric"
-            value={values.interval}
-            onChange={(e) => setValues({ ...values, interval: e.target.value })}
-            aria-describedby="pref-interval-error"
-          />
-          <FieldError id="pref-interval-error" messages={errors.default_check_interval} />
-        </div>
-        <div className="field">
-          <label htmlFor="pref-timeout">Default timeout</label>
-          <input
-            id="pref-timeout"
-            inputMode="numeric"
-            value={values.timeout}
-            onChange={(e) => setValues({ ...values, timeout: e.target.value })}
-            aria-describedby="pref-timeout-error"
-          />
-          <FieldError id="pref-timeout-error" messages={errors.default_timeout} />
-        </div>
-        <div className="form-actions span-2">
-          <button type="submit" className="button primary" disabled={save.isPending}>
-            Save
-          </button>
-        </div>
-      </form>
-    </section>
+      </select>
+      <p className="hint" id="pref-timezone-hint">
+        Every time in the app is shown in it. Now: {fmt.dateTime(new Date().toISOString())}
+      </p>
+      <FieldError id="pref-timezone-error" messages={errors} />
+    </div>
   );
 }

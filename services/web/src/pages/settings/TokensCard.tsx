@@ -5,15 +5,12 @@ import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
-import { FieldError } from '../../components/FieldError';
+import { TextField } from '../../components/FormFields';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
 
 /** API tokens: create (its value shown this once), list, revoke. */
 export function TokensCard() {
-  const fmt = useFormat();
-  const queryClient = useQueryClient();
-  const notices = useNotices();
   const [name, setName] = useState('');
   const [days, setDays] = useState('');
   const [created, setCreated] = useState<Schema<'CreatedToken'> | null>(null);
@@ -21,28 +18,15 @@ export function TokensCard() {
     queryKey: ['tokens'],
     queryFn: async () => (await data(api.get('/api/v1/auth/tokens', { query: { limit: 100 } }))).data,
   });
-  const create = useMutation({
-    mutationFn: async () =>
-      (await data(api.post('/api/v1/auth/tokens', { body: { name: name.trim(), expires_in_days: days.trim() ? Number(days) : null } })))
-        .data,
-    onSuccess: (t) => {
+  const { create, revoke } = useTokenActions(
+    { name, days },
+    (t) => {
       setCreated(t);
       setName('');
       setDays('');
-      notices.success(`Token "${t.name}" created`);
-      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
     },
-    onError: (err) => notices.error(errorMessage(err)),
-  });
-  const revoke = useMutation({
-    mutationFn: async (t: Schema<'Token'>) => data(api.delete('/api/v1/auth/tokens/{id}', { path: { id: t.id } })),
-    onSuccess: (_r, t) => {
-      if (created?.id === t.id) setCreated(null);
-      notices.success(`Token "${t.name}" revoked`);
-      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
-    },
-    onError: (err) => notices.error(errorMessage(err)),
-  });
+    (t) => setCreated((shown) => (shown?.id === t.id ? null : shown)),
+  );
   const errors = create.error ? fieldErrors(create.error) : {};
   return (
     <section className="card" aria-labelledby="tokens-title">
@@ -58,29 +42,16 @@ export function TokensCard() {
           create.mutate();
         }}
       >
-        <div className="field">
-          <label htmlFor="token-name">Token name</label>
-          <input
-            id="token-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="deploy script"
-            aria-describedby="token-name-error"
-          />
-          <FieldError id="token-name-error" messages={errors.name} />
-        </div>
-        <div className="field">
-          <label htmlFor="token-days">Expires in days</label>
-          <input
-            id="token-days"
-            inputMode="numeric"
-            value={days}
-            onChange={(e) => setDays(e.target.value)}
-            placeholder="never"
-            aria-describedby="token-days-error"
-          />
-          <FieldError id="token-days-error" messages={errors.expires_in_days} />
-        </div>
+        <TextField id="token-name" label="Token name" value={name} onChange={setName} placeholder="deploy script" errors={errors.name} />
+        <TextField
+          id="token-days"
+          label="Expires in days"
+          inputMode="numeric"
+          value={days}
+          onChange={setDays}
+          placeholder="never"
+          errors={errors.expires_in_days}
+        />
         <button type="submit" className="button primary" disabled={create.isPending}>
           Create token
         </button>
@@ -91,45 +62,92 @@ export function TokensCard() {
           list.length === 0 ? (
             <p className="muted">No tokens.</p>
           ) : (
-            <div className="table-scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((t) => (
-                    <tr key={t.id}>
-                      <td className="strong">{t.name}</td>
-                      <td>{fmt.dateTime(t.created_at)}</td>
-                      <td>{t.expires_at ? fmt.dateTime(t.expires_at) : 'Never'}</td>
-                      <td>{t.last_used_at ? fmt.ago(t.last_used_at) : 'Never'}</td>
-                      <td className="num">
-                        <button
-                          type="button"
-                          className="button small danger"
-                          onClick={() => revoke.mutate(t)}
-                          disabled={revoke.isPending}
-                          aria-label={`Revoke ${t.name}`}
-                        >
-                          Revoke
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <TokenTable tokens={list} onRevoke={(t) => revoke.mutate(t)} revoking={revoke.isPending} />
           )
         }
       </QueryState>
     </section>
   );
+}
+
+/** The tokens, each with when it was made, expires and was last used, and a Revoke button. */
+function TokenTable({
+  tokens,
+  onRevoke,
+  revoking,
+}: {
+  tokens: Schema<'Token'>[];
+  onRevoke: (token: Schema<'Token'>) => void;
+  revoking: boolean;
+}) {
+  const fmt = useFormat();
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((t) => (
+            <tr key={t.id}>
+              <td className="strong">{t.name}</td>
+              <td>{fmt.dateTime(t.created_at)}</td>
+              <td>{t.expires_at ? fmt.dateTime(t.expires_at) : 'Never'}</td>
+              <td>{t.last_used_at ? fmt.ago(t.last_used_at) : 'Never'}</td>
+              <td className="num">
+                <button
+                  type="button"
+                  className="button small danger"
+                  onClick={() => onRevoke(t)}
+                  disabled={revoking}
+                  aria-label={`Revoke ${t.name}`}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Creating a token from the form's name and days (empty: never expires), and revoking one. */
+function useTokenActions(
+  { name, days }: { name: string; days: string },
+  onCreated: (token: Schema<'CreatedToken'>) => void,
+  onRevoked: (token: Schema<'Token'>) => void,
+) {
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  const create = useMutation({
+    mutationFn: async () =>
+      (await data(api.post('/api/v1/auth/tokens', { body: { name: name.trim(), expires_in_days: days.trim() ? Number(days) : null } })))
+        .data,
+    onSuccess: (t) => {
+      onCreated(t);
+      notices.success(`Token "${t.name}" created`);
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+  const revoke = useMutation({
+    mutationFn: async (t: Schema<'Token'>) => data(api.delete('/api/v1/auth/tokens/{id}', { path: { id: t.id } })),
+    onSuccess: (_r, t) => {
+      onRevoked(t);
+      notices.success(`Token "${t.name}" revoked`);
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+  return { create, revoke };
 }

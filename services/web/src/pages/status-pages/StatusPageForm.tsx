@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useRef, useState } from 'react';
 import { api, data } from '../../app/api';
@@ -22,28 +22,12 @@ const PICKER_LIMIT = 100;
 /** Create a status page (page null) or edit one; the API's refusals appear next to each field. */
 export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | null; onDone: () => void }) {
   const [values, setValues] = useState<StatusPageFormValues>(() => (page ? statusPageToForm(page) : emptyStatusPageForm()));
-  const queryClient = useQueryClient();
-  const notices = useNotices();
   const summaryRef = useRef<HTMLDivElement>(null);
   const monitors = useQuery({
     queryKey: ['monitors', 'picker'],
     queryFn: async () => (await data(api.get('/api/v1/monitors', { query: { page: 1, limit: PICKER_LIMIT } }))).data,
   });
-  const save = useMutation({
-    mutationFn: async () => {
-      const body = formToStatusPageBody(values);
-      const answer = page
-        ? await data(api.put('/api/v1/status-pages/{id}', { path: { id: page.id }, body }))
-        : await data(api.post('/api/v1/status-pages', { body }));
-      return answer.data;
-    },
-    onSuccess: (saved) => {
-      notices.success(page ? `Status page "${saved.title}" saved` : `Status page "${saved.title}" created`);
-      void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
-      onDone();
-    },
-    onError: () => requestAnimationFrame(() => summaryRef.current?.focus()),
-  });
+  const save = useSaveStatusPage(page, values, onDone, () => requestAnimationFrame(() => summaryRef.current?.focus()));
   const errors = save.error ? statusPageFieldErrors(save.error) : {};
   const names = new Map<number, string>([
     ...(page?.monitors.map((m): [number, string] => [m.id, m.name]) ?? []),
@@ -68,6 +52,151 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
           {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
         </div>
       )}
+      <PageFields values={values} set={set} errors={errors} described={described} />
+      <MonitorPicker
+        monitors={monitors}
+        chosen={values.monitorIds}
+        onChange={(monitorIds) => set({ monitorIds })}
+        errors={errors.monitor_ids}
+        describedBy={described('monitor_ids')}
+      />
+      {values.monitorIds.length > 0 && (
+        <MonitorOrder ids={values.monitorIds} names={names} onChange={(monitorIds) => set({ monitorIds })} />
+      )}
+      <label className="check">
+        <input type="checkbox" checked={values.published} onChange={(e) => set({ published: e.target.checked })} /> Published
+      </label>
+      <FieldError id="sp-published-error" messages={errors.published} />
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {page ? 'Save' : 'Create status page'}
+        </button>
+        <button type="button" className="button ghost" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Creates (page null) or updates the page; a refusal calls `onRefused` (the form focuses its summary). */
+function useSaveStatusPage(page: Schema<'StatusPage'> | null, values: StatusPageFormValues, onDone: () => void, onRefused: () => void) {
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  return useMutation({
+    mutationFn: async () => {
+      const body = formToStatusPageBody(values);
+      const answer = page
+        ? await data(api.put('/api/v1/status-pages/{id}', { path: { id: page.id }, body }))
+        : await data(api.post('/api/v1/status-pages', { body }));
+      return answer.data;
+    },
+    onSuccess: (saved) => {
+      notices.success(page ? `Status page "${saved.title}" saved` : `Status page "${saved.title}" created`);
+      void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
+      onDone();
+    },
+    onError: () => onRefused(),
+  });
+}
+
+/** Your monitors to choose from, each a checkbox; the API's messages about the choice below. */
+function MonitorPicker({
+  monitors,
+  chosen,
+  onChange,
+  errors,
+  describedBy,
+}: {
+  monitors: UseQueryResult<Schema<'Monitor'>[]>;
+  chosen: number[];
+  onChange: (ids: number[]) => void;
+  errors: string[] | undefined;
+  describedBy: string | undefined;
+}) {
+  return (
+    <fieldset className="field" aria-describedby={describedBy}>
+      <legend>Monitors on the page</legend>
+      <QueryState query={monitors} what="your monitors">
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">You have no monitors yet.</p>
+          ) : (
+            <ul className="plain-list checks">
+              {list.map((m) => (
+                <li key={m.id}>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={chosen.includes(m.id)}
+                      onChange={(e) => onChange(toggleMonitor(chosen, m.id, e.target.checked))}
+                    />{' '}
+                    {m.name}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <FieldError id="sp-monitor_ids-error" messages={errors} />
+    </fieldset>
+  );
+}
+
+/** The chosen monitors in page order, each with buttons to move it up or down. */
+function MonitorOrder({ ids, names, onChange }: { ids: number[]; names: Map<number, string>; onChange: (ids: number[]) => void }) {
+  return (
+    <div className="field">
+      <p className="label-like" id="sp-order">
+        Order on the page
+      </p>
+      <ol className="order-list" aria-labelledby="sp-order">
+        {ids.map((id, index) => {
+          const name = names.get(id) ?? `Monitor ${id}`;
+          return (
+            <li key={id}>
+              <span>{name}</span>
+              <button
+                type="button"
+                className="button small ghost"
+                aria-label={`Move ${name} up`}
+                disabled={index === 0}
+                onClick={() => onChange(moveMonitor(ids, index, -1))}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                className="button small ghost"
+                aria-label={`Move ${name} down`}
+                disabled={index === ids.length - 1}
+                onClick={() => onChange(moveMonitor(ids, index, 1))}
+              >
+                ↓
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+/** The page's slug (its address), title and description. */
+function PageFields({
+  values,
+  set,
+  errors,
+  described,
+}: {
+  values: StatusPageFormValues;
+  set: (change: Partial<StatusPageFormValues>) => void;
+  errors: Record<string, string[]>;
+  described: (field: string) => string | undefined;
+}) {
+  return (
+    <>
       <div className="field">
         <label htmlFor="sp-slug">Slug</label>
         <input
@@ -86,7 +215,13 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
       </div>
       <div className="field">
         <label htmlFor="sp-title">Title</label>
-        <input id="sp-title" value={values.title} onChange={(e) => set({ title: e.target.value })} aria-invalid={errors.title ? true : undefined} aria-describedby={described('title')} />
+        <input
+          id="sp-title"
+          value={values.title}
+          onChange={(e) => set({ title: e.target.value })}
+          aria-invalid={errors.title ? true : undefined}
+          aria-describedby={described('title')}
+        />
         <FieldError id="sp-title-error" messages={errors.title} />
       </div>
       <div className="field">
@@ -101,79 +236,6 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
         />
         <FieldError id="sp-description-error" messages={errors.description} />
       </div>
-      <fieldset className="field" aria-describedby={described('monitor_ids')}>
-        <legend>Monitors on the page</legend>
-        <QueryState query={monitors} what="your monitors">
-          {(list) =>
-            list.length === 0 ? (
-              <p className="muted">You have no monitors yet.</p>
-            ) : (
-              <ul className="plain-list checks">
-                {list.map((m) => (
-                  <li key={m.id}>
-                    <label className="check">
-                      <input
-                        type="checkbox"
-                        checked={values.monitorIds.includes(m.id)}
-                        onChange={(e) => set({ monitorIds: toggleMonitor(values.monitorIds, m.id, e.target.checked) })}
-                      />{' '}
-                      {m.name}
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            )
-          }
-        </QueryState>
-        <FieldError id="sp-monitor_ids-error" messages={errors.monitor_ids} />
-      </fieldset>
-      {values.monitorIds.length > 0 && (
-        <div className="field">
-          <p className="label-like" id="sp-order">
-            Order on the page
-          </p>
-          <ol className="order-list" aria-labelledby="sp-order">
-            {values.monitorIds.map((id, index) => {
-              const name = names.get(id) ?? `Monitor ${id}`;
-              return (
-                <li key={id}>
-                  <span>{name}</span>
-                  <button
-                    type="button"
-                    className="button small ghost"
-                    aria-label={`Move ${name} up`}
-                    disabled={index === 0}
-                    onClick={() => set({ monitorIds: moveMonitor(values.monitorIds, index, -1) })}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="button small ghost"
-                    aria-label={`Move ${name} down`}
-                    disabled={index === values.monitorIds.length - 1}
-                    onClick={() => set({ monitorIds: moveMonitor(values.monitorIds, index, 1) })}
-                  >
-                    ↓
-                  </button>
-                </li>
-              );
-            })}
-          </ol>
-        </div>
-      )}
-      <label className="check">
-        <input type="checkbox" checked={values.published} onChange={(e) => set({ published: e.target.checked })} /> Published
-      </label>
-      <FieldError id="sp-published-error" messages={errors.published} />
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {page ? 'Save' : 'Create status page'}
-        </button>
-        <button type="button" className="button ghost" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useRef, useState } from 'react';
 import { api, data } from '../../app/api';
@@ -16,9 +16,6 @@ type Editing = { mode: 'create' } | { mode: 'edit'; page: Schema<'StatusPage'> }
 /** Status pages: list, create, edit, delete after a confirmation, a link to each public page. */
 export function StatusPagesPage() {
   usePageTitle('Status pages');
-  const fmt = useFormat();
-  const notices = useNotices();
-  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Schema<'StatusPage'> | null>(null);
@@ -28,15 +25,9 @@ export function StatusPagesPage() {
     queryFn: () => data(api.get('/api/v1/status-pages', { query: { page, limit: 25 } })),
     placeholderData: keepPreviousData,
   });
-  const remove = useMutation({
-    mutationFn: (p: Schema<'StatusPage'>) => data(api.delete('/api/v1/status-pages/{id}', { path: { id: p.id } })),
-    onSuccess: (_r, p) => {
-      setDeleting(null);
-      if (editing?.mode === 'edit' && editing.page.id === p.id) setEditing(null);
-      notices.success(`Status page "${p.title}" deleted`);
-      void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
-    },
-    onError: (err) => notices.error(errorMessage(err)),
+  const remove = useDeleteStatusPage((p) => {
+    setDeleting(null);
+    if (editing?.mode === 'edit' && editing.page.id === p.id) setEditing(null);
   });
   const open = (next: Editing) => {
     setEditing(next);
@@ -65,65 +56,7 @@ export function StatusPagesPage() {
           />
         )}
       </div>
-      <section className="card flush" aria-labelledby="status-pages-title">
-        <h2 id="status-pages-title" className="pad">
-          Your status pages
-        </h2>
-        <QueryState query={pages} what="status pages">
-          {(answer) =>
-            answer.data.length === 0 ? (
-              <p className="muted pad">No status pages yet.</p>
-            ) : (
-              <>
-                <div className="table-scroll">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Title</th>
-                        <th scope="col">Public page</th>
-                        <th scope="col">State</th>
-                        <th scope="col">Monitors</th>
-                        <th scope="col">Updated</th>
-                        <th scope="col">
-                          <span className="visually-hidden">Actions</span>
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {answer.data.map((p) => (
-                        <tr key={p.id}>
-                          <td className="strong">{p.title}</td>
-                          <td className="url-cell">
-                            <a href={p.url} target="_blank" rel="noreferrer">
-                              /status/{p.slug}
-                            </a>
-                          </td>
-                          <td>{p.published ? 'Published' : 'Draft'}</td>
-                          <td>{p.monitors.map((m) => m.name).join(', ')}</td>
-                          <td>{fmt.ago(p.updated_at)}</td>
-                          <td className="num">
-                            <div className="row-wrap">
-                              <button type="button" className="button small" onClick={() => open({ mode: 'edit', page: p })} aria-label={`Edit ${p.title}`}>
-                                Edit
-                              </button>
-                              <button type="button" className="button small danger" onClick={() => setDeleting(p)} aria-label={`Delete ${p.title}`}>
-                                Delete
-                              </button>
-                            </div>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-                <div className="card-foot">
-                  <Pagination pagination={answer.pagination} label="Status page" onPage={setPage} />
-                </div>
-              </>
-            )
-          }
-        </QueryState>
-      </section>
+      <StatusPageList pages={pages} onPage={setPage} onEdit={(p) => open({ mode: 'edit', page: p })} onDelete={setDeleting} />
       {deleting && (
         <ConfirmDialog
           title={`Delete the status page "${deleting.title}"?`}
@@ -135,5 +68,111 @@ export function StatusPagesPage() {
         </ConfirmDialog>
       )}
     </>
+  );
+}
+
+/** The pages of one page of the list, each with its public link and its Edit and Delete buttons. */
+function StatusPageTable({
+  pages,
+  onEdit,
+  onDelete,
+}: {
+  pages: Schema<'StatusPage'>[];
+  onEdit: (page: Schema<'StatusPage'>) => void;
+  onDelete: (page: Schema<'StatusPage'>) => void;
+}) {
+  const fmt = useFormat();
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Public page</th>
+            <th scope="col">State</th>
+            <th scope="col">Monitors</th>
+            <th scope="col">Updated</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {pages.map((p) => (
+            <tr key={p.id}>
+              <td className="strong">{p.title}</td>
+              <td className="url-cell">
+                <a href={p.url} target="_blank" rel="noreferrer">
+                  /status/{p.slug}
+                </a>
+              </td>
+              <td>{p.published ? 'Published' : 'Draft'}</td>
+              <td>{p.monitors.map((m) => m.name).join(', ')}</td>
+              <td>{fmt.ago(p.updated_at)}</td>
+              <td className="num">
+                <div className="row-wrap">
+                  <button type="button" className="button small" onClick={() => onEdit(p)} aria-label={`Edit ${p.title}`}>
+                    Edit
+                  </button>
+                  <button type="button" className="button small danger" onClick={() => onDelete(p)} aria-label={`Delete ${p.title}`}>
+                    Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Deletes a page; `onDeleted` closes what showed it. */
+function useDeleteStatusPage(onDeleted: (page: Schema<'StatusPage'>) => void) {
+  const notices = useNotices();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (p: Schema<'StatusPage'>) => data(api.delete('/api/v1/status-pages/{id}', { path: { id: p.id } })),
+    onSuccess: (_r, p) => {
+      onDeleted(p);
+      notices.success(`Status page "${p.title}" deleted`);
+      void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
+    },
+    onError: (err) => notices.error(errorMessage(err)),
+  });
+}
+
+/** "Your status pages": a page of the list at a time. */
+function StatusPageList({
+  pages,
+  onPage,
+  onEdit,
+  onDelete,
+}: {
+  pages: UseQueryResult<{ data: Schema<'StatusPage'>[]; pagination: Schema<'Pagination'> }>;
+  onPage: (page: number) => void;
+  onEdit: (page: Schema<'StatusPage'>) => void;
+  onDelete: (page: Schema<'StatusPage'>) => void;
+}) {
+  return (
+    <section className="card flush" aria-labelledby="status-pages-title">
+      <h2 id="status-pages-title" className="pad">
+        Your status pages
+      </h2>
+      <QueryState query={pages} what="status pages">
+        {(answer) =>
+          answer.data.length === 0 ? (
+            <p className="muted pad">No status pages yet.</p>
+          ) : (
+            <>
+              <StatusPageTable pages={answer.data} onEdit={onEdit} onDelete={onDelete} />
+              <div className="card-foot">
+                <Pagination pagination={answer.pagination} label="Status page" onPage={onPage} />
+              </div>
+            </>
+          )
+        }
+      </QueryState>
+    </section>
   );
 }

@@ -1,0 +1,31 @@
+import type { RequestHandler, Router } from 'express';
+import type { NotFoundKind } from '@uptime/errors';
+import { callerOf } from '../auth/caller';
+import { sendData, sendMessage } from './envelope';
+import { parseId } from './id-param';
+
+/** How one resource is changed and deleted by its owner (the route's parse, service and presenter). */
+export interface OwnedItemActions {
+  /** Parses `body` (a PUT body is partial, like a PATCH's), updates, and answers the presented resource. */
+  update(ownerId: number, id: number, body: unknown): Promise<unknown>;
+  remove(ownerId: number, id: number): Promise<void>;
+  /** The message of the DELETE answer ("Monitor deleted"). */
+  deleted: string;
+}
+
+/**
+ * PUT and PATCH /:id (one handler) and DELETE /:id of a resource the caller owns. The id is
+ * parsed first (a malformed one is the `kind`'s 404), then the body.
+ */
+export function ownedItemRoutes(router: Router, kind: NotFoundKind, actions: OwnedItemActions): void {
+  const update: RequestHandler = async (req, res) => {
+    const id = parseId(req.params.id, kind);
+    sendData(res, await actions.update(callerOf(req).id, id, req.body ?? {}));
+  };
+  router.put('/:id', update);
+  router.patch('/:id', update);
+  router.delete('/:id', async (req, res) => {
+    await actions.remove(callerOf(req).id, parseId(req.params.id, kind));
+    sendMessage(res, actions.deleted);
+  });
+}

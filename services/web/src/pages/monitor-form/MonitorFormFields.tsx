@@ -1,0 +1,179 @@
+import { useId, type ReactNode } from 'react';
+import { FieldError } from '../../components/FieldError';
+import { METHODS, type FormErrors, type MonitorFormValues } from './monitor-form-values';
+
+/** What each group of the monitor form's fields gets from the form. */
+export interface FieldsProps {
+  values: MonitorFormValues;
+  set: <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => void;
+  field: (name: keyof MonitorFormValues & string) => { errors: string[] | undefined; name: string };
+  errors: FormErrors;
+}
+
+/** What to check: the name, the URL and how often and how patiently it is checked. */
+export function CheckFields(props: FieldsProps) {
+  const { values, set, field } = props;
+  return (
+    <fieldset className="card">
+      <legend>What to check</legend>
+      <div className="grid-2">
+        <Field label="Name" {...field('name')}>
+          {(p) => <input {...p} value={values.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" required />}
+        </Field>
+        <Field label="URL" {...field('url')} hint="http:// or https://">
+          {(p) => (
+            <input
+              {...p}
+              type="url"
+              value={values.url}
+              onChange={(e) => set('url', e.target.value)}
+              placeholder="https://example.com/health"
+              required
+            />
+          )}
+        </Field>
+        <Field label="Method" {...field('method')}>
+          {(p) => (
+            <select {...p} value={values.method} onChange={(e) => set('method', e.target.value as MonitorFormValues['method'])}>
+              {METHODS.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <NumberField {...props} name="check_interval" label="Check interval" hint="seconds between checks" />
+        <NumberField {...props} name="timeout" label="Timeout" hint="seconds, 5 to 300" />
+        <NumberField {...props} name="retry_count" label="Retries" hint="of a failed attempt, within one check" />
+        <NumberField
+          {...props}
+          name="response_time_threshold"
+          label="Slow after"
+          hint="milliseconds; a slower success is a warning; empty: off"
+        />
+        <NumberField {...props} name="recovery_threshold" label="Recovery checks" hint="successes in a row to end a downtime" />
+      </div>
+    </fieldset>
+  );
+}
+
+type NumericField = 'check_interval' | 'timeout' | 'retry_count' | 'response_time_threshold' | 'recovery_threshold';
+
+/** A whole number typed as text; the form's own check and the API's say what is wrong with it. */
+function NumberField({ values, set, field, name, label, hint }: FieldsProps & { name: NumericField; label: string; hint: string }) {
+  return (
+    <Field label={label} {...field(name)} hint={hint}>
+      {(p) => <input {...p} inputMode="numeric" value={values[name]} onChange={(e) => set(name, e.target.value)} />}
+    </Field>
+  );
+}
+
+/** The request sent: headers, body, redirects and TLS verification. */
+export function RequestFields({ values, set, field, errors }: FieldsProps) {
+  return (
+    <fieldset className="card">
+      <legend>Request</legend>
+      <div className="grid-2">
+        <Field label="Headers" {...field('headers')} hint='one "Name: value" per line'>
+          {(p) => <textarea {...p} rows={3} value={values.headers} onChange={(e) => set('headers', e.target.value)} spellCheck={false} />}
+        </Field>
+        <Field label="Body" {...field('body')} hint="sent with each check">
+          {(p) => <textarea {...p} rows={3} value={values.body} onChange={(e) => set('body', e.target.value)} spellCheck={false} />}
+        </Field>
+      </div>
+      <div className="checks">
+        <label className="check">
+          <input type="checkbox" checked={values.follow_redirects} onChange={(e) => set('follow_redirects', e.target.checked)} /> Follow
+          redirects
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> Verify TLS certificate
+        </label>
+      </div>
+      <FieldError id="err-follow_redirects" messages={errors.follow_redirects} />
+      <FieldError id="err-verify_ssl" messages={errors.verify_ssl} />
+    </fieldset>
+  );
+}
+
+/** When the answer counts as up: status codes, content and JSON. */
+export function UpWhenFields({ values, set, field }: FieldsProps) {
+  return (
+    <fieldset className="card">
+      <legend>When is it up</legend>
+      <div className="grid-2">
+        <Field label="Expected status codes" {...field('expected_status')} hint="comma-separated; empty means any 2xx">
+          {(p) => (
+            <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />
+          )}
+        </Field>
+        <Field label="Expected content" {...field('expected_content')} hint="text the response must contain">
+          {(p) => <input {...p} value={values.expected_content} onChange={(e) => set('expected_content', e.target.value)} />}
+        </Field>
+        <Field label="Excluded content" {...field('excluded_content')} hint="text the response must not contain">
+          {(p) => <input {...p} value={values.excluded_content} onChange={(e) => set('excluded_content', e.target.value)} />}
+        </Field>
+        <Field label="JSONPath" {...field('json_path')} hint="must exist in a JSON response, e.g. $.status">
+          {(p) => <input {...p} value={values.json_path} onChange={(e) => set('json_path', e.target.value)} spellCheck={false} />}
+        </Field>
+        <Field label="Expected JSON value" {...field('expected_json_value')} hint="of the JSONPath's first match">
+          {(p) => <input {...p} value={values.expected_json_value} onChange={(e) => set('expected_json_value', e.target.value)} />}
+        </Field>
+      </div>
+    </fieldset>
+  );
+}
+
+/** Tags and agent locations. */
+export function OrganiseFields({ values, set, field }: FieldsProps) {
+  return (
+    <fieldset className="card">
+      <legend>Organise</legend>
+      <div className="grid-2">
+        <Field label="Tags" {...field('tags')} hint="comma-separated">
+          {(p) => <input {...p} value={values.tags} onChange={(e) => set('tags', e.target.value)} placeholder="production, eu" />}
+        </Field>
+        <Field label="Locations" {...field('locations')} hint="comma-separated agent locations">
+          {(p) => <input {...p} value={values.locations} onChange={(e) => set('locations', e.target.value)} />}
+        </Field>
+      </div>
+    </fieldset>
+  );
+}
+
+interface ControlProps {
+  id: string;
+  name: string;
+  'aria-invalid': boolean;
+  'aria-describedby': string | undefined;
+}
+
+function Field({
+  label,
+  name,
+  errors,
+  hint,
+  children,
+}: {
+  label: string;
+  name: string;
+  errors: string[] | undefined;
+  hint?: string;
+  children: (props: ControlProps) => ReactNode;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const described = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field${errors?.length ? ' invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, name, 'aria-invalid': Boolean(errors?.length), 'aria-describedby': described })}
+      {hint && (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      <FieldError id={errorId} messages={errors} />
+    </div>
+  );
+}
