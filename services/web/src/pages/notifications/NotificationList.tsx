@@ -15,7 +15,6 @@ const LASTING = new Set<Schema<'Notification'>['type']>(['downtime', 'slow', 'ce
  * "no longer slow" email; a certificate one stays resolved until the certificate changes.
  */
 export function NotificationList({ items, compact = false }: { items: Schema<'Notification'>[]; compact?: boolean }) {
-  const fmt = useFormat();
   const { acknowledge, resolve } = useNotificationActions();
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number) =>
@@ -27,72 +26,116 @@ export function NotificationList({ items, compact = false }: { items: Schema<'No
   return (
     <ul className="notification-list">
       {items.map((n) => (
-        <li key={n.id} className={`notification ${n.type}`}>
-          <div className="notification-main">
-            <div className="row-wrap">
-              <StatusBadge status={n.type} />
-              <Link to={`/monitors/${n.monitor_id}`} className="strong">
-                {n.monitor_name}
-              </Link>
-              {LASTING.has(n.type) && <StatusBadge status={n.status} tone={n.status !== 'active' ? 'good' : n.type === 'downtime' ? 'bad' : 'warn'} />}
-              {n.acknowledged && <span className="badge tone-neutral">Acknowledged</span>}
-            </div>
-            <p className="small">{n.message}</p>
-            <p className="muted small">
-              {fmt.dateTime(n.started_at)}
-              {(n.type === 'downtime' || n.type === 'slow') &&
-                (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
-              {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
-              {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
-            </p>
-            {!compact && open.has(n.id) && (
-              <div id={`n-${n.id}-deliveries`}>
-                <NotificationDeliveries id={n.id} monitorName={n.monitor_name} />
-              </div>
-            )}
-          </div>
-          <div className="actions">
-            {!compact && (
-              <button
-                type="button"
-                className="button ghost"
-                aria-expanded={open.has(n.id)}
-                aria-controls={open.has(n.id) ? `n-${n.id}-deliveries` : undefined}
-                onClick={() => toggle(n.id)}
-                aria-describedby={`n-${n.id}-name`}
-              >
-                Deliveries
-              </button>
-            )}
-            {!n.acknowledged && n.status === 'active' && (
-              <button
-                type="button"
-                className="button"
-                disabled={acknowledge.isPending}
-                onClick={() => acknowledge.mutate(n.id)}
-                aria-describedby={`n-${n.id}-name`}
-              >
-                Acknowledge
-              </button>
-            )}
-            {n.status === 'active' && (
-              <button
-                type="button"
-                className="button"
-                disabled={resolve.isPending}
-                onClick={() => resolve.mutate(n.id)}
-                aria-describedby={`n-${n.id}-name`}
-              >
-                Resolve
-              </button>
-            )}
-            <span id={`n-${n.id}-name`} className="visually-hidden">
-              {n.type} notification of {n.monitor_name}
-            </span>
-          </div>
-        </li>
+        <NotificationItem
+          key={n.id}
+          n={n}
+          compact={compact}
+          open={open.has(n.id)}
+          onToggle={() => toggle(n.id)}
+          acknowledge={acknowledge}
+          resolve={resolve}
+        />
       ))}
     </ul>
+  );
+}
+
+type Mutation = { mutate: (id: number) => void; isPending: boolean };
+
+interface ItemProps {
+  n: Schema<'Notification'>;
+  compact: boolean;
+  /** Its deliveries are shown. */
+  open: boolean;
+  onToggle: () => void;
+  acknowledge: Mutation;
+  resolve: Mutation;
+}
+
+/** One notification: what happened and when, its deliveries when opened, and its buttons. */
+function NotificationItem({ n, compact, open, onToggle, acknowledge, resolve }: ItemProps) {
+  return (
+    <li className={`notification ${n.type}`}>
+      <NotificationFacts n={n} compact={compact} open={open} />
+      <NotificationButtons n={n} compact={compact} open={open} onToggle={onToggle} acknowledge={acknowledge} resolve={resolve} />
+    </li>
+  );
+}
+
+/** The notification's kind, monitor, state, message and times; its deliveries when opened. */
+function NotificationFacts({ n, compact, open }: { n: Schema<'Notification'>; compact: boolean; open: boolean }) {
+  const fmt = useFormat();
+  return (
+    <div className="notification-main">
+      <div className="row-wrap">
+        <StatusBadge status={n.type} />
+        <Link to={`/monitors/${n.monitor_id}`} className="strong">
+          {n.monitor_name}
+        </Link>
+        {LASTING.has(n.type) && (
+          <StatusBadge status={n.status} tone={n.status !== 'active' ? 'good' : n.type === 'downtime' ? 'bad' : 'warn'} />
+        )}
+        {n.acknowledged && <span className="badge tone-neutral">Acknowledged</span>}
+      </div>
+      <p className="small">{n.message}</p>
+      <p className="muted small">
+        {fmt.dateTime(n.started_at)}
+        {(n.type === 'downtime' || n.type === 'slow') &&
+          (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
+        {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
+        {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
+      </p>
+      {!compact && open && (
+        <div id={`n-${n.id}-deliveries`}>
+          <NotificationDeliveries id={n.id} monitorName={n.monitor_name} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Deliveries (opens them), Acknowledge and Resolve where they still apply. */
+function NotificationButtons({ n, compact, open, onToggle, acknowledge, resolve }: ItemProps) {
+  return (
+    <div className="actions">
+      {!compact && (
+        <button
+          type="button"
+          className="button ghost"
+          aria-expanded={open}
+          aria-controls={open ? `n-${n.id}-deliveries` : undefined}
+          onClick={onToggle}
+          aria-describedby={`n-${n.id}-name`}
+        >
+          Deliveries
+        </button>
+      )}
+      {!n.acknowledged && n.status === 'active' && (
+        <button
+          type="button"
+          className="button"
+          disabled={acknowledge.isPending}
+          onClick={() => acknowledge.mutate(n.id)}
+          aria-describedby={`n-${n.id}-name`}
+        >
+          Acknowledge
+        </button>
+      )}
+      {n.status === 'active' && (
+        <button
+          type="button"
+          className="button"
+          disabled={resolve.isPending}
+          onClick={() => resolve.mutate(n.id)}
+          aria-describedby={`n-${n.id}-name`}
+        >
+          Resolve
+        </button>
+      )}
+      <span id={`n-${n.id}-name`} className="visually-hidden">
+        {n.type} notification of {n.monitor_name}
+      </span>
+    </div>
   );
 }
 

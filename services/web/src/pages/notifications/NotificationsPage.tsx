@@ -81,33 +81,7 @@ export function NotificationsPage() {
           </button>
         ))}
       </div>
-      {view === 'all' && (
-        <form className="filters" role="search" aria-label="Filter notifications" onSubmit={(e) => e.preventDefault()}>
-          <label>
-            Type
-            <select value={type ?? ''} onChange={(e) => set({ type: e.target.value || null })}>
-              <option value="">Any</option>
-              {TYPES.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            State
-            <select value={status ?? ''} onChange={(e) => set({ status: e.target.value || null })}>
-              <option value="">Any</option>
-              <option value="active">Active</option>
-              <option value="resolved">Resolved</option>
-            </select>
-          </label>
-          <label>
-            Since
-            <input type="date" value={since ?? ''} onChange={(e) => set({ since: e.target.value || null })} />
-          </label>
-        </form>
-      )}
+      {view === 'all' && <NotificationFilters type={type} status={status} since={since} onChange={set} />}
       <section className="card" aria-label={`${VIEWS.find((v) => v.id === view)!.label} notifications`}>
         <QueryState query={list} what="notifications">
           {(answer) => (
@@ -125,5 +99,47 @@ export function NotificationsPage() {
         </QueryState>
       </section>
     </>
+  );
+}
+
+/** The All view's filters: type, state and a first day; each change is a new URL. */
+function NotificationFilters({
+  type,
+  status,
+  since,
+  onChange,
+}: {
+  type: NotificationType | null;
+  status: 'active' | 'resolved' | null;
+  since: string | null;
+  onChange: (changes: Record<string, string | null>) => void;
+}) {
+  const set = onChange;
+  return (
+    <form className="filters" role="search" aria-label="Filter notifications" onSubmit={(e) => e.preventDefault()}>
+      <label>
+        Type
+        <select value={type ?? ''} onChange={(e) => set({ type: e.target.value || null })}>
+          <option value="">Any</option>
+          {TYPES.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        State
+        <select value={status ?? ''} onChange={(e) => set({ status: e.target.value || null })}>
+          <option value="">Any</option>
+          <option value="active">Active</option>
+          <option value="resolved">Resolved</option>
+        </select>
+      </label>
+      <label>
+        Since
+        <input type="date" value={since ?? ''} onChange={(e) => set({ since: e.target.value || null })} />
+      </label>
+    </form>
   );
 }
