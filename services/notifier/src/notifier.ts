@@ -72,6 +72,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     addressPolicy: config.allowPrivateTargets ? allowAnyAddress : allowPublicAddressesOnly,
     logger,
     metrics,
+    leaseMs: config.deliveryLeaseMs,
   };
   const worker = createQueueWorker(
     QueueName.statusChanges,
