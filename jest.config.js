@@ -11,22 +11,50 @@ const swc = [
   },
 ];
 
-module.exports = {
+/**
+ * Files whose figures depend on having the machine to themselves: load, timing or a shared build.
+ * `pnpm test` runs them one at a time with nothing beside them, then every other file two at a
+ * time (docs/testing.md).
+ */
+const ALONE = [
+  // Real fleets measured against the clock: a starved process misses its slots (neverChecked).
+  'bench/capacity/capacity-harness.test.ts',
+  // Asserts how far a worker's concurrency rises within its ramp.
+  'services/check-worker/test/adaptive-concurrency.test.ts',
+  // A lock's or lease's lifetime against a check interval or a 30 s promise.
+  'services/check-worker/test/fault-database-outage.test.ts',
+  'services/check-worker/test/fault-worker-killed.test.ts',
+  'services/check-worker/test/fault-workers-stopped.test.ts',
+  'services/notifier/test/notifier-killed.test.ts',
+  // Every answer within 2 s of a dependency's fault; back online within 3 s of a resume, and the
+  // in-process API's 1.5 s readiness look at Redis, which a starved process fails (503).
+  'services/api/test/dependency-faults.test.ts',
+  'services/all-in-one/test/alerts.e2e.test.ts',
+  // Chromium, the page's clock, and scripts/build-web.sh writing services/web/dist.
+  'services/all-in-one/test/web-alerts.browser.test.ts',
+  'services/all-in-one/test/web-app.browser.test.ts',
+  'services/all-in-one/test/web-followups.browser.test.ts',
+];
+
+const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/bench', '<rootDir>/test'],
   testMatch: ['**/?(*.)test.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
   transform: { '^.+\\.ts$': swc },
   globalSetup: '<rootDir>/jest/global-setup.ts',
   globalTeardown: '<rootDir>/jest/global-teardown.ts',
-  setupFiles: ['reflect-metadata'],
+  // Each worker's own database and queue prefix (jest/worker-env.ts), then decorators' metadata.
+  setupFiles: ['<rootDir>/jest/worker-env.ts', 'reflect-metadata'],
   // A test during which an answer did not match the OpenAPI document fails (docs/api.md).
   setupFilesAfterEnv: ['<rootDir>/services/api/test/support/fail-on-contract-violations.ts'],
+};
+
+module.exports = {
+  projects: [
+    { ...project, displayName: 'alone', testMatch: ALONE.map((file) => `<rootDir>/${file}`) },
+    { ...project, displayName: 'shared', testPathIgnorePatterns: ['/node_modules/', ...ALONE.map((file) => `<rootDir>/${file}`)] },
+  ],
   testTimeout: 30000,
-  // Test files share one database per run and truncate it: never in parallel.
+  // One file at a time unless asked (`pnpm test` runs the shared project with two workers).
   maxWorkers: 1,
-  // One clean-clone run (2026-11-25) passed every test, then its jest process stayed alive on two
-  // sockets some file left open, which would hold CI until its timeout. Until that handle is found
-  // (`npx jest --detectOpenHandles`), the run ends when its tests have: results and exit code stand.
-  forceExit: true,
 };

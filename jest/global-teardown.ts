@@ -1,17 +1,18 @@
 import { Client } from 'pg';
 import IORedis from 'ioredis';
 
-/** Drops this run's database, its template and its Redis keys. */
+/** Drops every database of this run (its template, its workers', those its tests made) and its Redis keys. */
 export default async function globalTeardown(): Promise<void> {
-  const url = process.env.DATABASE_URL;
-  const prefix = process.env.QUEUE_PREFIX;
-  if (url?.includes('/uptime_test_')) {
-    const names = [new URL(url).pathname.slice(1), process.env.TEST_TEMPLATE_DATABASE].filter((n) => n?.startsWith('uptime_test_'));
+  const url = process.env.TEST_RUN_DATABASE_URL;
+  const prefix = process.env.TEST_RUN_QUEUE_PREFIX;
+  const run = url ? new URL(url).pathname.slice(1) : undefined;
+  if (url && run?.startsWith('uptime_test_')) {
     const admin = new URL(url);
     admin.pathname = '/postgres';
     const client = new Client({ connectionString: admin.toString() });
     await client.connect();
-    for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [run]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
     await client.end();
   }
   if (prefix?.startsWith('uptime_test_')) {

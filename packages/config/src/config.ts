@@ -34,6 +34,12 @@ export interface Config {
    * this. docs/reliability.md.
    */
   readonly checkLockTtlMs?: number;
+  /**
+   * How long a notifier's claim on a delivery lives without its sender renewing it
+   * (DELIVERY_LEASE_MS; unset: the notifier's send timeout + 10 s): a killed notifier's emails
+   * are sent again by another after at most this plus one sweep. docs/reliability.md.
+   */
+  readonly deliveryLeaseMs?: number;
   /** The name of the workers' own location in multi-location checks (CHECK_LOCATION, default `local`). */
   readonly checkLocation: string;
   /**

@@ -62,13 +62,16 @@ describe('check-worker metrics', () => {
   };
   const resultsOf = async (monitorId: number): Promise<number> =>
     Number(((await ds.query('SELECT count(*)::int AS n FROM check_results WHERE monitor_id = $1', [monitorId])) as { n: number }[])[0].n);
+  // A check is counted just after its batch commits (meteredRecord() in check-metrics.ts): the
+  // row can be read a moment before the counter moves, so a test waits for both.
+  const counted = async (result: 'up' | 'down'): Promise<boolean> => metricValue(await scrape(), 'checks_total', { result }) !== undefined;
 
   it('counts up and down checks with their duration and schedule lag', async () => {
     const owner = await aUser(ds);
     const monitor = await aMonitor(ds, owner, { url: `${target.url}/up`, timeout: 5 });
     const startedAt = Date.now();
     await scheduler.checkNow(monitor);
-    await waitFor(async () => (await resultsOf(monitor.id)) === 1, { what: 'the up result' });
+    await waitFor(async () => (await resultsOf(monitor.id)) === 1 && (await counted('up')), { what: 'the up result, recorded and counted' });
 
     let text = await scrape();
     expect(metricValue(text, 'checks_total', { result: 'up' })).toBe(1);
@@ -87,7 +90,7 @@ describe('check-worker metrics', () => {
 
     target.respond(answer(503, 'maintenance'));
     await scheduler.checkNow(monitor);
-    await waitFor(async () => (await resultsOf(monitor.id)) === 2, { what: 'the down result' });
+    await waitFor(async () => (await resultsOf(monitor.id)) === 2 && (await counted('down')), { what: 'the down result, recorded and counted' });
     text = await scrape();
     expect(metricValue(text, 'checks_total', { result: 'up' })).toBe(1);
     expect(metricValue(text, 'checks_total', { result: 'down' })).toBe(1);

@@ -69,6 +69,7 @@ function deliveryOptionsOf(deps: NotifierDeps, metrics: ServiceMetrics) {
     addressPolicy: config.allowPrivateTargets ? allowAnyAddress : allowPublicAddressesOnly,
     logger,
     metrics,
+    leaseMs: config.deliveryLeaseMs,
   };
 }
 

@@ -1,6 +1,5 @@
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
-import type { QueryRunner } from 'typeorm';
 import { allowAnyAddress } from '@uptime/probe';
 import { createLogger, type Logger } from '@uptime/logger';
 import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
@@ -11,12 +10,6 @@ import type { EmailChannel } from '../../src/channels/email-channel';
 import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
 
 type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy' | 'logger'>>;
-
-/**
- * Every test file of this service truncates the run's one database. jest may run files in parallel
- * workers (unless --runInBand), so each file holds this advisory lock from its first hook to its last.
- */
-const TEST_FILE_LOCK = 727_007_100;
 
 export interface Testbed {
   ds: DataSource;
@@ -34,13 +27,10 @@ export interface Testbed {
 
 /** Registers the hooks of a notifier test file: real Postgres and Redis, a fake SendGrid. */
 export function useTestbed(): Testbed {
-  let lock: QueryRunner;
   const bed = {} as Testbed;
 
   beforeAll(async () => {
     bed.ds = await openTestDatabase();
-    lock = bed.ds.createQueryRunner();
-    await lock.query('SELECT pg_advisory_lock($1)', [TEST_FILE_LOCK]);
     await resetDatabase(bed.ds);
     await resetRedis();
     bed.sendgrid = await startFakeSendGrid();
@@ -78,10 +68,6 @@ export function useTestbed(): Testbed {
 
   afterAll(async () => {
     await bed.sendgrid?.close();
-    if (lock) {
-      await lock.query('SELECT pg_advisory_unlock($1)', [TEST_FILE_LOCK]);
-      await lock.release();
-    }
     await bed.ds?.destroy();
   });
 
