@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { duration, millis, percent, useFormat } from '../../app/format';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { QueryState } from '../../components/QueryState';
+import { StatFigures } from '../../components/StatFigures';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { AlertSettingsCard } from './AlertSettingsCard';
@@ -156,14 +157,5 @@ function UptimeFigures({ m }: { m: Schema<'Monitor'> }) {
     ['Last response', millis(m.response_time)],
     ['Last check', m.last_check ? fmt.ago(m.last_check) : 'not yet'],
   ];
-  return (
-    <section aria-label="Uptime" className="stat-grid wide">
-      {figures.map(([label, value]) => (
-        <div key={label} className="stat">
-          <span className="stat-label">{label}</span>
-          <span className="stat-value">{value}</span>
-        </div>
-      ))}
-    </section>
-  );
+  return <StatFigures label="Uptime" figures={figures} />;
 }
