@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { errorMessage, isUnauthorized } from './errors';
 import { useApiReachable } from './connection';
@@ -42,8 +42,10 @@ export function Layout() {
   }, [reachable, queryClient]);
 
   // A new page starts at its top, and the keyboard and screen reader continue from its content.
+  // A layout effect: in the commit that shows the new page. Navigations are transitions, whose
+  // passive effects run after a paint, so the new page would show with focus still on the link.
   const firstPath = useRef(location.pathname);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (location.pathname === firstPath.current) return;
     firstPath.current = '';
     window.scrollTo(0, 0);
