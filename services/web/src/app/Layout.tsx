@@ -1,9 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { errorMessage, isUnauthorized } from './errors';
 import { useApiReachable } from './connection';
-import { useNotices } from './notices';
+import { useNotices, type Notices } from './notices';
 import { signInPath, signOut, takeNext, usePreferences, useUser } from './session';
 import { applyTheme } from './theme';
 
@@ -41,8 +42,10 @@ export function Layout() {
   }, [reachable, queryClient]);
 
   // A new page starts at its top, and the keyboard and screen reader continue from its content.
+  // A layout effect: in the commit that shows the new page. Navigations are transitions, whose
+  // passive effects run after a paint, so the new page would show with focus still on the link.
   const firstPath = useRef(location.pathname);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (location.pathname === firstPath.current) return;
     firstPath.current = '';
     window.scrollTo(0, 0);
@@ -60,60 +63,82 @@ export function Layout() {
     return <Navigate to={signInPath(`${location.pathname}${location.search}`)} replace />;
   }
 
-  const onSignOut = async () => {
-    try {
-      await signOut(queryClient);
-      navigate('/sign-in', { replace: true });
-    } catch (err) {
-      notices.error(errorMessage(err));
-    }
-  };
-
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
-        <nav className="nav" aria-label="Main">
-          <NavLink to="/" className="brand" end aria-label="Uptime home">
-            <img src="/favicon.svg" alt="" width="24" height="24" />
-            <span>Uptime</span>
-          </NavLink>
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.end}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="account">
-          {user.data && <span className="muted account-name">{user.data.name ?? user.data.email}</span>}
-          <button type="button" className="button ghost" onClick={onSignOut}>
-            Sign out
-          </button>
-        </div>
-      </header>
-      {!reachable && (
-        <div className="banner" role="alert">
-          The API cannot be reached right now. What you see may be out of date; the page keeps trying.{' '}
-          <button type="button" className="button small" onClick={retryNow}>
-            Retry now
-          </button>
-        </div>
-      )}
+      <TopBar user={user.data} onSignOut={() => void signOutAndLeave(queryClient, navigate, notices)} />
+      {!reachable && <UnreachableBanner onRetry={retryNow} />}
       <main id="main" tabIndex={-1}>
         {/* The page loads alongside the user, not after it: a missing session answers 401 to both. */}
-        {user.isError && (
-          <div className="card error-box" role="alert">
-            {errorMessage(user.error)}
-          </div>
-        )}
+        {user.isError && <SessionError error={user.error} />}
         <Outlet />
       </main>
+    </div>
+  );
+}
+
+/** Signs out and leaves for the sign-in page; a failure stays on this page, said in a notice. */
+async function signOutAndLeave(queryClient: QueryClient, navigate: NavigateFunction, notices: Notices) {
+  try {
+    await signOut(queryClient);
+    navigate('/sign-in', { replace: true });
+  } catch (err) {
+    notices.error(errorMessage(err));
+  }
+}
+
+/** The navigation bar, with who is signed in and the way out. */
+function TopBar({ user, onSignOut }: { user: Schema<'User'> | undefined; onSignOut: () => void }) {
+  return (
+    <header className="topbar">
+      <MainNav />
+      <div className="account">
+        {user && <span className="muted account-name">{user.name ?? user.email}</span>}
+        <button type="button" className="button ghost" onClick={onSignOut}>
+          Sign out
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function MainNav() {
+  return (
+    <nav className="nav" aria-label="Main">
+      <NavLink to="/" className="brand" end aria-label="Uptime home">
+        <img src="/favicon.svg" alt="" width="24" height="24" />
+        <span>Uptime</span>
+      </NavLink>
+      <ul>
+        {NAV.map((item) => (
+          <li key={item.to}>
+            <NavLink to={item.to} end={item.end}>
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function SessionError({ error }: { error: Error }) {
+  return (
+    <div className="card error-box" role="alert">
+      {errorMessage(error)}
+    </div>
+  );
+}
+
+function UnreachableBanner({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="banner" role="alert">
+      The API cannot be reached right now. What you see may be out of date; the page keeps trying.{' '}
+      <button type="button" className="button small" onClick={onRetry}>
+        Retry now
+      </button>
     </div>
   );
 }

@@ -7,7 +7,7 @@ export interface Notice {
   text: string;
 }
 
-interface Notices {
+export interface Notices {
   success(text: string): void;
   error(text: string): void;
 }

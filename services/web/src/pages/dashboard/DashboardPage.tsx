@@ -1,7 +1,9 @@
 import type { Schema } from '@uptime/client';
+import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { millis, percent, useFormat } from '../../app/format';
 import { QueryState } from '../../components/QueryState';
+import { StatFigures } from '../../components/StatFigures';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { NotificationList } from '../notifications/NotificationList';
@@ -38,96 +40,107 @@ export function DashboardPage() {
 }
 
 function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
-  const fmt = useFormat();
-  const lateness = latenessMessage(d.checks);
   return (
     <>
-      {lateness && (
-        <div className="error-box lateness" role="alert">
-          <strong>{lateness}.</strong>
-          {d.checks.lag_p99_seconds !== null && ` ${d.checks.per_second.toFixed(1)} checks per second now.`}
-        </div>
-      )}
-      <section aria-labelledby="counts-title">
-        <h2 id="counts-title" className="visually-hidden">
-          Monitors by status
-        </h2>
-        <ul className="stat-grid">
-          <li className="stat">
-            <span className="stat-label">Monitors</span>
-            <span className="stat-value">{d.monitors.total}</span>
+      <LatenessAlert checks={d.checks} />
+      <StatusCounts monitors={d.monitors} />
+      <Averages d={d} />
+      <div className="two-columns">
+        <DownNow monitors={d.down_monitors} />
+        <RecentNotifications items={d.recent_notifications} />
+      </div>
+    </>
+  );
+}
+
+/** Checks running late (docs/reliability.md): how late, and how many run a second now. */
+function LatenessAlert({ checks }: { checks: Schema<'Dashboard'>['checks'] }) {
+  const lateness = latenessMessage(checks);
+  if (!lateness) return null;
+  return (
+    <div className="error-box lateness" role="alert">
+      <strong>{lateness}.</strong>
+      {checks.lag_p99_seconds !== null && ` ${checks.per_second.toFixed(1)} checks per second now.`}
+    </div>
+  );
+}
+
+/** How many monitors there are, and per status a link to the monitors list filtered by it. */
+function StatusCounts({ monitors }: { monitors: Schema<'Dashboard'>['monitors'] }) {
+  return (
+    <section aria-labelledby="counts-title">
+      <h2 id="counts-title" className="visually-hidden">
+        Monitors by status
+      </h2>
+      <ul className="stat-grid">
+        <li className="stat">
+          <span className="stat-label">Monitors</span>
+          <span className="stat-value">{monitors.total}</span>
+        </li>
+        {COUNTS.map((s) => (
+          <li key={s} className={`stat stat-${s}`}>
+            <span className="stat-label">
+              <StatusBadge status={s} />
+            </span>
+            <span className="stat-value">
+              <Link to={`/monitors?status=${s}`} aria-label={`${monitors[s]} ${s}`}>
+                {monitors[s]}
+              </Link>
+            </span>
           </li>
-          {COUNTS.map((s) => (
-            <li key={s} className={`stat stat-${s}`}>
-              <span className="stat-label">
-                <StatusBadge status={s} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Averages({ d }: { d: Schema<'Dashboard'> }) {
+  const figures: [string, ReactNode][] = [
+    ['Average uptime, 24 h', percent(d.uptime['24h'])],
+    ['7 days', percent(d.uptime['7d'])],
+    ['30 days', percent(d.uptime['30d'])],
+    ['Response time, 24 h', millis(d.response_time_avg_24h)],
+    ['Active incidents', d.active_incidents],
+  ];
+  return <StatFigures label="Averages" figures={figures} />;
+}
+
+function DownNow({ monitors }: { monitors: Schema<'Dashboard'>['down_monitors'] }) {
+  const fmt = useFormat();
+  return (
+    <section className="card" aria-labelledby="down-title">
+      <h2 id="down-title">Down now</h2>
+      {monitors.length === 0 ? (
+        <p className="all-good">
+          <StatusBadge status="online" tone="good" /> Every monitor that is checked is up.
+        </p>
+      ) : (
+        <ul className="plain-list">
+          {monitors.map((m) => (
+            <li key={m.id} className="row-between">
+              <span>
+                <StatusBadge status="offline" /> <Link to={`/monitors/${m.id}`}>{m.name}</Link>
+                <span className="muted small block">{m.url}</span>
               </span>
-              <span className="stat-value">
-                <Link to={`/monitors?status=${s}`} aria-label={`${d.monitors[s]} ${s}`}>
-                  {d.monitors[s]}
-                </Link>
+              <span className="muted small">
+                {m.since ? `since ${fmt.dateTime(m.since)} (${fmt.ago(m.since)})` : 'since its last check'}
               </span>
             </li>
           ))}
         </ul>
-      </section>
-      <section className="stat-grid wide" aria-label="Averages">
-        <div className="stat">
-          <span className="stat-label">Average uptime, 24 h</span>
-          <span className="stat-value">{percent(d.uptime['24h'])}</span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">7 days</span>
-          <span className="stat-value">{percent(d.uptime['7d'])}</span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">30 days</span>
-          <span className="stat-value">{percent(d.uptime['30d'])}</span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">Response time, 24 h</span>
-          <span className="stat-value">{millis(d.response_time_avg_24h)}</span>
-        </div>
-        <div className="stat">
-          <span className="stat-label">Active incidents</span>
-          <span className="stat-value">{d.active_incidents}</span>
-        </div>
-      </section>
-      <div className="two-columns">
-        <section className="card" aria-labelledby="down-title">
-          <h2 id="down-title">Down now</h2>
-          {d.down_monitors.length === 0 ? (
-            <p className="all-good">
-              <StatusBadge status="online" tone="good" /> Every monitor that is checked is up.
-            </p>
-          ) : (
-            <ul className="plain-list">
-              {d.down_monitors.map((m) => (
-                <li key={m.id} className="row-between">
-                  <span>
-                    <StatusBadge status="offline" /> <Link to={`/monitors/${m.id}`}>{m.name}</Link>
-                    <span className="muted small block">{m.url}</span>
-                  </span>
-                  <span className="muted small">
-                    {m.since ? `since ${fmt.dateTime(m.since)} (${fmt.ago(m.since)})` : 'since its last check'}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section className="card" aria-labelledby="recent-title">
-          <h2 id="recent-title">Recent notifications</h2>
-          {d.recent_notifications.length === 0 ? (
-            <p className="muted">No notifications yet.</p>
-          ) : (
-            <NotificationList items={d.recent_notifications} compact />
-          )}
-          <p>
-            <Link to="/notifications">All notifications</Link>
-          </p>
-        </section>
-      </div>
-    </>
+      )}
+    </section>
+  );
+}
+
+function RecentNotifications({ items }: { items: Schema<'Dashboard'>['recent_notifications'] }) {
+  return (
+    <section className="card" aria-labelledby="recent-title">
+      <h2 id="recent-title">Recent notifications</h2>
+      {items.length === 0 ? <p className="muted">No notifications yet.</p> : <NotificationList items={items} compact />}
+      <p>
+        <Link to="/notifications">All notifications</Link>
+      </p>
+    </section>
   );
 }

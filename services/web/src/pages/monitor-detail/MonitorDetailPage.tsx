@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { duration, millis, percent, useFormat } from '../../app/format';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { QueryState } from '../../components/QueryState';
+import { StatFigures } from '../../components/StatFigures';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { AlertSettingsCard } from './AlertSettingsCard';
@@ -67,13 +68,13 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
   );
 }
 
+type Actions = ReturnType<typeof useMonitorActions>;
+
 function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
   const actions = useMonitorActions(m.id);
   const navigate = useNavigate();
-  const fmt = useFormat();
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const tested = actions.test.data;
   return (
     <section className="card actions-card" aria-label="Actions">
       <div className="row-wrap">
@@ -82,25 +83,7 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
             Resume
           </button>
         ) : (
-          <span className="row-wrap pause-group">
-            <label className="inline-label">
-              <span className="visually-hidden">Pause reason (optional)</span>
-              <input
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-                placeholder="Pause reason (optional)"
-                aria-label="Pause reason (optional)"
-              />
-            </label>
-            <button
-              type="button"
-              className="button"
-              disabled={actions.pause.isPending}
-              onClick={() => actions.pause.mutate(reason, { onSuccess: () => setReason('') })}
-            >
-              Pause
-            </button>
-          </span>
+          <PauseGroup pause={actions.pause} reason={reason} onReason={setReason} />
         )}
         <button type="button" className="button" disabled={actions.test.isPending} onClick={() => actions.test.mutate()}>
           Test now
@@ -112,18 +95,7 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
           Delete
         </button>
       </div>
-      {actions.test.isPending && (
-        <p className="muted" role="status">
-          Checking {m.url}…
-        </p>
-      )}
-      {tested && (
-        <p className={`test-result ${tested.status}`} role="status">
-          Test result: <StatusBadge status={tested.status} /> {tested.status_code !== null && `HTTP ${tested.status_code} · `}
-          {millis(tested.response_time)} at {fmt.time(tested.checked_at)}
-          {tested.error && ` · ${tested.error}`}
-        </p>
-      )}
+      <TestOutcome url={m.url} test={actions.test} />
       {confirming && (
         <ConfirmDialog
           title={`Delete ${m.name}?`}
@@ -143,6 +115,53 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
   );
 }
 
+/** The pause reason and button. MonitorActions keeps the reason, so it outlives the group while the monitor is paused. */
+function PauseGroup({ pause, reason, onReason }: { pause: Actions['pause']; reason: string; onReason: (reason: string) => void }) {
+  return (
+    <span className="row-wrap pause-group">
+      <label className="inline-label">
+        <span className="visually-hidden">Pause reason (optional)</span>
+        <input
+          value={reason}
+          onChange={(e) => onReason(e.target.value)}
+          placeholder="Pause reason (optional)"
+          aria-label="Pause reason (optional)"
+        />
+      </label>
+      <button
+        type="button"
+        className="button"
+        disabled={pause.isPending}
+        onClick={() => pause.mutate(reason, { onSuccess: () => onReason('') })}
+      >
+        Pause
+      </button>
+    </span>
+  );
+}
+
+/** "Test now" while it runs, then its result. */
+function TestOutcome({ url, test }: { url: string; test: Actions['test'] }) {
+  const fmt = useFormat();
+  const tested = test.data;
+  return (
+    <>
+      {test.isPending && (
+        <p className="muted" role="status">
+          Checking {url}…
+        </p>
+      )}
+      {tested && (
+        <p className={`test-result ${tested.status}`} role="status">
+          Test result: <StatusBadge status={tested.status} /> {tested.status_code !== null && `HTTP ${tested.status_code} · `}
+          {millis(tested.response_time)} at {fmt.time(tested.checked_at)}
+          {tested.error && ` · ${tested.error}`}
+        </p>
+      )}
+    </>
+  );
+}
+
 function UptimeFigures({ m }: { m: Schema<'Monitor'> }) {
   const ninety = useMonitorStats(m.id, '90d', '1d');
   const fmt = useFormat();
@@ -156,14 +175,5 @@ function UptimeFigures({ m }: { m: Schema<'Monitor'> }) {
     ['Last response', millis(m.response_time)],
     ['Last check', m.last_check ? fmt.ago(m.last_check) : 'not yet'],
   ];
-  return (
-    <section aria-label="Uptime" className="stat-grid wide">
-      {figures.map(([label, value]) => (
-        <div key={label} className="stat">
-          <span className="stat-label">{label}</span>
-          <span className="stat-value">{value}</span>
-        </div>
-      ))}
-    </section>
-  );
+  return <StatFigures label="Uptime" figures={figures} />;
 }

@@ -1,5 +1,5 @@
 import type { Schema } from '@uptime/client';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { duration, millis, useFormat } from '../../app/format';
 import { QueryState } from '../../components/QueryState';
 import { ResponseTimeChart } from '../../components/ResponseTimeChart';
@@ -18,69 +18,78 @@ export function ResponseTimes({ id }: { id: number }) {
     <section className="card" aria-labelledby="rt-title">
       <div className="row-between">
         <h2 id="rt-title">Response time</h2>
-        <div className="row-wrap">
-          <div className="segmented" role="group" aria-label="Period">
-            {PERIODS.map((p) => (
-              <button key={p} type="button" className="button small" aria-pressed={period === p} onClick={() => choosePeriod(p)}>
-                {p}
-              </button>
-            ))}
-          </div>
-          <label className="inline-label">
-            Granularity
-            <select value={granularity} onChange={(e) => setGranularity(e.target.value as Granularity)}>
-              {GRANULARITIES.map((g) => (
-                <option key={g} value={g} disabled={!granularityFits(period, g)}>
-                  {g}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
+        <StatsControls period={period} granularity={granularity} onPeriod={choosePeriod} onGranularity={setGranularity} />
       </div>
       <QueryState query={stats} what="statistics">
         {(s) => (
           <>
             <ResponseTimeChart series={s.series} fmt={fmt} label={`Mean response time per ${s.granularity} over ${s.period}`} />
-            <dl className="inline-figures">
-              <div>
-                <dt>Mean</dt>
-                <dd>{millis(s.response_times.avg)}</dd>
-              </div>
-              <div>
-                <dt>p95</dt>
-                <dd>{millis(s.response_times.p95)}</dd>
-              </div>
-              <div>
-                <dt>Fastest</dt>
-                <dd>{millis(s.response_times.min)}</dd>
-              </div>
-              <div>
-                <dt>Slowest</dt>
-                <dd>{millis(s.response_times.max)}</dd>
-              </div>
-              <div>
-                <dt>Checks</dt>
-                <dd>
-                  {s.checks.successful} up / {s.checks.failed} down
-                </dd>
-              </div>
-              <div>
-                <dt>Downtime</dt>
-                <dd>
-                  {duration(s.incidents.total_downtime)} in {s.incidents.count} incident{s.incidents.count === 1 ? '' : 's'}
-                </dd>
-              </div>
-              <div>
-                <dt>Not checked</dt>
-                <dd>{duration(s.no_data.total_seconds)}</dd>
-              </div>
-            </dl>
+            <StatsFigures s={s} />
             <NoDataSpans spans={s.no_data.spans} />
           </>
         )}
       </QueryState>
     </section>
+  );
+}
+
+interface ControlsProps {
+  period: Period;
+  granularity: Granularity;
+  onPeriod: (period: Period) => void;
+  onGranularity: (granularity: Granularity) => void;
+}
+
+/** The period as a row of buttons; the granularities too fine for it are offered but disabled. */
+function StatsControls({ period, granularity, onPeriod, onGranularity }: ControlsProps) {
+  return (
+    <div className="row-wrap">
+      <div className="segmented" role="group" aria-label="Period">
+        {PERIODS.map((p) => (
+          <button key={p} type="button" className="button small" aria-pressed={period === p} onClick={() => onPeriod(p)}>
+            {p}
+          </button>
+        ))}
+      </div>
+      <label className="inline-label">
+        Granularity
+        <select value={granularity} onChange={(e) => onGranularity(e.target.value as Granularity)}>
+          {GRANULARITIES.map((g) => (
+            <option key={g} value={g} disabled={!granularityFits(period, g)}>
+              {g}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** The period's response times, checks, downtime and unchecked time, in figures. */
+function StatsFigures({ s }: { s: Schema<'MonitorStats'> }) {
+  return (
+    <dl className="inline-figures">
+      <Figure term="Mean">{millis(s.response_times.avg)}</Figure>
+      <Figure term="p95">{millis(s.response_times.p95)}</Figure>
+      <Figure term="Fastest">{millis(s.response_times.min)}</Figure>
+      <Figure term="Slowest">{millis(s.response_times.max)}</Figure>
+      <Figure term="Checks">
+        {s.checks.successful} up / {s.checks.failed} down
+      </Figure>
+      <Figure term="Downtime">
+        {duration(s.incidents.total_downtime)} in {s.incidents.count} incident{s.incidents.count === 1 ? '' : 's'}
+      </Figure>
+      <Figure term="Not checked">{duration(s.no_data.total_seconds)}</Figure>
+    </dl>
+  );
+}
+
+function Figure({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }
 

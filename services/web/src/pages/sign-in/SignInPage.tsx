@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
 import { useEffect } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
 import { api, data } from '../../app/api';
@@ -20,11 +21,7 @@ export function SignInPage() {
   const next = params.get('next');
   const error = params.get('error');
   const user = useUser();
-  const providers = useQuery({
-    queryKey: ['auth-providers'],
-    queryFn: async () => (await data(api.get('/api/v1/auth/providers'))).data.providers,
-    staleTime: Infinity,
-  });
+  const providers = useAuthProviders();
 
   // Whichever way the sign-in goes (a provider, a one-time link), the app comes back to `next`.
   useEffect(() => {
@@ -34,10 +31,6 @@ export function SignInPage() {
 
   // A refused link is explained even to someone still signed in; otherwise there is nothing to do here.
   if (user.data && !error) return <Navigate to={next && next.startsWith('/') && !next.startsWith('//') ? next : '/'} replace />;
-
-  const start = (provider: keyof typeof PROVIDERS) => {
-    window.location.assign(`/api/v1/auth/${provider}/login`);
-  };
 
   return (
     <main className="sign-in" id="main">
@@ -54,32 +47,57 @@ export function SignInPage() {
           </div>
         )}
         {next && !error && <p className="info-box">Your session has ended. Sign in to continue where you were.</p>}
-        {user.data ? (
-          <p>
-            You are still signed in as {user.data.email}. <Link to="/">Go to the dashboard</Link>
-          </p>
-        ) : providers.isPending ? (
-          <p className="muted" role="status">
-            Loading sign-in options…
-          </p>
-        ) : providers.isError ? (
-          <div className="error-box" role="alert">
-            {errorMessage(providers.error)}
-          </div>
-        ) : (
-          <div className="provider-buttons">
-            {providers.data.map((p) => (
-              <button key={p} type="button" className={`button provider provider-${p}`} onClick={() => start(p)}>
-                Sign in with {PROVIDERS[p]}
-              </button>
-            ))}
-          </div>
-        )}
+        <SignInChoice user={user.data} providers={providers} />
         <p className="muted small">
           {providers.data?.length === 0 ? 'No sign-in provider is configured. ' : 'No account with these providers? '}
           An administrator can give you a one-time link: <code>pnpm cli login-link --email you@example.com</code>
         </p>
       </section>
     </main>
+  );
+}
+
+function useAuthProviders() {
+  return useQuery({
+    queryKey: ['auth-providers'],
+    queryFn: async () => (await data(api.get('/api/v1/auth/providers'))).data.providers,
+    staleTime: Infinity,
+  });
+}
+
+/** Someone still signed in is pointed back to the app; anyone else gets a button per provider. */
+function SignInChoice({ user, providers }: { user: Schema<'User'> | undefined; providers: ReturnType<typeof useAuthProviders> }) {
+  const start = (provider: keyof typeof PROVIDERS) => {
+    window.location.assign(`/api/v1/auth/${provider}/login`);
+  };
+  if (user) {
+    return (
+      <p>
+        You are still signed in as {user.email}. <Link to="/">Go to the dashboard</Link>
+      </p>
+    );
+  }
+  if (providers.isPending) {
+    return (
+      <p className="muted" role="status">
+        Loading sign-in options…
+      </p>
+    );
+  }
+  if (providers.isError) {
+    return (
+      <div className="error-box" role="alert">
+        {errorMessage(providers.error)}
+      </div>
+    );
+  }
+  return (
+    <div className="provider-buttons">
+      {providers.data.map((p) => (
+        <button key={p} type="button" className={`button provider provider-${p}`} onClick={() => start(p)}>
+          Sign in with {PROVIDERS[p]}
+        </button>
+      ))}
+    </div>
   );
 }
