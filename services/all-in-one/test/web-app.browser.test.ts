@@ -131,9 +131,13 @@ describe('the web app in a browser', () => {
     const banner = page.getByRole('alert').filter({ hasText: 'The API cannot be reached' });
     await banner.waitFor();
     await checkPage('unreachable');
+    // The page keeps trying by itself on its timers: held still, so that the banner can only go
+    // away through "Retry now" (it did go away by itself between the unroute and the click).
+    await page.clock.pauseAt(await page.evaluate(() => Date.now()));
     await page.unroute('**/api/v1/**');
     await banner.getByRole('button', { name: 'Retry now' }).click();
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.clock.resume();
     await status.selectOption('');
 
     const limited = {
