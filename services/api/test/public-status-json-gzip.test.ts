@@ -67,13 +67,15 @@ describe('GET /api/v1/public/status-pages/{slug}, gzip and plain', () => {
     await aPage('both-ways', ['One', 'Two', 'Three']);
     const zipped = await rawGet('both-ways', GZIP);
     const plain = await rawGet('both-ways', IDENTITY);
-    expect([zipped.status, zipped.headers['content-encoding'], plain.status, plain.headers['content-encoding']]).toEqual([
-      200,
-      'gzip',
-      200,
-      undefined,
+    // No Accept-Encoding at all (curl without --compressed): plain, as for identity.
+    const unstated = await rawGet('both-ways', {});
+    expect([zipped, plain, unstated].map((a) => [a.status, a.headers['content-encoding']])).toEqual([
+      [200, 'gzip'],
+      [200, undefined],
+      [200, undefined],
     ]);
-    for (const answer of [zipped, plain]) {
+    expect(unstated.headers.etag).toBe(plain.headers.etag);
+    for (const answer of [zipped, plain, unstated]) {
       expect(answer.headers.vary).toMatch(/Accept-Encoding/);
       expect(answer.headers['content-type']).toMatch(/^application\/json/);
       expect(answer.headers['content-length']).toBe(String(answer.body.length));
