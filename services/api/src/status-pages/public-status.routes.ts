@@ -46,7 +46,7 @@ const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json:
 
 /**
  * Reads one representation of a page's cache entry. The bodies are compressed once per fill: a
- * page of 50 monitors is ~190 kB of JSON and ~450 kB of HTML, and what Redis sends and the
+ * page of 50 monitors is ~160 kB of JSON and ~450 kB of HTML, and what Redis sends and the
  * network carries for clients that take gzip is a small fraction of that. The HTML is kept only
  * gzipped; the JSON is kept plain as well, for the API clients that do not take gzip.
  */
