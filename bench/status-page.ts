@@ -93,6 +93,8 @@ async function main(): Promise<void> {
     const badge = (await (await fetch(`${origin}/api/v1/monitors/${ids[0]}/badge`, { method: 'POST', headers: auth })).json()) as { data: { status_url: string } };
     const htmlBytes = (await (await fetch(`${origin}/status/bench`)).arrayBuffer()).byteLength;
     const gzipBytes = Number((await fetch(`${origin}/status/bench`, { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } })).headers.get('content-length'));
+    const jsonBytes = (await (await fetch(`${origin}/api/v1/public/status-pages/bench`)).arrayBuffer()).byteLength;
+    const jsonGzipBytes = Number((await fetch(`${origin}/api/v1/public/status-pages/bench`, { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } })).headers.get('content-length'));
 
     // Every query of the app goes through ds.query (the public reads are plain SQL): count them,
     // except the readiness probe's `SELECT 1`, which the API's dependency gate repeats every 250 ms
@@ -134,7 +136,7 @@ async function main(): Promise<void> {
     };
     await fill();
     const QUERIES_PER_SET = await fill();
-    log(`a cache fill of the page is ${QUERIES_PER_SET} Postgres queries; the HTML page is ${htmlBytes} bytes, ${gzipBytes} gzipped`);
+    log(`a cache fill of the page is ${QUERIES_PER_SET} Postgres queries; the HTML page is ${htmlBytes} bytes, ${gzipBytes} gzipped; its JSON ${jsonBytes}, ${jsonGzipBytes} gzipped`);
 
     await cached('GET /status/{slug} (cached)', `${origin}/status/bench`);
     await cached('GET /api/v1/public/status-pages/{slug} (cached)', `${origin}/api/v1/public/status-pages/bench`);
@@ -151,7 +153,7 @@ async function main(): Promise<void> {
       const sets = r.querySetsPerCachePeriod === undefined ? '' : `  Postgres ${r.postgresQueries} queries = ${r.querySetsPerCachePeriod} sets per ${CACHE_SECONDS} s (+ ${r.readinessProbes ?? 0} readiness probes)`;
       console.log(`${r.case.padEnd(50)} ${String(r.requestsPerSecond).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ${JSON.stringify(r.statuses)}${sets}`);
     }
-    console.log(JSON.stringify({ monitors: MONITORS, seconds: SECONDS, concurrency: CONCURRENCY, cacheSeconds: CACHE_SECONDS, queriesPerSet: QUERIES_PER_SET, htmlBytes, gzipBytes, results }));
+    console.log(JSON.stringify({ monitors: MONITORS, seconds: SECONDS, concurrency: CONCURRENCY, cacheSeconds: CACHE_SECONDS, queriesPerSet: QUERIES_PER_SET, htmlBytes, gzipBytes, jsonBytes, jsonGzipBytes, results }));
   } finally {
     for (const s of servers) {
       s.closeAllConnections();

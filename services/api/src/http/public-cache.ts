@@ -57,7 +57,7 @@ export class PublicCache {
     if (cached.every((v) => v !== null)) return Object.fromEntries(fields.map((f, i) => [f, cached[i]!]));
     let filling = this.inFlight.get(key);
     if (!filling) {
-      filling = this.fillShared(key, fill).finally(() => this.inFlight.delete(key));
+      filling = this.fillShared(key, fields, fill).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, filling);
     }
     const entry = await filling;
@@ -69,7 +69,7 @@ export class PublicCache {
     if (keys.length > 0) await this.options.redis.del(...keys);
   }
 
-  private async fillShared(key: string, fill: () => Promise<CacheFill>): Promise<CacheEntry> {
+  private async fillShared(key: string, fields: readonly string[], fill: () => Promise<CacheFill>): Promise<CacheEntry> {
     const { redis } = this.options;
     const lockKey = `${key}:filling`;
     const isFiller = (await redis.set(lockKey, '1', 'PX', FILL_LOCK_MS, 'NX')) === 'OK';
@@ -77,7 +77,8 @@ export class PublicCache {
       for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; ) {
         await sleep(POLL_MS);
         const entry = await redis.hgetallBuffer(key);
-        if (Object.keys(entry).length > 0) return entry;
+        // An entry of an older version of the fill (another replica, during a deploy) may lack a field: not the one awaited.
+        if (fields.every((f) => entry[f] !== undefined)) return entry;
       }
     }
     try {

@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { DomainError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
 import { metaFor } from '../http/envelope';
+import { closeGzip, openGzip } from '../http/open-gzip';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitor-stats/uptime.repository';
@@ -26,27 +27,44 @@ const hashOf = (text: string): string => createHash('sha1').update(text).digest(
 const CSS_ETAG = `"${hashOf(CSS)}"`;
 const DATA_OPEN = Buffer.from('{"data":');
 
-/** What a page's cache entry holds: its public JSON and its HTML, gzipped, each with a version (a hash, its entity tag). */
-type PageField = 'found' | 'json_version' | 'json' | 'html_version' | 'html_gz';
+/**
+ * What a page's cache entry holds, each with a version (a hash, its entity tag): its public
+ * JSON, as text and as an open gzip member (open-gzip.ts) that each answer closes with its own
+ * `meta`, and its HTML, gzipped.
+ */
+type PageField = 'found' | 'json_version' | 'json' | 'json_gz' | 'html_version' | 'html_gz';
 type PageEntry = Record<PageField, Buffer>;
+type Representation = 'json' | 'json_gz' | 'html';
+const FIELDS: Record<Representation, readonly PageField[]> = {
+  json: ['found', 'json_version', 'json'],
+  json_gz: ['found', 'json_version', 'json_gz'],
+  html: ['found', 'html_version', 'html_gz'],
+};
 
 /** An unknown or unpublished slug, cached too: a flood of made-up slugs costs Postgres no more than a real page. */
-const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json: '', html_version: '', html_gz: '' };
+const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json: '', json_gz: '', html_version: '', html_gz: '' };
 
 /**
- * Reads the JSON or the HTML of a page's cache entry. The HTML is kept only gzipped: a
- * page of 50 monitors is ~450 kB of HTML and ~7 kB gzipped, which is what Redis holds and the
- * network carries for browsers.
+ * Reads one representation of a page's cache entry. The bodies are compressed once per fill: a
+ * page of 50 monitors is ~160 kB of JSON and ~450 kB of HTML, and what Redis sends and the
+ * network carries for clients that take gzip is a small fraction of that. The HTML is kept only
+ * gzipped; the JSON is kept plain as well, for the API clients that do not take gzip.
  */
-async function readPageEntry(deps: PublicStatusDeps, slug: string, representation: 'json' | 'html'): Promise<PageEntry | undefined> {
+async function readPageEntry(deps: PublicStatusDeps, slug: string, representation: Representation): Promise<PageEntry | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
-  const fields: readonly PageField[] = representation === 'json' ? ['found', 'json_version', 'json'] : ['found', 'html_version', 'html_gz'];
-  const entry = await deps.cache.read(deps.cache.keyOf('page', slug), fields, async (): Promise<CacheFill> => {
+  const entry = await deps.cache.read(deps.cache.keyOf('page', slug), FIELDS[representation], async (): Promise<CacheFill> => {
     const page = await readPublicStatusPage(deps.source, slug);
     if (!page) return NO_PAGE;
     const json = JSON.stringify(page);
     const html = renderStatusPage(page);
-    return { found: '1', json_version: hashOf(json), json, html_version: hashOf(html), html_gz: gzipSync(html) };
+    return {
+      found: '1',
+      json_version: hashOf(json),
+      json,
+      json_gz: openGzip(Buffer.concat([DATA_OPEN, Buffer.from(json)])),
+      html_version: hashOf(html),
+      html_gz: gzipSync(html),
+    };
   });
   return entry.found!.toString() === '1' ? (entry as PageEntry) : undefined;
 }
@@ -56,11 +74,17 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
   const router = Router();
   if (deps.limiter) router.use(deps.limiter);
   router.get('/status-pages/:slug', async (req, res) => {
-    const entry = await readPageEntry(deps, req.params.slug, 'json');
+    res.vary('Accept-Encoding');
+    const isGzip = req.acceptsEncodings('gzip') === 'gzip';
+    const entry = await readPageEntry(deps, req.params.slug, isGzip ? 'json_gz' : 'json');
     if (!entry) throw new DomainError('NOT_FOUND', 'Status page not found');
-    // The data is cached as JSON bytes and framed here, so meta stays per request; hence a weak tag.
-    const body = Buffer.concat([DATA_OPEN, entry.json, Buffer.from(`,"meta":${JSON.stringify(metaFor(res))}}`)]);
-    sendCached(req, res, { etag: `W/"${entry.json_version.toString()}"`, maxAge: deps.cache.ttlSeconds, contentType: 'application/json', body });
+    // The data is cached as bytes and framed here, so meta stays per request (hence weak tags,
+    // one per encoding); neither encoding serializes or compresses the data again.
+    const meta = Buffer.from(`,"meta":${JSON.stringify(metaFor(res))}}`);
+    const answer = { maxAge: deps.cache.ttlSeconds, contentType: 'application/json' };
+    const version = entry.json_version.toString();
+    if (isGzip) sendCached(req, res, { ...answer, etag: `W/"${version}-gz"`, body: closeGzip(entry.json_gz, meta), encoding: 'gzip' });
+    else sendCached(req, res, { ...answer, etag: `W/"${version}"`, body: Buffer.concat([DATA_OPEN, entry.json, meta]) });
   });
   return router;
 }

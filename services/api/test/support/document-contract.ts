@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { InspectedResponse } from '../../src/openapi/response-inspection';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { recordContractViolations } from './contract-violations';
@@ -22,5 +23,17 @@ export function checkObservedResponse(observed: ObservedResponse, against: OpenA
 
 /** The api harness's `responseInspector`: every answer of the app, checked against the document. */
 export function checkInspectedResponse(response: InspectedResponse): void {
-  checkObservedResponse({ ...response, body: response.body.toString('utf8') });
+  // A compressed body is checked as its client reads it, once inflated.
+  let body = response.body;
+  if (response.headers['content-encoding'] === 'gzip' && body.length > 0) {
+    try {
+      body = gunzipSync(body);
+    } catch (err) {
+      recordContractViolations([
+        `${response.method} ${response.path} → ${response.status}: the gzip body does not inflate: ${String(err)}`,
+      ]);
+      return;
+    }
+  }
+  checkObservedResponse({ ...response, body: body.toString('utf8') });
 }
