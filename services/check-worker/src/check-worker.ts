@@ -19,7 +19,7 @@ import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
 import { HeldCheckLock, InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
-import { ResultBacklog } from './result-backlog';
+import { RESULT_WRITE_DEADLINE_MS, ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
 import { createRunCheckProcessor } from './run-check.processor';
 import { setWorkerConcurrency } from './worker-concurrency';
@@ -56,7 +56,7 @@ function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, comman
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
   const backlog = new ResultBacklog({
     write: async (outcomes) => {
-      const events = await recordCheckBatch(dataSource, outcomes);
+      const events = await recordCheckBatch(dataSource, outcomes, { statementTimeoutMs: RESULT_WRITE_DEADLINE_MS });
       // Published after commit; if this fails the outbox sweep publishes them later.
       await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
     },

@@ -10,6 +10,7 @@ describe('isDatabaseUnavailable', () => {
     ['a connection exception (08006)', Object.assign(new Error('connection failure'), { code: '08006' })],
     ['too many connections (53300)', Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
     ['a write past its deadline', new WriteDeadlineError(5000)],
+    ["a statement cancelled by the batch's statement_timeout (57014)", Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })],
     ["TypeORM's wrapper around one", Object.assign(new Error('Query failed'), { driverError: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) })],
   ])('says yes to %s', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);

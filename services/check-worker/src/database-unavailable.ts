@@ -6,8 +6,12 @@ export class WriteDeadlineError extends Error {
   }
 }
 
-/** Socket errors, and SQLSTATE classes 08 (connection exception), 57P0x (shutdown) and 53300. */
-const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|08\w{3}|57P0[1-3]|53300)$/;
+/**
+ * Socket errors, and SQLSTATE classes 08 (connection exception), 57P0x (shutdown), 53300 (too
+ * many connections) and 57014 (a statement cancelled: a batch's own statement_timeout, set to the
+ * write deadline, so the same as a write past its deadline).
+ */
+const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|08\w{3}|57P0[1-3]|53300|57014)$/;
 /** node-postgres reports a lost or unobtainable connection in these words, without a code. */
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|connection is insecure|not queryable/i;
 

@@ -74,11 +74,18 @@ const resultKey = (o: CheckOutcome): string => `${o.monitorId}:${o.scheduledAt.g
  * what the calls say about the agents. Checks of deleted or paused monitors, or of an outdated
  * configuration, are dropped. Returns the status events to publish once committed.
  */
-export async function recordCheckBatch(ds: DataSource, outcomes: readonly CheckOutcome[]): Promise<StatusEvent[]> {
+export async function recordCheckBatch(
+  ds: DataSource,
+  outcomes: readonly CheckOutcome[],
+  options: { statementTimeoutMs?: number } = {},
+): Promise<StatusEvent[]> {
   if (outcomes.length === 0) return [];
   // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
   return ds.transaction(async (em) => {
+    // A write its caller has given up on (result-backlog.ts) must not go on holding its monitors'
+    // row locks and its pooled connection: every retry would queue behind it.
+    if (options.statementTimeoutMs !== undefined) await em.query(`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`);
     const batch = await insertCurrentResults(em, outcomes);
     if (batch === null) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);

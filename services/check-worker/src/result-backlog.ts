@@ -8,7 +8,8 @@ import type { CheckOutcome } from './record-check-batch';
 export const RESULT_WRITE_DEADLINE_MS = 5_000;
 /** How often a backlog tries Postgres again, and looks for results other workers left in Redis. */
 export const BACKLOG_RETRY_MS = 1_000;
-const DRAIN_BATCH = 250;
+/** Large enough that a worker catching up writes faster than its checks add results (larger batches cost Postgres less per row). */
+const DRAIN_BATCH = 1_000;
 
 export interface ResultBacklogOptions {
   /** Writes a batch of results in one transaction (recordCheckBatch and publishing its events). */

@@ -1,6 +1,7 @@
 import { Monitor } from '@uptime/db';
 import { aMonitor, aUser } from '@uptime/testing';
 import type { ProbeResult } from '@uptime/probe';
+import { isDatabaseUnavailable } from '../src/database-unavailable';
 import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
 import { useBatchDatabase } from './support/batch-database';
 
@@ -31,6 +32,31 @@ describe('recordCheckBatch', () => {
       { dns_ms: 3, connect_ms: 7, tls_ms: null, first_byte_ms: 32767 },
       { dns_ms: null, connect_ms: null, tls_ms: null, first_byte_ms: null },
     ]);
+  });
+
+  it('gives up a write blocked past its statement timeout, releasing its locks and connection, and keeps the results for later', async () => {
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    // Another transaction holds the monitor's row (as a write given up on, still running, did).
+    const holder = db.ds.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    await holder.query('SELECT id FROM monitors WHERE id = $1 FOR UPDATE', [m.id]);
+    try {
+      const blocked = await recordCheckBatch(db.ds, [outcome(m.id, 0, true)], { statementTimeoutMs: 300 }).catch((err: unknown) => err);
+      expect(blocked).toMatchObject({ driverError: expect.objectContaining({ code: '57014' }) });
+      // Kept by the result backlog and written again later, not dropped as a refused batch.
+      expect(isDatabaseUnavailable(blocked)).toBe(true);
+      const [{ count }] = await db.ds.query('SELECT count(*)::int AS count FROM check_results WHERE monitor_id = $1', [m.id]);
+      expect(count).toBe(0);
+      // The cancelled transaction rolled back: no session is left waiting on the row.
+      const waiting = await db.ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      expect(waiting).toEqual([{ n: 0 }]);
+    } finally {
+      await holder.rollbackTransaction();
+      await holder.release();
+    }
+    await recordCheckBatch(db.ds, [outcome(m.id, 0, true)], { statementTimeoutMs: 300 });
+    expect(await reload(m.id)).toMatchObject({ status: 'online' });
   });
 
   it('stores a check older than the newest one as history without moving the state', async () => {
