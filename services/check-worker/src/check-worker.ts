@@ -55,8 +55,8 @@ function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, comman
   const prefix = config.redis.queuePrefix;
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
   const backlog = new ResultBacklog({
-    write: async (outcomes) => {
-      const events = await recordCheckBatch(dataSource, outcomes, { statementTimeoutMs: RESULT_WRITE_DEADLINE_MS });
+    write: async (outcomes, signal) => {
+      const events = await recordCheckBatch(dataSource, outcomes, { statementTimeoutMs: RESULT_WRITE_DEADLINE_MS, signal });
       // Published after commit; if this fails the outbox sweep publishes them later.
       await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
     },

@@ -77,8 +77,9 @@ const resultKey = (o: CheckOutcome): string => `${o.monitorId}:${o.scheduledAt.g
 export async function recordCheckBatch(
   ds: DataSource,
   outcomes: readonly CheckOutcome[],
-  options: { statementTimeoutMs?: number } = {},
+  options: { statementTimeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<StatusEvent[]> {
+  const { signal } = options;
   if (outcomes.length === 0) return [];
   // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
@@ -87,12 +88,18 @@ export async function recordCheckBatch(
     // row locks and its pooled connection: every retry would queue behind it.
     if (options.statementTimeoutMs !== undefined) await em.query(`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`);
     const batch = await insertCurrentResults(em, outcomes);
+    // Checked between statements: a write its caller gave up on rolls back at the next one.
+    signal?.throwIfAborted();
     if (batch === null) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
       return [];
     }
     const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
-    for (const o of batch.recorded) await stepMonitor(em, batch, o, steps);
+    for (const o of batch.recorded) {
+      signal?.throwIfAborted();
+      await stepMonitor(em, batch, o, steps);
+    }
+    signal?.throwIfAborted();
     await updateMonitors(em, steps.updates);
     await insertNoDataSpans(em, steps.noData);
     await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));

@@ -8,12 +8,15 @@ import type { CheckOutcome } from './record-check-batch';
 export const RESULT_WRITE_DEADLINE_MS = 5_000;
 /** How often a backlog tries Postgres again, and looks for results other workers left in Redis. */
 export const BACKLOG_RETRY_MS = 1_000;
-/** Large enough that a worker catching up writes faster than its checks add results (larger batches cost Postgres less per row). */
-const DRAIN_BATCH = 1_000;
+const DRAIN_BATCH = 250;
 
 export interface ResultBacklogOptions {
-  /** Writes a batch of results in one transaction (recordCheckBatch and publishing its events). */
-  write: (outcomes: CheckOutcome[]) => Promise<void>;
+  /**
+   * Writes a batch of results in one transaction (recordCheckBatch and publishing its events).
+   * `signal` is aborted when the write passes its deadline: the write then stops and rolls back,
+   * so that the retry does not wait for its locks.
+   */
+  write: (outcomes: CheckOutcome[], signal: AbortSignal) => Promise<void>;
   redis: Redis;
   /** The Redis list shared by every worker of this install. */
   key: string;
@@ -114,10 +117,15 @@ export class ResultBacklog {
   }
 
   private writeWithinDeadline(outcomes: CheckOutcome[]): Promise<void> {
-    const write = this.options.write(outcomes);
+    const abort = new AbortController();
+    const write = this.options.write(outcomes, abort.signal);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new WriteDeadlineError(this.deadlineMs)), this.deadlineMs);
+      timer = setTimeout(() => {
+        const late = new WriteDeadlineError(this.deadlineMs);
+        abort.abort(late);
+        reject(late);
+      }, this.deadlineMs);
     });
     // A hung write may still commit once the connection flows again; writing the same results
     // again is then a no-op (results are keyed by monitor and planned time).

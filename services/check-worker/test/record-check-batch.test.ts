@@ -59,6 +59,16 @@ describe('recordCheckBatch', () => {
     expect(await reload(m.id)).toMatchObject({ status: 'online' });
   });
 
+  it('rolls a write back at its next statement once its caller has given up on it (the signal aborted)', async () => {
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    const late = new Error('writing results took longer than 5000 ms');
+    const write = recordCheckBatch(db.ds, [outcome(m.id, 0, false)], { signal: AbortSignal.abort(late) });
+    await expect(write).rejects.toBe(late);
+    const [{ count }] = await db.ds.query('SELECT count(*)::int AS count FROM check_results WHERE monitor_id = $1', [m.id]);
+    expect(count).toBe(0);
+    expect(await reload(m.id)).toMatchObject({ status: 'pending', consecutiveFailures: 0 });
+  });
+
   it('stores a check older than the newest one as history without moving the state', async () => {
     const m = await aMonitor(db.ds, await aUser(db.ds));
     await recordCheckBatch(db.ds, [outcome(m.id, 60, true)]);
