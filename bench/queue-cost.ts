@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { parseArgs } from 'node:util';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import IORedis, { type Redis } from 'ioredis';
+import { MonitorScheduler, type SchedulableMonitor } from '@uptime/queues';
+import { aCheckConfig } from '@uptime/testing';
+
+/**
+ * pnpm bench:queue-cost [--monitors 10000] [--interval 10] [--window 30] [--concurrency 300]
+ *
+ * What the queue costs per check, apart from probing and recording: N monitors due every
+ * `interval` seconds, a worker whose processor does nothing, measured over a window on a Redis
+ * server of its own (so no other client moves its figures): Redis commands and CPU per check,
+ * and the worker process's CPU per check. Two ways of keeping the schedule:
+ *  - `scheduler`: what the product does (packages/queues/src/monitor-scheduler.ts): a BullMQ job
+ *    scheduler per monitor; each check is a new job, taken, the next one added by the scheduler,
+ *    then finished and deleted.
+ *  - `long-lived`: one job per monitor that lives as long as the monitor; after each check the
+ *    worker moves it back to the delayed set for its next slot.
+ * CPU figures want a quiet machine; command counts do not (docs/capacity.md).
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      monitors: { type: 'string', default: '10000' },
+      interval: { type: 'string', default: '10' },
+      window: { type: 'string', default: '30' },
+      concurrency: { type: 'string', default: '300' },
+    },
+  });
+  const settings = {
+    monitors: Number(values.monitors),
+    intervalMs: Number(values.interval) * 1000,
+    windowMs: Number(values.window) * 1000,
+    concurrency: Number(values.concurrency),
+  };
+  for (const pattern of ['scheduler', 'long-lived'] as const) {
+    const server = await startRedisServer();
+    try {
+      const figures = await measure(pattern, server.url, settings);
+      console.log(JSON.stringify({ pattern, ...settings, ...figures }));
+    } finally {
+      server.process.kill('SIGKILL');
+    }
+  }
+}
+
+interface Settings {
+  monitors: number;
+  intervalMs: number;
+  windowMs: number;
+  concurrency: number;
+}
+
+async function measure(pattern: 'scheduler' | 'long-lived', url: string, s: Settings) {
+  const redis: Redis = new IORedis(url, { maxRetriesPerRequest: null });
+  const prefix = 'qc';
+  const scheduler = new MonitorScheduler(redis, prefix);
+  const queue = new Queue(scheduler.queue.name, { connection: redis, prefix });
+  for (let start = 1; start <= s.monitors; start += 500) {
+    const ids = Array.from({ length: Math.min(500, s.monitors - start + 1) }, (_, k) => start + k);
+    await Promise.all(
+      ids.map((id) =>
+        pattern === 'scheduler'
+          ? scheduler.schedule(aTypicalMonitor(id, s.intervalMs / 1000))
+          : queue.add('run-check', { monitorId: id }, { jobId: `m-${id}`, delay: Math.floor(Math.random() * s.intervalMs), removeOnComplete: true }),
+      ),
+    );
+  }
+  let processed = 0;
+  const workerConnection = new IORedis(url, { maxRetriesPerRequest: null });
+  const worker = new Worker(
+    scheduler.queue.name,
+    async (job: Job, token?: string) => {
+      processed += 1;
+      if (pattern === 'scheduler') return;
+      await job.moveToDelayed(Date.now() + s.intervalMs, token);
+      throw new DelayedError();
+    },
+    { connection: workerConnection, prefix, concurrency: s.concurrency },
+  );
+  // One interval to warm up, so every monitor is in its steady rhythm.
+  await sleep(s.intervalMs + 2000);
+  const before = { stats: await commandStats(redis), cpu: process.cpuUsage(), processed };
+  await sleep(s.windowMs);
+  const after = { stats: await commandStats(redis), cpu: process.cpuUsage(), processed };
+  await worker.close();
+  await workerConnection.quit();
+  await queue.close();
+  await scheduler.close();
+  await redis.quit();
+  const checks = after.processed - before.processed;
+  const cpuMs = (after.cpu.user + after.cpu.system - before.cpu.user - before.cpu.system) / 1000;
+  return {
+    checks,
+    checksPerSecond: Math.round((checks / s.windowMs) * 1000 * 10) / 10,
+    redisCallsPerCheck: round((after.stats.calls - before.stats.calls) / checks),
+    redisCommandMsPerCheck: round((after.stats.usec - before.stats.usec) / 1000 / checks),
+    redisCpuMsPerCheck: round((after.stats.cpuSeconds - before.stats.cpuSeconds) * 1000 / checks),
+    workerCpuMsPerCheck: round(cpuMs / checks),
+  };
+}
+
+/** Every command's calls and µs (INFO commandstats) and the server's CPU (INFO cpu). */
+async function commandStats(redis: Redis): Promise<{ calls: number; usec: number; cpuSeconds: number }> {
+  const stats = await redis.info('commandstats');
+  let calls = 0;
+  let usec = 0;
+  for (const match of stats.matchAll(/calls=(\d+),usec=(\d+)/g)) {
+    calls += Number(match[1]);
+    usec += Number(match[2]);
+  }
+  const cpu = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
+  return { calls, usec, cpuSeconds: field('used_cpu_user') + field('used_cpu_sys') };
+}
+
+async function startRedisServer(): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 100; tries += 1) {
+    const probe = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined); // refused until the server listens: the loop retries
+    try {
+      await probe.connect();
+      await probe.quit();
+      return { url, process: child };
+    } catch {
+      probe.disconnect();
+      await sleep(50);
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error('redis-server did not start');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** A monitor as a user creates it: an HTTPS URL of typical length and the API's defaults. */
+function aTypicalMonitor(id: number, intervalSeconds: number): SchedulableMonitor {
+  return { ...aCheckConfig(`https://status.example-company.com/health/${id}`, { timeout: 30 }), id, configVersion: 1, checkInterval: intervalSeconds };
+}
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
