@@ -34,7 +34,9 @@ async function main(): Promise<void> {
   const scheduler = new MonitorScheduler(redis, prefix);
   try {
     const token = generateApiToken();
-    const [user] = (await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`)) as { id: number }[];
+    const [user] = (await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`)) as {
+      id: number;
+    }[];
     await ds.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2)`, [user!.id, hashApiToken(token)]);
     const config = loadConfig({
       NODE_ENV: 'production',

@@ -190,7 +190,10 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
 
   it("reads an unfiltered list's total from the owner's counter rows, counting no monitor", () => {
     for (const path of ['api.list', 'api.list.deep', 'api.list.small']) {
-      const total = statement(path, /^SELECT coalesce\(sum\(monitors\), 0\)::int AS monitors FROM owner_monitor_counts WHERE owner_id = \$1$/);
+      const total = statement(
+        path,
+        /^SELECT coalesce\(sum\(monitors\), 0\)::int AS monitors FROM owner_monitor_counts WHERE owner_id = \$1$/,
+      );
       expect(relationsScanned(total)).toEqual(['owner_monitor_counts']);
       expect(total.figures!.rows).toBe(1);
       expect(statementsOf(path).filter((s) => /count\(\*\)/.test(s.sql))).toEqual([]);

@@ -83,7 +83,9 @@ export class OwnerMonitorCounts1732270150000 implements MigrationInterface {
     await q.query(`
       CREATE TRIGGER monitors_count_truncate AFTER TRUNCATE ON monitors
         FOR EACH STATEMENT EXECUTE FUNCTION owner_monitor_counts_clear()`);
-    await q.query(`INSERT INTO owner_monitor_counts (owner_id, slot, monitors) SELECT owner_id, id % ${SLOTS}, count(*) FROM monitors GROUP BY 1, 2`);
+    await q.query(
+      `INSERT INTO owner_monitor_counts (owner_id, slot, monitors) SELECT owner_id, id % ${SLOTS}, count(*) FROM monitors GROUP BY 1, 2`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -91,7 +93,9 @@ export class OwnerMonitorCounts1732270150000 implements MigrationInterface {
     await q.query(`DROP TRIGGER monitors_count_move ON monitors`);
     await q.query(`DROP TRIGGER monitors_count_delete ON monitors`);
     await q.query(`DROP TRIGGER monitors_count_insert ON monitors`);
-    await q.query(`DROP FUNCTION owner_monitor_counts_clear(), owner_monitor_counts_move(), owner_monitor_counts_remove(), owner_monitor_counts_add()`);
+    await q.query(
+      `DROP FUNCTION owner_monitor_counts_clear(), owner_monitor_counts_move(), owner_monitor_counts_remove(), owner_monitor_counts_add()`,
+    );
     await q.query(`DROP TABLE owner_monitor_counts`);
   }
 }

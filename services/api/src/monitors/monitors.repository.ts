@@ -169,9 +169,10 @@ export async function selectMonitors(
   const { where, params } = monitorFilterSql(ownerId, filters);
   const pageParams = [...params, page.offset, page.limit];
   const [rows, total] = await Promise.all([
-    ds.query(`SELECT * FROM monitors WHERE ${where} ORDER BY id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`, pageParams) as Promise<
-      Record<string, unknown>[]
-    >,
+    ds.query(
+      `SELECT * FROM monitors WHERE ${where} ORDER BY id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+      pageParams,
+    ) as Promise<Record<string, unknown>[]>,
     isUnfiltered(filters)
       ? ownerMonitorCount(ds, ownerId)
       : (ds.query(`SELECT count(*)::int AS total FROM monitors WHERE ${where}`, params) as Promise<{ total: number }[]>).then(
