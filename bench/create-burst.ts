@@ -56,19 +56,27 @@ async function main(): Promise<void> {
     const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
     const latencies: number[] = [];
     let next = 0;
+    let unavailable = 0;
     const start = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < MONITORS) {
           const i = next++;
           const t = performance.now();
-          const res = await fetch(`${api}/monitors`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ name: `m${i}`, url: `http://127.0.0.1:9/${i}`, type: 'http', check_interval: 30, timeout: 10 }),
-          });
-          const body = await res.text();
-          if (res.status !== 201) throw new Error(`create answered ${res.status}: ${body.slice(0, 300)}`);
+          // The app's dependency gate answers 503 while its last look at Redis timed out (seen on
+          // the loaded shared machine, before and after the counter alike): retried, and counted.
+          for (let attempt = 1; ; attempt += 1) {
+            const res = await fetch(`${api}/monitors`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ name: `m${i}`, url: `http://127.0.0.1:9/${i}`, type: 'http', check_interval: 30, timeout: 10 }),
+            });
+            const body = await res.text();
+            if (res.status === 201) break;
+            if (res.status !== 503 || attempt === 10) throw new Error(`create answered ${res.status}: ${body.slice(0, 300)}`);
+            unavailable += 1;
+            await new Promise((r) => setTimeout(r, 100));
+          }
           latencies.push(performance.now() - t);
         }
       }),
@@ -79,7 +87,7 @@ async function main(): Promise<void> {
     const [{ n }] = (await ds.query('SELECT count(*)::int AS n FROM monitors')) as [{ n: number }];
     process.stdout.write(
       `${MONITORS} monitors at concurrency ${CONCURRENCY}: ${seconds.toFixed(1)} s, ${(MONITORS / seconds).toFixed(0)} creates/s, ` +
-        `latency p50 ${quantile(sorted, 0.5).toFixed(1)} / p99 ${quantile(sorted, 0.99).toFixed(1)} ms; ${n} rows\n`,
+        `latency p50 ${quantile(sorted, 0.5).toFixed(1)} / p99 ${quantile(sorted, 0.99).toFixed(1)} ms; ${n} rows; ${unavailable} answers 503 retried\n`,
     );
   } finally {
     await scheduler.close();

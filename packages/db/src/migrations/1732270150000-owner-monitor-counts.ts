@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * its slot, so none goes below zero), and read as their sum. A create holds its row locked from
  * its INSERT to the end of its commit's flush, so creates of one owner queue on it: with a single
  * row, 20 connections inserting one monitor each at a time made 540 inserts/s where they made
- * 2,200 without the trigger; consecutive ids land on different rows, and the queue goes
- * (docs/capacity.md, "The owner's monitor count").
+ * 2,100–2,900 without the trigger; with 16, consecutive ids land on different rows and they made
+ * 2,000–2,400 (docs/capacity.md, "`GET /monitors` under checks, and the owner's monitor count").
  *
  * Triggers keep it, so every writer counts, the API's and any SQL alike:
  * - insert and delete are statement-level with transition tables: a bulk statement changes each
