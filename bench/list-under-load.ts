@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
 import { loadConfig } from '@uptime/config';
 import { openDatabase, type DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
@@ -15,12 +16,25 @@ import { uptimeByMonitor } from '../services/api/src/monitor-stats/uptime.reposi
 import { scratchDatabaseUrl } from './hot-queries/harness';
 import { seedHotQueryData, seedSizeFor } from './hot-queries/seed';
 
+async function dropDatabase(url: string): Promise<void> {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * pnpm tsx bench/list-under-load.ts [--monitors 30000] [--seconds 60] [--rate 1000] [--database URL]
  *
  * Where the time of `GET /monitors?limit=25` goes while checks are being recorded. Seeds the
  * hot-queries data set (bench/hot-queries/seed.ts) in a scratch database (or reuses `--database`,
- * seeded earlier and kept with `--keep`), then records `--rate` checks/s of the big user's
+ * seeded earlier and kept with `--keep 1`), then records `--rate` checks/s of the big user's
  * monitors through the check-worker's own recordCheckBatch (two writers, a batch every 100 ms
  * each, as two check-workers at that rate), and meanwhile, every ~100 ms:
  * - times each part of the list as the route runs it, one after another: the page and total
@@ -111,7 +125,9 @@ async function main(): Promise<void> {
       const seeded = await seedHotQueryData(ds, seedSizeFor(MONITORS));
       bigUserId = seeded.bigUserId;
       token = seeded.bigToken;
-      log(`seeded ${databaseUrl} in ${Math.round(performance.now() - t)} ms; reuse with --database ${databaseUrl} --token ${token}`);
+      log(
+        `seeded ${databaseUrl} in ${Math.round(performance.now() - t)} ms; with --keep 1, reuse it with --database ${databaseUrl} --token ${token}`,
+      );
     }
     const ids = (
       (await ds.query(`SELECT id FROM monitors WHERE owner_id = $1 AND status <> 'paused' ORDER BY id`, [bigUserId])) as { id: number }[]
@@ -217,7 +233,11 @@ async function main(): Promise<void> {
       if (keys.length > 0) await redis.del(...keys);
     } while (cursor !== '0');
     await redis.quit();
-    if (!keep && !args.has('database')) log(`database ${databaseUrl} left in place: drop it with DROP DATABASE`);
+    // A database it seeded goes unless kept (`--keep 1`); one it was given stays.
+    if (!args.has('database')) {
+      if (keep) log(`database ${databaseUrl} kept`);
+      else await dropDatabase(databaseUrl);
+    }
   }
 }
 
