@@ -156,6 +156,11 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
     list(big, { limit: '25', page: String(totalPages) }),
   );
   await record('api.list.small', 'GET /monitors?limit=25&page=1, small user', () => list(seeded.smallUserId, { limit: '25', page: '1' }));
+  await record(
+    'api.list.filtered',
+    'GET /monitors?limit=25&status=offline, big user (a filter is counted, not read from the counter)',
+    () => list(big, { limit: '25', page: '1', status: 'offline' }),
+  );
   await record('api.get', 'GET /monitors/{id}', async () => {
     const monitor = await getMonitor(ds, big, seeded.plainMonitorId);
     await uptimeByMonitor(uptime, [monitor.id]);
