@@ -1,6 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got, type Options as GotOptions } from 'got';
+import { slimRequest } from './slim-request';
 import { checkUrlTarget, createGuardedLookup, TargetRefusedError, type AddressPolicy } from './ssrf-guard';
 
 /** The error of a check whose target redirected to a scheme other than http(s). */
@@ -47,6 +48,7 @@ export function transportFor(policy: AddressPolicy): ProbeTransport {
         agent: { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false, maxCachedSessions: 0 }) },
         // Typed as cacheable-lookup's overloads by got; it is called as dns.lookup, which this is.
         lookup: createGuardedLookup(policy) as unknown as GotOptions['lookup'],
+        request: slimRequest,
         hooks: {
           // Runs before every request got makes, redirects included.
           beforeRequest: [
