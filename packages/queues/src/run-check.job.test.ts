@@ -54,6 +54,11 @@ describe('parseRunCheckJob', () => {
     };
     expect(parseRunCheckJob(template)).toStrictEqual(parseJob(RunCheckJob, template));
     expect(parseRunCheckJob(template)).toBeInstanceOf(RunCheckJob);
+    // class-transformer leaves such keys out of its copy (or, for `constructor`, throws); so must this.
+    for (const key of ['__proto__', 'constructor', 'toString']) {
+      const data = JSON.parse(`{"monitorId":1,"configVersion":1,"check":{"headers":{"${key}":{"x":"1"}}}}`) as unknown;
+      expect(outcomeOf(() => parseRunCheckJob(data))).toStrictEqual(outcomeOf(() => parseJob(RunCheckJob, data)));
+    }
     expect(() => parseRunCheckJob({ ...template, monitorId: 0 })).toThrow(
       'invalid RunCheckJob payload: monitorId: monitorId must not be less than 1',
     );

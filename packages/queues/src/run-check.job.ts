@@ -29,9 +29,12 @@ export function parseRunCheckJob(data: unknown): RunCheckJob {
 
 const isPositiveInt = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 1;
 
-/** The rules of RunCheckJob's decorators, stricter where that is simpler (a null is left to them). */
+/**
+ * The rules of RunCheckJob's decorators, stricter where that is simpler (a null is left to them),
+ * and no key class-transformer would leave out of its copy.
+ */
 function isPlainlyValidRunCheckJob(data: unknown): data is RunCheckJob {
-  if (typeof data !== 'object' || data === null || Object.getPrototypeOf(data) !== Object.prototype) return false;
+  if (typeof data !== 'object' || data === null || Object.getPrototypeOf(data) !== Object.prototype || holdsUncopiedKey(data)) return false;
   const { monitorId, configVersion, check, agentIds } = data as Record<string, unknown>;
   return (
     isPositiveInt(monitorId) &&
@@ -41,6 +44,22 @@ function isPlainlyValidRunCheckJob(data: unknown): data is RunCheckJob {
     !Array.isArray(check) &&
     (agentIds === undefined || (Array.isArray(agentIds) && agentIds.length <= 100 && agentIds.every(isPositiveInt)))
   );
+}
+
+/**
+ * class-transformer leaves out of its copy, at any depth, each key that names a member of
+ * Object.prototype (`__proto__`, `constructor`, `toString`...).
+ */
+function holdsUncopiedKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsUncopiedKey(item)) return true;
+    return false;
+  }
+  for (const key of Object.keys(value)) {
+    if (key in Object.prototype || holdsUncopiedKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /**
