@@ -28,7 +28,10 @@ async function main(): Promise<void> {
   });
   const checks = Number(values.checks);
   const concurrency = Number(values.concurrency);
-  const target = spawn(process.execPath, ['--import', 'tsx', 'bench/capacity/target-process.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const target = spawn(process.execPath, ['--import', 'tsx', 'bench/capacity/target-process.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const targetUrl = await new Promise<string>((resolve) => target.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   try {
     const check = checkOf(values.via ?? 'processor', targetUrl);
