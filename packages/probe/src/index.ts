@@ -1,6 +1,6 @@
 export * from './check-config';
 export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './http-probe';
-export { USER_AGENT } from './probe-attempt';
+export { USER_AGENT } from './probe-transport';
 export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './check-headers';
 export {
   isBlockedAddress,

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import got, { type Method, type Options as GotOptions } from 'got';
+import type { Got, Method } from 'got';
 import { leafCertificateExpiry } from './certificate-expiry';
 import type { CheckConfig, CheckTimings } from './check-config';
 import { refusedCheckHeaderProblems } from './check-headers';
@@ -8,8 +8,6 @@ import { describeRequestFailure } from './request-failure';
 import type { ReceivedResponse } from './response-rules';
 import type { AddressPolicy } from './ssrf-guard';
 
-export const USER_AGENT = 'UptimeMonitor/0.1 (+https://github.com/uptime)';
-const MAX_REDIRECTS = 10;
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
 export interface AttemptSettings {
@@ -44,7 +42,7 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
     let statusCode: number | null = null;
     let certificateExpiresAt: Date | null = null;
     let settled = false;
-    let request: ReturnType<typeof got.stream> | undefined;
+    let request: ReturnType<Got['stream']> | undefined;
 
     const settle = (outcome: { failure: string | null; truncated?: boolean } | { internal: unknown }): void => {
       if (settled) return;
@@ -66,7 +64,7 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
     const refusedHeaders = refusedCheckHeaderProblems(config.headers);
     if (refusedHeaders.length > 0) return settle({ failure: `Invalid request: ${refusedHeaders.join('; ')}` });
     try {
-      request = got.stream(config.url, requestOptions(config, settings.policy));
+      request = transportFor(settings.policy).client.stream(config.url, requestOptions(config));
     } catch (error) {
       return fail(error);
     }
@@ -87,37 +85,25 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
   });
 }
 
-function requestOptions(config: CheckConfig, policy: AddressPolicy) {
+/** What a monitor configures; the rest is the transport's client's (probe-transport.ts). */
+function requestOptions(config: CheckConfig) {
   const method = config.method.toUpperCase();
-  const transport = transportFor(policy);
   return {
     method: method as Method,
-    headers: withDefaultUserAgent(config.headers),
+    // got copies them (merged with the client's User-Agent), so the monitor's object is never changed.
+    headers: config.headers,
     // got rejects a body on GET/HEAD; other methods always send one (possibly empty), because a
     // got stream without a body would wait for us to write it.
     body: METHODS_WITHOUT_BODY.has(method) ? undefined : (config.body ?? ''),
     followRedirect: config.followRedirects,
-    maxRedirects: MAX_REDIRECTS,
-    throwHttpErrors: false,
-    // Retries are the probe's own (whole attempts, counted); got's would hide failures.
-    retry: { limit: 0 },
     https: { rejectUnauthorized: config.verifySsl },
-    agent: transport.agent,
-    // Typed as cacheable-lookup's overloads by got; it is called as dns.lookup, which this is.
-    lookup: transport.lookup as unknown as GotOptions['lookup'],
-    hooks: { beforeRequest: [transport.beforeRequest] },
   };
-}
-
-function withDefaultUserAgent(headers: Record<string, string>): Record<string, string> {
-  const hasUserAgent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
-  return hasUserAgent ? { ...headers } : { 'user-agent': USER_AGENT, ...headers };
 }
 
 const NO_TIMINGS: CheckTimings = { dns: null, connect: null, tls: null, firstByte: null };
 
 /** got's phase durations of the request (its last hop), rounded to whole milliseconds. */
-function timingsOf(request: ReturnType<typeof got.stream> | undefined): CheckTimings {
+function timingsOf(request: ReturnType<Got['stream']> | undefined): CheckTimings {
   const phases = request?.timings?.phases;
   if (!phases) return NO_TIMINGS;
   const ms = (value: number | undefined): number | null => (value === undefined || !Number.isFinite(value) ? null : Math.max(0, Math.round(value)));

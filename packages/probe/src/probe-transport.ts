@@ -1,18 +1,24 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { BeforeRequestHook } from 'got';
+import got, { type Got, type Options as GotOptions } from 'got';
+import { slimRequest } from './slim-request';
 import { checkUrlTarget, createGuardedLookup, TargetRefusedError, type AddressPolicy } from './ssrf-guard';
 
 /** The error of a check whose target redirected to a scheme other than http(s). */
 export const UNSUPPORTED_REDIRECT = 'redirect to unsupported scheme';
 
+export const USER_AGENT = 'UptimeMonitor/0.1 (+https://github.com/uptime)';
+/** Also in the message of a check that exceeds it (request-failure.ts). */
+const MAX_REDIRECTS = 10;
+
 /** The per-process connection machinery of one address policy. */
 export interface ProbeTransport {
-  agent: { http: HttpAgent; https: HttpsAgent };
-  lookup: LookupFunction;
-  /** Runs before every request got makes, redirects included. */
-  beforeRequest: BeforeRequestHook;
+  /**
+   * got with every option that is the same for all checks under the policy, merged and checked
+   * once: got normalizes a request's options against its instance's (docs/capacity.md, "The
+   * probe's CPU per check"), so the per-check options are only what a monitor configures.
+   */
+  client: Got;
 }
 
 /**
@@ -31,15 +37,31 @@ export function transportFor(policy: AddressPolicy): ProbeTransport {
   let transport = transports.get(policy);
   if (!transport) {
     transport = {
-      agent: { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false, maxCachedSessions: 0 }) },
-      lookup: createGuardedLookup(policy),
-      beforeRequest: (options) => {
-        // got follows a redirect to any scheme and Node then throws a programming error; a target
-        // that redirects there is a failed check (the first URL is checked by the API).
-        if (options.url.protocol !== 'http:' && options.url.protocol !== 'https:') throw new TargetRefusedError(UNSUPPORTED_REDIRECT);
-        const refusal = checkUrlTarget(options.url, policy);
-        if (refusal !== null) throw new TargetRefusedError(refusal);
-      },
+      client: got.extend({
+        // A monitor's own User-Agent, in any letter case, replaces this one: got lower-cases the
+        // names of these headers merged with the request's, the request's last.
+        headers: { 'user-agent': USER_AGENT },
+        maxRedirects: MAX_REDIRECTS,
+        throwHttpErrors: false,
+        // Retries are the probe's own (whole attempts, counted); got's would hide failures.
+        retry: { limit: 0 },
+        agent: { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false, maxCachedSessions: 0 }) },
+        // Typed as cacheable-lookup's overloads by got; it is called as dns.lookup, which this is.
+        lookup: createGuardedLookup(policy) as unknown as GotOptions['lookup'],
+        request: slimRequest,
+        hooks: {
+          // Runs before every request got makes, redirects included.
+          beforeRequest: [
+            (options) => {
+              // got follows a redirect to any scheme and Node then throws a programming error; a target
+              // that redirects there is a failed check (the first URL is checked by the API).
+              if (options.url.protocol !== 'http:' && options.url.protocol !== 'https:') throw new TargetRefusedError(UNSUPPORTED_REDIRECT);
+              const refusal = checkUrlTarget(options.url, policy);
+              if (refusal !== null) throw new TargetRefusedError(refusal);
+            },
+          ],
+        },
+      }),
     };
     transports.set(policy, transport);
   }

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Min } from 'class-validator';
 import type { CompactCheckConfig } from './compact-check';
+import { parseJob } from './parse-job';
 
 /** Payload of `run-check`: the monitor and the configuration to probe it with. */
 export class RunCheckJob {
@@ -13,6 +14,52 @@ export class RunCheckJob {
    * secret itself, so no secret travels in a job. Absent for a monitor without agents.
    */
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) agentIds?: number[];
+}
+
+/**
+ * `parseJob(RunCheckJob, data)` for the hot path, one call per check. A payload the plain checks
+ * below accept is one the decorators accept too, and comes back as the same RunCheckJob (its
+ * objects shared with `data`, not copied): class-transformer and class-validator cost more CPU
+ * than the rest of the job's handling (docs/capacity.md, "The probe's CPU per check"). Anything
+ * else goes through `parseJob`, so an invalid payload fails exactly as before.
+ */
+export function parseRunCheckJob(data: unknown): RunCheckJob {
+  return isPlainlyValidRunCheckJob(data) ? Object.assign(new RunCheckJob(), data) : parseJob(RunCheckJob, data);
+}
+
+const isPositiveInt = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 1;
+
+/**
+ * The rules of RunCheckJob's decorators, stricter where that is simpler (a null is left to them),
+ * and no key class-transformer would leave out of its copy.
+ */
+function isPlainlyValidRunCheckJob(data: unknown): data is RunCheckJob {
+  if (typeof data !== 'object' || data === null || Object.getPrototypeOf(data) !== Object.prototype || holdsUncopiedKey(data)) return false;
+  const { monitorId, configVersion, check, agentIds } = data as Record<string, unknown>;
+  return (
+    isPositiveInt(monitorId) &&
+    isPositiveInt(configVersion) &&
+    typeof check === 'object' &&
+    check !== null &&
+    !Array.isArray(check) &&
+    (agentIds === undefined || (Array.isArray(agentIds) && agentIds.length <= 100 && agentIds.every(isPositiveInt)))
+  );
+}
+
+/**
+ * class-transformer leaves out of its copy, at any depth, each key that names a member of
+ * Object.prototype (`__proto__`, `constructor`, `toString`...).
+ */
+function holdsUncopiedKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsUncopiedKey(item)) return true;
+    return false;
+  }
+  for (const key of Object.keys(value)) {
+    if (key in Object.prototype || holdsUncopiedKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig, ProbeOptions, ProbeResult } from '@uptime/probe';
-import { expandCheck, parseJob, RunCheckJob } from '@uptime/queues';
+import { expandCheck, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
 import type { AgentChecks } from './agent-checks';
 import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
@@ -34,7 +34,7 @@ export function plannedTimeOf(job: Pick<Job, 'id' | 'timestamp' | 'opts'>): Date
  */
 export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promise<RunCheckOutcome> {
   return async (job) => {
-    const parsed = parseJob(RunCheckJob, job.data);
+    const parsed = parseRunCheckJob(job.data);
     const data = { ...parsed, check: expandCheck(parsed.check) };
     const { check } = data;
     const release = await deps.lock.acquire(data.monitorId);
