@@ -25,6 +25,8 @@ const ALONE = [
   'services/check-worker/test/fault-database-outage.test.ts',
   'services/check-worker/test/fault-worker-killed.test.ts',
   'services/check-worker/test/fault-workers-stopped.test.ts',
+  // Locks of 600 ms kept alive by renewals every 200 ms: a starved process lets them lapse.
+  'services/check-worker/test/check-lock.test.ts',
   'services/notifier/test/notifier-killed.test.ts',
   // Every answer within 2 s of a dependency's fault; back online within 3 s of a resume, and the
   // in-process API's 1.5 s readiness look at Redis, which a starved process fails (503).

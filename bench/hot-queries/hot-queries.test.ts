@@ -139,17 +139,18 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
     });
   });
 
-  it('upserts each rollup table through its primary key and nothing else', () => {
-    for (const table of ROLLUPS) {
-      const upsert = statement('worker.batch', new RegExp(`^INSERT INTO ${table} AS t `));
-      expect(types(upsert)).toEqual(['Insert', 'Function Scan']);
-      expect(upsert.plan).toContain(`ON CONFLICT UPDATE via ${table}_pkey`);
-      // Every bucket of the batch exists already (the seed wrote the current ones): all updates.
-      expect(upsert.activity).toEqual([
+  it('upserts every rollup table in one statement, each through its primary key and nothing else', () => {
+    const upsert = statement('worker.batch', /^WITH level_0 AS \(INSERT INTO check_rollups_5m AS t /);
+    // An Insert fed by its unnest per table (the first two as WITH parts), no other node.
+    expect([...types(upsert)].sort()).toEqual(['Function Scan', 'Function Scan', 'Function Scan', 'Insert', 'Insert', 'Insert']);
+    for (const table of ROLLUPS) expect(upsert.plan).toContain(`ON CONFLICT UPDATE via ${table}_pkey`);
+    // Every bucket of the batch exists already (the seed wrote the current ones): all updates.
+    expect(upsert.activity).toEqual(
+      [...ROLLUPS].sort().flatMap((table) => [
         expect.objectContaining({ relation: table, scans: 0, inserted: 0, updated: r.batch.length }),
         expect.objectContaining({ relation: `${table}_pkey`, scans: r.batch.length }),
-      ]);
-    }
+      ]),
+    );
   });
 
   it('opens and closes incidents by primary key and writes the outbox without reading it', () => {

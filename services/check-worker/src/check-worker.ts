@@ -17,7 +17,8 @@ import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
-import { HeldCheckLock, InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
+import { CheckLock } from './check-lock';
+import { InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { RESULT_WRITE_DEADLINE_MS, ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
@@ -113,7 +114,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const { publisher, backlog, batcher } = startResultPath(deps, commands);
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
-  const inFlight = new InFlightChecks(new HeldCheckLock(commands, prefix, config.checkLockTtlMs));
+  const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   const worker = createQueueWorker(

@@ -1,25 +1,5 @@
 import type { Job } from 'bullmq';
-import { CheckLock } from './check-lock';
-
-/** A CheckLock that remembers the locks it holds, so a forced shutdown can release them. */
-export class HeldCheckLock extends CheckLock {
-  private readonly held = new Map<number, () => Promise<void>>();
-
-  override async acquire(monitorId: number): Promise<(() => Promise<void>) | null> {
-    const release = await super.acquire(monitorId);
-    if (!release) return null;
-    const tracked = async (): Promise<void> => {
-      this.held.delete(monitorId);
-      await release();
-    };
-    this.held.set(monitorId, tracked);
-    return tracked;
-  }
-
-  async releaseAll(): Promise<void> {
-    await Promise.allSettled([...this.held.values()].map((release) => release()));
-  }
-}
+import type { CheckLock } from './check-lock';
 
 /** Logged with `requeued` (the jobs) when a stop puts checks back; bench/capacity counts them. */
 export const REQUEUED_AT_STOP_MESSAGE = 'checks still running at the deadline were put back in the queue';
@@ -35,7 +15,7 @@ export const REQUEUED_AT_STOP_MESSAGE = 'checks still running at the deadline we
 export class InFlightChecks {
   private readonly jobs = new Map<string, { job: Job; token?: string }>();
 
-  constructor(readonly lock: HeldCheckLock) {}
+  constructor(readonly lock: CheckLock) {}
 
   async track<T>(job: Job, token: string | undefined, run: () => Promise<T>): Promise<T> {
     const key = job.id ?? '';

@@ -13,6 +13,7 @@ import {
   type MonitorUpdate,
   type NoDataSpan,
 } from './check-batch.repository';
+import { inBatchTransaction } from './batch-transaction';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
 import type { LocationOutcome } from './location-vote';
 import { stepEpisodes } from './alert-episodes';
@@ -83,10 +84,9 @@ export async function recordCheckBatch(
   if (outcomes.length === 0) return [];
   // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
-  return ds.transaction(async (em) => {
-    // A write its caller has given up on (result-backlog.ts) must not go on holding its monitors'
-    // row locks and its pooled connection: every retry would queue behind it.
-    if (options.statementTimeoutMs !== undefined) await em.query(`SET LOCAL statement_timeout = ${Math.floor(options.statementTimeoutMs)}`);
+  // A write its caller has given up on (result-backlog.ts) must not go on holding its monitors'
+  // row locks and its pooled connection: every retry would queue behind it.
+  return inBatchTransaction(ds, options.statementTimeoutMs, async (em) => {
     const batch = await insertCurrentResults(em, outcomes);
     // Checked between statements: a write its caller gave up on rolls back at the next one.
     signal?.throwIfAborted();

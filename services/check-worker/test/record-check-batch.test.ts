@@ -1,4 +1,4 @@
-import { Monitor } from '@uptime/db';
+import { createDataSource, Monitor, type DataSource } from '@uptime/db';
 import { aMonitor, aUser } from '@uptime/testing';
 import type { ProbeResult } from '@uptime/probe';
 import { isDatabaseUnavailable } from '../src/database-unavailable';
@@ -15,6 +15,19 @@ function outcome(monitorId: number, second: number, ok: boolean, overrides: Part
     scheduledAt: at,
     result: { ok, statusCode: ok ? 200 : 500, responseTime: ok ? 120 : 80, error: ok ? null : 'Expected status 2xx, got 500', checkedAt: at, attempts: 1, ...overrides },
   };
+}
+
+/** The SQL a data source sends while `run` runs, in order (one entry per round trip). */
+async function statementsDuring(ds: DataSource, run: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const listener = { beforeQuery: ({ query }: { query: string }) => void statements.push(query) };
+  ds.subscribers.push(listener);
+  try {
+    await run();
+  } finally {
+    ds.subscribers.splice(ds.subscribers.indexOf(listener), 1);
+  }
+  return statements;
 }
 
 describe('recordCheckBatch', () => {
@@ -172,6 +185,54 @@ describe('recordCheckBatch', () => {
     expect(row.rt_hist[2]).toBe(1); // 40 ms ≤ 50
     expect(row.rt_hist[7]).toBe(1); // 300 ms ≤ 300
     expect(row.rt_hist.reduce((a: number, b: number) => a + b, 0)).toBe(3);
+  });
+
+  it('opens a batch with its statement timeout in one round trip and adds to every rollup level in one statement', async () => {
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    const statements = await statementsDuring(db.ds, () => recordCheckBatch(db.ds, [outcome(m.id, 0, true, { responseTime: 10 })], { statementTimeoutMs: 5000 }));
+    expect(statements[0]).toBe('START TRANSACTION; SET LOCAL statement_timeout = 5000');
+    expect(statements.filter((q) => q.includes('statement_timeout'))).toHaveLength(1);
+    const rollups = statements.filter((q) => q.includes('check_rollups_'));
+    expect(rollups).toHaveLength(1);
+    for (const table of ['check_rollups_5m', 'check_rollups_1h', 'check_rollups_1d']) expect(rollups[0]).toContain(`INSERT INTO ${table} `);
+    expect(statements.at(-1)).toBe('COMMIT');
+    // Into the same buckets again (ON CONFLICT in each table), and into the next 5-minute one.
+    await recordCheckBatch(db.ds, [outcome(m.id, 1, false, { responseTime: 30 }), outcome(m.id, 400, true, { responseTime: 20 })], { statementTimeoutMs: 5000 });
+    const rows = async (table: string) =>
+      db.ds.query(`SELECT bucket, checks, successes, rt_count, rt_sum::int, rt_min, rt_max FROM ${table} WHERE monitor_id = $1 ORDER BY bucket`, [m.id]);
+    const at = (iso: string) => new Date(iso);
+    expect(await rows('check_rollups_5m')).toEqual([
+      { bucket: at('2026-11-22T10:00:00Z'), checks: 2, successes: 1, rt_count: 2, rt_sum: 40, rt_min: 10, rt_max: 30 },
+      { bucket: at('2026-11-22T10:05:00Z'), checks: 1, successes: 1, rt_count: 1, rt_sum: 20, rt_min: 20, rt_max: 20 },
+    ]);
+    expect(await rows('check_rollups_1h')).toEqual([{ bucket: at('2026-11-22T10:00:00Z'), checks: 3, successes: 2, rt_count: 3, rt_sum: 60, rt_min: 10, rt_max: 30 }]);
+    expect(await rows('check_rollups_1d')).toEqual([{ bucket: at('2026-11-22T00:00:00Z'), checks: 3, successes: 2, rt_count: 3, rt_sum: 60, rt_min: 10, rt_max: 30 }]);
+  });
+
+  it('leaves the pooled connection as it was after a batch with a statement timeout, committed or rolled back', async () => {
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    // One connection, so every query below meets the one the batches used.
+    const single = createDataSource(process.env.DATABASE_URL!, { poolSize: 1, applicationName: 'uptime-test' });
+    await single.initialize();
+    try {
+      const session = async () => {
+        const [{ statement_timeout: timeout }] = await single.query('SHOW statement_timeout');
+        // Outside a transaction each statement has its own: now() is this statement's start.
+        const [{ outside }] = await single.query('SELECT now() = statement_timestamp() AS outside');
+        return { timeout: timeout as string, outside: outside as boolean };
+      };
+      const before = await session();
+      expect(before).toEqual({ timeout: '0', outside: true });
+      await recordCheckBatch(single, [outcome(m.id, 0, true)], { statementTimeoutMs: 300 });
+      expect(await session()).toEqual(before);
+      const late = new Error('writing results took longer than 300 ms');
+      await expect(recordCheckBatch(single, [outcome(m.id, 30, false)], { statementTimeoutMs: 300, signal: AbortSignal.abort(late) })).rejects.toBe(late);
+      expect(await session()).toEqual(before);
+      const [{ count }] = await single.query('SELECT count(*)::int AS count FROM check_results WHERE monitor_id = $1', [m.id]);
+      expect(count).toBe(1);
+    } finally {
+      await single.destroy();
+    }
   });
 
   it('decides each transition once when two workers record the same checks concurrently', async () => {
