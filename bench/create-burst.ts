@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { loadConfig } from '@uptime/config';
 import { generateApiToken, hashApiToken, openDatabase } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { resetRedis } from '@uptime/testing';
 // Relative import, as bench/hot-queries: the root package depends on no service; this runs its code.
 import { createApp } from '../services/api/src/app';
-import { scratchDatabaseUrl } from './hot-queries/harness';
+import { dropDatabase, scratchDatabaseUrl } from './hot-queries/harness';
 
 /**
  * pnpm tsx bench/create-burst.ts [--monitors 3000] [--concurrency 20]
@@ -92,19 +92,9 @@ async function main(): Promise<void> {
   } finally {
     await scheduler.close();
     await ds.destroy();
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = nextCursor;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
     await redis.quit();
-    const admin = new URL(databaseUrl);
-    admin.pathname = '/postgres';
-    const client = new Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${prefix}" WITH (FORCE)`);
-    await client.end();
+    await resetRedis(prefix);
+    await dropDatabase(databaseUrl);
   }
 }
 

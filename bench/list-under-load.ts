@@ -2,32 +2,19 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { loadConfig } from '@uptime/config';
 import { openDatabase, type DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { resetRedis } from '@uptime/testing';
 // Relative imports, as bench/hot-queries: the root package depends on no service; this runs their code.
 import { recordCheckBatch, type CheckOutcome } from '../services/check-worker/src';
 import { createApp } from '../services/api/src/app';
 import { listMonitors } from '../services/api/src/monitors/monitors.service';
 import { toMonitorResponse } from '../services/api/src/monitors/monitor.presenter';
 import { uptimeByMonitor } from '../services/api/src/monitor-stats/uptime.repository';
-import { scratchDatabaseUrl } from './hot-queries/harness';
+import { dropDatabase, scratchDatabaseUrl } from './hot-queries/harness';
 import { seedHotQueryData, seedSizeFor } from './hot-queries/seed';
-
-async function dropDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * pnpm tsx bench/list-under-load.ts [--monitors 30000] [--seconds 60] [--rate 1000] [--database URL]
@@ -184,34 +171,40 @@ async function main(): Promise<void> {
 
     log(`recording ${RATE} checks/s for ${SECONDS} s (owner counter table: ${counter ? 'yes' : 'no'})`);
     const checks = startChecks(writerDs, ids, RATE, 2);
-    await sleep(3000);
-    const start = Date.now();
-    let sample = 0;
-    while (Date.now() - start < SECONDS * 1000) {
-      const n = 1 + (sample++ % 20);
-      await samplePage(n);
-      await timed(parts['page alone (SQL)'], () =>
-        ds.query('SELECT * FROM monitors WHERE owner_id = $1 ORDER BY id OFFSET $2 LIMIT 25', [bigUserId, (n - 1) * 25]),
-      );
-      await timed(parts['uptime cache read alone (HMGET)'], () =>
-        redis.hmget(
-          `${prefix}:uptime-base:${Math.floor(Date.now() / 3_600_000) * 3_600_000}`,
-          ...ids.slice((n - 1) * 25, n * 25).map(String),
-        ),
-      );
-      await timed(parts['owner count(*) alone'], () => ds.query('SELECT count(*)::int FROM monitors WHERE owner_id = $1', [bigUserId]));
-      if (counter)
-        await timed(parts['owner counter rows alone'], () =>
-          ds.query('SELECT coalesce(sum(monitors), 0)::int AS monitors FROM owner_monitor_counts WHERE owner_id = $1', [bigUserId]),
+    // The writers stop before the databases close, also when a sample fails: else their next
+    // batch meets a closed pool and that error hides the sample's.
+    let recorded = 0;
+    const start = Date.now() + 3000;
+    try {
+      await sleep(3000);
+      let sample = 0;
+      while (Date.now() - start < SECONDS * 1000) {
+        const n = 1 + (sample++ % Math.min(20, Math.ceil(ids.length / 25)));
+        await samplePage(n);
+        await timed(parts['page alone (SQL)'], () =>
+          ds.query('SELECT * FROM monitors WHERE owner_id = $1 ORDER BY id OFFSET $2 LIMIT 25', [bigUserId, (n - 1) * 25]),
         );
-      await timed(parts['HTTP GET /monitors?limit=25&page=1..20'], async () => {
-        const res = await fetch(`${api}/monitors?limit=25&page=${n}`, { headers: { authorization: auth } });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`list answered ${res.status}`);
-      });
-      await sleep(100);
+        await timed(parts['uptime cache read alone (HMGET)'], () =>
+          redis.hmget(
+            `${prefix}:uptime-base:${Math.floor(Date.now() / 3_600_000) * 3_600_000}`,
+            ...ids.slice((n - 1) * 25, n * 25).map(String),
+          ),
+        );
+        await timed(parts['owner count(*) alone'], () => ds.query('SELECT count(*)::int FROM monitors WHERE owner_id = $1', [bigUserId]));
+        if (counter)
+          await timed(parts['owner counter rows alone'], () =>
+            ds.query('SELECT coalesce(sum(monitors), 0)::int AS monitors FROM owner_monitor_counts WHERE owner_id = $1', [bigUserId]),
+          );
+        await timed(parts['HTTP GET /monitors?limit=25&page=1..20'], async () => {
+          const res = await fetch(`${api}/monitors?limit=25&page=${n}`, { headers: { authorization: auth } });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+        });
+        await sleep(100);
+      }
+    } finally {
+      recorded = await checks.stop();
     }
-    const recorded = await checks.stop();
     const seconds = (Date.now() - start) / 1000 + 3;
     await new Promise<void>((r) => server.close(() => r()));
     await scheduler.close();
@@ -226,13 +219,8 @@ async function main(): Promise<void> {
   } finally {
     await writerDs.destroy();
     await ds.destroy();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
     await redis.quit();
+    await resetRedis(prefix);
     // A database it seeded goes unless kept (`--keep 1`); one it was given stays.
     if (!args.has('database')) {
       if (keep) log(`database ${databaseUrl} kept`);

@@ -99,7 +99,8 @@ function summarise(captured: CapturedStatement[]): StatementReport[] {
   });
 }
 
-async function dropDatabase(url: string): Promise<void> {
+/** Drops the database at `url` (its connections too). */
+export async function dropDatabase(url: string): Promise<void> {
   const admin = new URL(url);
   const name = admin.pathname.slice(1);
   admin.pathname = '/postgres';
