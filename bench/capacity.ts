@@ -71,11 +71,12 @@ function printTable(r: CapacityReport): void {
     ]),
     ['monitors never checked in window', String(r.neverChecked)],
     ['results recorded down', String(r.downResults)],
+    ...r.downErrors.map((e): [string, string] => [`  ${e.results} of them`, e.error]),
     ...(r.tlsHandshakes
       ? [['TLS handshakes full / resumed', `${r.tlsHandshakes.full} / ${r.tlsHandshakes.resumed}`] as [string, string]]
       : []),
     ['checks doubled / lost', `${r.doubled} / ${r.lost}`],
-    ['checks requeued at the workers\' stop deadline', String(r.requeuedAtStop)],
+    ["checks requeued at the workers' stop deadline", String(r.requeuedAtStop)],
     [
       'raw result size',
       `${r.bytesPerResult} bytes per check (table + indexes) as written, ${r.bytesPerResultCompacted} once the day is closed`,
@@ -89,7 +90,9 @@ function printTable(r: CapacityReport): void {
 }
 
 function describeMix(r: CapacityReport): string {
-  const parts = [r.mix.protocol === 'https' ? 'HTTPS, a fresh handshake per check, verify_ssl on half' : 'HTTP, a fresh connection per check'];
+  const parts = [
+    r.mix.protocol === 'https' ? 'HTTPS, a fresh handshake per check, verify_ssl on half' : 'HTTP, a fresh connection per check',
+  ];
   if (r.mix.slowPercent) parts.push(`${r.mix.slowPercent} % answer after 5 s`);
   if (r.mix.hangPercent) parts.push(`${r.mix.hangPercent} % never answer (5-s timeout)`);
   return parts.join('; ');

@@ -58,6 +58,8 @@ describe('capacity harness, small run', () => {
     // monitor's): every down result is a hanging target's, none a fast monitor's.
     expect(report.downResultsByKind).toEqual({ hang: report.downResults });
     expect(report.downResults).toBeGreaterThan(0);
+    // ... and each for the reason a hanging target gives: the check's own timeout.
+    expect(report.downErrors.map((e) => e.error)).toEqual([expect.stringMatching(/^Timeout after \d+s$/)]);
     expect(report.tlsHandshakes?.resumed).toBe(0);
     expect(report.tlsHandshakes?.full).toBeGreaterThanOrEqual(report.hitsTotal);
     expect(Object.values(report.exitCodes).every((code) => code === 0)).toBe(true);

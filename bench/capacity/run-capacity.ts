@@ -62,6 +62,8 @@ export interface CapacityReport {
   downResults: number;
   /** The same, by the kind of target the monitor checks. */
   downResultsByKind: Partial<Record<TargetKind, number>>;
+  /** The errors of the down results, most frequent first (at most 5): a timeout on a saturated machine reads differently from a refused connection. */
+  downErrors: { error: string; results: number }[];
   /** HTTPS only: TLS handshakes at the target, full and resumed. */
   tlsHandshakes?: { full: number; resumed: number };
   neverChecked: number;
@@ -170,7 +172,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       LOG_LEVEL: 'warn',
       HEALTH_PORT: '0',
     };
-    const start = (kind: Parameters<typeof startServiceProcess>[0], name: string): ServiceProcess => startServiceProcess(kind, name, env, profiler?.nodeArgs(name));
+    const start = (kind: Parameters<typeof startServiceProcess>[0], name: string): ServiceProcess =>
+      startServiceProcess(kind, name, env, profiler?.nodeArgs(name));
     if (o.workers === 0) processes.push(start('all-in-one', 'all-in-one'));
     else {
       processes.push(start('api', 'api'));
@@ -330,6 +333,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       downByKind[kind] = (downByKind[kind] ?? 0) + r.n;
     }
     const down = downRows.reduce((sum, r) => sum + r.n, 0);
+    const downErrors = (
+      await pg.query(
+        `SELECT coalesce(error, '') AS error, count(*)::int AS results FROM check_results WHERE NOT ok GROUP BY 1 ORDER BY 2 DESC LIMIT 5`,
+      )
+    ).rows as { error: string; results: number }[];
     await pg.end();
     const hitsTotal = target.total();
     report = {
@@ -344,11 +352,14 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       achievedPerSecond: Math.round(achievedPerSecond * 10) / 10,
       achievedRatio: Math.round((achievedPerSecond / expectedPerSecond) * 10000) / 10000,
       gapMs: gapFigures(gaps),
-      gapMsByKind: Object.fromEntries([...gapsByKind].map(([kind, g]) => [kind, { ...gapFigures(g.gaps), monitors: g.monitors, hits: g.hits }])),
+      gapMsByKind: Object.fromEntries(
+        [...gapsByKind].map(([kind, g]) => [kind, { ...gapFigures(g.gaps), monitors: g.monitors, hits: g.hits }]),
+      ),
       mix,
       checkConcurrency: o.checkConcurrency ?? null,
       downResults: down,
       downResultsByKind: downByKind,
+      downErrors,
       ...(tls ? { tlsHandshakes: { ...target.handshakes } } : {}),
       neverChecked,
       doubled,
