@@ -35,8 +35,17 @@ describe('check-worker process health while Postgres is down', () => {
 
     await waitFor(async () => (await get(`${base}/healthz`))?.status === 200, { timeoutMs: 30_000, what: '/healthz' });
     await waitFor(() => worker!.logs.some((l) => l.msg === 'database unavailable; retrying'), { what: 'a failed connection attempt' });
-    const notReady = await get(`${base}/readyz`);
-    expect(notReady?.status).toBe(503);
+    // Redis is up, but the worker's connection to it may still be opening on a loaded machine
+    // (nothing is queued while it is: the probe then fails at once); wait until it has.
+    let notReady: { status: number; body: string } | null = null;
+    await waitFor(
+      async () => {
+        notReady = await get(`${base}/readyz`);
+        return notReady !== null && (JSON.parse(notReady.body) as ReadyBody).checks.redis?.ok === true;
+      },
+      { timeoutMs: 10_000, what: 'the Redis connection' },
+    );
+    expect(notReady!.status).toBe(503);
     const body = JSON.parse(notReady!.body) as ReadyBody;
     expect(body.status).toBe('unavailable');
     expect(body.checks.database).toMatchObject({ ok: false });
