@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import {
   aCaller,
   answer,
@@ -190,8 +190,9 @@ describe('the web app, page by page', () => {
     const latest = await page.request.get(`${appUrl}/api/v1/monitors/${shopId}/results?limit=1`);
     const where = ((await latest.json()) as { data: { location: string | null }[] }).data[0]!.location ?? 'Check worker';
     const checks = page.getByRole('region', { name: 'Recent checks', exact: true });
-    expect(await checks.getByRole('columnheader', { name: 'Location' }).count()).toBe(1);
+    // The checks' table loads after the heading: its header is counted once a row has arrived.
     await checks.getByRole('cell', { name: where, exact: true }).first().waitFor();
+    expect(await checks.getByRole('columnheader', { name: 'Location' }).count()).toBe(1);
     expect(
       await checks
         .getByRole('row')
@@ -382,9 +383,23 @@ describe('the web app, page by page', () => {
     await nav('Monitors');
     // A whole session of use has kept nothing in localStorage: the cookie is the only credential.
     expect(await page.evaluate('Object.keys(localStorage)')).toEqual([]);
+    // Signing out refetches the page's queries and gets 401s; one answered only after the route
+    // below is in place would send the app to sign-in from the monitor's page. So every API call
+    // made until then has its answer before the test goes back.
+    let apiCallsInFlight = 0;
+    const isApiCall = (request: Request): boolean => request.url().includes('/api/v1/');
+    const started = (request: Request): void => void (isApiCall(request) && (apiCallsInFlight += 1));
+    const ended = (request: Request): void => void (isApiCall(request) && (apiCallsInFlight -= 1));
+    page.on('request', started);
+    page.on('requestfinished', ended);
+    page.on('requestfailed', ended);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
     expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    await waitFor(() => apiCallsInFlight === 0, { what: 'the API calls of signing out to be answered' });
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
 
     // Back to the monitor's page, with the API holding every answer: had the app kept its cache,
     // it would show the monitor from memory while it asks.
