@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CHECK_FIELD_NAMES, type CheckConfig, type CheckField } from '@uptime/probe';
 import { compactCheck } from './compact-check';
@@ -38,27 +39,93 @@ export function firstSlotAfter(t: number, every: number, offset: number): number
   return slot >= t ? slot : slot + every;
 }
 
+/** The next time a monitor's job is due after the check planned for `plannedAt` ran at `now`. */
+export function nextPlannedTime(plannedAt: number, every: number, offset: number, now: number): number {
+  const next = plannedAt + every;
+  // Running more than an interval late: the missed slots are not made up, as a job scheduler's.
+  return next > now ? next : firstSlotAfter(now, every, offset);
+}
+
+/** Where a monitor's checks fall inside an interval of `checkInterval` seconds (scheduleOffsetMs, never 0). */
+export const offsetOf = (monitorId: number, checkInterval: number): number => scheduleOffsetMs(monitorId, checkInterval * 1000) || 1;
+
 /**
- * Owns the BullMQ job schedulers of monitors: one scheduler per active monitor, whose job template
- * carries the whole check configuration, so a check reads nothing from Postgres before probing.
- * A hash beside the schedulers records the config version each was built from, so the reconciler
- * compares cheaply.
+ * A monitor's own job ids: the monitor id and a generation, new each time its schedule is (re)built.
+ * No ':' (BullMQ refuses it in ids) and no all-digit tail (plannedTimeOf reads one as a time).
+ */
+const monitorJobIdOf = (monitorId: number): string => `m-${monitorId}-${Date.now().toString(36)}${randomBytes(3).toString('hex')}g`;
+
+/** Whether a `run-check` job is a monitor's own, rather than a one-off "check now". */
+export const isMonitorJobId = (jobId: string | undefined): boolean => jobId?.startsWith('m-') === true;
+
+// The schedule hash holds, per monitor, `{jobId}|{configVersion}:{interval}`: the one job that
+// runs its checks, and what it was built from (what the reconciler compares with Postgres).
+const SWAP_ENTRY = `local previous = redis.call('hget', KEYS[1], ARGV[1])
+redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
+return previous`;
+const TAKE_ENTRY = `local previous = redis.call('hget', KEYS[1], ARGV[1])
+redis.call('hdel', KEYS[1], ARGV[1])
+return previous`;
+// 1 for each job that exists and has not finished (failed, typically): alive, in whichever state.
+const ALIVE = `local alive = {}
+for i, key in ipairs(KEYS) do
+  alive[i] = (redis.call('exists', key) == 1 and redis.call('hexists', key, 'finishedOn') == 0) and 1 or 0
+end
+return alive`;
+const JOBS_PER_CALL = 1000;
+
+interface ScheduleEntry {
+  jobId: string | null;
+  version: string;
+}
+
+function parseEntry(entry: string): ScheduleEntry {
+  const bar = entry.indexOf('|');
+  // An entry written before monitors had jobs of their own holds the version alone.
+  return bar < 0 ? { jobId: null, version: entry } : { jobId: entry.slice(0, bar), version: entry.slice(bar + 1) };
+}
+
+/** A monitor's schedule as Redis holds it (tests and diagnostics). */
+export interface MonitorSchedule {
+  jobId: string;
+  /** Interval in milliseconds. */
+  every: number;
+  /** When the job is next due (or the check it is running was planned for), epoch milliseconds. */
+  plannedAt: number;
+  /** What every check of the schedule runs: the job's data without its place in the cycle. */
+  template: RunCheckJob;
+}
+
+/**
+ * Owns the schedules of monitors: each active monitor has one BullMQ job of its own, which lives
+ * as long as its schedule. It carries the whole check configuration, so a check reads nothing from
+ * Postgres before probing; after each check the check-worker moves it back to the delayed set for
+ * its next slot (services/check-worker/src/monitor-job-cycle.ts). That costs about half the Redis
+ * work of a job scheduler making a new job for every check (docs/capacity.md, "What the queue
+ * costs per check").
+ *
+ * A schedule is never edited in place: (re)scheduling makes a new job and records it in the
+ * schedule hash; the job it replaces is removed, or, when a worker is running it (BullMQ keeps
+ * active jobs), finds itself no longer the recorded one when it next starts and ends there
+ * (check-lock.ts). The hash also records the config version each job was built from, so the
+ * reconciler compares cheaply.
  */
 export class MonitorScheduler {
   readonly queue: CatalogQueue<typeof QueueName.checks>;
-  private readonly versionsKey: string;
+  /** monitor id → `{jobId}|{configVersion}:{interval}` */
+  readonly entriesKey: string;
 
   constructor(
     private readonly connection: Redis,
     readonly prefix: string,
   ) {
     this.queue = openQueue(QueueName.checks, { connection, prefix });
-    this.versionsKey = `${prefix}:scheduler:versions`;
+    this.entriesKey = scheduleEntriesKey(prefix);
   }
 
   private templateOf(m: SchedulableMonitor): RunCheckJob {
     const template: RunCheckJob = { monitorId: m.id, configVersion: m.configVersion, check: compactCheck(checkConfigOf(m)) };
-    // Only monitors with agents carry the field: the others' templates stay exactly as they were.
+    // Only monitors with agents carry the field: the others' jobs stay exactly as they were.
     if (m.agentIds && m.agentIds.length > 0) template.agentIds = [...m.agentIds].sort((a, b) => a - b);
     return template;
   }
@@ -66,20 +133,19 @@ export class MonitorScheduler {
   /** Creates or replaces the monitor's schedule. */
   async schedule(m: SchedulableMonitor): Promise<void> {
     const every = m.checkInterval * 1000;
-    const offset = scheduleOffsetMs(m.id, every) || 1;
-    // Both at once, one round trip: the version record only matters beside an existing scheduler
-    // (scheduledVersions reads the schedulers first), and a scheduler whose record is missing or
-    // differs is rebuilt by the reconciler, so neither order protects anything.
-    await Promise.all([
-      this.queue.upsertJobScheduler(
-        schedulerIdOf(m.id),
-        // The first slot is at least a second away: this may run inside the transaction that saves
-        // the monitor, and a check firing before that commit would find no monitor and be dropped.
-        { every, offset, startDate: firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offset) },
-        { name: JOBS.runCheck.name, data: this.templateOf(m), opts: jobOptionsOf(JOBS.runCheck) },
-      ),
-      this.connection.hset(this.versionsKey, String(m.id), `${m.configVersion}:${m.checkInterval}`),
+    // The first slot is at least a second away: this may run inside the transaction that saves
+    // the monitor, and a check firing before that commit would find no monitor and be dropped.
+    const plannedAt = firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offsetOf(m.id, m.checkInterval));
+    const jobId = monitorJobIdOf(m.id);
+    const data: RunCheckJob = { ...this.templateOf(m), interval: m.checkInterval, plannedAt };
+    // Both at once, one round trip: until the job exists its entry names a job that is not there,
+    // which the reconciler treats as no schedule; a job whose entry is not written yet is due a
+    // second later at the earliest.
+    const [previous] = await Promise.all([
+      this.connection.eval(SWAP_ENTRY, 1, this.entriesKey, String(m.id), `${jobId}|${m.configVersion}:${m.checkInterval}`) as Promise<string | null>,
+      this.queue.add(JOBS.runCheck.name, data, { ...jobOptionsOf(JOBS.runCheck), jobId, delay: Math.max(0, plannedAt - Date.now()) }),
     ]);
+    if (previous !== null) await this.retire(m.id, parseEntry(previous));
   }
 
   /** Queues one check to run now (a new or resumed monitor is checked at once). */
@@ -88,25 +154,59 @@ export class MonitorScheduler {
   }
 
   async unschedule(monitorId: number): Promise<void> {
-    await this.queue.removeJobScheduler(schedulerIdOf(monitorId));
-    await this.connection.hdel(this.versionsKey, String(monitorId));
+    const previous = (await this.connection.eval(TAKE_ENTRY, 1, this.entriesKey, String(monitorId))) as string | null;
+    if (previous !== null) await this.retire(monitorId, parseEntry(previous));
   }
 
-  /** Monitor id → "configVersion:interval" of every schedule that exists in Redis. */
+  /**
+   * Removes the job an entry named. A job a worker is running cannot be removed: it ends itself
+   * when it next starts, no longer being the monitor's recorded job.
+   */
+  private async retire(monitorId: number, entry: ScheduleEntry): Promise<void> {
+    if (entry.jobId === null) await this.queue.removeJobScheduler(schedulerIdOf(monitorId));
+    else await this.queue.remove(entry.jobId);
+  }
+
+  /** Monitor id → "configVersion:interval" of every schedule whose job exists in Redis. */
   async scheduledVersions(): Promise<Map<number, string>> {
-    const [ids, versions] = await Promise.all([
-      this.connection.zrange(this.queue.keys.repeat, 0, -1),
-      this.connection.hgetall(this.versionsKey),
-    ]);
+    const entries = Object.entries(await this.connection.hgetall(this.entriesKey)).map(([id, value]) => ({ monitorId: Number(id), ...parseEntry(value) }));
+    const withJobs = entries.filter((e): e is typeof e & { jobId: string } => e.jobId !== null);
     const result = new Map<number, string>();
-    for (const schedulerId of ids) {
-      const monitorId = monitorIdOfScheduler(schedulerId);
-      if (monitorId !== null) result.set(monitorId, versions[String(monitorId)] ?? 'unknown');
+    for (let start = 0; start < withJobs.length; start += JOBS_PER_CALL) {
+      const group = withJobs.slice(start, start + JOBS_PER_CALL);
+      const alive = (await this.connection.eval(ALIVE, group.length, ...group.map((e) => this.queue.toKey(e.jobId)))) as number[];
+      group.forEach((e, i) => {
+        if (alive[i] === 1) result.set(e.monitorId, e.version);
+      });
     }
     return result;
+  }
+
+  /**
+   * Removes the job schedulers a version before monitors had jobs of their own left in Redis
+   * (one per monitor); the reconciler then gives those monitors their jobs. Returns how many.
+   */
+  async removeLegacySchedulers(): Promise<number> {
+    const ids = await this.connection.zrange(this.queue.keys.repeat, 0, -1);
+    const legacy = ids.filter((id) => monitorIdOfScheduler(id) !== null);
+    for (const id of legacy) await this.queue.removeJobScheduler(id);
+    return legacy.length;
+  }
+
+  /** The monitor's schedule, or undefined when it has none (paused, deleted, or its job is gone). */
+  async scheduleOf(monitorId: number): Promise<MonitorSchedule | undefined> {
+    const entry = await this.connection.hget(this.entriesKey, String(monitorId));
+    const jobId = entry === null ? null : parseEntry(entry).jobId;
+    const job = jobId === null ? undefined : await this.queue.getJob(jobId);
+    if (!job?.id || job.finishedOn) return undefined;
+    const { interval = 0, plannedAt = 0, retrying: _retrying, ...template } = job.data as RunCheckJob;
+    return { jobId: job.id, every: interval * 1000, plannedAt, template };
   }
 
   async close(): Promise<void> {
     await this.queue.close();
   }
 }
+
+/** The hash of every monitor's schedule entry (MonitorScheduler), which check-workers read too. */
+export const scheduleEntriesKey = (prefix: string): string => `${prefix}:scheduler:versions`;

@@ -36,6 +36,9 @@ const jobData = fc.oneof(
           fc.array(fc.constant(7), { minLength: 99, maxLength: 101 }),
           fc.jsonValue(),
         ),
+        interval: fc.oneof(fc.constant(undefined), anId),
+        plannedAt: fc.oneof(fc.constant(undefined), fc.constant(1795000000123), anId),
+        retrying: fc.oneof(fc.constant(undefined), fc.boolean(), fc.jsonValue()),
         extra: fc.jsonValue(),
       },
       { requiredKeys: ['monitorId', 'configVersion', 'check'] },
@@ -52,6 +55,8 @@ describe('parseRunCheckJob', () => {
       check: { url: 'https://example.test/', timeout: 30, headers: { a: 'b' } },
       agentIds: [1, 2],
     };
+    const monitorJob = { ...template, interval: 30, plannedAt: 1795000000123, retrying: true };
+    expect(parseRunCheckJob(monitorJob)).toStrictEqual(parseJob(RunCheckJob, monitorJob));
     expect(parseRunCheckJob(template)).toStrictEqual(parseJob(RunCheckJob, template));
     expect(parseRunCheckJob(template)).toBeInstanceOf(RunCheckJob);
     // class-transformer leaves such keys out of its copy (or, for `constructor`, throws); so must this.

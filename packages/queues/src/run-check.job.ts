@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsOptional, Min } from 'class-validator';
 import type { CompactCheckConfig } from './compact-check';
 import { parseJob } from './parse-job';
 
@@ -14,6 +14,14 @@ export class RunCheckJob {
    * secret itself, so no secret travels in a job. Absent for a monitor without agents.
    */
   @IsOptional() @IsArray() @ArrayMaxSize(100) @IsInt({ each: true }) @Min(1, { each: true }) agentIds?: number[];
+  /**
+   * A monitor's own job (monitor-scheduler.ts) carries its interval in seconds and the time, in
+   * epoch milliseconds, its current check is planned for; a one-off "check now" carries neither.
+   */
+  @IsOptional() @IsInt() @Min(1) interval?: number;
+  @IsOptional() @IsInt() @Min(1) plannedAt?: number;
+  /** Set while a monitor's job runs the one retry of a check that failed on our side. */
+  @IsOptional() @IsBoolean() retrying?: boolean;
 }
 
 /**
@@ -35,10 +43,13 @@ const isPositiveInt = (value: unknown): boolean => typeof value === 'number' && 
  */
 function isPlainlyValidRunCheckJob(data: unknown): data is RunCheckJob {
   if (typeof data !== 'object' || data === null || Object.getPrototypeOf(data) !== Object.prototype || holdsUncopiedKey(data)) return false;
-  const { monitorId, configVersion, check, agentIds } = data as Record<string, unknown>;
+  const { monitorId, configVersion, check, agentIds, interval, plannedAt, retrying } = data as Record<string, unknown>;
   return (
     isPositiveInt(monitorId) &&
     isPositiveInt(configVersion) &&
+    (interval === undefined || isPositiveInt(interval)) &&
+    (plannedAt === undefined || isPositiveInt(plannedAt)) &&
+    (retrying === undefined || typeof retrying === 'boolean') &&
     typeof check === 'object' &&
     check !== null &&
     !Array.isArray(check) &&
@@ -63,8 +74,8 @@ function holdsUncopiedKey(value: unknown): boolean {
 }
 
 /**
- * Scheduler ids derive from the monitor id, so an upsert replaces a monitor's single schedule.
- * No ':' inside: BullMQ builds iteration job ids as `repeat:{schedulerId}:{millis}`.
+ * The job scheduler id a monitor had before each monitor got a job of its own
+ * (monitor-scheduler.ts): kept to find and remove such schedulers left in Redis by an upgrade.
  */
 export const schedulerIdOf = (monitorId: number): string => `monitor-${monitorId}`;
 

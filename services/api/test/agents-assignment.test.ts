@@ -17,7 +17,7 @@ beforeEach(async () => {
 type Method = 'get' | 'put' | 'patch' | 'delete' | 'post';
 const api = (method: Method, path: string, as = owner.auth) => request(h.app)[method](`/api/v1${path}`).set('Authorization', as);
 const templateOf = async (monitorId: number) =>
-  (await h.scheduler.queue.getJobScheduler(`monitor-${monitorId}`))?.template?.data as Record<string, unknown> | undefined;
+  (await h.scheduler.scheduleOf(monitorId))?.template as Record<string, unknown> | undefined;
 
 let seq = 0;
 async function anAgent(ownerId: number, extra: Partial<Agent> = {}): Promise<Agent> {

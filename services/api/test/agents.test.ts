@@ -189,12 +189,12 @@ describe('publishing', () => {
     await api('post', `/monitors/${mine}/agents`)
       .send({ agent_ids: [agent.id] })
       .expect(200);
-    expect((await h.scheduler.queue.getJobScheduler(`monitor-${theirs}`))?.template?.data).toMatchObject({ agentIds: [agent.id] });
+    expect((await h.scheduler.scheduleOf(theirs))?.template).toMatchObject({ agentIds: [agent.id] });
 
     const res = await api('patch', `/agents/${agent.id}/toggle-publishing`).send({ is_public: false });
     expect(res.body).toMatchObject({ message: 'Agent unpublished', data: { is_public: false } });
     expect((await api('get', `/monitors/${theirs}/agents`, other.auth)).body.data).toEqual([]);
-    expect((await h.scheduler.queue.getJobScheduler(`monitor-${theirs}`))?.template?.data?.agentIds).toBeUndefined();
+    expect((await h.scheduler.scheduleOf(theirs))?.template?.agentIds).toBeUndefined();
     expect((await api('get', `/monitors/${mine}/agents`)).body.data.map((a: AgentBody) => a.id)).toEqual([agent.id]);
     expect((await api('get', '/agents/accessible', other.auth)).body.data).toEqual([]);
   });
@@ -237,8 +237,8 @@ describe('changing agents', () => {
     expect((await api('get', `/monitors/${monitorId}/agents`)).body.data).toEqual([]);
     const [{ config_version: after }] = await h.ds.query('SELECT config_version FROM monitors WHERE id = $1', [monitorId]);
     expect(after).toBe(before + 1);
-    expect((await h.scheduler.queue.getJobScheduler(`monitor-${monitorId}`))?.template?.data).toMatchObject({ configVersion: after });
-    expect((await h.scheduler.queue.getJobScheduler(`monitor-${monitorId}`))?.template?.data?.agentIds).toBeUndefined();
+    expect((await h.scheduler.scheduleOf(monitorId))?.template).toMatchObject({ configVersion: after });
+    expect((await h.scheduler.scheduleOf(monitorId))?.template?.agentIds).toBeUndefined();
   });
 });
 

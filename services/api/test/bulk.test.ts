@@ -71,7 +71,7 @@ describe('POST /monitors/bulk', () => {
       { id: b, check_interval: 60, tags: ['prod'], config_version: 2 },
       { id: foreign, check_interval: 300, tags: [], config_version: 1 },
     ]);
-    expect((await h.scheduler.queue.getJobScheduler(`monitor-${a}`))?.every).toBe(60_000);
+    expect((await h.scheduler.scheduleOf(a))?.every).toBe(60_000);
   });
 
   it.each([

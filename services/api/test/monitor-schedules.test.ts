@@ -20,13 +20,13 @@ async function createMonitor(extra: Record<string, unknown> = {}): Promise<numbe
   return res.body.data.id;
 }
 
-const schedulerOf = (id: number) => h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+const schedulerOf = (id: number) => h.scheduler.scheduleOf(id);
 
 describe('reconcileSchedules', () => {
   it('brings back the schedules of active monitors after Redis was wiped', async () => {
     const a = await createMonitor({ check_interval: 60 });
     const b = await createMonitor({ check_interval: 120, expected_content: 'ok' });
-    const expectedB = (await schedulerOf(b))?.template?.data;
+    const expectedB = (await schedulerOf(b))?.template;
     await resetRedis(h.config.redis.queuePrefix);
     expect((await h.scheduler.scheduledVersions()).size).toBe(0);
 
@@ -41,7 +41,7 @@ describe('reconcileSchedules', () => {
     expect((await schedulerOf(a))?.every).toBe(60_000);
     const restored = await schedulerOf(b);
     expect(restored?.every).toBe(120_000);
-    expect(restored?.template?.data).toEqual(expectedB);
+    expect(restored?.template).toEqual(expectedB);
   });
 
   it('changes nothing when Redis already agrees', async () => {
@@ -57,7 +57,7 @@ describe('reconcileSchedules', () => {
     expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1 });
     expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([active]);
     expect(await schedulerOf(paused)).toBeUndefined();
-    expect(await schedulerOf(active)).toMatchObject({ key: `monitor-${active}` });
+    expect(await schedulerOf(active)).toMatchObject({ jobId: expect.stringMatching(new RegExp(`^m-${active}-`)) });
   });
 
   it('does not bring back a paused monitor after Redis was wiped', async () => {
@@ -84,15 +84,43 @@ describe('reconcileSchedules', () => {
     expect((await h.scheduler.scheduledVersions()).get(id)).toBe('5:90');
     const scheduler = await schedulerOf(id);
     expect(scheduler?.every).toBe(90_000);
-    expect(scheduler?.template?.data).toMatchObject({ monitorId: id, configVersion: 5, check: { url: 'https://moved.example/' } });
+    expect(scheduler?.template).toMatchObject({ monitorId: id, configVersion: 5, check: { url: 'https://moved.example/' } });
   });
 
-  it('rewrites a schedule whose version record is missing', async () => {
+  it('gives a monitor a new job when its schedule entry is missing', async () => {
     const id = await createMonitor();
-    await h.redis.hdel(`${h.config.redis.queuePrefix}:scheduler:versions`, String(id));
-    expect((await h.scheduler.scheduledVersions()).get(id)).toBe('unknown');
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 1, removed: 0 });
+    const orphan = await schedulerOf(id);
+    await h.redis.hdel(h.scheduler.entriesKey, String(id));
+    expect((await h.scheduler.scheduledVersions()).has(id)).toBe(false);
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0 });
     expect((await h.scheduler.scheduledVersions()).get(id)).toBe('1:300');
+    // The job no entry named is left to end itself when it next starts (check-lock.ts).
+    expect((await schedulerOf(id))?.jobId).not.toBe(orphan?.jobId);
+  });
+
+  it('gives a monitor a new job when its job is gone or failed', async () => {
+    const gone = await createMonitor();
+    const failed = await createMonitor();
+    await h.scheduler.queue.remove((await schedulerOf(gone))!.jobId);
+    await h.redis.hset(h.scheduler.queue.toKey((await schedulerOf(failed))!.jobId), 'finishedOn', Date.now());
+    expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([]);
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 2, updated: 0, removed: 0 });
+    expect(await schedulerOf(gone)).toMatchObject({ every: 300_000 });
+    expect(await schedulerOf(failed)).toMatchObject({ every: 300_000 });
+  });
+
+  it('replaces the job schedulers an earlier version made with jobs of their own', async () => {
+    const id = await createMonitor({ check_interval: 60 });
+    // What an earlier version left: a job scheduler and an entry holding the version alone.
+    await h.scheduler.unschedule(id);
+    await h.scheduler.queue.upsertJobScheduler(`monitor-${id}`, { every: 60_000, startDate: Date.now() + 60_000 }, { name: 'run-check', data: { monitorId: id, configVersion: 1, check: {} } });
+    await h.redis.hset(h.scheduler.entriesKey, String(id), '1:60');
+    expect(await h.scheduler.queue.getJobSchedulersCount()).toBe(1);
+
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0 });
+    expect(await h.scheduler.queue.getJobSchedulersCount()).toBe(0);
+    expect((await h.scheduler.queue.getJobs(['delayed', 'waiting'])).filter((j) => j.id?.startsWith('repeat:'))).toEqual([]);
+    expect(await schedulerOf(id)).toMatchObject({ every: 60_000, template: { monitorId: id, configVersion: 1 } });
   });
 });
 

@@ -143,10 +143,10 @@ describe('POST /monitors', () => {
     expect([...versions.keys()]).toEqual([id]);
     expect(versions.get(id)).toBe('1:120');
 
-    const scheduler = await h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+    const scheduler = await h.scheduler.scheduleOf(id);
     expect(scheduler?.every).toBe(120_000);
     // The template stores what differs from the usual values (packages/queues/src/compact-check.ts).
-    const template = scheduler?.template?.data as RunCheckJob;
+    const template = scheduler?.template as RunCheckJob;
     expect(template).toEqual({
       monitorId: id,
       configVersion: 1,
@@ -175,7 +175,7 @@ describe('POST /monitors', () => {
     const jobs = await h.scheduler.queue.getJobs(['waiting', 'delayed', 'prioritized']);
     const now = jobs.filter((j) => j.id?.startsWith(`now-${id}-`));
     expect(now).toHaveLength(1);
-    expect(now[0]?.data).toEqual(scheduler?.template?.data);
+    expect(now[0]?.data).toEqual(scheduler?.template);
   });
 
   it('accepts a lowercase method and stores it uppercase', async () => {
@@ -339,7 +339,7 @@ describe('POST /monitors', () => {
         expect(Object.keys(res.body.error.details)).toEqual(['check_interval']);
       }
       expect((await request(strict.app).get(`/api/v1/monitors/${id}`).set('Authorization', auth)).body.data.check_interval).toBe(30);
-      expect((await strict.scheduler.queue.getJobScheduler(`monitor-${id}`))?.every).toBe(30_000);
+      expect((await strict.scheduler.scheduleOf(id))?.every).toBe(30_000);
     });
 
     it('accepts check_interval 30 and defaults to 300', async () => {
@@ -352,7 +352,7 @@ describe('POST /monitors', () => {
       const res = await createStrict(valid);
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ check_interval: 30, timeout: 7 });
-      expect((await strict.scheduler.queue.getJobScheduler(`monitor-${res.body.data.id}`))?.every).toBe(30_000);
+      expect((await strict.scheduler.scheduleOf(res.body.data.id))?.every).toBe(30_000);
     });
   });
 
@@ -364,9 +364,9 @@ describe('POST /monitors', () => {
     const res = await create(valid);
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ check_interval: 45, timeout: 12, locations: ['eu-west', 'us-east'] });
-    const scheduler = await h.scheduler.queue.getJobScheduler(`monitor-${res.body.data.id}`);
+    const scheduler = await h.scheduler.scheduleOf(res.body.data.id);
     expect(scheduler?.every).toBe(45_000);
-    expect((scheduler?.template?.data as { check: { timeout: number } }).check.timeout).toBe(12);
+    expect((scheduler?.template as { check: { timeout: number } }).check.timeout).toBe(12);
     const got = await request(h.app).get(`/api/v1/monitors/${res.body.data.id}`).set('Authorization', auth);
     // GET one adds the monitor's upcoming maintenance windows (docs/alert-rules.md).
     expect(got.body.data).toEqual({ ...res.body.data, maintenance: [] });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { expandCheck, type RunCheckJob } from '@uptime/queues';
+import { expandCheck, isMonitorJobId, type RunCheckJob } from '@uptime/queues';
 import { aCaller } from '@uptime/testing';
 import { expectMeta, useApiHarness } from './support/api-harness';
 
@@ -99,21 +99,21 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
 
   it('reschedules when the interval changes', async () => {
     const { id } = await createMonitor({ check_interval: 300 });
-    expect((await h.scheduler.queue.getJobScheduler(`monitor-${id}`))?.every).toBe(300_000);
+    expect((await h.scheduler.scheduleOf(id))?.every).toBe(300_000);
     const res = await api(method, `/monitors/${id}`).send({ check_interval: 45 });
     expect(res.status).toBe(200);
-    const scheduler = await h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+    const scheduler = await h.scheduler.scheduleOf(id);
     expect(scheduler?.every).toBe(45_000);
-    expect(scheduler?.template?.data).toMatchObject({ monitorId: id, configVersion: 2 });
+    expect(scheduler?.template).toMatchObject({ monitorId: id, configVersion: 2 });
     expect((await h.scheduler.scheduledVersions()).get(id)).toBe('2:45');
   });
 
   it('refreshes the job template when the check config changes', async () => {
     const { id } = await createMonitor();
     await api(method, `/monitors/${id}`).send({ url: 'https://shop.example/v2', method: 'head', expected_status: [200, 301] });
-    const scheduler = await h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+    const scheduler = await h.scheduler.scheduleOf(id);
     expect(scheduler?.every).toBe(300_000);
-    expect(scheduler?.template?.data).toMatchObject({
+    expect(scheduler?.template).toMatchObject({
       monitorId: id,
       configVersion: 2,
       check: { url: 'https://shop.example/v2', method: 'HEAD', expectedStatus: [200, 301] },
@@ -127,7 +127,7 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
     expect(res.body.data.expected_content).toBeNull();
     expect((await rowOf(id)).expected_content).toBeNull();
     // Templates leave out fields at their usual value (packages/queues/src/compact-check.ts): read it expanded.
-    const template = (await h.scheduler.queue.getJobScheduler(`monitor-${id}`))?.template?.data as RunCheckJob;
+    const template = (await h.scheduler.scheduleOf(id))?.template as RunCheckJob;
     expect(template.check.expectedContent).toBeUndefined();
     expect(expandCheck(template.check).expectedContent).toBeNull();
   });
@@ -197,13 +197,13 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
   it("answers 404 for another user's monitor and changes nothing", async () => {
     const { id } = await createMonitor();
     const before = await rowOf(id);
-    const schedBefore = await h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+    const schedBefore = await h.scheduler.scheduleOf(id);
     const res = await api(method, `/monitors/${id}`, otherAuth).send({ name: 'hijacked', check_interval: 10 });
     expectNotFound(res);
     expect(await rowOf(id)).toEqual(before);
-    const schedAfter = await h.scheduler.queue.getJobScheduler(`monitor-${id}`);
+    const schedAfter = await h.scheduler.scheduleOf(id);
     expect(schedAfter?.every).toBe(schedBefore?.every);
-    expect(schedAfter?.template?.data).toEqual(schedBefore?.template?.data);
+    expect(schedAfter?.template).toEqual(schedBefore?.template);
   });
 
   it('answers 404 for a missing or malformed id', async () => {
@@ -246,9 +246,9 @@ describe('DELETE /monitors/:id', () => {
 
     expect(await rowOf(id)).toBeUndefined();
     expect((await h.scheduler.scheduledVersions()).has(id)).toBe(false);
-    expect(await h.scheduler.queue.getJobScheduler(`monitor-${id}`)).toBeUndefined();
+    expect(await h.scheduler.scheduleOf(id)).toBeUndefined();
     const queued = await h.scheduler.queue.getJobs(['waiting', 'delayed', 'prioritized']);
-    expect(queued.filter((j) => j.id?.startsWith(`repeat:monitor-${id}:`))).toEqual([]);
+    expect(queued.filter((j) => isMonitorJobId(j.id) && (j.data as RunCheckJob).monitorId === id)).toEqual([]);
     for (const table of ['check_results', 'notifications', 'incidents']) expect(await countFor(table, id)).toBe(0);
     expectNotFound(await api('get', `/monitors/${id}`));
   });

@@ -12,15 +12,18 @@ import { plannedTimeOf } from './run-check.processor';
 const WARN_EVERY_MS = 60_000;
 
 export interface CheckLagReporter {
-  /** Call when a job starts: first attempts only feed the figures (a retry is late by design). */
+  /** Call when a job starts: first attempts only feed the figures (a retry is late by design: monitor-job-cycle.ts). */
   observe(job: Job, startedAt?: number): void;
   /** Stops publishing and withdraws this worker's figures. */
   stop(): Promise<void>;
 }
 
-/** A scheduled check's interval, from its scheduler's options; null for a one-off "check now". */
+/** A scheduled check's interval; null for a one-off "check now". */
 function intervalSecondsOf(job: Job): number | null {
-  // BullMQ keeps the scheduler's options on each job it makes, though JobsOptions does not type them.
+  const interval = (job.data as { interval?: unknown } | undefined)?.interval;
+  if (typeof interval === 'number' && interval > 0) return interval;
+  // A job scheduler's job (before monitors had jobs of their own) carries the scheduler's options,
+  // though JobsOptions does not type them.
   const every = (job.opts as { repeat?: { every?: unknown } }).repeat?.every;
   return typeof every === 'number' && every > 0 ? every / 1000 : null;
 }
@@ -63,7 +66,7 @@ export function startCheckLagReporter(deps: {
 
   return {
     observe(job, startedAt = Date.now()) {
-      if (job.attemptsMade !== 0) return;
+      if (job.attemptsMade !== 0 || (job.data as { retrying?: unknown } | undefined)?.retrying === true) return;
       const lagSeconds = Math.max(0, startedAt - plannedTimeOf(job).getTime()) / 1000;
       metrics.checkLag.observe(lagSeconds);
       window.record(lagSeconds, intervalSecondsOf(job), startedAt);

@@ -12,19 +12,33 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { runProbe } from '@uptime/probe';
-import { createQueueWorker, createRedisConnection, JobName, openQueue, QueueName } from '@uptime/queues';
+import { createQueueWorker, createRedisConnection, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
-import { CheckLock } from './check-lock';
+import { CHECK_LOCK_TTL_MS, CheckLock } from './check-lock';
 import { InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { RESULT_WRITE_DEADLINE_MS, ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
-import { createRunCheckProcessor } from './run-check.processor';
+import { continueSchedule } from './monitor-job-cycle';
+import { createRunCheckProcessor, type RunCheckOutcome } from './run-check.processor';
 import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
+
+/**
+ * How BullMQ finds the check jobs of a worker that died (kill -9, OOM). A monitor's job is the
+ * only one it has (monitor-job-cycle.ts), so it must come back before the monitor's next slot:
+ * its lock lives as long as the monitor's check lock and the stalled check runs every third of
+ * that, so the job is back in the queue within about 1.7 lock lives (25 s at the default 15 s,
+ * under the 30 s minimum interval), and runs the check it was running, late, for its planned
+ * time. BullMQ counts a job's stalls over its whole life and fails it past the limit: so no
+ * limit here.
+ */
+function stallHandling(lockTtlMs: number): { lockDuration: number; stalledInterval: number; maxStalledCount: number } {
+  return { lockDuration: lockTtlMs, stalledInterval: Math.max(1000, Math.floor(lockTtlMs / 3)), maxStalledCount: 1_000_000 };
+}
 
 export interface CheckWorkerDeps {
   config: Config;
@@ -92,13 +106,23 @@ function runCheckHandler(
   return async (job, token) => {
     const started = Date.now();
     lag.observe(job, started);
-    const outcome = await slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
-    if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
-    logger.debug(
-      { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
-      'check finished',
-    );
-    return outcome;
+    const run = slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
+    // A monitor's own job goes on to its next slot whatever happened (monitor-job-cycle.ts).
+    const ran: { outcome: RunCheckOutcome } | { failure: unknown } = isMonitorJobId(job.id)
+      ? await run.then(
+          (outcome) => ({ outcome }),
+          (failure: unknown) => ({ failure }),
+        )
+      : { outcome: await run };
+    if ('outcome' in ran) {
+      if (ran.outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
+      logger.debug(
+        { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome: ran.outcome, duration_ms: Date.now() - started },
+        'check finished',
+      );
+    }
+    // Throws DelayedError once the job waits for its next slot.
+    return 'outcome' in ran && !isMonitorJobId(job.id) ? ran.outcome : continueSchedule(job, token, ran, logger);
   };
 }
 
@@ -120,7 +144,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const worker = createQueueWorker(
     QueueName.checks,
     { [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, inFlight, batcher }) },
-    { connection: blocking, prefix, concurrency: slots.current, maxStalledCount: 1 },
+    { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );
   worker.on('failed', (job, err) =>
     logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, 'check job failed'),

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig, ProbeOptions, ProbeResult } from '@uptime/probe';
-import { expandCheck, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
+import { expandCheck, isMonitorJobId, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
 import type { AgentChecks } from './agent-checks';
 import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
@@ -18,10 +18,16 @@ export interface RunCheckDeps {
   agents?: AgentChecks;
 }
 
-export type RunCheckOutcome = 'recorded' | 'skipped';
+/** `superseded`: a monitor's own job that a new schedule replaced; it ends without checking. */
+export type RunCheckOutcome = 'recorded' | 'skipped' | 'superseded';
 
-/** The time a job was planned for: scheduler jobs are `repeat:{id}:{millis}`, one-offs `now-{id}-{millis}`. */
-export function plannedTimeOf(job: Pick<Job, 'id' | 'timestamp' | 'opts'>): Date {
+/**
+ * The time a job was planned for: a monitor's own job carries it (`plannedAt`), one-offs end in
+ * it (`now-{id}-{millis}`), and so did the jobs of the job schedulers before (`repeat:{id}:{millis}`).
+ */
+export function plannedTimeOf(job: Pick<Job, 'id' | 'timestamp' | 'opts'> & { data?: unknown }): Date {
+  const plannedAt = (job.data as { plannedAt?: unknown } | undefined)?.plannedAt;
+  if (typeof plannedAt === 'number') return new Date(plannedAt);
   const fromId = /[:-](\d{12,})$/.exec(job.id ?? '');
   if (fromId) return new Date(Number(fromId[1]));
   return new Date(job.timestamp + (job.opts.delay ?? 0));
@@ -37,7 +43,11 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
     const parsed = parseRunCheckJob(job.data);
     const data = { ...parsed, check: expandCheck(parsed.check) };
     const { check } = data;
-    const release = await deps.lock.acquire(data.monitorId);
+    const release = isMonitorJobId(job.id) ? await deps.lock.acquireForJob(data.monitorId, job.id!) : await deps.lock.acquire(data.monitorId);
+    if (release === 'superseded') {
+      deps.logger.debug({ monitor_id: data.monitorId, job_id: job.id }, 'job replaced by a new schedule; ended');
+      return 'superseded';
+    }
     if (!release) {
       deps.logger.debug({ monitor_id: data.monitorId, job_id: job.id }, 'previous check still running; skipped');
       return 'skipped';

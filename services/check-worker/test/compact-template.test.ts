@@ -1,6 +1,6 @@
 import type { DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
-import { checkConfigOf, expandCheck, MonitorScheduler, schedulerIdOf, type RunCheckJob } from '@uptime/queues';
+import { checkConfigOf, expandCheck, MonitorScheduler, type RunCheckJob } from '@uptime/queues';
 import {
   aMonitor,
   aUser,
@@ -57,7 +57,7 @@ describe('compact job templates', () => {
     await scheduler.schedule(usual);
 
     const templateOf = async (id: number): Promise<RunCheckJob> =>
-      (await scheduler.queue.getJobScheduler(schedulerIdOf(id)))?.template?.data as RunCheckJob;
+      (await scheduler.scheduleOf(id))?.template as RunCheckJob;
     expect((await templateOf(usual.id)).check).toEqual({ url: usual.url, timeout: 30 });
     expect(expandCheck((await templateOf(monitor.id)).check)).toEqual(checkConfigOf(monitor));
 
