@@ -2,10 +2,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
-import { MonitorScheduler, type SchedulableMonitor } from '@uptime/queues';
+import { createLogger } from '@uptime/logger';
+import {
+  checkConfigOf,
+  compactCheck,
+  firstSlotAfter,
+  JOBS,
+  jobOptionsOf,
+  MonitorScheduler,
+  scheduleOffsetMs,
+  type SchedulableMonitor,
+} from '@uptime/queues';
 import { aCheckConfig } from '@uptime/testing';
+import { MonitorJobCycle } from '../services/check-worker/src/monitor-job-cycle';
+
+const logger = createLogger({ level: 'warn', service: 'bench-queue-cost' });
 
 /**
  * pnpm bench:queue-cost [--monitors 10000] [--interval 10] [--window 30] [--concurrency 300]
@@ -14,11 +27,11 @@ import { aCheckConfig } from '@uptime/testing';
  * `interval` seconds, a worker whose processor does nothing, measured over a window on a Redis
  * server of its own (so no other client moves its figures): Redis commands and CPU per check,
  * and the worker process's CPU per check. Two ways of keeping the schedule:
- *  - `scheduler`: what the product does (packages/queues/src/monitor-scheduler.ts): a BullMQ job
- *    scheduler per monitor; each check is a new job, taken, the next one added by the scheduler,
- *    then finished and deleted.
- *  - `long-lived`: one job per monitor that lives as long as the monitor; after each check the
- *    worker moves it back to the delayed set for its next slot.
+ *  - `job-scheduler`: what the product did before 2026-11-28: a BullMQ job scheduler per monitor;
+ *    each check is a new job, taken, the next one added by the scheduler, then finished and deleted.
+ *  - `monitor-job`: what it does now (packages/queues/src/monitor-scheduler.ts): one job per
+ *    monitor for as long as its schedule; after each check the worker records its next planned
+ *    time in it and moves it back to the delayed set (MonitorJobCycle, monitor-job-cycle.ts).
  * CPU figures want a quiet machine; command counts do not (docs/capacity.md).
  */
 async function main(): Promise<void> {
@@ -36,7 +49,7 @@ async function main(): Promise<void> {
     windowMs: Number(values.window) * 1000,
     concurrency: Number(values.concurrency),
   };
-  for (const pattern of ['scheduler', 'long-lived'] as const) {
+  for (const pattern of ['job-scheduler', 'monitor-job'] as const) {
     const server = await startRedisServer();
     try {
       const figures = await measure(pattern, server.url, settings);
@@ -54,7 +67,7 @@ interface Settings {
   concurrency: number;
 }
 
-async function measure(pattern: 'scheduler' | 'long-lived', url: string, s: Settings) {
+async function measure(pattern: 'job-scheduler' | 'monitor-job', url: string, s: Settings) {
   const redis: Redis = new IORedis(url, { maxRetriesPerRequest: null });
   const prefix = 'qc';
   const scheduler = new MonitorScheduler(redis, prefix);
@@ -62,22 +75,28 @@ async function measure(pattern: 'scheduler' | 'long-lived', url: string, s: Sett
   for (let start = 1; start <= s.monitors; start += 500) {
     const ids = Array.from({ length: Math.min(500, s.monitors - start + 1) }, (_, k) => start + k);
     await Promise.all(
-      ids.map((id) =>
-        pattern === 'scheduler'
-          ? scheduler.schedule(aTypicalMonitor(id, s.intervalMs / 1000))
-          : queue.add('run-check', { monitorId: id }, { jobId: `m-${id}`, delay: Math.floor(Math.random() * s.intervalMs), removeOnComplete: true }),
-      ),
+      ids.map((id) => {
+        const monitor = aTypicalMonitor(id, s.intervalMs / 1000);
+        if (pattern === 'monitor-job') return scheduler.schedule(monitor);
+        const every = s.intervalMs;
+        const offset = scheduleOffsetMs(id, every) || 1;
+        return queue.upsertJobScheduler(
+          `monitor-${id}`,
+          { every, offset, startDate: firstSlotAfter(Date.now() + 1000, every, offset) },
+          { name: JOBS.runCheck.name, data: { monitorId: id, configVersion: 1, check: compactCheck(checkConfigOf(monitor)) }, opts: jobOptionsOf(JOBS.runCheck) },
+        );
+      }),
     );
   }
   let processed = 0;
+  const cycle = new MonitorJobCycle(redis, prefix, logger);
   const workerConnection = new IORedis(url, { maxRetriesPerRequest: null });
   const worker = new Worker(
     scheduler.queue.name,
     async (job: Job, token?: string) => {
       processed += 1;
-      if (pattern === 'scheduler') return;
-      await job.moveToDelayed(Date.now() + s.intervalMs, token);
-      throw new DelayedError();
+      if (pattern === 'job-scheduler') return;
+      return cycle.continue(job, token, { outcome: 'recorded' });
     },
     { connection: workerConnection, prefix, concurrency: s.concurrency },
   );

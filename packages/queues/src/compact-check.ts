@@ -2,8 +2,8 @@ import type { CheckConfig } from '@uptime/probe';
 
 /**
  * A check configuration as a job template stores it: the fields that equal `OMITTED` are left
- * out. Every monitor keeps two copies of its template in Redis (its job scheduler and the next
- * check waiting), so this is most of Redis's memory per monitor (docs/capacity.md). The table is
+ * out. Every monitor's job keeps its template in Redis, so this is most of Redis's memory per
+ * monitor (docs/capacity.md). The table is
  * an encoding, not the product's defaults: any value here round-trips, a common one saves more.
  */
 export type CompactCheckConfig = Pick<CheckConfig, 'url' | 'timeout'> & Partial<CheckConfig>;

@@ -35,16 +35,17 @@ const defineJob = <Q extends QueueName, N extends string, P extends object>(job:
  * ever added, as optional.
  */
 export const JOBS = {
-  /** Probe one monitor. Queued by the monitors' job schedulers, and once at once by `checkNow()`. */
+  /** Probe one monitor. Each monitor's own job (monitor-scheduler.ts), and one-offs from `checkNow()`. */
   runCheck: defineJob({
     queue: QueueName.checks,
     name: 'run-check',
     payload: RunCheckJob,
-    // One-off checks only; a scheduler's jobs are `repeat:{schedulerId}:{millis}` (BullMQ's).
-    // Both end in the planned time, which the check-worker reads back (plannedTimeOf()).
+    // One-off checks only, ending in their planned time, which the check-worker reads back
+    // (plannedTimeOf()); a monitor's own job is `m-{id}-{generation}` and carries it (plannedAt).
     jobId: (data) => `now-${data.monitorId}-${Date.now()}`,
     // A check that failed on our side (Redis, Postgres, a crash) is retried once; the next one is
-    // due within one interval anyway.
+    // due within one interval anyway. A monitor's own job retries by itself and never fails
+    // (services/check-worker/src/monitor-job-cycle.ts).
     attempts: 2,
     backoff: { type: 'fixed', delay: 1000 },
     retention: { completed: true, failed: { count: 1000 } },
@@ -90,7 +91,7 @@ export function jobsOf(queue: QueueName): readonly CatalogJob[] {
   return Object.values(JOBS).filter((job) => job.queue === queue);
 }
 
-/** The options every job of `job` is queued with (a job scheduler's template too), without the id. */
+/** The options every job of `job` is queued with (a monitor's own job too), without the id. */
 export function jobOptionsOf(job: JobDefinition): JobsOptions {
   const options: JobsOptions = { attempts: job.attempts, removeOnComplete: job.retention.completed, removeOnFail: job.retention.failed };
   if (job.backoff) options.backoff = job.backoff;

@@ -106,9 +106,9 @@ export interface MonitorSchedule {
  *
  * A schedule is never edited in place: (re)scheduling makes a new job and records it in the
  * schedule hash; the job it replaces is removed, or, when a worker is running it (BullMQ keeps
- * active jobs), finds itself no longer the recorded one when it next starts and ends there
- * (check-lock.ts). The hash also records the config version each job was built from, so the
- * reconciler compares cheaply.
+ * active jobs), finds itself no longer the recorded one when its check ends and ends there
+ * (monitor-job-cycle.ts). The hash also records the config version each job was built from, so
+ * the reconciler compares cheaply.
  */
 export class MonitorScheduler {
   readonly queue: CatalogQueue<typeof QueueName.checks>;
@@ -160,7 +160,7 @@ export class MonitorScheduler {
 
   /**
    * Removes the job an entry named. A job a worker is running cannot be removed: it ends itself
-   * when it next starts, no longer being the monitor's recorded job.
+   * when its check ends, no longer being the monitor's recorded job.
    */
   private async retire(monitorId: number, entry: ScheduleEntry): Promise<void> {
     if (entry.jobId === null) await this.queue.removeJobScheduler(schedulerIdOf(monitorId));

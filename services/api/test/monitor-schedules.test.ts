@@ -94,7 +94,7 @@ describe('reconcileSchedules', () => {
     expect((await h.scheduler.scheduledVersions()).has(id)).toBe(false);
     expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0 });
     expect((await h.scheduler.scheduledVersions()).get(id)).toBe('1:300');
-    // The job no entry named is left to end itself when it next starts (check-lock.ts).
+    // The job no entry names is left to end itself after its next check (monitor-job-cycle.ts).
     expect((await schedulerOf(id))?.jobId).not.toBe(orphan?.jobId);
   });
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { scheduleEntriesKey } from '@uptime/queues';
 import { SameTickBatch } from './same-tick-batch';
 
 // Both scripts take the locks as KEYS and their tokens as ARGV, and touch a lock only while it
@@ -18,14 +17,6 @@ for i, key in ipairs(KEYS) do
   if redis.call('get', key) == ARGV[i + 1] then n = n + redis.call('pexpire', key, ttl) end
 end
 return n`;
-
-// The lock of a monitor's own job (monitor-scheduler.ts) is only taken while the monitor's
-// schedule entry still names that job: a job replaced while it was running ends there, in the
-// same round trip as the lock.
-const ACQUIRE_FOR_JOB = `local entry = redis.call('hget', KEYS[2], ARGV[3])
-if not entry or string.sub(entry, 1, #ARGV[4]) ~= ARGV[4] then return -1 end
-if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
-return 0`;
 
 /** Locks per script call: bounds how long one call keeps Redis (single-threaded) busy. */
 const LOCKS_PER_CALL = 1000;
@@ -74,30 +65,14 @@ export class CheckLock {
 
   /** A release function, or null when another check of this monitor is running. */
   async acquire(monitorId: number): Promise<(() => Promise<void>) | null> {
-    const taken = await this.take(monitorId, (key, token) => this.redis.set(key, token, 'PX', this.ttlMs, 'NX').then((ok) => (ok === 'OK' ? 1 : 0)));
-    return taken === 'superseded' ? null : taken;
-  }
-
-  /**
-   * For a monitor's own job (packages/queues/src/monitor-scheduler.ts): as acquire(), or
-   * 'superseded' when the monitor's schedule entry no longer names `jobId`.
-   */
-  async acquireForJob(monitorId: number, jobId: string): Promise<(() => Promise<void>) | null | 'superseded'> {
-    const entries = scheduleEntriesKey(this.prefix);
-    return this.take(monitorId, (key, token) => this.redis.eval(ACQUIRE_FOR_JOB, 2, key, entries, token, this.ttlMs, monitorId, `${jobId}|`) as Promise<number>);
-  }
-
-  /** `attempt` answers 1 when it took the lock, 0 when it is held, -1 when the job is superseded. */
-  private async take(monitorId: number, attempt: (key: string, token: string) => Promise<number>): Promise<(() => Promise<void>) | null | 'superseded'> {
     const key = this.key(monitorId);
     // As when each release was its own command: this process's own release of the monitor,
     // called before, reaches Redis before this attempt.
     const releasing = this.releasing.get(key);
     if (releasing) await releasing.catch(() => undefined);
     const token = randomUUID();
-    const taken = await attempt(key, token);
-    if (taken === -1) return 'superseded';
-    if (taken !== 1) return null;
+    const ok = await this.redis.set(key, token, 'PX', this.ttlMs, 'NX');
+    if (ok !== 'OK') return null;
     const lock: HeldLock = { key, token };
     this.hold(lock);
     return () => this.release(lock);

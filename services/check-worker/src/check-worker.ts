@@ -22,7 +22,7 @@ import { InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { RESULT_WRITE_DEADLINE_MS, ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
-import { continueSchedule } from './monitor-job-cycle';
+import { MonitorJobCycle } from './monitor-job-cycle';
 import { createRunCheckProcessor, type RunCheckOutcome } from './run-check.processor';
 import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
@@ -88,7 +88,13 @@ function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, comman
 function runCheckHandler(
   { config, dataSource, logger }: CheckWorkerDeps,
   metrics: ServiceMetrics,
-  { lag, slots, inFlight, batcher }: { lag: CheckLagReporter; slots: AdaptiveConcurrency; inFlight: InFlightChecks; batcher: ResultBatcher<CheckOutcome> },
+  {
+    lag,
+    slots,
+    inFlight,
+    batcher,
+    cycle,
+  }: { lag: CheckLagReporter; slots: AdaptiveConcurrency; inFlight: InFlightChecks; batcher: ResultBatcher<CheckOutcome>; cycle: MonitorJobCycle },
 ): (job: Job, token?: string) => Promise<unknown> {
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
@@ -122,7 +128,7 @@ function runCheckHandler(
       );
     }
     // Throws DelayedError once the job waits for its next slot.
-    return 'outcome' in ran && !isMonitorJobId(job.id) ? ran.outcome : continueSchedule(job, token, ran, logger);
+    return 'outcome' in ran && !isMonitorJobId(job.id) ? ran.outcome : cycle.continue(job, token, ran);
   };
 }
 
@@ -143,7 +149,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   const worker = createQueueWorker(
     QueueName.checks,
-    { [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, inFlight, batcher }) },
+    { [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, inFlight, batcher, cycle: new MonitorJobCycle(commands, prefix, logger) }) },
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );
   worker.on('failed', (job, err) =>

@@ -8,8 +8,8 @@ export const REQUEUED_AT_STOP_MESSAGE = 'checks still running at the deadline we
  * The check jobs this process is running. On a forced shutdown (work still in flight after the
  * grace period) they are put back in the waiting list at once, with their per-monitor locks
  * released, so another worker runs them now: not after the stalled-job check notices the lost
- * job lock (up to a minute later), and not skipped because this process's monitor lock is still
- * held. If this process records the result after all, the retry's insert of the same
+ * job lock (up to 1.7 check-lock lives later: check-worker.ts), and not skipped because this
+ * process's monitor lock is still held. If this process records the result after all, the retry's insert of the same
  * (monitor, planned time) is a no-op: a check ends with exactly one result either way.
  */
 export class InFlightChecks {

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig, ProbeOptions, ProbeResult } from '@uptime/probe';
-import { expandCheck, isMonitorJobId, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
+import { expandCheck, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
 import type { AgentChecks } from './agent-checks';
 import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
@@ -18,8 +18,7 @@ export interface RunCheckDeps {
   agents?: AgentChecks;
 }
 
-/** `superseded`: a monitor's own job that a new schedule replaced; it ends without checking. */
-export type RunCheckOutcome = 'recorded' | 'skipped' | 'superseded';
+export type RunCheckOutcome = 'recorded' | 'skipped';
 
 /**
  * The time a job was planned for: a monitor's own job carries it (`plannedAt`), one-offs end in
@@ -43,11 +42,7 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
     const parsed = parseRunCheckJob(job.data);
     const data = { ...parsed, check: expandCheck(parsed.check) };
     const { check } = data;
-    const release = isMonitorJobId(job.id) ? await deps.lock.acquireForJob(data.monitorId, job.id!) : await deps.lock.acquire(data.monitorId);
-    if (release === 'superseded') {
-      deps.logger.debug({ monitor_id: data.monitorId, job_id: job.id }, 'job replaced by a new schedule; ended');
-      return 'superseded';
-    }
+    const release = await deps.lock.acquire(data.monitorId);
     if (!release) {
       deps.logger.debug({ monitor_id: data.monitorId, job_id: job.id }, 'previous check still running; skipped');
       return 'skipped';

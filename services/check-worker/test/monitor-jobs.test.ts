@@ -4,7 +4,7 @@ import { createLogger } from '@uptime/logger';
 import { createRedisConnection, isMonitorJobId, MonitorScheduler, offsetOf, type RunCheckJob } from '@uptime/queues';
 import { aMonitor, aUser, testConfig, waitFor, type FakeHttpServer } from '@uptime/testing';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
-import { CHECK_RETRY_DELAY_MS, continueSchedule } from '../src/monitor-job-cycle';
+import { CHECK_RETRY_DELAY_MS, MonitorJobCycle } from '../src/monitor-job-cycle';
 import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 jest.setTimeout(60_000);
@@ -109,7 +109,7 @@ describe("a monitor's own job", () => {
 });
 
 /** A failure on our side (Redis, Postgres) never sends a monitor's job to BullMQ's failed set. */
-describe('continueSchedule after a failure', () => {
+describe('MonitorJobCycle after a failure', () => {
   const config = testConfig();
   const logs: { msg: string; retried?: boolean }[] = [];
   const logger = createLogger({ level: 'warn', service: 'monitor-jobs-test', destination: { write: (line: string) => logs.push(JSON.parse(line)) } });
@@ -131,13 +131,14 @@ describe('continueSchedule after a failure', () => {
     // Due now rather than at its slot, so the test need not wait for it.
     await (await bed.scheduler.queue.getJob(jobId))!.promote();
 
+    const cycle = new MonitorJobCycle(bed.redis, config.redis.queuePrefix, logger);
     const runs: { data: RunCheckJob; at: number }[] = [];
     const connection = createRedisConnection(config.redis.url, 'monitor-jobs-failure-worker');
     worker = new Worker(
       bed.scheduler.queue.name,
       async (job: Job, token?: string) => {
         runs.push({ data: { ...(job.data as RunCheckJob) }, at: Date.now() });
-        return continueSchedule(job, token, { failure: new Error('Postgres went away') }, logger);
+        return cycle.continue(job, token, { failure: new Error('Postgres went away') });
       },
       { connection, prefix: config.redis.queuePrefix },
     );
