@@ -26,27 +26,35 @@ export class ResultBatcher<T> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flushing = this.flushing.then(() => this.flushNext());
+      this.flushing = this.flushing.then(() => this.flushNext(false));
     }, delayMs);
   }
 
-  private async flushNext(): Promise<void> {
-    while (this.pending.length > 0) {
+  /**
+   * Writes one batch, and more only while a full one is waiting (or, for drain, while anything
+   * is). What arrived while a batch was being written waits for its own timer, set when its first
+   * item came: writing it at once would send Postgres a stream of small transactions whenever
+   * writes are slow, each paying a transaction's fixed cost (the capacity runs of 2026-11-28
+   * measured 22 results a batch that way instead of 50, and Postgres busier by half).
+   */
+  private async flushNext(all: boolean): Promise<void> {
+    do {
       const batch = this.pending.splice(0, this.opts.maxBatch);
+      if (batch.length === 0) return;
       try {
         await this.flush(batch.map((b) => b.item));
         for (const b of batch) b.resolve();
       } catch (err) {
         for (const b of batch) b.reject(err);
       }
-    }
+    } while (this.pending.length >= (all ? 1 : this.opts.maxBatch));
   }
 
   /** Writes everything still pending. */
   async drain(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing = this.flushing.then(() => this.flushNext());
+    this.flushing = this.flushing.then(() => this.flushNext(true));
     await this.flushing;
   }
 }
