@@ -197,6 +197,7 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
   const scheduler = {
     prefix,
     scheduledVersions: async () => new Map(versions),
+    removeLegacySchedulers: async () => 0,
     schedule: async () => undefined,
     unschedule: async () => undefined,
   } as unknown as MonitorScheduler;

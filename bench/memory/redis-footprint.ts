@@ -8,13 +8,15 @@ export interface RedisFootprint {
 }
 
 /**
- * A key's kind: the part after `{prefix}:{queue}:` with ids and times folded (`repeat:monitor-N`,
- * `repeat:monitor-N:T`, `delayed`, `events`), or the whole key for keys outside a queue.
+ * A key's kind: the part after `{prefix}:{queue}:` with ids and times folded (`m-N-G` for a
+ * monitor's job, `repeat:monitor-N` and `repeat:monitor-N:T` for the job schedulers of before,
+ * `delayed`, `events`), or the whole key for keys outside a queue.
  */
 export function kindOfKey(key: string, prefix: string): string {
   return key
     .slice(prefix.length + 1)
     .replace(/monitor-\d+/g, 'monitor-N')
+    .replace(/:m-\d+-[0-9a-z]+$/, ':m-N-G')
     .replace(/now-\d+-\d+/g, 'now-N-T')
     .replace(/:\d{12,}$/, ':T')
     .replace(/:\d+$/, ':N');
