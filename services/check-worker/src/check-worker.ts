@@ -22,7 +22,7 @@ import { InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import { recordCheckBatch, type CheckOutcome } from './record-check-batch';
 import { RESULT_WRITE_DEADLINE_MS, ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
-import { MonitorJobCycle } from './monitor-job-cycle';
+import { CHECK_FAILED_MESSAGE, MonitorJobCycle } from './monitor-job-cycle';
 import { createRunCheckProcessor, type RunCheckOutcome } from './run-check.processor';
 import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
@@ -153,7 +153,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );
   worker.on('failed', (job, err) =>
-    logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, 'check job failed'),
+    logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, CHECK_FAILED_MESSAGE),
   );
   worker.on('error', (err) => logger.error({ err }, 'check worker error'));
   // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.

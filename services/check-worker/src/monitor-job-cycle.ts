@@ -44,8 +44,10 @@ interface Advance {
  * and BullMQ deletes it as any completed check job.
  *
  * A failure on our side is retried once, a second later, for the same planned time (a result
- * already written for it is not written twice); then the job moves on to its next slot. It never
- * reaches BullMQ's failed set, which would end the monitor's checks until the reconciler noticed.
+ * already written for it is not written twice); then the job moves on to its next slot. So a
+ * failed check never sends the job to BullMQ's failed set, which would end the monitor's checks
+ * until the reconciler noticed (within a minute). Only Redis failing during this very step does:
+ * the job then takes BullMQ's own retry, and the reconciler's repair after that.
  */
 export class MonitorJobCycle {
   private readonly advances: SameTickBatch<Advance, boolean>;
