@@ -15,8 +15,8 @@ const BATCH = 500;
 
 /**
  * Makes Redis agree with Postgres: every active monitor has exactly one schedule built from its
- * current config version, whose job exists, and no schedule exists for a paused or deleted monitor. Redis may have
- * come back empty after a restart; a Postgres row is the truth.
+ * current config version, whose job exists, and no schedule exists for a paused or deleted
+ * monitor. Redis may have come back empty after a restart; a Postgres row is the truth.
  */
 export async function reconcileSchedules(ds: DataSource, scheduler: MonitorScheduler): Promise<ReconcileReport> {
   // Left by an upgrade from job schedulers: their monitors get jobs of their own below.

@@ -94,7 +94,13 @@ function runCheckHandler(
     inFlight,
     batcher,
     cycle,
-  }: { lag: CheckLagReporter; slots: AdaptiveConcurrency; inFlight: InFlightChecks; batcher: ResultBatcher<CheckOutcome>; cycle: MonitorJobCycle },
+  }: {
+    lag: CheckLagReporter;
+    slots: AdaptiveConcurrency;
+    inFlight: InFlightChecks;
+    batcher: ResultBatcher<CheckOutcome>;
+    cycle: MonitorJobCycle;
+  },
 ): (job: Job, token?: string) => Promise<unknown> {
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
@@ -113,22 +119,28 @@ function runCheckHandler(
     const started = Date.now();
     lag.observe(job, started);
     const run = slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
-    // A monitor's own job goes on to its next slot whatever happened (monitor-job-cycle.ts).
-    const ran: { outcome: RunCheckOutcome } | { failure: unknown } = isMonitorJobId(job.id)
-      ? await run.then(
-          (outcome) => ({ outcome }),
-          (failure: unknown) => ({ failure }),
-        )
-      : { outcome: await run };
-    if ('outcome' in ran) {
-      if (ran.outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
+    const finished = (outcome: RunCheckOutcome): void => {
+      if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
       logger.debug(
-        { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome: ran.outcome, duration_ms: Date.now() - started },
+        { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
         'check finished',
       );
+    };
+    if (!isMonitorJobId(job.id)) {
+      const outcome = await run;
+      finished(outcome);
+      return outcome;
     }
+    // A monitor's own job goes on to its next slot whatever happened (monitor-job-cycle.ts).
+    const ran = await run.then(
+      (outcome) => {
+        finished(outcome);
+        return { outcome };
+      },
+      (failure: unknown) => ({ failure }),
+    );
     // Throws DelayedError once the job waits for its next slot.
-    return 'outcome' in ran && !isMonitorJobId(job.id) ? ran.outcome : cycle.continue(job, token, ran);
+    return cycle.continue(job, token, ran);
   };
 }
 
@@ -149,7 +161,15 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   const worker = createQueueWorker(
     QueueName.checks,
-    { [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, inFlight, batcher, cycle: new MonitorJobCycle(commands, prefix, logger) }) },
+    {
+      [JobName.runCheck]: runCheckHandler(deps, metrics, {
+        lag,
+        slots,
+        inFlight,
+        batcher,
+        cycle: new MonitorJobCycle(commands, prefix, logger),
+      }),
+    },
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );
   worker.on('failed', (job, err) =>
