@@ -22,6 +22,9 @@ async function startAllInOne(context: ServiceContext, local: LocalServices): Pro
   const ready = databaseReady.then(async () => {
     started.notifier = await startNotifier({ config, dataSource, logger: logger.child({ component: 'notifier' }), metrics });
     started.worker = await startCheckWorker({ config, dataSource, logger: logger.child({ component: 'check-worker' }), metrics });
+    // "Ready" is a promise to whoever opens the URL: the API's requests have their own pool, which
+    // may still be opening when the workers are up.
+    await api.ready;
     printBanner(startupBanner(config, local), (config.logFormat ?? defaultLogFormat()) === 'pretty', logger);
   });
   return {

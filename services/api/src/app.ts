@@ -73,18 +73,21 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
   const metrics = deps.metrics ?? createServiceMetrics();
   app.use(httpMetrics(metrics.httpRequestDuration));
   let started = deps.started === undefined;
-  deps.started?.then(
-    () => {
-      started = true;
-    },
-    () => undefined,
-  );
   // Probes answer within half the dependency deadline, so /readyz and the gate stay quick.
   const readiness =
     deps.readiness ??
     apiReadiness({ dataSource: deps.dataSource, redis: deps.redis, started: () => started }, Math.max(100, deps.config.dependencyTimeoutMs / 2));
   app.use(opsRoutes({ readiness, metrics }));
-  return new DependencyGate(readiness);
+  const gate = new DependencyGate(readiness);
+  deps.started?.then(
+    () => {
+      started = true;
+      // A "not migrated yet" verdict is over: the next request looks afresh instead of meeting it.
+      gate.forget();
+    },
+    () => undefined,
+  );
+  return gate;
 }
 
 /** One log line per request, with its request id; a 503 is expected and logged without a stack. */

@@ -28,6 +28,12 @@ export interface ApiDeps {
 export interface RunningApi {
   server: Server;
   url: string;
+  /**
+   * Resolves once requests are served: the database migrated and the request path's own pool
+   * open. Until then every request but /healthz, /readyz and /metrics is a 503. Rejects when a
+   * shutdown ends the start-up first.
+   */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +72,7 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   return {
     server,
     url,
+    ready: requests.ready,
     close: async () => {
       stopStarting('shutting down');
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -45,6 +45,7 @@ export async function startInProcessStack({ checkWorker = true, notifier = true,
     (worker ??= startCheckWorker({ ...deps, config, dataSource: ds, logger }));
   if (checkWorker) await startWorker();
   const api = await startApi({ config, dataSource: ds, logger });
+  await api.ready;
 
   return {
     ds,

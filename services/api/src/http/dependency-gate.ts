@@ -42,22 +42,40 @@ export class DependencyGate {
   private report: ReadinessReport | null = null;
   private checkedAt = 0;
   private running: Promise<ReadinessReport> | null = null;
+  private epoch = 0;
 
   constructor(private readonly readiness: ReadinessChecker) {}
 
   /** A fresh look, shared by everyone who asks while it runs. */
   look(): Promise<ReadinessReport> {
-    this.running ??= this.readiness
+    if (this.running) return this.running;
+    const epoch = this.epoch;
+    const running = this.readiness
       .check()
       .then((report) => {
-        this.report = report;
-        this.checkedAt = Date.now();
+        // A look begun before forget() says nothing about now.
+        if (epoch === this.epoch) {
+          this.report = report;
+          this.checkedAt = Date.now();
+        }
         return report;
       })
       .finally(() => {
-        this.running = null;
+        if (this.running === running) this.running = null;
       });
-    return this.running;
+    this.running = running;
+    return running;
+  }
+
+  /**
+   * What was seen no longer holds (the process has just finished starting): the next request
+   * waits for a fresh look rather than be refused on the old verdict or on a look begun before.
+   */
+  forget(): void {
+    this.epoch += 1;
+    this.report = null;
+    this.checkedAt = 0;
+    this.running = null;
   }
 
   /** A request failed on a backing service: look again without waiting for the next round. */
