@@ -106,8 +106,9 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     target = await startFakeHttpServer(answer(200, 'ok'));
   });
 
-  afterAll(async () => {
-    for (const run of runs) {
+  // A failed test must not leave its pnpm start holding the data folder for the next ones.
+  afterEach(async () => {
+    for (const run of runs.splice(0)) {
       if (run.child.exitCode === null) {
         try {
           process.kill(-run.child.pid!, 'SIGKILL');
@@ -125,6 +126,9 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
       if (alive(pid)) process.kill(pid!, signal);
       await waitFor(() => !alive(pid), { timeoutMs: 20_000, what: `${file} to stop` });
     }
+  });
+
+  afterAll(async () => {
     await target?.close();
     rmSync(path.dirname(dataDir), { recursive: true, force: true });
   });
