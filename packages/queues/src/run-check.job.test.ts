@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseJob } from './parse-job';
-import { parseRunCheckJob, RunCheckJob } from './run-check.job';
+import { cycleFieldsOf, parseRunCheckJob, RunCheckJob } from './run-check.job';
 
 /** What each parse gives: the parsed job, or the error's class and message. */
 function outcomeOf(parse: () => RunCheckJob): { job: RunCheckJob } | { error: string } {
@@ -78,5 +78,21 @@ describe('parseRunCheckJob', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('cycleFieldsOf', () => {
+  it("reads a monitor job's interval, planned time and retry mark", () => {
+    expect(cycleFieldsOf({ monitorId: 1, interval: 60, plannedAt: 1_764_288_000_000, retrying: true })).toEqual({
+      interval: 60,
+      plannedAt: 1_764_288_000_000,
+      retrying: true,
+    });
+  });
+
+  it('gives nothing but retrying: false for a one-off, missing data, or fields RunCheckJob would refuse', () => {
+    for (const data of [{ monitorId: 1 }, undefined, null, 'x', { interval: 0, plannedAt: -5, retrying: 'yes' }, { interval: 1.5, plannedAt: '17' }]) {
+      expect(cycleFieldsOf(data)).toEqual({ retrying: false });
+    }
   });
 });

@@ -24,6 +24,28 @@ export class RunCheckJob {
   @IsOptional() @IsBoolean() retrying?: boolean;
 }
 
+/** Where a run-check job stands in its monitor's cycle (see RunCheckJob), read from data not yet parsed. */
+export interface CycleFields {
+  /** Seconds; undefined for a one-off "check now". */
+  interval?: number;
+  /** Epoch milliseconds. */
+  plannedAt?: number;
+  retrying: boolean;
+}
+
+/**
+ * The cycle fields of a job's data, each only when it holds what RunCheckJob allows: the lag
+ * metric and plannedTimeOf read them from any job, parsed or not, of this version or an older one.
+ */
+export function cycleFieldsOf(data: unknown): CycleFields {
+  const { interval, plannedAt, retrying } = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  return {
+    ...(isPositiveInt(interval) ? { interval: interval as number } : {}),
+    ...(isPositiveInt(plannedAt) ? { plannedAt: plannedAt as number } : {}),
+    retrying: retrying === true,
+  };
+}
+
 /**
  * `parseJob(RunCheckJob, data)` for the hot path, one call per check. A payload the plain checks
  * below accept is one the decorators accept too, and comes back as the same RunCheckJob (its

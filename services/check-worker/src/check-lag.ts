@@ -4,7 +4,7 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
-import { CHECK_STATS_PUBLISH_MS, LATE_FRACTION, publishCheckStats, withdrawCheckStats } from '@uptime/queues';
+import { CHECK_STATS_PUBLISH_MS, cycleFieldsOf, LATE_FRACTION, publishCheckStats, withdrawCheckStats } from '@uptime/queues';
 import { CheckLagWindow } from './check-lag-window';
 import { plannedTimeOf } from './run-check.processor';
 
@@ -20,8 +20,8 @@ export interface CheckLagReporter {
 
 /** A scheduled check's interval; null for a one-off "check now". */
 function intervalSecondsOf(job: Job): number | null {
-  const interval = (job.data as { interval?: unknown } | undefined)?.interval;
-  if (typeof interval === 'number' && interval > 0) return interval;
+  const { interval } = cycleFieldsOf(job.data);
+  if (interval !== undefined) return interval;
   // A job scheduler's job (before monitors had jobs of their own) carries the scheduler's options,
   // though JobsOptions does not type them.
   const every = (job.opts as { repeat?: { every?: unknown } }).repeat?.every;
@@ -66,7 +66,7 @@ export function startCheckLagReporter(deps: {
 
   return {
     observe(job, startedAt = Date.now()) {
-      if (job.attemptsMade !== 0 || (job.data as { retrying?: unknown } | undefined)?.retrying === true) return;
+      if (job.attemptsMade !== 0 || cycleFieldsOf(job.data).retrying) return;
       const lagSeconds = Math.max(0, startedAt - plannedTimeOf(job).getTime()) / 1000;
       metrics.checkLag.observe(lagSeconds);
       window.record(lagSeconds, intervalSecondsOf(job), startedAt);

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig, ProbeOptions, ProbeResult } from '@uptime/probe';
-import { expandCheck, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
+import { cycleFieldsOf, expandCheck, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
 import type { AgentChecks } from './agent-checks';
 import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
@@ -25,8 +25,8 @@ export type RunCheckOutcome = 'recorded' | 'skipped';
  * it (`now-{id}-{millis}`), and so did the jobs of the job schedulers before (`repeat:{id}:{millis}`).
  */
 export function plannedTimeOf(job: Pick<Job, 'id' | 'timestamp' | 'opts'> & { data?: unknown }): Date {
-  const plannedAt = (job.data as { plannedAt?: unknown } | undefined)?.plannedAt;
-  if (typeof plannedAt === 'number') return new Date(plannedAt);
+  const { plannedAt } = cycleFieldsOf(job.data);
+  if (plannedAt !== undefined) return new Date(plannedAt);
   const fromId = /[:-](\d{12,})$/.exec(job.id ?? '');
   if (fromId) return new Date(Number(fromId[1]));
   return new Date(job.timestamp + (job.opts.delay ?? 0));
