@@ -81,6 +81,12 @@ function printTable(r: CapacityReport): void {
       'raw result size',
       `${r.bytesPerResult} bytes per check (table + indexes) as written, ${r.bytesPerResultCompacted} once the day is closed`,
     ],
+    [
+      'autovacuum',
+      r.vacuum.autovacuum === 'on'
+        ? "the server's own"
+        : `off on this server: the harness stood in (${r.vacuum.rounds} rounds of VACUUM (ANALYZE), slowest ${r.vacuum.slowestRoundSeconds} s)`,
+    ],
     ['GET /monitors?limit=25 p50 / p99', `${r.apiLatencyMs.listP50} / ${r.apiLatencyMs.listP99} ms`],
     ['GET /monitors/{id} p50 / p99', `${r.apiLatencyMs.getP50} / ${r.apiLatencyMs.getP99} ms`],
     ...r.processes.map((p): [string, string] => [`${p.name}`, `CPU ${p.cpuPercent} %${p.rssMb ? `, RSS ${p.rssMb} MB` : ''}`]),

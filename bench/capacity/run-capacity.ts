@@ -9,6 +9,7 @@ import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
 import { CapacityProfiler, type ProfileReport } from './profile';
 import { kindOf, verifiesTls, type TargetMix } from './scenarios';
+import { startVacuumStandIn, type VacuumStandIn } from './vacuum-stand-in';
 import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
 import { makeTlsMaterial } from './tls-material';
 
@@ -82,6 +83,8 @@ export interface CapacityReport {
   bytesPerResult: number | null;
   /** The same once the day is closed and its key index rebuilt (what all but today's partition cost). */
   bytesPerResultCompacted: number | null;
+  /** Postgres's autovacuum during the run: the server's own, or the harness's stand-in (vacuum-stand-in.ts) and its rounds. */
+  vacuum: { autovacuum: 'on' | 'stood in'; rounds: number; slowestRoundSeconds: number };
   apiLatencyMs: { listP50: number | null; listP99: number | null; getP50: number | null; getP99: number | null };
   processes: ProcessFigures[];
   exitCodes: Record<string, number | null>;
@@ -141,6 +144,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       })
     : undefined;
   let report: CapacityReport | undefined;
+  let vacuum: VacuumStandIn | undefined;
   try {
     // Migrate (or copy a migrated template) and create the caller before the services start.
     if (o.templateDatabase) await createDatabaseFrom(o.templateDatabase, databaseUrl);
@@ -149,6 +153,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const [user] = await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`);
     await ds.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2)`, [user.id, hashApiToken(token)]);
     await ds.destroy();
+    vacuum = await startVacuumStandIn(databaseUrl);
     await profiler?.prepare();
     const auth = `Bearer ${token}`;
 
@@ -375,6 +380,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
         getP50: round(quantile(getLatencies, 0.5)),
         getP99: round(quantile(getLatencies, 0.99)),
       },
+      vacuum: { autovacuum: vacuum.autovacuum, rounds: vacuum.rounds().count, slowestRoundSeconds: round(vacuum.rounds().slowestSeconds) ?? 0 },
       processes: figures.map((f) => ({ name: f.name, cpuPercent: Math.round(f.cpuPercent), rssMb: Math.round(f.rssMb) })),
       exitCodes,
       mismatches,
@@ -384,6 +390,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
   } finally {
     await profiler?.close();
     for (const p of processes) await stopServiceProcess(p, 5000);
+    await vacuum?.stop();
     await target.close();
     tls?.remove();
     await dropRun(o.baseDatabaseUrl, databaseUrl, o.redisUrl, prefix);
