@@ -70,8 +70,8 @@ function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, comman
   const prefix = config.redis.queuePrefix;
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
   const backlog = new ResultBacklog({
-    write: async (outcomes, signal) => {
-      const events = await recordCheckBatch(dataSource, outcomes, { statementTimeoutMs: RESULT_WRITE_DEADLINE_MS, signal });
+    write: async (outcomes, watch) => {
+      const events = await recordCheckBatch(dataSource, outcomes, { statementTimeoutMs: RESULT_WRITE_DEADLINE_MS, watch });
       // Published after commit; if this fails the outbox sweep publishes them later.
       await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
     },

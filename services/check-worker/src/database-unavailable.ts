@@ -1,7 +1,7 @@
-/** Raised when a write of results did not finish within its deadline (a hung connection). */
+/** Raised when a write of results made no progress within its deadline (a hung connection). */
 export class WriteDeadlineError extends Error {
   constructor(ms: number) {
-    super(`writing results took longer than ${ms} ms`);
+    super(`writing results made no progress for ${ms} ms`);
     this.name = 'WriteDeadlineError';
   }
 }

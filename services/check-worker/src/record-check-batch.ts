@@ -20,6 +20,7 @@ import { stepEpisodes } from './alert-episodes';
 import { maintenanceAt, type MaintenanceByMonitor } from './maintenance';
 import { isSlow } from './status-reason';
 import { insertEvents } from './status-event.repository';
+import type { WriteWatch } from './result-backlog';
 import { nextState, type MonitorState, type Transition } from './status-transition';
 
 /** A finished check waiting to be recorded. */
@@ -78,9 +79,15 @@ const resultKey = (o: CheckOutcome): string => `${o.monitorId}:${o.scheduledAt.g
 export async function recordCheckBatch(
   ds: DataSource,
   outcomes: readonly CheckOutcome[],
-  options: { statementTimeoutMs?: number; signal?: AbortSignal } = {},
+  options: { statementTimeoutMs?: number; watch?: WriteWatch } = {},
 ): Promise<StatusEvent[]> {
-  const { signal } = options;
+  const { watch } = options;
+  // Between statements: a write its caller gave up on rolls back at the next one, and one that
+  // goes on tells its caller so (its deadline is on progress, not on the whole batch).
+  const step = (): void => {
+    watch?.signal.throwIfAborted();
+    watch?.progress();
+  };
   if (outcomes.length === 0) return [];
   // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
@@ -88,21 +95,23 @@ export async function recordCheckBatch(
   // row locks and its pooled connection: every retry would queue behind it.
   return inBatchTransaction(ds, options.statementTimeoutMs, async (em) => {
     const batch = await insertCurrentResults(em, outcomes);
-    // Checked between statements: a write its caller gave up on rolls back at the next one.
-    signal?.throwIfAborted();
+    step();
     if (batch === null) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
       return [];
     }
     const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
     for (const o of batch.recorded) {
-      signal?.throwIfAborted();
+      step();
       await stepMonitor(em, batch, o, steps);
     }
-    signal?.throwIfAborted();
+    step();
     await updateMonitors(em, steps.updates);
+    step();
     await insertNoDataSpans(em, steps.noData);
+    step();
     await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));
+    step();
     const withLocations = batch.recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {
       await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: batch.inserted.get(resultKey(o))!, locations: o.locations! })));

@@ -4,19 +4,32 @@ import { isDatabaseUnavailable, WriteDeadlineError } from './database-unavailabl
 import { decodeOutcome, encodeOutcome } from './outcome-codec';
 import type { CheckOutcome } from './record-check-batch';
 
-/** A write of results that has not finished by then is taken as Postgres hanging. */
+/**
+ * A write of results that has made no progress for this long (no statement finished) is taken as
+ * Postgres hanging. Progress, not the whole write: a worker whose CPU is saturated runs a batch's
+ * statements slowly, one after another, and a deadline on the whole batch gave up on every try of
+ * a heavy batch, so nothing more was written (docs/reliability.md).
+ */
 export const RESULT_WRITE_DEADLINE_MS = 5_000;
+
+/** What a write gets from the backlog: the signal aborted at the deadline, and how to push it back. */
+export interface WriteWatch {
+  readonly signal: AbortSignal;
+  /** A statement finished: the deadline starts over. */
+  progress(): void;
+}
 /** How often a backlog tries Postgres again, and looks for results other workers left in Redis. */
 export const BACKLOG_RETRY_MS = 1_000;
 const DRAIN_BATCH = 250;
 
 export interface ResultBacklogOptions {
   /**
-   * Writes a batch of results in one transaction (recordCheckBatch and publishing its events).
-   * `signal` is aborted when the write passes its deadline: the write then stops and rolls back,
-   * so that the retry does not wait for its locks.
+   * Writes a batch of results in one transaction (recordCheckBatch and publishing its events),
+   * calling `watch.progress()` as its statements finish. `watch.signal` is aborted when the write
+   * passes its deadline: the write then stops and rolls back, so that the retry does not wait for
+   * its locks.
    */
-  write: (outcomes: CheckOutcome[], signal: AbortSignal) => Promise<void>;
+  write: (outcomes: CheckOutcome[], watch: WriteWatch) => Promise<void>;
   redis: Redis;
   /** The Redis list shared by every worker of this install. */
   key: string;
@@ -118,15 +131,20 @@ export class ResultBacklog {
 
   private writeWithinDeadline(outcomes: CheckOutcome[]): Promise<void> {
     const abort = new AbortController();
-    const write = this.options.write(outcomes, abort.signal);
     let timer: NodeJS.Timeout | undefined;
+    let giveUp: (late: WriteDeadlineError) => void = () => undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        const late = new WriteDeadlineError(this.deadlineMs);
+      giveUp = (late) => {
         abort.abort(late);
         reject(late);
-      }, this.deadlineMs);
+      };
     });
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => giveUp(new WriteDeadlineError(this.deadlineMs)), this.deadlineMs);
+    };
+    arm();
+    const write = this.options.write(outcomes, { signal: abort.signal, progress: () => abort.signal.aborted || arm() });
     // A hung write may still commit once the connection flows again; writing the same results
     // again is then a no-op (results are keyed by monitor and planned time).
     write.catch(() => undefined);
