@@ -1,4 +1,4 @@
-import { AdaptiveConcurrency, boundsFor, INITIAL_CONCURRENCY, MIN_CONCURRENCY, nextConcurrency } from './adaptive-concurrency';
+import { AdaptiveConcurrency, boundsFor, DECAY, INITIAL_CONCURRENCY, LOOP_LAG_LIMIT_MS, MIN_CONCURRENCY, nextConcurrency } from './adaptive-concurrency';
 
 /**
  * A worker under a steady load of `perSecond` checks each held `holdSeconds`: over a 1-s period
@@ -66,5 +66,47 @@ describe('AdaptiveConcurrency', () => {
     expect(slots.adjust()).toBe(90);
     releases.forEach((r) => r());
     await Promise.all(held);
+  });
+});
+
+describe('short of CPU', () => {
+  it('shrinks instead of growing while the event loop lags, however saturated the slots', () => {
+    const saturated = { periodMs: 1000, heldMs: 400 * 1000 };
+    expect(nextConcurrency(400, { ...saturated, loopLagP99Ms: LOOP_LAG_LIMIT_MS - 1 }, boundsFor(1000))).toBe(800);
+    expect(nextConcurrency(400, { ...saturated, loopLagP99Ms: LOOP_LAG_LIMIT_MS }, boundsFor(1000))).toBe(Math.floor(400 * DECAY));
+    // Down to the floor, never below it.
+    let limit = 400;
+    for (let i = 0; i < 100; i++) limit = nextConcurrency(limit, { ...saturated, loopLagP99Ms: 500 }, boundsFor(1000));
+    expect(limit).toBe(MIN_CONCURRENCY);
+  });
+
+  it('reads the lag of each period when it closes it', async () => {
+    let now = 0;
+    const lags = [300, 12];
+    const slots = new AdaptiveConcurrency(2000, () => now, () => lags.shift() ?? 0);
+    const releases: (() => void)[] = [];
+    // 45 checks held throughout: saturated both periods. Lagging, it shrinks; then it doubles.
+    const held = Array.from({ length: 45 }, () => slots.hold(() => new Promise<void>((r) => releases.push(r))));
+    now = 1000;
+    expect(slots.adjust()).toBe(Math.floor(INITIAL_CONCURRENCY * DECAY));
+    now = 2000;
+    expect(slots.adjust()).toBe(2 * Math.floor(INITIAL_CONCURRENCY * DECAY));
+    releases.forEach((r) => r());
+    await Promise.all(held);
+  });
+
+  it('measures the event loop of its process once started', async () => {
+    const slots = new AdaptiveConcurrency(2000);
+    const limits: number[] = [];
+    slots.start(200, (limit) => limits.push(limit));
+    // Block the loop for 300 ms within the first period: its p99 lag is past the limit.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // busy
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    slots.stop();
+    expect(limits[0]).toBe(Math.floor(INITIAL_CONCURRENCY * DECAY));
   });
 });

@@ -1,9 +1,17 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 /**
  * How many checks a worker process keeps in flight, sized from what it measures rather than
  * configured. By Little's law the checks in flight on average (L) are the rate they start at (λ)
  * times how long each holds its slot (W: the probe, then the wait for its batch to commit). A
  * process that keeps `HEADROOM` × L slots open never makes a due check wait for a slot, whether
  * its targets answer in 1 ms or in 5 s. `CHECK_CONCURRENCY` bounds it (memory: docs/capacity.md).
+ *
+ * Except when the process is short of CPU. Then W grows because every callback waits for the
+ * event loop, not because targets are slow, and more slots only make it worse: TLS handshakes
+ * time out and healthy targets are recorded down. So while the event loop lags (`LOOP_LAG_LIMIT_MS`)
+ * the limit shrinks and never grows. Due checks then wait in the queue, where the lag metric and
+ * its warning say so (docs/capacity.md, "Adaptive concurrency").
  */
 
 /** What a worker measured over one control period. */
@@ -11,6 +19,8 @@ export interface ConcurrencySample {
   periodMs: number;
   /** ∑ over the period of (checks in flight × time), in ms: heldMs / periodMs is L = λ × W. */
   heldMs: number;
+  /** The p99 of the event loop's delay over the period, in ms (0 when not measured). */
+  loopLagP99Ms?: number;
 }
 
 export interface ConcurrencyBounds {
@@ -30,6 +40,12 @@ export const DECAY = 0.9;
 export const INITIAL_CONCURRENCY = 50;
 /** The least a process keeps open when idle. */
 export const MIN_CONCURRENCY = 10;
+/**
+ * Event-loop delay (p99 over a period, as perf_hooks measures it: its 10 ms sampling interval
+ * included) from which the process counts as short of CPU. An idle worker reads 10 ms, a busy
+ * but healthy one tens while a result batch is handled; a check's timings are off by as much.
+ */
+export const LOOP_LAG_LIMIT_MS = 100;
 
 export function boundsFor(max: number): ConcurrencyBounds {
   return { min: Math.min(MIN_CONCURRENCY, max), max };
@@ -44,6 +60,7 @@ export function boundsFor(max: number): ConcurrencyBounds {
 export function nextConcurrency(current: number, sample: ConcurrencySample, bounds: ConcurrencyBounds): number {
   const clamp = (n: number): number => Math.min(bounds.max, Math.max(bounds.min, n));
   if (sample.periodMs <= 0) return clamp(current);
+  if ((sample.loopLagP99Ms ?? 0) >= LOOP_LAG_LIMIT_MS) return clamp(Math.floor(current * DECAY));
   const meanInFlight = sample.heldMs / sample.periodMs;
   const wanted = Math.ceil(meanInFlight * HEADROOM);
   if (meanInFlight >= SATURATED * current) return clamp(Math.max(wanted, Math.ceil(current * GROWTH)));
@@ -62,11 +79,14 @@ export class AdaptiveConcurrency {
   private periodStart: number;
   private limit: number;
   private timer?: NodeJS.Timeout;
+  private stopLoop: () => void = () => undefined;
   readonly bounds: ConcurrencyBounds;
 
   constructor(
     max: number,
     private readonly now: () => number = Date.now,
+    /** The event loop's p99 delay in ms since the last call (default: measured by perf_hooks from start()). */
+    private loopLag: () => number = () => 0,
   ) {
     this.bounds = boundsFor(max);
     this.limit = Math.min(INITIAL_CONCURRENCY, max);
@@ -98,14 +118,24 @@ export class AdaptiveConcurrency {
   adjust(): number {
     this.account();
     const t = this.now();
-    this.limit = nextConcurrency(this.limit, { periodMs: t - this.periodStart, heldMs: this.heldMs }, this.bounds);
+    this.limit = nextConcurrency(this.limit, { periodMs: t - this.periodStart, heldMs: this.heldMs, loopLagP99Ms: this.loopLag() }, this.bounds);
     this.heldMs = 0;
     this.periodStart = t;
     return this.limit;
   }
 
-  start(periodMs: number, apply: (limit: number) => void): void {
+  start(periodMs: number, apply: (limit: number) => void, measureLoop = true): void {
     this.stop();
+    if (measureLoop) {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      this.stopLoop = () => delay.disable();
+      this.loopLag = () => {
+        const p99Ms = delay.count > 0 ? delay.percentile(99) / 1e6 : 0;
+        delay.reset();
+        return p99Ms;
+      };
+    }
     this.timer = setInterval(() => {
       const before = this.limit;
       const after = this.adjust();
@@ -117,5 +147,7 @@ export class AdaptiveConcurrency {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.stopLoop();
+    this.stopLoop = () => undefined;
   }
 }
