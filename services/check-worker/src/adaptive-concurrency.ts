@@ -85,7 +85,7 @@ export class AdaptiveConcurrency {
   constructor(
     max: number,
     private readonly now: () => number = Date.now,
-    /** The event loop's p99 delay in ms since the last call (default: measured by perf_hooks from start()). */
+    /** The event loop's p99 delay in ms since the last call; start() measures it with perf_hooks. */
     private loopLag: () => number = () => 0,
   ) {
     this.bounds = boundsFor(max);
@@ -124,18 +124,16 @@ export class AdaptiveConcurrency {
     return this.limit;
   }
 
-  start(periodMs: number, apply: (limit: number) => void, measureLoop = true): void {
+  start(periodMs: number, apply: (limit: number) => void): void {
     this.stop();
-    if (measureLoop) {
-      const delay = monitorEventLoopDelay({ resolution: 10 });
-      delay.enable();
-      this.stopLoop = () => delay.disable();
-      this.loopLag = () => {
-        const p99Ms = delay.count > 0 ? delay.percentile(99) / 1e6 : 0;
-        delay.reset();
-        return p99Ms;
-      };
-    }
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    this.stopLoop = () => delay.disable();
+    this.loopLag = () => {
+      const p99Ms = delay.count > 0 ? delay.percentile(99) / 1e6 : 0;
+      delay.reset();
+      return p99Ms;
+    };
     this.timer = setInterval(() => {
       const before = this.limit;
       const after = this.adjust();
