@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from '@uptime/db';
+import type { QueryRunner } from 'typeorm';
+import type { WriteWatch } from './result-backlog';
 
 /**
  * Runs `work` in a transaction, like `ds.transaction()`, whose statements each stop after
@@ -10,18 +12,26 @@ import type { DataSource, EntityManager } from '@uptime/db';
  * `work` gets the transaction's EntityManager for raw queries (`em.query`), as the batch's SQL
  * does (check-batch.repository.ts); TypeORM is told the transaction is open, so its entity
  * methods do not open one of their own.
+ *
+ * With `watch` (result-backlog.ts), every statement first checks that the write has not been
+ * given up on, and reports its progress once it has run: a write abandoned at its deadline rolls
+ * back at its next statement, and one that goes on, however slowly, is not taken as hung.
  */
 export async function inBatchTransaction<T>(
   ds: DataSource,
-  statementTimeoutMs: number | undefined,
+  { statementTimeoutMs, watch }: { statementTimeoutMs?: number; watch?: WriteWatch },
   work: (em: EntityManager) => Promise<T>,
 ): Promise<T> {
-  if (statementTimeoutMs === undefined) return ds.transaction(work);
+  if (statementTimeoutMs === undefined && watch === undefined) return ds.transaction(work);
   const runner = ds.createQueryRunner();
   // The interface marks the flag read-only; the query runner classes keep it as a plain field.
   const state = runner as { isTransactionActive: boolean };
+  // ROLLBACK goes out whatever the watch says: the write it ends may be one given up on.
+  const rollback = runner.query.bind(runner, 'ROLLBACK');
+  if (watch) watchStatements(runner, watch);
   try {
-    await runner.query(`START TRANSACTION; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(statementTimeoutMs))}`);
+    const limit = statementTimeoutMs === undefined ? '' : `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(statementTimeoutMs))}`;
+    await runner.query(`START TRANSACTION${limit}`);
     state.isTransactionActive = true;
     const result = await work(runner.manager);
     await runner.query('COMMIT');
@@ -29,10 +39,21 @@ export async function inBatchTransaction<T>(
   } catch (err) {
     // As ds.transaction() does: the original error wins over a failed rollback (a lost
     // connection, which the pool then discards).
-    await runner.query('ROLLBACK').catch(() => undefined);
+    await rollback().catch(() => undefined);
     throw err;
   } finally {
     state.isTransactionActive = false;
     await runner.release();
   }
+}
+
+/** Every statement through `runner` (and so through its manager's `em.query`) checks and reports to `watch`. */
+function watchStatements(runner: QueryRunner, watch: WriteWatch): void {
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  (runner as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args) => {
+    watch.signal.throwIfAborted();
+    const result = await query(...args);
+    watch.progress();
+    return result;
+  };
 }

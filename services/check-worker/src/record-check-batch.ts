@@ -81,37 +81,23 @@ export async function recordCheckBatch(
   outcomes: readonly CheckOutcome[],
   options: { statementTimeoutMs?: number; watch?: WriteWatch } = {},
 ): Promise<StatusEvent[]> {
-  const { watch } = options;
-  // Between statements: a write its caller gave up on rolls back at the next one, and one that
-  // goes on tells its caller so (its deadline is on progress, not on the whole batch).
-  const step = (): void => {
-    watch?.signal.throwIfAborted();
-    watch?.progress();
-  };
   if (outcomes.length === 0) return [];
   // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
   // A write its caller has given up on (result-backlog.ts) must not go on holding its monitors'
-  // row locks and its pooled connection: every retry would queue behind it.
-  return inBatchTransaction(ds, options.statementTimeoutMs, async (em) => {
+  // row locks and its pooled connection: every retry would queue behind it. So every statement
+  // checks `watch` first, and reports its progress after (batch-transaction.ts).
+  return inBatchTransaction(ds, options, async (em) => {
     const batch = await insertCurrentResults(em, outcomes);
-    step();
     if (batch === null) {
       if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
       return [];
     }
     const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
-    for (const o of batch.recorded) {
-      step();
-      await stepMonitor(em, batch, o, steps);
-    }
-    step();
+    for (const o of batch.recorded) await stepMonitor(em, batch, o, steps);
     await updateMonitors(em, steps.updates);
-    step();
     await insertNoDataSpans(em, steps.noData);
-    step();
     await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));
-    step();
     const withLocations = batch.recorded.filter((o) => o.locations !== undefined);
     if (withLocations.length > 0) {
       await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: batch.inserted.get(resultKey(o))!, locations: o.locations! })));

@@ -18,6 +18,7 @@ export interface WriteWatch {
   /** A statement finished: the deadline starts over. */
   progress(): void;
 }
+
 /** How often a backlog tries Postgres again, and looks for results other workers left in Redis. */
 export const BACKLOG_RETRY_MS = 1_000;
 const DRAIN_BATCH = 250;

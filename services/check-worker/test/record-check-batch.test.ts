@@ -82,6 +82,15 @@ describe('recordCheckBatch', () => {
     expect(await reload(m.id)).toMatchObject({ status: 'pending', consecutiveFailures: 0 });
   });
 
+  it('reports progress after every statement of the write, COMMIT included (its deadline is on progress)', async () => {
+    const m = await aMonitor(db.ds, await aUser(db.ds));
+    let progress = 0;
+    const watch = { signal: new AbortController().signal, progress: () => void (progress += 1) };
+    const statements = await statementsDuring(db.ds, () => recordCheckBatch(db.ds, [outcome(m.id, 0, false)], { statementTimeoutMs: 5000, watch }));
+    expect(statements.length).toBeGreaterThan(3);
+    expect(progress).toBe(statements.length);
+  });
+
   it('stores a check older than the newest one as history without moving the state', async () => {
     const m = await aMonitor(db.ds, await aUser(db.ds));
     await recordCheckBatch(db.ds, [outcome(m.id, 60, true)]);
