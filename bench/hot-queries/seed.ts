@@ -150,7 +150,9 @@ async function seedResults(ds: DataSource, size: SeedSize, now: Date, historyMon
 async function seedRollups(ds: DataSource, now: Date, historyIds: number[], historyMonitorId: number): Promise<void> {
   const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const levels = [
-    { table: 'check_rollups_5m', stepMs: FIVE_MINUTES_MS, historyMs: 7 * DAY_MS, recentFrom: hour },
+    // From the previous hour, as uptime's live part reads, and so that the batch's checks (up to a
+    // minute before now) find their bucket even when now is just past the hour.
+    { table: 'check_rollups_5m', stepMs: FIVE_MINUTES_MS, historyMs: 7 * DAY_MS, recentFrom: hour - HOUR_MS },
     { table: 'check_rollups_1h', stepMs: HOUR_MS, historyMs: 30 * DAY_MS, recentFrom: hour - 2 * HOUR_MS },
     {
       table: 'check_rollups_1d',
@@ -162,7 +164,7 @@ async function seedRollups(ds: DataSource, now: Date, historyIds: number[], hist
   for (const { table, stepMs, historyMs, recentFrom } of levels) {
     const checks = stepMs / INTERVAL_MS;
     const last = Math.floor(now.getTime() / stepMs) * stepMs;
-    // Every monitor has the buckets a live uptime reads (this hour, today), the history monitors
+    // Every monitor has the buckets a live uptime reads (the last two hours, today), the history monitors
     // all of theirs. The current bucket exists already, so the batch's upsert takes its DO UPDATE
     // branch, as it mostly does. In time order, as the check-worker writes them. Old buckets of
     // monitors other than the one whose statistics are read carry no histogram, to keep the
