@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { openQueue, QueueName } from '@uptime/queues';
-import type { AppDeps } from './app';
+import type { AppDeps } from './app-deps';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
 import { loginLinkRouter } from './auth/login-link.routes';
 import { createOAuth } from './auth/oauth-strategies';

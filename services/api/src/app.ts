@@ -1,12 +1,9 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import type { Redis } from 'ioredis';
-import type { Config } from '@uptime/config';
-import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
-import { createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
-import type { MonitorScheduler } from '@uptime/queues';
+import { createServiceMetrics } from '@uptime/observability';
+import type { AppDeps } from './app-deps';
 import { corsPolicy } from './http/cors';
 import { apiV1Router } from './api-v1';
 import { errorHandler, notFoundHandler } from './http/error-handler';
@@ -17,29 +14,10 @@ import { publicRateLimiter } from './http/rate-limit';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
-import { inspectResponses, type ResponseInspector } from './openapi/response-inspection';
+import { inspectResponses } from './openapi/response-inspection';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
-
-export interface AppDeps {
-  config: Config;
-  dataSource: DataSource;
-  redis: Redis;
-  scheduler: MonitorScheduler;
-  logger: Logger;
-  /** The process's metrics (default: a registry of its own). */
-  metrics?: ServiceMetrics;
-  /** Default: Postgres through `dataSource` (once `started`) and Redis through `redis`. */
-  readiness?: ReadinessChecker;
-  /**
-   * Resolves once `dataSource` is connected and migrated; until then every request but
-   * /healthz, /readyz and /metrics is a 503. Default: already.
-   */
-  started?: Promise<void>;
-  /** Sees every answer (the tests check each one against the OpenAPI document). */
-  responseInspector?: ResponseInspector;
-}
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
 export function createApp(deps: AppDeps): Express {

@@ -1,0 +1,30 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '@uptime/config';
+import type { DataSource } from '@uptime/db';
+import type { Logger } from '@uptime/logger';
+import type { ReadinessChecker, ServiceMetrics } from '@uptime/observability';
+import type { MonitorScheduler } from '@uptime/queues';
+import type { ResponseInspector } from './openapi/response-inspection';
+
+/**
+ * What the API is made of. In a module of its own because both createApp (app.ts) and the
+ * routers it mounts (api-v1.ts) take it: defined in app.ts, it made the two import each other.
+ */
+export interface AppDeps {
+  config: Config;
+  dataSource: DataSource;
+  redis: Redis;
+  scheduler: MonitorScheduler;
+  logger: Logger;
+  /** The process's metrics (default: a registry of its own). */
+  metrics?: ServiceMetrics;
+  /** Default: Postgres through `dataSource` (once `started`) and Redis through `redis`. */
+  readiness?: ReadinessChecker;
+  /**
+   * Resolves once `dataSource` is connected and migrated; until then every request but
+   * /healthz, /readyz and /metrics is a 503. Default: already.
+   */
+  started?: Promise<void>;
+  /** Sees every answer (the tests check each one against the OpenAPI document). */
+  responseInspector?: ResponseInspector;
+}
