@@ -8,7 +8,7 @@ import {
   type UncheckedSpan,
 } from '@uptime/db';
 import type { MaintenanceByMonitor } from './maintenance';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 import { rollupRows } from './rollup-rows';
 import type { StatusReason } from './status-reason';
 import type { EpisodeState } from './alert-episodes';

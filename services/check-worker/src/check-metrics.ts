@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from '@uptime/observability';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 
 /**
  * Wraps the processor's `record` step: the verdict's duration is taken when the check hands its

@@ -1,5 +1,5 @@
 import { decodeOutcome, encodeOutcome } from './outcome-codec';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 
 describe('outcome codec', () => {
   it('gives back the same outcome, times as Dates, with and without locations', () => {

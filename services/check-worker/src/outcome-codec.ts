@@ -1,5 +1,5 @@
 import type { LocationOutcome } from './location-vote';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 
 /** A finished check as text, to keep in Redis while it cannot be written (result-backlog.ts). */
 export function encodeOutcome(outcome: CheckOutcome): string {

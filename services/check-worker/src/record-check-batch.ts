@@ -1,5 +1,4 @@
-import { uncheckedSpanBefore, type DataSource, type EntityManager, type MonitorStatus } from '@uptime/db';
-import type { ProbeResult } from '@uptime/probe';
+import { uncheckedSpanBefore, type DataSource, type EntityManager } from '@uptime/db';
 import {
   closeIncident,
   insertNoDataSpans,
@@ -14,38 +13,15 @@ import {
   type NoDataSpan,
 } from './check-batch.repository';
 import { inBatchTransaction } from './batch-transaction';
+import type { CheckOutcome } from './check-outcome';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
-import type { LocationOutcome } from './location-vote';
 import { stepEpisodes } from './alert-episodes';
 import { maintenanceAt, type MaintenanceByMonitor } from './maintenance';
 import { isSlow } from './status-reason';
+import type { StatusEvent } from './status-event';
 import { insertEvents } from './status-event.repository';
 import type { WriteWatch } from './result-backlog';
 import { nextState, type MonitorState, type Transition } from './status-transition';
-
-/** A finished check waiting to be recorded. */
-export interface CheckOutcome {
-  monitorId: number;
-  configVersion: number;
-  /** The time the schedule planned this check for; identifies it (a redelivery is a no-op). */
-  scheduledAt: Date;
-  /** The check's result; with several locations, the majority's (docs/agent-protocol.md). */
-  result: ProbeResult;
-  /** Each location's result, when the check also ran through agents; absent for a plain check. */
-  locations?: readonly LocationOutcome[];
-}
-
-/** A row of the status_events outbox, to publish after commit. */
-export interface StatusEvent {
-  id: string;
-  monitorId: number;
-  from: MonitorStatus;
-  to: MonitorStatus;
-  incidentId: number | null;
-  checkResultId: string | null;
-  /** The alert episodes the step opened or closed (alert-episodes.ts). */
-  episodeIds: number[];
-}
 
 /** The checks a batch recorded, and what stepping their monitors reads. */
 interface RecordedBatch {

@@ -1,7 +1,7 @@
 import { createLogger } from '@uptime/logger';
 import { createRedisConnection } from '@uptime/queues';
 import type { Redis } from 'ioredis';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 import { ResultBacklog, type WriteWatch } from './result-backlog';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

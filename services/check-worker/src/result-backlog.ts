@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@uptime/logger';
 import { isDatabaseUnavailable, WriteDeadlineError } from './database-unavailable';
 import { decodeOutcome, encodeOutcome } from './outcome-codec';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 
 /**
  * A write of results that has made no progress for this long (no statement finished) is taken as

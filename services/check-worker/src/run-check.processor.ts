@@ -6,7 +6,7 @@ import type { AgentChecks } from './agent-checks';
 import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
 import { localLocationOutcome, overallResult, type LocationOutcome } from './location-vote';
-import type { CheckOutcome } from './record-check-batch';
+import type { CheckOutcome } from './check-outcome';
 
 export interface RunCheckDeps {
   probe: (config: CheckConfig, options: ProbeOptions) => Promise<ProbeResult>;

@@ -4,7 +4,7 @@ import type { Logger } from '@uptime/logger';
 import { startPeriodicPass, type PeriodicPass } from '@uptime/observability';
 import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
 import { lockUnpublishedEvents, markEventsPublished } from './status-event.repository';
-import type { StatusEvent } from './record-check-batch';
+import type { StatusEvent } from './status-event';
 
 /** The `status-changed` job of an outbox event: ids and small facts only. */
 export const toStatusChangedJob = (e: StatusEvent): StatusChangedJob => ({

@@ -1,5 +1,5 @@
 import type { EntityManager, MonitorStatus } from '@uptime/db';
-import type { StatusEvent } from './record-check-batch';
+import type { StatusEvent } from './status-event';
 
 // The status_events outbox: recordCheckBatch() writes a row per status change (or alert episode
 // opened or closed) in its transaction; the status event publisher marks them published once queued.

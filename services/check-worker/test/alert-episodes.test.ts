@@ -1,6 +1,7 @@
 import type { ProbeResult } from '@uptime/probe';
 import { aMonitor, aUser } from '@uptime/testing';
-import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
+import type { CheckOutcome } from '../src/check-outcome';
+import { recordCheckBatch } from '../src/record-check-batch';
 import { useBatchDatabase } from './support/batch-database';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');

@@ -1,6 +1,7 @@
 import { Monitor, type DataSource } from '@uptime/db';
 import { aMonitor, aUser, openTestDatabase, resetDatabase } from '@uptime/testing';
-import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
+import type { CheckOutcome } from '../src/check-outcome';
+import { recordCheckBatch } from '../src/record-check-batch';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const NOT_AFTER = new Date('2026-11-25T10:00:00.000Z');

@@ -5,7 +5,7 @@ import { createRedisConnection } from '@uptime/queues';
 import { aCheckConfig, answer, startFakeHttpServer } from '@uptime/testing';
 import type { Redis } from 'ioredis';
 import { CheckLock } from '../src/check-lock';
-import type { CheckOutcome } from '../src/record-check-batch';
+import type { CheckOutcome } from '../src/check-outcome';
 import { ResultBatcher } from '../src/result-batcher';
 import { createRunCheckProcessor } from '../src/run-check.processor';
 import { logRedisCommands, type RedisCommandLog } from './support/redis-command-log';

@@ -1,5 +1,6 @@
 import { aMonitor, aUser } from '@uptime/testing';
-import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
+import type { CheckOutcome } from '../src/check-outcome';
+import { recordCheckBatch } from '../src/record-check-batch';
 import { useBatchDatabase } from './support/batch-database';
 
 const T0 = Date.parse('2026-11-28T10:00:00.000Z');

@@ -2,7 +2,8 @@ import { createDataSource, Monitor, type DataSource } from '@uptime/db';
 import { aMonitor, aUser } from '@uptime/testing';
 import type { ProbeResult } from '@uptime/probe';
 import { isDatabaseUnavailable } from '../src/database-unavailable';
-import { recordCheckBatch, type CheckOutcome } from '../src/record-check-batch';
+import type { CheckOutcome } from '../src/check-outcome';
+import { recordCheckBatch } from '../src/record-check-batch';
 import { useBatchDatabase } from './support/batch-database';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');

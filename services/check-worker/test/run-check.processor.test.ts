@@ -6,7 +6,7 @@ import { aCheckConfig, answer, startFakeHttpServer, type FakeHttpServer } from '
 import type { Redis } from 'ioredis';
 import { CheckLock } from '../src/check-lock';
 import { createRunCheckProcessor, plannedTimeOf } from '../src/run-check.processor';
-import type { CheckOutcome } from '../src/record-check-batch';
+import type { CheckOutcome } from '../src/check-outcome';
 
 const logger = createLogger({ level: 'silent', service: 'test' });
 
