@@ -13,3 +13,4 @@ export * from './wait-for';
 export * from './service-process';
 export * from './prometheus-text';
 export * from './fault-proxy';
+export * from './ssrf-targets';
