@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createLogger } from '@uptime/logger';
 import { aCaller, freePort } from '@uptime/testing';
-import { startAgent, type RunningAgent } from '../../agent/src/agent-server';
+import { startAgent, type RunningAgent } from '@uptime/agent';
 import { expectMeta, useApiHarness } from './support/api-harness';
 
 const h = useApiHarness();

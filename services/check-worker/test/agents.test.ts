@@ -19,7 +19,7 @@ import {
   type FakeHttpServer,
 } from '@uptime/testing';
 // The reference agent itself, in-process: the real server, signatures and probe.
-import { startAgent, type RunningAgent } from '../../agent/src/agent-server';
+import { startAgent, type RunningAgent } from '@uptime/agent';
 import { createAgentChecks } from '../src/agent-checks';
 import { startCheckWorker } from '../src/check-worker';
 import { CheckLock } from '../src/check-lock';

@@ -2,14 +2,22 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { renderSchema, SCHEMA_FILE } from './render-schema';
 
 /**
- * `pnpm --filter @uptime/client generate`: writes src/schema.d.ts. With `--check [file]` it only
- * says (exit 1) whether the file (default src/schema.d.ts) differs from what the document gives.
+ * `tsx src/generate/main.ts <document.json | -> [--check [file]]`: writes src/schema.d.ts from the
+ * OpenAPI document in the file (`-`: stdin). With `--check [file]` it only says (exit 1) whether
+ * the file (default src/schema.d.ts) differs from what the document gives.
+ *
+ * The document comes in as data, not as an import of the API's source: `pnpm --filter
+ * @uptime/client generate` pipes the API's own script (services/api/src/openapi/write-document.ts)
+ * into this one, and services/api/test/client-schema.test.ts checks the file is current.
  */
 async function main(): Promise<void> {
-  const fresh = await renderSchema();
-  const check = process.argv.indexOf('--check');
+  const [source, ...rest] = process.argv.slice(2);
+  if (source === undefined || source === '--check') throw new Error('usage: main.ts <document.json | -> [--check [file]]');
+  const document = JSON.parse(readFileSync(source === '-' ? 0 : source, 'utf8')) as object;
+  const fresh = await renderSchema(document);
+  const check = rest.indexOf('--check');
   if (check !== -1) {
-    const file = process.argv[check + 1] ?? SCHEMA_FILE;
+    const file = rest[check + 1] ?? SCHEMA_FILE;
     if (readFileSync(file, 'utf8') !== fresh) {
       process.stderr.write(`${file} is stale: run pnpm --filter @uptime/client generate\n`);
       process.exit(1);

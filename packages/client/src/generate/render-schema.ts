@@ -1,7 +1,5 @@
-import 'reflect-metadata';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '@uptime/api/src/openapi/document';
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../schema.d.ts');
 
@@ -12,8 +10,8 @@ const HEADER = `/**
  */
 `;
 
-/** schema.d.ts as the current document gives it (a request field with a default stays optional to send). */
-export async function renderSchema(): Promise<string> {
-  const ast = await openapiTS(buildOpenApiDocument() as unknown as Parameters<typeof openapiTS>[0], { alphabetize: false, defaultNonNullable: false });
+/** schema.d.ts as `document` (the OpenAPI document, parsed) gives it (a request field with a default stays optional to send). */
+export async function renderSchema(document: object): Promise<string> {
+  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: false, defaultNonNullable: false });
   return `${HEADER}\n${astToString(ast)}`;
 }
