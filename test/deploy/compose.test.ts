@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { CONTRACT_VARIABLES, envExampleKeys, envClassVariables, ROOT } from './deploy-files';
+import { CORE_VARIABLES, envExampleKeys, envClassVariables, ROOT } from './deploy-files';
 
 interface ComposeService {
   image?: string;
@@ -96,8 +96,8 @@ describe('docker-compose.yml', () => {
 describe('.env.example', () => {
   const keys = envExampleKeys();
 
-  it('lists every variable of contract §1 once', () => {
-    expect(CONTRACT_VARIABLES.filter((v) => !keys.includes(v))).toEqual([]);
+  it('lists every core variable of docs/configuration.md once', () => {
+    expect(CORE_VARIABLES.filter((v) => !keys.includes(v))).toEqual([]);
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
   });
 

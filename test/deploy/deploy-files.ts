@@ -4,8 +4,8 @@ import path from 'node:path';
 /** The repository root. */
 export const ROOT = path.resolve(__dirname, '../..');
 
-/** Contract §1's variables: fixed names that tests and deployments rely on. */
-export const CONTRACT_VARIABLES = [
+/** Variables of docs/configuration.md ("Core variables"): names fixed because tests and deployments rely on them. */
+export const CORE_VARIABLES = [
   'PORT',
   'HOST',
   'DATABASE_URL',

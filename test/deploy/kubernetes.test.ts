@@ -5,7 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { CONTRACT_VARIABLES, ROOT } from './deploy-files';
+import { CORE_VARIABLES, ROOT } from './deploy-files';
 
 const DIR = path.join(ROOT, 'deploy/kubernetes');
 
@@ -145,13 +145,13 @@ describe('deploy/kubernetes manifests', () => {
     expect(hpa.metrics).toContainEqual(expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) }));
   });
 
-  it('configure every contract variable through the ConfigMap or the Secret, secrets only in the Secret', () => {
+  it('configure every core variable (docs/configuration.md) through the ConfigMap or the Secret, secrets only in the Secret', () => {
     const config = find('ConfigMap', 'uptime-config').data ?? {};
     const secret = find('Secret', 'uptime-secrets').stringData ?? {};
     const both = Object.keys(config).filter((k) => k in secret);
     expect(both).toEqual([]);
     const provider = /^(GITHUB|GOOGLE)_(AUTHORIZATION|TOKEN|USER_PROFILE|USER_EMAIL)_URL$/; // provider defaults are right in production
-    const missing = CONTRACT_VARIABLES.filter((v) => !(v in config) && !(v in secret) && !provider.test(v));
+    const missing = CORE_VARIABLES.filter((v) => !(v in config) && !(v in secret) && !provider.test(v));
     expect(missing).toEqual([]);
     for (const key of [
       'DATABASE_URL',

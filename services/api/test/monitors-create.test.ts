@@ -27,7 +27,7 @@ async function monitorCount(): Promise<number> {
   return row.n;
 }
 
-/** The contract's error envelope, exactly: `{error: {code, message, details?}, meta}`, no stack. */
+/** The error envelope of docs/errors.md, exactly: `{error: {code, message, details?}, meta}`, no stack. */
 function expectError(res: request.Response, status: number, code: string): void {
   expect(res.status).toBe(status);
   expect(Object.keys(res.body).sort()).toEqual(['error', 'meta']);

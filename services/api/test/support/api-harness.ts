@@ -95,7 +95,7 @@ export function useApiHarness(overrides: Record<string, string | undefined> = {}
   };
 }
 
-/** Asserts the contract's meta block and X-Request-Id header (docs/api.md). */
+/** Asserts the meta block and X-Request-Id header of docs/api.md ("Envelopes, ids and times"). */
 /** An error answer with `status` and `code`, and the envelope's meta. */
 export function expectError(res: { status: number; body: { error?: { code?: string }; meta?: { request_id?: string; timestamp?: string } }; headers: Record<string, string> }, status: number, code: string): void {
   expect([res.status, res.body.error?.code]).toEqual([status, code]);

@@ -14,7 +14,7 @@ const query = (name: string, description: string): ParameterSpec => ({ name, in:
 /** The sign-in legs: reachable without a caller. */
 const SIGN_IN_ERRORS = ['NOT_FOUND'] as const;
 
-/** `/auth` (sign-in.routes.ts, session.routes.ts, tokens.routes.ts; docs/identity.md). */
+/** `/auth` (sign-in.routes.ts, session.routes.ts, tokens.routes.ts; docs/security.md: OAuth sign-in, sessions, API tokens). */
 export const AUTH_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
