@@ -164,4 +164,19 @@ describe('GET /badge/{token}/status.svg and uptime.svg', () => {
     const again = await svgGet(url).set('If-None-Match', first.headers.etag!);
     expect(again.status).toBe(304);
   });
+
+  it('may be embedded by any site (Cross-Origin-Resource-Policy: cross-origin), the "not found" badge too; the rest stays same-origin', async () => {
+    const m = await aMonitor(h.ds, user, { status: 'online' });
+    const badge = await aBadge(m);
+    for (const path of [pathOf(badge.status_url), `${pathOf(badge.uptime_url)}?period=7d`, `/badge/${'A'.repeat(43)}/status.svg`, '/badge/%FF/status.svg']) {
+      const res = await svgGet(path);
+      expect([path, res.headers['cross-origin-resource-policy']]).toEqual([path, 'cross-origin']);
+    }
+    // A refused period is still the badge route's answer; the API, the status page and its stylesheet are not meant for other sites.
+    expect((await request(h.app).get(`${pathOf(badge.uptime_url)}?period=1y`)).headers['cross-origin-resource-policy']).toBe('cross-origin');
+    for (const path of ['/api/v1/monitors', '/status/nothing-here', '/status/assets/status-page.css', '/api/v1/public/status-pages/nothing-here']) {
+      const res = await request(h.app).get(path).set('Authorization', auth);
+      expect([path, res.headers['cross-origin-resource-policy']]).toEqual([path, 'same-origin']);
+    }
+  });
 });
