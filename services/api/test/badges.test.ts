@@ -99,6 +99,23 @@ describe('POST and DELETE /monitors/{id}/badge', () => {
     expect((await svgGet(pathOf(badge.status_url))).status).toBe(200);
   });
 
+  it('GET says whether the monitor has a badge, and since when; never its token', async () => {
+    const m = await aMonitor(h.ds, user);
+    const state = async (as = auth) => request(h.app).get(`/api/v1/monitors/${m.id}/badge`).set('Authorization', as);
+    const none = await state();
+    expect([none.status, none.body.data]).toEqual([200, { exists: false, created_at: null }]);
+    expectMeta(none);
+    const badge = await aBadge(m);
+    const some = await state();
+    expect(some.body.data).toEqual({ exists: true, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(Date.now() - Date.parse(some.body.data.created_at)).toBeLessThan(60_000);
+    expect(some.text).not.toContain(badge.badge_token);
+    expect((await request(h.app).delete(`/api/v1/monitors/${m.id}/badge`).set('Authorization', auth)).status).toBe(200);
+    expect((await state()).body.data).toEqual({ exists: false, created_at: null });
+    const other = await state(otherAuth);
+    expect([other.status, other.body.error?.code]).toEqual([404, 'MONITOR_NOT_FOUND']);
+  });
+
   it('goes with its monitor', async () => {
     const m = await aMonitor(h.ds, user);
     const badge = await aBadge(m);
