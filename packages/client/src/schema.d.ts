@@ -885,7 +885,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Whether a monitor has a badge
+         * @description The token itself is never shown again (only its hash is stored): create a new one to see an address.
+         */
+        get: operations["getMonitorBadge"];
         put?: never;
         /**
          * Create or replace a monitor's badge token
@@ -2542,6 +2546,16 @@ export interface components {
              * @description Add ?period=24h|7d|30d|90d (default 30d)
              */
             uptime_url: string;
+        };
+        /** @description Whether the monitor has a badge (its token is never shown again: only its hash is stored) */
+        BadgeState: {
+            exists: boolean;
+            /**
+             * Format: date-time
+             * @description When its token was made; null without a badge
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string | null;
         };
         /** @description A new status page */
         StatusPageCreate: {
@@ -7623,6 +7637,59 @@ export interface operations {
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getMonitorBadge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge state */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "exists": true,
+                     *         "created_at": "2026-11-20T09:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BadgeState"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -41,7 +41,7 @@ describe('the web app in a browser', () => {
 
   /** The monitor's status as the server has it: what the page's next refresh shows. */
   const serverSays = (name: string, status: string): Promise<void> => monitorOnServer(stack.ds, name, status);
-  const { heading, nav, notice, checkPage, refreshed } = appDriver(() => page);
+  const { heading, nav, notice, checkPage, refreshed, expectClearOfTopBar } = appDriver(() => page);
 
   it('1. signs in through GitHub (only the configured provider is offered)', async () => {
     await page.goto(`${appUrl}/`);
@@ -70,6 +70,8 @@ describe('the web app in a browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await notice('Monitor "Checkout API" added');
     await heading().filter({ hasText: 'Checkout API' }).waitFor();
+    // Save is below the fold: the monitor's page opens at its top, its name not under the top bar.
+    await expectClearOfTopBar(heading());
     // Pending: the page asks every 2 s.
     await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
     // The recent checks, read when the page opened (none yet), come with its next refresh.
@@ -119,6 +121,7 @@ describe('the web app in a browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await notice('Monitor saved');
     await heading().filter({ hasText: 'Checkout API' }).waitFor();
+    await expectClearOfTopBar(heading());
     await page.getByRole('button', { name: 'Test now' }).click();
     await page.getByRole('status').filter({ hasText: 'Test result' }).waitFor({ timeout: 15_000 });
   });

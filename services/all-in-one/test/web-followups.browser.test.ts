@@ -169,13 +169,17 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await page.getByText('No status pages yet.').waitFor();
   });
 
-  it('3. creates a badge (its URLs shown once, with Markdown), and revokes it', async () => {
+  it('3. creates a badge (its URLs shown once, with Markdown), and revokes it; "Revoke" only while there is one', async () => {
     await nav('Monitors');
     await page.getByRole('link', { name: 'Shop', exact: true }).click();
     await heading().filter({ hasText: 'Shop' }).waitFor();
     const badge = page.getByRole('region', { name: 'Badge' });
-    await badge.getByRole('button', { name: 'Create or replace badge' }).click();
+    await badge.getByText('This monitor has no badge.').waitFor();
+    expect(await badge.getByRole('button', { name: 'Revoke badge' }).count()).toBe(0);
+    await badge.getByRole('button', { name: 'Create badge' }).click();
     await notice('Badge created');
+    await badge.getByText(/^This monitor has a badge, made /).waitFor();
+    expect(await badge.getByRole('button', { name: 'Replace badge' }).count()).toBe(1);
     const statusUrl = await secretOf('Status badge URL');
     expect(statusUrl).toMatch(new RegExp(`^${appUrl}/badge/[\\w-]{43}/status\\.svg$`));
     expect(await secretOf('Markdown for a README')).toContain(`![status](${statusUrl})`);
@@ -190,6 +194,12 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await notice('Badge revoked');
     expect((await fetch(statusUrl)).status).toBe(404);
     expect(await page.getByRole('group', { name: 'Status badge URL' }).count()).toBe(0);
+    await badge.getByText('This monitor has no badge.').waitFor();
+    expect(await badge.getByRole('button', { name: 'Revoke badge' }).count()).toBe(0);
+    // Read again from the server: still none.
+    await page.reload();
+    await badge.getByText('This monitor has no badge.').waitFor();
+    expect(await badge.getByRole('button', { name: 'Revoke badge' }).count()).toBe(0);
   });
 
   it('4. sets Slack and a signed webhook, shows the secret once, and shows each test delivery', async () => {

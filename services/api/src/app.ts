@@ -1,7 +1,5 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
-import type { Logger } from '@uptime/logger';
 import { createServiceMetrics } from '@uptime/observability';
 import type { AppDeps } from './app-deps';
 import { corsPolicy } from './http/cors';
@@ -13,6 +11,7 @@ import { httpMetrics, opsRoutes } from './http/ops';
 import { publicRateLimiter } from './http/rate-limit';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
+import { requestLogging } from './http/request-log';
 import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses } from './openapi/response-inspection';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
@@ -29,10 +28,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext);
   // Operations first: before HTTPS redirects, sessions, auth and rate limits (and not logged).
   const gate = useOperations(app, deps);
-  // pino-http writes its one line per request at info, but serializes each request into child
-  // loggers whatever the level; nothing else reads req.log, so below info it is not run at all.
-  const requestLogger = requestLogging(logger);
-  app.use((req, res, next) => (logger.isLevelEnabled('info') ? requestLogger(req, res, next) : next()));
+  app.use(requestLogging(logger));
   app.use(gate.middleware);
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
@@ -66,20 +62,6 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
     () => undefined,
   );
   return gate;
-}
-
-/** One log line per request, with its request id; a 503 is expected and logged without a stack. */
-function requestLogging(logger: Logger) {
-  return pinoHttp<express.Request, express.Response>({
-    logger,
-    genReqId: (_req, res) => String(res.locals?.requestId ?? ''),
-    customProps: (_req, res) => ({ request_id: (res as express.Response).locals?.requestId }),
-    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    // A 503 is expected (a dependency away, or starting): its one line says why, without a stack.
-    customErrorObject: (_req, res, _error, val: Record<string, unknown>) =>
-      res.statusCode === 503 ? { res: val.res, responseTime: val.responseTime, reason: res.locals.unavailableReason } : val,
-    customErrorMessage: (_req, res) => (res.statusCode === 503 ? 'service unavailable' : 'request errored'),
-  });
 }
 
 /**

@@ -99,6 +99,23 @@ describe('POST and DELETE /monitors/{id}/badge', () => {
     expect((await svgGet(pathOf(badge.status_url))).status).toBe(200);
   });
 
+  it('GET says whether the monitor has a badge, and since when; never its token', async () => {
+    const m = await aMonitor(h.ds, user);
+    const state = async (as = auth) => request(h.app).get(`/api/v1/monitors/${m.id}/badge`).set('Authorization', as);
+    const none = await state();
+    expect([none.status, none.body.data]).toEqual([200, { exists: false, created_at: null }]);
+    expectMeta(none);
+    const badge = await aBadge(m);
+    const some = await state();
+    expect(some.body.data).toEqual({ exists: true, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(Date.now() - Date.parse(some.body.data.created_at)).toBeLessThan(60_000);
+    expect(some.text).not.toContain(badge.badge_token);
+    expect((await request(h.app).delete(`/api/v1/monitors/${m.id}/badge`).set('Authorization', auth)).status).toBe(200);
+    expect((await state()).body.data).toEqual({ exists: false, created_at: null });
+    const other = await state(otherAuth);
+    expect([other.status, other.body.error?.code]).toEqual([404, 'MONITOR_NOT_FOUND']);
+  });
+
   it('goes with its monitor', async () => {
     const m = await aMonitor(h.ds, user);
     const badge = await aBadge(m);
@@ -163,5 +180,20 @@ describe('GET /badge/{token}/status.svg and uptime.svg', () => {
     expect(first.headers['content-security-policy']).toMatch(/default-src 'none'/);
     const again = await svgGet(url).set('If-None-Match', first.headers.etag!);
     expect(again.status).toBe(304);
+  });
+
+  it('may be embedded by any site (Cross-Origin-Resource-Policy: cross-origin), the "not found" badge too; the rest stays same-origin', async () => {
+    const m = await aMonitor(h.ds, user, { status: 'online' });
+    const badge = await aBadge(m);
+    for (const path of [pathOf(badge.status_url), `${pathOf(badge.uptime_url)}?period=7d`, `/badge/${'A'.repeat(43)}/status.svg`, '/badge/%FF/status.svg']) {
+      const res = await svgGet(path);
+      expect([path, res.headers['cross-origin-resource-policy']]).toEqual([path, 'cross-origin']);
+    }
+    // A refused period is still the badge route's answer; the API, the status page and its stylesheet are not meant for other sites.
+    expect((await request(h.app).get(`${pathOf(badge.uptime_url)}?period=1y`)).headers['cross-origin-resource-policy']).toBe('cross-origin');
+    for (const path of ['/api/v1/monitors', '/status/nothing-here', '/status/assets/status-page.css', '/api/v1/public/status-pages/nothing-here']) {
+      const res = await request(h.app).get(path).set('Authorization', auth);
+      expect([path, res.headers['cross-origin-resource-policy']]).toEqual([path, 'same-origin']);
+    }
   });
 });

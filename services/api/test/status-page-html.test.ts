@@ -28,6 +28,23 @@ describe('GET /status/{slug}', () => {
     expect(res.text).toContain('&lt;/p&gt;&lt;b&gt;bold&lt;/b&gt;');
   });
 
+  it('names the tab after the title, adding "status" only when the title does not say it', async () => {
+    const m = await aMonitor(h.ds, user);
+    const titles = [
+      ['acme', 'Acme', 'Acme status'],
+      ['acme-status', 'Acme status', 'Acme status'],
+      ['acme-page', 'Acme Status Page', 'Acme Status Page'],
+      ['acme-statuspage', 'Acme Statuspage', 'Acme Statuspage'],
+      ['statusfy', 'Status of Acme', 'Status of Acme'],
+      ['ecstatic', 'Ecstatic', 'Ecstatic status'],
+    ];
+    for (const [slug, title] of titles) await aPage({ slug, title, monitor_ids: [m.id] });
+    for (const [slug, title, tab] of titles) {
+      const res = await request(h.app).get(`/status/${slug}`);
+      expect([title, res.text.match(/<title>(.*)<\/title>/)?.[1], res.text.match(/<h1>(.*)<\/h1>/)?.[1]]).toEqual([title, tab, title]);
+    }
+  });
+
   it('has 90 focusable, labelled days per monitor, no script, and a CSP without inline script or style', async () => {
     const a = await aMonitor(h.ds, user, { name: 'A' });
     const b = await aMonitor(h.ds, user, { name: 'B' });

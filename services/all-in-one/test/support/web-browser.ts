@@ -157,6 +157,13 @@ export function appDriver(currentPage: () => Page) {
     },
     /** A notice in the live region saying `text`. */
     notice,
+    /** `locator` is in the window and below the sticky top bar, not hidden under it. */
+    async expectClearOfTopBar(locator: Locator): Promise<void> {
+      const [box, bar] = await Promise.all([locator.boundingBox(), currentPage().getByRole('banner').boundingBox()]);
+      expect(box).not.toBeNull();
+      expect(box!.y).toBeGreaterThanOrEqual(bar!.y + bar!.height);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(currentPage().viewportSize()!.height);
+    },
     /** No serious or critical axe-core violation, and test-output/web-<name>.png. */
     async checkPage(name: string): Promise<void> {
       expect(await seriousAxeViolations(currentPage())).toEqual([]);

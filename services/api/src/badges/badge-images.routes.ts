@@ -29,8 +29,16 @@ function parsePeriod(raw: unknown): BadgePeriod {
   throw new ValidationError('Invalid query: period', { period: [`period must be one of ${BADGE_PERIODS.join(', ')}`] });
 }
 
-/** An SVG may not run script or load anything, even opened on its own. */
-const badgeSecurity = helmet({ contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'style-src': ["'unsafe-inline'"] } } });
+/**
+ * An SVG may not run script or load anything, even opened on its own. A badge is made to be shown
+ * on other sites (a README, a team's page), so it is a cross-origin resource: helmet's default
+ * `Cross-Origin-Resource-Policy: same-origin` makes Chromium refuse it there
+ * (ERR_BLOCKED_BY_RESPONSE.NotSameOrigin).
+ */
+const badgeSecurity = helmet({
+  contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'style-src': ["'unsafe-inline'"] } },
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+});
 
 /** `/badge/{token}/status.svg` and `/badge/{token}/uptime.svg`: a monitor's badges, no caller needed. */
 export function badgeImagesRouter(deps: PublicStatusDeps): Router {

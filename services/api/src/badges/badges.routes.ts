@@ -2,11 +2,14 @@ import { Router } from 'express';
 import { callerOf } from '../auth/caller';
 import { sendData, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
-import { createBadge, revokeBadge, type BadgesDeps } from './badges.service';
+import { createBadge, readBadgeState, revokeBadge, type BadgesDeps } from './badges.service';
 
-/** `/monitors/{id}/badge`: the owner creates, replaces or revokes a monitor's badge token. */
+/** `/monitors/{id}/badge`: the owner sees whether a monitor has a badge, creates, replaces or revokes its token. */
 export function badgesRouter(deps: BadgesDeps): Router {
   const router = Router();
+  router.get('/:id/badge', async (req, res) => {
+    sendData(res, await readBadgeState(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
+  });
   router.post('/:id/badge', async (req, res) => {
     sendData(res, await createBadge(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
   });

@@ -44,6 +44,19 @@ export async function createBadge(deps: BadgesDeps, ownerId: number, monitorId: 
   return { badge_token: token, status_url: `${base}/status.svg`, uptime_url: `${base}/uptime.svg` };
 }
 
+/** Whether a monitor has a badge, and since when: its token is never shown again (only a hash is kept). */
+export interface BadgeState {
+  exists: boolean;
+  created_at: string | null;
+}
+
+/** The monitor's badge state: what the owner's page needs to offer "Revoke" only when there is one. */
+export async function readBadgeState(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<BadgeState> {
+  await getMonitor(deps.ds, ownerId, monitorId);
+  const [row]: { created_at: Date }[] = await deps.ds.query(`SELECT created_at FROM monitor_badges WHERE monitor_id = $1`, [monitorId]);
+  return { exists: row !== undefined, created_at: row?.created_at.toISOString() ?? null };
+}
+
 /** Revokes the monitor's badge; true when it had one. */
 export async function revokeBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<boolean> {
   await getMonitor(deps.ds, ownerId, monitorId);

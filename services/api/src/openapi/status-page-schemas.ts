@@ -1,5 +1,5 @@
 import { MONITOR_STATUSES } from '@uptime/db';
-import { BADGE_TOKEN_LENGTH, BADGE_TOKEN_PATTERN, type CreatedBadge } from '../badges/badges.service';
+import { BADGE_TOKEN_LENGTH, BADGE_TOKEN_PATTERN, type BadgeState, type CreatedBadge } from '../badges/badges.service';
 import { PAGE_STATUSES, type PublicStatusPage } from '../status-pages/public-status';
 import { DESCRIPTION_MAX, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
 import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
@@ -40,6 +40,8 @@ export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
   active_incidents: [{ monitor_name: 'API', started_at: '2026-11-22T09:41:00.000Z' }],
   updated_at: '2026-11-22T10:00:00.000Z',
 };
+
+export const EXAMPLE_BADGE_STATE: BadgeState = { exists: true, created_at: '2026-11-20T09:30:00.000Z' };
 
 export const EXAMPLE_BADGE: CreatedBadge = {
   badge_token: 'Jx3v0_sQ8kZr1mN5bT2yWq9eLc7uHd4gFa6pVo0iKjE',
@@ -127,6 +129,16 @@ const badgeCreated = (): JsonSchema =>
     { description: 'A monitor\'s new badge' },
   );
 
+/** Whether a monitor has a badge. */
+const badgeState = (): JsonSchema =>
+  objectOf<BadgeState>(
+    {
+      exists: bool(),
+      created_at: nullable(timestamp({ description: 'When its token was made; null without a badge' })),
+    },
+    { description: 'Whether the monitor has a badge (its token is never shown again: only its hash is stored)' },
+  );
+
 /** The schemas of status pages and badges, answers and bodies, by component name. */
 export function statusPageSchemas(): Record<string, JsonSchema> {
   const fields = annotate(schemaOfDto(StatusPageFieldsDto), {
@@ -139,6 +151,7 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     StatusPage: statusPage(),
     PublicStatusPage: publicStatusPage(),
     BadgeCreated: badgeCreated(),
+    BadgeState: badgeState(),
     StatusPageCreate: { ...annotate(fields, {}, REQUIRED_ON_CREATE), description: 'A new status page' },
     StatusPageUpdate: { ...fields, description: 'PUT and PATCH: a partial body; monitor_ids replaces the list' },
   };

@@ -73,13 +73,19 @@ ${body}
 }
 
 /**
+ * The browser tab's name: the owner's title, followed by "status" unless it already says so
+ * ("Acme" is "Acme status"; "Acme status" and "Acme Statuspage" stay as they are).
+ */
+export const statusPageDocumentTitle = (title: string): string => (/\bstatus/i.test(title) ? title : `${title} status`);
+
+/**
  * The status page as a complete HTML document: no script, one stylesheet, every text the owner
  * typed escaped. Each day is a focusable image with its date and uptime as its accessible name;
  * the stylesheet shows that name on hover and focus.
  */
 export function renderStatusPage(page: PublicStatusPage): string {
   return htmlDocument(
-    `${page.title} status`,
+    statusPageDocumentTitle(page.title),
     `<header>
 <h1>${e(page.title)}</h1>
 ${page.description ? `<p class="description">${e(page.description)}</p>` : ''}

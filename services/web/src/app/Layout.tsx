@@ -44,12 +44,14 @@ export function Layout() {
   // A new page starts at its top, and the keyboard and screen reader continue from its content.
   // A layout effect: in the commit that shows the new page. Navigations are transitions, whose
   // passive effects run after a paint, so the new page would show with focus still on the link.
+  // The focus must not scroll: Chromium brings a focused element taller than the window to the
+  // window's top edge, which put the page's heading under the sticky top bar (a saved monitor's).
   const firstPath = useRef(location.pathname);
   useLayoutEffect(() => {
     if (location.pathname === firstPath.current) return;
     firstPath.current = '';
     window.scrollTo(0, 0);
-    document.getElementById('main')?.focus();
+    document.getElementById('main')?.focus({ preventScroll: true });
   }, [location.pathname]);
 
   // Back to the page a sign-in started from (kept across the provider's round trip).

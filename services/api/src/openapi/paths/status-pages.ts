@@ -4,7 +4,7 @@ import { dataEnvelope, listEnvelope } from '../common-schemas';
 import { dataExample, listExample, messageExample } from '../examples';
 import { enumOf, ref, str, type JsonSchema } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec, type ResponseSpec } from '../operation';
-import { EXAMPLE_BADGE, EXAMPLE_PUBLIC_PAGE, EXAMPLE_STATUS_PAGE } from '../status-page-schemas';
+import { EXAMPLE_BADGE, EXAMPLE_BADGE_STATE, EXAMPLE_PUBLIC_PAGE, EXAMPLE_STATUS_PAGE } from '../status-page-schemas';
 
 const BASE = '/api/v1/status-pages';
 const PAGE = `${BASE}/{id}`;
@@ -75,6 +75,17 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     parameters: [id],
     responses: { 200: { description: 'Deleted', schema: ref('MessageResponse'), example: messageExample('Status page deleted') } },
     errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/monitors/{id}/badge',
+    operationId: 'getMonitorBadge',
+    tag: 'Status pages',
+    summary: 'Whether a monitor has a badge',
+    description: 'The token itself is never shown again (only its hash is stored): create a new one to see an address.',
+    parameters: [idParam('monitor')],
+    responses: { 200: { description: 'The badge state', schema: dataEnvelope(ref('BadgeState')), example: dataExample(EXAMPLE_BADGE_STATE) } },
+    errors: ['MONITOR_NOT_FOUND'],
   },
   {
     method: 'post',
