@@ -40,7 +40,7 @@ export const ALERT_TABLES: Record<AlertTable, AlertTableSql> = {
   },
 };
 
-/** The audience's columns, from `m`, `u` and `p` as AUDIENCE_JOINS names them. */
+/** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
 const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, u.email AS owner_email, m.name AS monitor_name, m.url AS monitor_url,
             -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
             -- emails off; the notifications themselves are still recorded.
