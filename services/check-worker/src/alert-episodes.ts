@@ -1,5 +1,5 @@
 import type { EntityManager } from '@uptime/db';
-import { closeEpisode, openEpisode } from './alert-episode.repository';
+import { closeAlert, openAlert } from './alert.repository';
 
 const DAY_MS = 86_400_000;
 
@@ -64,8 +64,8 @@ export interface EpisodeStep {
 }
 
 /**
- * Applies `decideEpisodes()` in the caller's transaction: closes, then opens, the rows of
- * alert_episodes. `responseTime` and `threshold` describe the check that made the monitor slow.
+ * Applies `decideEpisodes()` in the caller's transaction: closes, then opens, the alerts
+ * (alert.repository.ts). `responseTime` and `threshold` describe the check that made the monitor slow.
  */
 export async function stepEpisodes(
   em: EntityManager,
@@ -80,27 +80,33 @@ export async function stepEpisodes(
     episodeIds: [],
   };
   if (d.closesSlow && state.openSlowEpisodeId !== null) {
-    await closeEpisode(em, state.openSlowEpisodeId, check.checkedAt);
+    await closeAlert(em, 'slow', state.openSlowEpisodeId, check.checkedAt);
     step.episodeIds.push(state.openSlowEpisodeId);
     step.openSlowEpisodeId = null;
   }
   if (d.opensSlow) {
-    step.openSlowEpisodeId = await openEpisode(em, monitorId, 'slow', check.checkedAt, [
-      check.responseTime,
-      state.responseTimeThreshold,
-      null,
-      null,
-    ]);
+    step.openSlowEpisodeId = await openAlert(em, {
+      kind: 'slow',
+      monitorId,
+      startedAt: check.checkedAt,
+      responseTime: check.responseTime,
+      responseTimeThreshold: state.responseTimeThreshold,
+    });
     step.episodeIds.push(step.openSlowEpisodeId);
   }
   if (d.closesCertificate && state.openCertificateEpisodeId !== null) {
-    await closeEpisode(em, state.openCertificateEpisodeId, check.checkedAt);
+    await closeAlert(em, 'certificate', state.openCertificateEpisodeId, check.checkedAt);
     step.episodeIds.push(state.openCertificateEpisodeId);
     step.openCertificateEpisodeId = null;
   }
   if (d.opensCertificate) {
-    const details = [null, null, check.certificateExpiresAt, state.certificateExpiryDays] as const;
-    step.openCertificateEpisodeId = await openEpisode(em, monitorId, 'certificate', check.checkedAt, details);
+    step.openCertificateEpisodeId = await openAlert(em, {
+      kind: 'certificate',
+      monitorId,
+      startedAt: check.checkedAt,
+      certificateExpiresAt: check.certificateExpiresAt,
+      certificateExpiryDays: state.certificateExpiryDays,
+    });
     step.episodeIds.push(step.openCertificateEpisodeId);
   }
   return step;

@@ -137,22 +137,6 @@ export async function insertResults(
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));
 }
 
-export async function openIncident(em: EntityManager, o: CheckOutcome, startedAt: Date): Promise<number> {
-  const [row]: { id: number }[] = await em.query(
-    `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [o.monitorId, startedAt, o.result.statusCode, o.result.responseTime, truncate(o.result.error, 500)],
-  );
-  return row!.id;
-}
-
-export async function closeIncident(em: EntityManager, incidentId: number, at: Date): Promise<void> {
-  await em.query(
-    `UPDATE incidents SET resolved_at = $2, duration = GREATEST(0, round(extract(epoch FROM ($2::timestamptz - started_at))))::int
-      WHERE id = $1 AND resolved_at IS NULL`,
-    [incidentId, at],
-  );
-}
-
 export async function updateMonitors(em: EntityManager, updates: Map<number, MonitorUpdate>): Promise<void> {
   const ids = [...updates.keys()];
   const u = ids.map((id) => updates.get(id)!);

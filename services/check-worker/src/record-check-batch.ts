@@ -1,17 +1,16 @@
 import { uncheckedSpanBefore, type DataSource, type EntityManager } from '@uptime/db';
 import {
-  closeIncident,
   insertNoDataSpans,
   insertResults,
   loadMaintenance,
   lockMonitors,
-  openIncident,
   updateMonitors,
   upsertRollups,
   type LockedMonitor,
   type MonitorUpdate,
   type NoDataSpan,
 } from './check-batch.repository';
+import { closeAlert, openAlert } from './alert.repository';
 import { inBatchTransaction } from './batch-transaction';
 import type { CheckOutcome } from './check-outcome';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
@@ -195,10 +194,11 @@ async function stepIncident(
     // Offline when a window ended: the downtime starts when the window did.
     const windowEnd = wasInMaintenance && newest !== null ? maintenanceAt(windows, o.monitorId, newest)?.endsAt : undefined;
     const startedAt = windowEnd !== undefined && windowEnd < o.result.checkedAt ? windowEnd : o.result.checkedAt;
-    openIncidentId = incidentId = await openIncident(em, o, startedAt);
+    const { statusCode, responseTime, error } = o.result;
+    openIncidentId = incidentId = await openAlert(em, { kind: 'downtime', monitorId: o.monitorId, startedAt, statusCode, responseTime, error });
   }
   if (step.closesIncident && before.openIncidentId !== null) {
-    await closeIncident(em, before.openIncidentId, o.result.checkedAt);
+    await closeAlert(em, 'downtime', before.openIncidentId, o.result.checkedAt);
     incidentId = before.openIncidentId;
     openIncidentId = null;
   }

@@ -8,8 +8,7 @@ import { postToSlack, slackProvider } from './channels/slack';
 import { postWebhook, webhookProvider } from './channels/webhook';
 import type { DeliveryOptions } from './deliveries/delivery-deps';
 import { ProviderPauses } from './deliveries/provider-pauses.repository';
-import { composeTestEmail } from './incident-email';
-import { composeTestSlack } from './incident-slack';
+import { composeTestEmail, composeTestSlack } from './alert-test-messages';
 import { recipientsOf } from './recipients';
 
 /** The part of a BullMQ job this processor uses; a `Job` fits. */

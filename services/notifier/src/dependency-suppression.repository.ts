@@ -1,4 +1,6 @@
-import { queryRows, type EntityManager } from '@uptime/db';
+import { queryRows, type EntityManager, type NotificationType } from '@uptime/db';
+import type { AlertRef } from './alert';
+import { ALERT_TABLES } from './alert.repository';
 
 /**
  * Suppresses a just-created downtime notification while a monitor its monitor depends on
@@ -22,17 +24,19 @@ export async function suppressIfParentOffline(tx: EntityManager, notificationId:
 }
 
 /**
- * A recovery follows its downtime: suppressed (and not sent) exactly when the downtime was, so
- * nobody hears of the end of an outage they never heard of, and whoever heard of it hears the end.
+ * The notification of an alert's end (a recovery) follows the alert's own (its downtime):
+ * suppressed (and not sent) exactly when that one was, so nobody hears of the end of an outage
+ * they never heard of, and whoever heard of it hears the end.
  */
-export async function inheritSuppression(tx: EntityManager, recoveryId: number, incidentId: number): Promise<boolean> {
+export async function inheritSuppression(tx: EntityManager, endId: number, ref: AlertRef, type: NotificationType): Promise<boolean> {
+  const column = ALERT_TABLES[ref.table].notificationColumn;
   const rows = await queryRows<{ id: number }>(
     tx,
     `UPDATE notifications r SET suppressed = true, suppressed_by = d.suppressed_by
        FROM notifications d
-      WHERE r.id = $1 AND d.incident_id = $2 AND d.type = 'downtime' AND d.suppressed
+      WHERE r.id = $1 AND d.${column} = $2 AND d.type = $3 AND d.suppressed
      RETURNING r.id`,
-    [recoveryId, incidentId],
+    [endId, ref.id, type],
   );
   return rows.length > 0;
 }

@@ -1,102 +1,133 @@
-import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationErrorDetails, type NotificationType } from '@uptime/db';
-import type { AlertAudience } from './episode.repository';
-import { INCIDENT_DURATION_SQL, type IncidentContext } from './incident.repository';
-import { downtimeMessage, recoveryMessage } from './incident-text';
+import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationType } from '@uptime/db';
+import type { AlertAudience, AlertContext, AlertRef } from './alert';
+import { ALERT_TABLES } from './alert.repository';
+import { kindOf } from './alert-kinds';
 import { queueDeliveries } from './deliveries/delivery.repository';
 import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression.repository';
 import { recipientsOf } from './recipients';
 
-export interface RecordedNotifications {
-  /** Ids of the notifications this call created; null when one existed already or is not due. */
-  downtimeId: number | null;
-  recoveryId: number | null;
-}
+/** The notifications one call created, by type (`notifications_created_total{type}`). */
+export type RecordedNotifications = { id: number; type: NotificationType }[];
 
 /**
- * Brings the notifications of an incident in line with the incident row, whichever event (offline
- * or online) asks and however often: a downtime notification, active while the incident is open,
- * resolved with the incident's end and duration once it is closed; and, once closed, a recovery
- * notification unless the downtime was resolved by hand (docs/notifications.md).
+ * Brings the notifications of an alert in line with the alert's row, whichever event (the one that
+ * opened it or the one that closed it) asks and however often, for every kind alike
+ * (docs/notifications.md); what differs between kinds is their AlertKindSpec (alert-kinds/):
+ * - the notification the alert opens, unique per (alert, type), active while the alert is open,
+ *   and its `opened` messages, unless a monitor it depends on is offline (the kind says whether
+ *   that matters) or it was created after its alert ended and the kind says that is not worth it;
+ * - once the alert is resolved, that notification resolved with its end and duration (one
+ *   resolved by hand keeps its own), then what the kind's end tells: nothing, a `resolved` message
+ *   ("no longer slow"), or a notification of its own (`recovery`, not after a downtime resolved by
+ *   hand, suppressed when the downtime was).
  *
- * Every write is idempotent (unique incident_id + type, `WHERE status = 'active'`), and state is
- * read from the incidents row inside each statement rather than from `ctx`, so an event handled
- * late or out of order cannot leave an active notification behind for a closed incident.
- *
- * A notification and its deliveries are written in one transaction: a crash cannot leave a
- * notification whose messages were never queued, and a retry never queues them twice.
+ * Every write is idempotent (`ON CONFLICT DO NOTHING`, `WHERE status = 'active'`), and the alert's
+ * state is read from its row inside each statement rather than from `alert`, so of any number of
+ * redeliveries and notifiers exactly one creates and one resolves, only that one queues messages,
+ * and an event handled late or out of order cannot leave an active notification behind for a
+ * closed alert. A notification and its deliveries are written in one transaction: a crash cannot
+ * leave a notification whose messages were never queued, and a retry never queues them twice.
  */
-export function recordIncidentNotifications(dataSource: DataSource, ctx: IncidentContext): Promise<RecordedNotifications> {
+export function recordAlertNotifications(dataSource: DataSource, alert: AlertContext): Promise<RecordedNotifications> {
+  const kind = kindOf(alert);
   return dataSource.transaction(async (tx) => {
-    const downtimeId = await insertDowntime(tx, ctx);
-    if (downtimeId !== null && (await suppressIfParentOffline(tx, downtimeId, ctx.monitorId)).length === 0) await queueAllDeliveries(tx, downtimeId, ctx);
-    if (ctx.resolvedAt === null) return { downtimeId, recoveryId: null };
+    const recorded: RecordedNotifications = [];
+    const created = await insertNotification(tx, alert, kind.notificationType, kind.message(alert), kind.errorDetails(alert));
+    if (created !== null) {
+      recorded.push({ id: created.id, type: kind.notificationType });
+      const isSuppressed = kind.isSuppressedByDependencies && (await suppressIfParentOffline(tx, created.id, alert.monitorId)).length > 0;
+      if (!isSuppressed && (!created.resolved || kind.opensWhenOver)) await queueAllDeliveries(tx, created.id, alert);
+    }
+    if (alert.resolvedAt === null) return recorded;
 
-    await resolveDowntime(tx, ctx.incidentId);
-    const recoveryId = await insertRecovery(tx, ctx);
-    if (recoveryId !== null && !(await inheritSuppression(tx, recoveryId, ctx.incidentId)) && ctx.alertOnRecovery) await queueAllDeliveries(tx, recoveryId, ctx);
-    return { downtimeId, recoveryId };
+    const resolvedId = await resolveNotification(tx, alert.ref, kind.notificationType);
+    const { end } = kind;
+    if (end.tells === 'resolved-message') {
+      // Ended by this call: resolved now, or created already resolved (handled after its end).
+      const endedId = resolvedId ?? (created?.resolved ? created.id : null);
+      if (endedId !== null && end.isSent(alert)) await queueAllDeliveries(tx, endedId, alert, 'resolved');
+    } else if (end.tells === 'notification') {
+      const endId = await insertEndNotification(tx, alert, kind.notificationType, end.type, end.message(alert));
+      if (endId !== null) {
+        recorded.push({ id: endId, type: end.type });
+        const isSuppressed = await inheritSuppression(tx, endId, alert.ref, kind.notificationType);
+        if (!isSuppressed && end.isSent(alert)) await queueAllDeliveries(tx, endId, alert);
+      }
+    }
+    return recorded;
   });
 }
 
-async function insertDowntime(tx: EntityManager, ctx: IncidentContext): Promise<number | null> {
-  const details: NotificationErrorDetails = {
-    status_code: ctx.statusCode,
-    response_time: ctx.responseTime,
-    error_message: ctx.error ?? '',
-  };
+/** The alert's own notification of `type`, as its row is now; null when it existed already. */
+async function insertNotification(
+  tx: EntityManager,
+  alert: AlertContext,
+  type: NotificationType,
+  message: string,
+  errorDetails: unknown,
+): Promise<{ id: number; resolved: boolean } | null> {
+  const { ref } = alert;
+  const t = ALERT_TABLES[ref.table];
+  const rows = await queryRows<{ id: number; status: string }>(
+    tx,
+    `INSERT INTO notifications (user_id, monitor_id, ${t.notificationColumn}, type, status, message, started_at, resolved_at, duration, error_details)
+     SELECT $2, a.monitor_id, a.id, $3,
+            CASE WHEN a.resolved_at IS NULL THEN 'active' ELSE 'resolved' END,
+            $4, a.started_at, a.resolved_at,
+            CASE WHEN a.resolved_at IS NULL THEN NULL ELSE ${t.duration} END,
+            $5::jsonb
+       FROM ${ref.table} a
+      WHERE a.id = $1
+     ON CONFLICT (${t.notificationColumn}, type) DO NOTHING
+     RETURNING id, status`,
+    [ref.id, alert.ownerId, type, message, errorDetails === null ? null : JSON.stringify(errorDetails)],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, resolved: row.status === 'resolved' } : null;
+}
+
+/** Only an active notification: one resolved by hand keeps its own resolved_at. Returns the one it resolved. */
+async function resolveNotification(tx: EntityManager, ref: AlertRef, type: NotificationType): Promise<number | null> {
+  const t = ALERT_TABLES[ref.table];
   const rows = await queryRows<{ id: number }>(
     tx,
-    `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at, resolved_at, duration, error_details)
-     SELECT $2, i.monitor_id, i.id, 'downtime',
-            CASE WHEN i.resolved_at IS NULL THEN 'active' ELSE 'resolved' END,
-            $3, i.started_at, i.resolved_at,
-            CASE WHEN i.resolved_at IS NULL THEN NULL ELSE ${INCIDENT_DURATION_SQL} END,
-            $4::jsonb
-       FROM incidents i
-      WHERE i.id = $1
-     ON CONFLICT (incident_id, type) DO NOTHING
-     RETURNING id`,
-    [ctx.incidentId, ctx.ownerId, downtimeMessage(ctx), JSON.stringify(details)],
+    `UPDATE notifications n
+        SET status = 'resolved', resolved_at = a.resolved_at, duration = ${t.duration}
+       FROM ${ref.table} a
+      WHERE n.${t.notificationColumn} = $1 AND n.type = $2 AND n.status = 'active'
+        AND a.id = n.${t.notificationColumn} AND a.resolved_at IS NOT NULL
+     RETURNING n.id`,
+    [ref.id, type],
   );
   return rows[0]?.id ?? null;
 }
 
-/** Only an active downtime: one resolved by hand keeps its own resolved_at. */
-async function resolveDowntime(tx: EntityManager, incidentId: number): Promise<void> {
-  await queryRows(
-    tx,
-    `UPDATE notifications n
-        SET status = 'resolved', resolved_at = i.resolved_at, duration = ${INCIDENT_DURATION_SQL}
-       FROM incidents i
-      WHERE n.incident_id = $1 AND n.type = 'downtime' AND n.status = 'active'
-        AND i.id = n.incident_id AND i.resolved_at IS NOT NULL`,
-    [incidentId],
-  );
-}
-
-async function insertRecovery(tx: EntityManager, ctx: IncidentContext): Promise<number | null> {
+/** The notification of the alert's end (`endType`), unless its own notification (`type`) was resolved by hand. */
+async function insertEndNotification(tx: EntityManager, alert: AlertContext, type: NotificationType, endType: NotificationType, message: string): Promise<number | null> {
+  const { ref } = alert;
+  const t = ALERT_TABLES[ref.table];
   const rows = await queryRows<{ id: number }>(
     tx,
-    `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at, resolved_at, duration)
-     SELECT $2, i.monitor_id, i.id, 'recovery', 'resolved', $3, i.resolved_at, i.resolved_at, ${INCIDENT_DURATION_SQL}
-       FROM incidents i
-      WHERE i.id = $1 AND i.resolved_at IS NOT NULL
+    `INSERT INTO notifications (user_id, monitor_id, ${t.notificationColumn}, type, status, message, started_at, resolved_at, duration)
+     SELECT $2, a.monitor_id, a.id, $3, 'resolved', $4, a.resolved_at, a.resolved_at, ${t.duration}
+       FROM ${ref.table} a
+      WHERE a.id = $1 AND a.resolved_at IS NOT NULL
         AND NOT EXISTS (
-          SELECT 1 FROM notifications d
-           WHERE d.incident_id = i.id AND d.type = 'downtime' AND d.resolved_manually
+          SELECT 1 FROM notifications o
+           WHERE o.${t.notificationColumn} = a.id AND o.type = $5 AND o.resolved_manually
         )
-     ON CONFLICT (incident_id, type) DO NOTHING
+     ON CONFLICT (${t.notificationColumn}, type) DO NOTHING
      RETURNING id`,
-    [ctx.incidentId, ctx.ownerId, recoveryMessage(ctx)],
+    [ref.id, alert.ownerId, endType, message, type],
   );
   return rows[0]?.id ?? null;
 }
 
 /** One delivery per enabled channel and recipient, as the monitor's settings are right now. */
-export async function queueAllDeliveries(tx: EntityManager, notificationId: number, ctx: AlertAudience, phase: DeliveryPhase = 'opened'): Promise<void> {
-  if (ctx.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(ctx), { phase });
-  if (ctx.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [ctx.slackWebhookUrl], { phase });
-  if (ctx.webhook) await queueDeliveries(tx, notificationId, 'webhook', [ctx.webhook.url], { phase });
+async function queueAllDeliveries(tx: EntityManager, notificationId: number, audience: AlertAudience, phase: DeliveryPhase = 'opened'): Promise<void> {
+  if (audience.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(audience), { phase });
+  if (audience.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [audience.slackWebhookUrl], { phase });
+  if (audience.webhook) await queueDeliveries(tx, notificationId, 'webhook', [audience.webhook.url], { phase });
 }
 
 /** A notification row with the fields of `GET /notifications/{id}`, without its deliveries. */

@@ -1,4 +1,4 @@
-import type { IncidentContext } from './incident.repository';
+import type { AlertAudience } from './alert';
 
 /** Blank entries dropped, addresses differing only in case (or surrounding spaces) kept once. */
 export function uniqueAddresses(list: string[]): string[] {
@@ -18,7 +18,7 @@ export function uniqueAddresses(list: string[]): string[] {
  * Who gets a monitor's alert emails: its `email_recipients`, or its owner when that list is empty
  * (docs/monitors.md). Blank entries are dropped and addresses differing only in case are sent once.
  */
-export function recipientsOf(ctx: Pick<IncidentContext, 'emailRecipients' | 'ownerEmail'>): string[] {
+export function recipientsOf(ctx: Pick<AlertAudience, 'emailRecipients' | 'ownerEmail'>): string[] {
   const recipients = uniqueAddresses(ctx.emailRecipients);
   return recipients.length > 0 ? recipients : [ctx.ownerEmail];
 }

@@ -1,5 +1,6 @@
-import { loadIncidentContext } from '../src/incident.repository';
-import { recordIncidentNotifications } from '../src/notification.repository';
+import { incidentRef } from '../src/alert';
+import { loadAlert } from '../src/alert.repository';
+import { recordAlertNotifications } from '../src/notification.repository';
 import { aMonitorThatWentDown, deliveriesOf, notificationsOf, theMonitorRecovers } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
 
@@ -121,11 +122,11 @@ describe('status-changed → online', () => {
   it('takes the incident state from the database when writing, not from what it read before', async () => {
     const down = await aMonitorThatWentDown(bed.ds);
     // The downtime event read the incident while it was open; the monitor came back before the write.
-    const readWhileOpen = await loadIncidentContext(bed.ds.manager, down.incident.id);
+    const readWhileOpen = await loadAlert(bed.ds.manager, incidentRef(down.incident.id));
     if (!readWhileOpen) throw new Error('the incident should exist');
     await theMonitorRecovers(bed.ds, down, 30);
 
-    await recordIncidentNotifications(bed.ds, readWhileOpen);
+    await recordAlertNotifications(bed.ds, readWhileOpen);
 
     expect(await notificationsOf(bed.ds, down.incident.id)).toEqual([
       expect.objectContaining({ type: 'downtime', status: 'resolved', duration: 30 }),

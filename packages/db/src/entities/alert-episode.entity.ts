@@ -4,6 +4,14 @@ export const ALERT_EPISODE_KINDS = ['slow', 'certificate'] as const;
 export type AlertEpisodeKind = (typeof ALERT_EPISODE_KINDS)[number];
 
 /**
+ * Every kind of alert (docs/architecture.md, "Alerts"): a downtime, whose row is an incident (the
+ * API shows incidents by their ids), and the alert episodes, rows of this table with their kind.
+ */
+export type AlertKind = 'downtime' | AlertEpisodeKind;
+export type AlertTable = 'incidents' | 'alert_episodes';
+export const alertTableOf = (kind: AlertKind): AlertTable => (kind === 'downtime' ? 'incidents' : 'alert_episodes');
+
+/**
  * A period worth one notification that is not a downtime (docs/alert-rules.md): the monitor being
  * slow (`slow`), or its certificate being under `certificate_expiry_days` (`certificate`, until
  * the certificate changes). Opened and closed by the check-worker under the monitor's row lock.

@@ -2,7 +2,7 @@ import { displayRecipient, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { failureKindOf, SendError } from '../channels/send-error';
-import { describeSubject, type AlertContext } from '../episode.repository';
+import { describeAlert, type AlertContext } from '../alert';
 import { SEND_TIMEOUT_MS } from '../outbound/post-json';
 import type { ChannelSenders } from './channel-sender';
 import {
@@ -51,11 +51,11 @@ export type OpenDelivery = OpenDeliveryRow;
 export async function attemptDelivery(
   deps: AttemptDeps,
   open: OpenDelivery,
-  ctx: AlertContext,
+  alert: AlertContext,
   options: { onlyIfDue: boolean },
 ): Promise<AttemptOutcome> {
   const sender = deps.senders[open.channel];
-  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, subject: describeSubject(ctx) });
+  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, subject: describeAlert(alert.ref) });
   if (!sender) {
     log.warn('no sender for this channel in this notifier; left for another');
     return 'busy';
@@ -83,7 +83,7 @@ export async function attemptDelivery(
     renewLease(deps.dataSource, claimed, deps.leaseMs).catch((err: unknown) => log.warn({ err }, 'lease renewal failed'));
   }, Math.max(100, Math.floor(deps.leaseMs / 3)));
   try {
-    await sender.send(claimed, ctx);
+    await sender.send(claimed, alert);
   } catch (err) {
     return recordFailedAttempt(deps, claimed, provider, err, log);
   } finally {

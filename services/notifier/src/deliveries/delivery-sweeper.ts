@@ -1,7 +1,6 @@
 import type { Logger } from '@uptime/logger';
 import { startPeriodicPass } from '@uptime/observability';
-import { loadEpisodeContext } from '../episode.repository';
-import { loadIncidentContext } from '../incident.repository';
+import { loadAlert } from '../alert.repository';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listDueDeliveries } from './delivery.repository';
 
@@ -27,12 +26,9 @@ export function startDeliverySweeper(deps: AttemptDeps, options: { intervalMs?: 
     const due = await listDueDeliveries(deps.dataSource, BATCH);
     let attempted = 0;
     for (const row of due) {
-      const ctx =
-        row.incident_id !== null
-          ? await loadIncidentContext(deps.dataSource.manager, row.incident_id)
-          : await loadEpisodeContext(deps.dataSource.manager, row.episode_id!);
-      if (!ctx) continue; // its monitor was deleted a moment ago: the cascade removes the delivery
-      const outcome = await attemptDelivery(deps, row, ctx, { onlyIfDue: true });
+      const alert = await loadAlert(deps.dataSource.manager, row.alert);
+      if (!alert) continue; // its monitor was deleted a moment ago: the cascade removes the delivery
+      const outcome = await attemptDelivery(deps, row, alert, { onlyIfDue: true });
       if (outcome !== 'busy') attempted += 1;
     }
     if (attempted > 0) log.info({ attempted }, 'swept due deliveries');

@@ -1,12 +1,12 @@
 import { queryRows, type DataSource, type DeliveryChannel, type DeliveryKind, type DeliveryPhase, type EntityManager, type FollowupKind, type NotificationType } from '@uptime/db';
+import { episodeRef, incidentRef, type AlertRef } from '../alert';
+import { ALERT_TABLES } from '../alert.repository';
 import type { SendFailureKind } from '../channels/send-error';
 
 /** A delivery as its sender holds it: the lease is theirs while `claimToken` is on the row. */
 export interface ClaimedDelivery {
   id: number;
   notificationId: number;
-  /** The notification's incident; null for a notification about an alert episode. */
-  incidentId: number | null;
   channel: DeliveryChannel;
   /** The notification itself (`opened`) or its end (`resolved`). */
   phase: DeliveryPhase;
@@ -65,13 +65,9 @@ export async function queueDeliveries(
   );
 }
 
-/** Whose notifications: an incident's (downtime, recovery) or an alert episode's (slow, certificate). */
-export type DeliverySubject = { incidentId: number } | { episodeId: number };
-
-/** The subject's deliveries not finished yet, downtime before recovery, a start before its end, email first. */
-export function listOpenDeliveries(db: DataSource, subject: DeliverySubject): Promise<OpenDeliveryRow[]> {
-  const column = 'episodeId' in subject ? 'episode_id' : 'incident_id';
-  const id = 'episodeId' in subject ? subject.episodeId : subject.incidentId;
+/** The alert's deliveries not finished yet, downtime before recovery, a start before its end, email first. */
+export function listOpenDeliveries(db: DataSource, alert: AlertRef): Promise<OpenDeliveryRow[]> {
+  const column = ALERT_TABLES[alert.table].notificationColumn;
   return queryRows(
     db.manager,
     `SELECT d.id, d.channel, d.recipient, d.kind
@@ -79,7 +75,7 @@ export function listOpenDeliveries(db: DataSource, subject: DeliverySubject): Pr
        JOIN notifications n ON n.id = d.notification_id
       WHERE n.${column} = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
       ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.phase = 'resolved', d.id`,
-    [id],
+    [alert.id],
   );
 }
 
@@ -87,11 +83,8 @@ export function listOpenDeliveries(db: DataSource, subject: DeliverySubject): Pr
  * Deliveries some notifier should send now, whatever became of their job: due retries, and leases
  * that expired (their sender died or lost the database).
  */
-export function listDueDeliveries(
-  db: DataSource,
-  limit: number,
-): Promise<(OpenDeliveryRow & { incident_id: number | null; episode_id: number | null })[]> {
-  return queryRows(
+export async function listDueDeliveries(db: DataSource, limit: number): Promise<(OpenDeliveryRow & { alert: AlertRef })[]> {
+  const rows = await queryRows<OpenDeliveryRow & { incident_id: number | null; episode_id: number | null }>(
     db.manager,
     `SELECT d.id, d.channel, d.recipient, d.kind, n.incident_id, n.episode_id
        FROM notification_deliveries d
@@ -102,12 +95,16 @@ export function listDueDeliveries(
       LIMIT $1`,
     [limit],
   );
+  // A notification names exactly one alert (notifications_subject_check).
+  return rows.map(({ incident_id, episode_id, ...open }) => ({
+    ...open,
+    alert: incident_id !== null ? incidentRef(incident_id) : episodeRef(episode_id!),
+  }));
 }
 
 interface ClaimRow {
   id: number;
   notification_id: number;
-  incident_id: number | null;
   channel: DeliveryChannel;
   phase: DeliveryPhase;
   recipient: string;
@@ -143,7 +140,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
         AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
-      RETURNING d.id, d.notification_id, n.incident_id, d.channel, d.phase, d.recipient, n.type, d.kind, d.round,
+      RETURNING d.id, d.notification_id, d.channel, d.phase, d.recipient, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
                 d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, o.status AS old_status`,
@@ -153,7 +150,6 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
   return {
     id: row.id,
     notificationId: row.notification_id,
-    incidentId: row.incident_id,
     channel: row.channel,
     phase: row.phase,
     recipient: row.recipient,

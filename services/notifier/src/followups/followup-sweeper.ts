@@ -1,9 +1,10 @@
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { startPeriodicPass } from '@uptime/observability';
+import { incidentRef } from '../alert';
+import { loadAlert } from '../alert.repository';
 import { attemptDelivery, type AttemptDeps } from '../deliveries/attempt-delivery';
 import { queueDeliveries, type OpenDeliveryRow } from '../deliveries/delivery.repository';
-import { loadIncidentContext } from '../incident.repository';
 import { recipientsOf, uniqueAddresses } from '../recipients';
 import { dueFollowups } from './followup-schedule';
 import { listFollowupCandidates, lockFollowupState, recordFollowup, supersedeEarlierReminders } from './followup.repository';
@@ -61,9 +62,9 @@ export function startFollowupSweeper(deps: AttemptDeps, options: FollowupSweeper
       const queued = await recordDueFollowups(deps.dataSource, candidate.notificationId, now);
       if (queued.length === 0) continue;
       recorded += 1;
-      const ctx = await loadIncidentContext(deps.dataSource.manager, candidate.incidentId);
-      if (!ctx) continue; // its monitor was deleted a moment ago: the cascade removes the deliveries
-      for (const delivery of queued) await attemptDelivery(deps, delivery, ctx, { onlyIfDue: false });
+      const alert = await loadAlert(deps.dataSource.manager, incidentRef(candidate.incidentId));
+      if (!alert) continue; // its monitor was deleted a moment ago: the cascade removes the deliveries
+      for (const delivery of queued) await attemptDelivery(deps, delivery, alert, { onlyIfDue: false });
     }
     if (recorded > 0) log.info({ recorded }, 'follow-ups of unacknowledged downtimes recorded');
     return recorded;

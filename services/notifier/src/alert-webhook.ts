@@ -1,25 +1,32 @@
-import type { DeliveryPhase, EntityManager } from '@uptime/db';
+import type { DeliveryPhase, EntityManager, NotificationType } from '@uptime/db';
 import type { WebhookPayload } from './channels/webhook';
-import type { AlertAudience } from './episode.repository';
-import { webhookEventOf } from './episode-messages';
+import type { AlertContext } from './alert';
+import { kindOf } from './alert-kinds';
+import type { WebhookEvent } from './channels/webhook';
 import { loadNotification } from './notification.repository';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The `event` of a delivery: its notification's type, or what the kind calls its `resolved` message (`slow_resolved`). */
+function eventOf(alert: AlertContext, type: NotificationType, phase: DeliveryPhase): WebhookEvent {
+  const { end } = kindOf(alert);
+  return phase === 'resolved' && end.tells === 'resolved-message' ? end.webhookEvent : type;
+}
 
 /**
  * The webhook body of a delivery: its event, the notification object with the fields and names of
  * `GET /notifications/{id}` (without its deliveries), and the monitor.
  */
-export async function composeIncidentWebhook(
+export async function composeAlertWebhook(
   db: EntityManager,
   target: { notificationId: number; phase: DeliveryPhase },
-  ctx: Pick<AlertAudience, 'monitorId' | 'monitorName' | 'monitorUrl'>,
+  ctx: AlertContext,
 ): Promise<WebhookPayload> {
   const { notificationId } = target;
   const n = await loadNotification(db, notificationId);
   if (!n) throw new Error(`notification ${notificationId} is gone`);
   return {
-    event: webhookEventOf(n.type, target.phase),
+    event: eventOf(ctx, n.type, target.phase),
     notification: {
       id: n.id,
       monitor_id: n.monitor_id,

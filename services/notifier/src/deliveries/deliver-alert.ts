@@ -1,16 +1,16 @@
 import { displayRecipient } from '@uptime/db';
-import { describeSubject, isEpisodeContext, type AlertContext } from '../episode.repository';
+import { describeAlert, type AlertContext } from '../alert';
 import { attemptDelivery, type AttemptDeps } from './attempt-delivery';
 import { listOpenDeliveries } from './delivery.repository';
 
-export interface DeliverIncidentDeps extends AttemptDeps {
+export interface DeliverAlertDeps extends AttemptDeps {
   /** How long to wait for deliveries another notifier is sending right now before retrying later. */
   inFlightWaitMs: number;
   pollIntervalMs: number;
 }
 
 /**
- * Sends every delivery of the incident's (or alert episode's) notifications not sent yet, on every
+ * Sends every delivery of the alert's notifications not sent yet, whatever its kind, on every
  * channel, each at most once across processes (a lease taken by one conditional UPDATE before it
  * is sent).
  *
@@ -19,28 +19,27 @@ export interface DeliverIncidentDeps extends AttemptDeps {
  * another sender is still busy after `inFlightWaitMs`. Should the job be lost anyway, the sweeper
  * of every notifier (deliveries/delivery-sweeper.ts) still sends what is due.
  */
-export async function deliverIncident(deps: DeliverIncidentDeps, ctx: AlertContext): Promise<void> {
+export async function deliverAlert(deps: DeliverAlertDeps, alert: AlertContext): Promise<void> {
   const deadline = Date.now() + deps.inFlightWaitMs;
-  const subject = isEpisodeContext(ctx) ? { episodeId: ctx.episodeId } : { incidentId: ctx.incidentId };
   for (;;) {
-    const open = await listOpenDeliveries(deps.dataSource, subject);
+    const open = await listOpenDeliveries(deps.dataSource, alert.ref);
     if (open.length === 0) return;
 
     let hasProgressed = false;
     const waiting: string[] = [];
     // One at a time, downtime before recovery, so each recipient gets them in that order.
     for (const delivery of open) {
-      const outcome = await attemptDelivery(deps, delivery, ctx, { onlyIfDue: false });
+      const outcome = await attemptDelivery(deps, delivery, alert, { onlyIfDue: false });
       if (outcome === 'busy') continue;
       hasProgressed = true;
       if (outcome === 'retry' || outcome === 'paused') waiting.push(`${delivery.channel} to ${displayRecipient(delivery.channel, delivery.recipient)}`);
     }
     if (waiting.length > 0) {
-      throw new Error(`${waiting.join(', ')} failed transiently or is paused (${describeSubject(ctx)}); will retry`);
+      throw new Error(`${waiting.join(', ')} failed transiently or is paused (${describeAlert(alert.ref)}); will retry`);
     }
     if (!hasProgressed) {
       if (Date.now() >= deadline) {
-        throw new Error(`deliveries of ${describeSubject(ctx)} are still being sent by another notifier; will check again`);
+        throw new Error(`deliveries of ${describeAlert(alert.ref)} are still being sent by another notifier; will check again`);
       }
       await new Promise((resolve) => setTimeout(resolve, deps.pollIntervalMs));
     }

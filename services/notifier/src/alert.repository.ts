@@ -1,0 +1,83 @@
+import { queryRows, type EntityManager } from '@uptime/db';
+import type { AlertAudience, AlertContext, AlertRef, AlertTable } from './alert';
+import { ALERT_KINDS } from './alert-kinds';
+import type { AlertRow } from './alert-kinds/alert-kind';
+
+/**
+ * The SQL of alerts, of every kind: loading one with what notifying about it needs, and what each
+ * table an alert may live in (alert.ts, `AlertTable`) contributes to the queries of
+ * notification.repository.ts. A query names the alert's row `a` and its monitor `m`.
+ */
+
+interface AlertTableSql {
+  /** The column of `notifications` (and of its unique key with `type`) that names the alert. */
+  notificationColumn: 'incident_id' | 'episode_id';
+  /** The alert's kind. */
+  kind: string;
+  /** The alert's duration in seconds, once it is resolved. */
+  duration: string;
+  /** The details of every kind, as `AlertRow` names them; a table without one gives NULL. */
+  details: string;
+}
+
+const SECONDS_OPEN = `GREATEST(0, round(extract(epoch FROM a.resolved_at - a.started_at)))::int`;
+
+export const ALERT_TABLES: Record<AlertTable, AlertTableSql> = {
+  incidents: {
+    notificationColumn: 'incident_id',
+    kind: `'downtime'`,
+    // The recorded value, or computed from its timestamps should a writer have left it empty.
+    duration: `COALESCE(a.duration, ${SECONDS_OPEN})`,
+    details: `a.status_code, a.response_time, a.error,
+              NULL::int AS response_time_threshold, NULL::timestamptz AS certificate_expires_at, NULL::smallint AS certificate_expiry_days`,
+  },
+  alert_episodes: {
+    notificationColumn: 'episode_id',
+    kind: 'a.kind',
+    duration: SECONDS_OPEN,
+    details: `NULL::smallint AS status_code, a.response_time, NULL::text AS error,
+              a.response_time_threshold, a.certificate_expires_at, a.certificate_expiry_days`,
+  },
+};
+
+/** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
+const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, u.email AS owner_email, m.name AS monitor_name, m.url AS monitor_url,
+            -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
+            -- emails off; the notifications themselves are still recorded.
+            m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled, m.email_recipients,
+            CASE WHEN m.slack_enabled THEN m.slack_webhook_url END AS slack_webhook_url,
+            CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret`;
+
+function audienceOf(row: AlertRow): AlertAudience {
+  return {
+    monitorId: row.monitor_id,
+    ownerId: row.owner_id,
+    ownerEmail: row.owner_email,
+    monitorName: row.monitor_name,
+    monitorUrl: row.monitor_url,
+    emailEnabled: row.email_enabled,
+    emailRecipients: row.email_recipients,
+    slackWebhookUrl: row.slack_webhook_url,
+    webhook: row.webhook_url && row.webhook_secret ? { url: row.webhook_url, secret: row.webhook_secret } : null,
+  };
+}
+
+/** The alert `ref` with its monitor and owner, or null when it is gone (its monitor was deleted). */
+export async function loadAlert(db: EntityManager, ref: AlertRef): Promise<AlertContext | null> {
+  const t = ALERT_TABLES[ref.table];
+  const [row] = await queryRows<AlertRow>(
+    db,
+    `SELECT a.id, ${t.kind} AS kind, ${AUDIENCE_COLUMNS}, m.alert_on_recovery, m.alert_on_slow,
+            a.started_at, a.resolved_at, CASE WHEN a.resolved_at IS NULL THEN NULL ELSE ${t.duration} END AS duration,
+            ${t.details}
+       FROM ${ref.table} a
+       JOIN monitors m ON m.id = a.monitor_id
+       JOIN users u ON u.id = m.owner_id
+       LEFT JOIN user_preferences p ON p.user_id = m.owner_id
+      WHERE a.id = $1`,
+    [ref.id],
+  );
+  if (!row) return null;
+  const base = { ...audienceOf(row), ref, startedAt: row.started_at, resolvedAt: row.resolved_at, duration: row.duration };
+  return ALERT_KINDS[row.kind].contextOf(base, row);
+}

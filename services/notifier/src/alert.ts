@@ -1,0 +1,85 @@
+import type { AlertKind, AlertTable } from '@uptime/db';
+
+/**
+ * The alert model of the notifier (docs/architecture.md, "Alerts"): every alert is one thing with
+ * a kind, opened and resolved by the check-worker, with its notifications and their deliveries.
+ * The types only: the SQL is in alert.repository.ts, what each kind sends in alert-kinds/.
+ */
+
+/**
+ * The kinds (`AlertKind`), and the table an alert's row is in (`AlertTable`): a downtime is an
+ * incident, every other kind a row of `alert_episodes`. A notification names its alert by the
+ * table's column (`incident_id` or `episode_id`), a status event by `incidentId` or `episodeIds`.
+ */
+export type { AlertKind, AlertTable };
+
+/** An alert by its row: what status events, notifications and deliveries point at. */
+export interface AlertRef {
+  table: AlertTable;
+  id: number;
+}
+
+export const incidentRef = (id: number): AlertRef => ({ table: 'incidents', id });
+export const episodeRef = (id: number): AlertRef => ({ table: 'alert_episodes', id });
+
+/** "incident 12" or "episode 7", for logs and errors. */
+export const describeAlert = (ref: AlertRef): string => `${ref.table === 'incidents' ? 'incident' : 'episode'} ${ref.id}`;
+
+/** Who hears of a monitor's alerts and how: the part of an alert every channel reads. */
+export interface AlertAudience {
+  monitorId: number;
+  ownerId: number;
+  ownerEmail: string;
+  monitorName: string;
+  monitorUrl: string;
+  /** The monitor's email_enabled, and the owner's email_notifications preference. */
+  emailEnabled: boolean;
+  emailRecipients: string[];
+  /** Slack's incoming-webhook URL when Slack is enabled, else null. */
+  slackWebhookUrl: string | null;
+  /** The webhook's URL and HMAC key when the webhook is enabled, else null. */
+  webhook: { url: string; secret: string } | null;
+}
+
+/** What every alert has, whatever its kind. */
+interface AlertBase extends AlertAudience {
+  ref: AlertRef;
+  startedAt: Date;
+  /** Null while the alert is open. */
+  resolvedAt: Date | null;
+  /** Seconds; null while unresolved. */
+  duration: number | null;
+}
+
+/** The monitor was offline: its notifications are `downtime`, then `recovery`. */
+export interface DowntimeAlert extends AlertBase {
+  kind: 'downtime';
+  alertOnRecovery: boolean;
+  /** The check that opened it. */
+  statusCode: number | null;
+  responseTime: number | null;
+  error: string | null;
+}
+
+/** The monitor was slow: one `slow` notification, and a "no longer slow" message at its end. */
+export interface SlowAlert extends AlertBase {
+  kind: 'slow';
+  alertOnSlow: boolean;
+  /** The response time of the check that opened it, and the threshold it exceeded. */
+  responseTime: number | null;
+  responseTimeThreshold: number | null;
+}
+
+/** The certificate was under the monitor's limit: one `certificate` notification, nothing at its end. */
+export interface CertificateAlert extends AlertBase {
+  kind: 'certificate';
+  /** The certificate's notAfter and the limit (days) it fell under. */
+  certificateExpiresAt: Date | null;
+  certificateExpiryDays: number | null;
+}
+
+/** An alert with what notifying about it needs: its details, its monitor's settings and owner. */
+export type AlertContext = DowntimeAlert | SlowAlert | CertificateAlert;
+
+/** The alert of kind `K`. */
+export type AlertOf<K extends AlertKind> = Extract<AlertContext, { kind: K }>;
