@@ -4,38 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SHUTDOWN_GRACE_MS } from '@uptime/observability';
 import { ROOT } from './deploy-files';
-
-const UNIT = path.join(ROOT, 'deploy/systemd/uptime.service');
-const INSTALL = path.join(ROOT, 'deploy/systemd/install.sh');
-
-/** A unit file's settings: section → key → every value given, in order (systemd's format, without line continuations). */
-type Unit = Record<string, Record<string, string[]>>;
-
-function parseUnit(text: string): Unit {
-  const unit: Unit = {};
-  let section: string | undefined;
-  text.split('\n').forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) return;
-    const header = /^\[([A-Za-z]+)\]$/.exec(line);
-    if (header) {
-      section = header[1];
-      unit[section] ??= {};
-      return;
-    }
-    const setting = /^([A-Za-z][A-Za-z0-9]*)=(.*)$/.exec(line);
-    if (!setting || !section) throw new Error(`line ${index + 1} is neither a [Section] nor Key=value in a section: ${raw}`);
-    (unit[section][setting[1]] ??= []).push(setting[2]);
-  });
-  return unit;
-}
-
-/** The unit as install.sh writes it to /etc/systemd/system, for a code folder and a node binary. */
-function installedUnit(prefix: string, node: string): string {
-  const result = spawnSync('bash', [INSTALL, '--print-unit'], { env: { ...process.env, PREFIX: prefix, NODE: node }, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`install.sh --print-unit exited ${result.status}: ${result.stderr}`);
-  return result.stdout;
-}
+import { installedUnit, parseUnit, UNIT_FILE, unitEnvironment } from './systemd-unit';
 
 /**
  * The settings this unit may use, by section, for machines without systemd-analyze: a misspelt
@@ -66,9 +35,9 @@ function systemdVerify(text: string): { status: number | null; output: string } 
 }
 
 describe('deploy/systemd/uptime.service', () => {
-  const unit = parseUnit(readFileSync(UNIT, 'utf8'));
+  const unit = parseUnit(readFileSync(UNIT_FILE, 'utf8'));
   const service = unit.Service;
-  const environment = Object.fromEntries(service.Environment.flatMap((e) => e.split(/\s+/)).map((pair) => pair.split('=', 2) as [string, string]));
+  const environment = unitEnvironment(unit);
 
   it('runs pnpm start’s entry point as its own user, with its data in /var/lib/uptime', () => {
     expect(service.User).toEqual(['uptime']);
