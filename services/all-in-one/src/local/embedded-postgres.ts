@@ -144,10 +144,18 @@ function closedFolderAbove(dir: string, { uid, gid }: Ids): string | undefined {
   }
 }
 
-/** `dir`, made when missing, that anyone may enter and read: a umask of 077 must not close it. */
+/**
+ * `dir`, made when missing. The folders made here are opened to everyone (755), whatever the umask
+ * (077 would close them to the `postgres` user); a folder that was already there keeps its mode.
+ */
 function openFolder(dir: string): string {
-  mkdirSync(dir, { recursive: true });
-  chmodSync(dir, 0o755);
+  const first = mkdirSync(dir, { recursive: true });
+  if (first) {
+    for (let made = dir; ; made = path.dirname(made)) {
+      chmodSync(made, 0o755);
+      if (made === first || path.dirname(made) === made) break;
+    }
+  }
   return dir;
 }
 
@@ -178,7 +186,7 @@ function copyBinaries(native: string, version: string, home: string, user: Ids):
   return target;
 }
 
-/** Where the cluster of a data folder is, and whether it is in the data folder itself or, through a link there, elsewhere. */
+/** What the server of a data folder runs: its binaries, its cluster (in the data folder, or where a link there points), and a description of both. */
 interface Placement {
   /** `-D` of the server: the cluster's real folder. */
   cluster: string;
