@@ -53,9 +53,16 @@ export interface Config {
   readonly logFormat?: 'json' | 'pretty';
   /**
    * What `pnpm start` may run by itself when nothing is configured (docs/first-run.md): where it
-   * keeps their data, and whether DATABASE_URL / REDIS_URL were set (then they always win).
+   * keeps their data, where the embedded PostgreSQL goes when, as root, its `postgres` user cannot
+   * reach the repository or that data folder, and whether DATABASE_URL / REDIS_URL were set (then
+   * they always win).
    */
-  readonly local?: { readonly dataDir?: string; readonly databaseUrlSet: boolean; readonly redisUrlSet: boolean };
+  readonly local?: {
+    readonly dataDir?: string;
+    readonly embeddedPostgresDir?: string;
+    readonly databaseUrlSet: boolean;
+    readonly redisUrlSet: boolean;
+  };
   readonly resultRetentionDays: number;
   /** Port of the health/metrics listener of workers and notifier; 0 = an ephemeral port. */
   readonly healthPort?: number;

@@ -53,6 +53,7 @@ export class Env {
   @IsOptional() @IsString() WEB_DIST_DIR?: string;
   @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
+  @IsOptional() @IsString() EMBEDDED_POSTGRES_DIR?: string;
   // Tests only: the default addresses that `pnpm start` probes, pointed at closed ports so a test
   // sees what a machine without Postgres or Redis sees (docs/configuration.md).
   @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' }) TEST_DEFAULT_DATABASE_URL?: string;

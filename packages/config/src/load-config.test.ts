@@ -19,9 +19,10 @@ describe('loadConfig: what a local run may provide by itself', () => {
       DATABASE_URL: 'postgres://db.example:5432/uptime',
       REDIS_URL: 'redis://redis.example:6379',
       DATA_DIR: '/var/lib/uptime',
+      EMBEDDED_POSTGRES_DIR: '/srv/uptime-postgres',
     });
     expect(given.databaseUrl).toBe('postgres://db.example:5432/uptime');
-    expect(given.local).toEqual({ dataDir: '/var/lib/uptime', databaseUrlSet: true, redisUrlSet: true });
+    expect(given.local).toEqual({ dataDir: '/var/lib/uptime', embeddedPostgresDir: '/srv/uptime-postgres', databaseUrlSet: true, redisUrlSet: true });
   });
 
   it('accepts LOG_FORMAT json or pretty and names the variable otherwise', () => {

@@ -111,7 +111,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     resultBuffer: { memoryMax: env.RESULT_BUFFER_MEMORY_MAX ?? 20_000, redisMax: env.RESULT_BUFFER_REDIS_MAX ?? 500_000 },
     logLevel: env.LOG_LEVEL ?? 'info',
     logFormat: env.LOG_FORMAT as Config['logFormat'],
-    local: { dataDir: env.DATA_DIR, databaseUrlSet: env.DATABASE_URL !== undefined, redisUrlSet: env.REDIS_URL !== undefined },
+    local: {
+      dataDir: env.DATA_DIR,
+      embeddedPostgresDir: env.EMBEDDED_POSTGRES_DIR,
+      databaseUrlSet: env.DATABASE_URL !== undefined,
+      redisUrlSet: env.REDIS_URL !== undefined,
+    },
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,
     // Relative to the working directory, as a self-hoster types it.

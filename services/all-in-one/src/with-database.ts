@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     else {
       release = claimDataDir(dataDir);
       process.stderr.write(`starting the embedded PostgreSQL in ${dataDir}/postgres for this command\n`);
-      started = await startEmbeddedPostgres(dataDir, () => undefined);
+      started = await startEmbeddedPostgres(dataDir, () => undefined, config.local?.embeddedPostgresDir);
       databaseUrl = started.url;
     }
   }

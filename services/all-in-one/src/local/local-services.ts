@@ -27,7 +27,8 @@ const withoutPassword = (url: string): string => {
 /**
  * What `pnpm start` uses (docs/first-run.md): DATABASE_URL and REDIS_URL when set; otherwise
  * whatever answers at the default addresses; otherwise an embedded PostgreSQL and a private
- * redis-server with their data in DATA_DIR (`.data/` of the repository). Redis is looked at first,
+ * redis-server with their data in DATA_DIR (`.data/` of the repository; as root, what the
+ * `postgres` user cannot reach there is kept in EMBEDDED_POSTGRES_DIR). Redis is looked at first,
  * so a machine without it is told at once, before a database is started for nothing.
  */
 export async function provideLocalServices(config: Config, logger: Logger): Promise<LocalServices> {
@@ -49,10 +50,10 @@ export async function provideLocalServices(config: Config, logger: Logger): Prom
     let databaseUrl = config.databaseUrl;
     let database = `PostgreSQL at ${withoutPassword(databaseUrl)}${local.databaseUrlSet ? ' (DATABASE_URL)' : ''}`;
     if (!useDatabase && dataDir) {
-      const pg = await startEmbeddedPostgres(dataDir, (line) => logger.debug({ component: 'postgres' }, line));
+      const pg = await startEmbeddedPostgres(dataDir, (line) => logger.debug({ component: 'postgres' }, line), local.embeddedPostgresDir);
       started.push(pg);
       databaseUrl = pg.url;
-      database = `embedded PostgreSQL ${embeddedPostgresVersion(dataDir)} at ${pg.safeUrl}, data in ${dataDir}/postgres`;
+      database = `embedded PostgreSQL ${embeddedPostgresVersion(dataDir)} at ${pg.safeUrl}, ${pg.where}`;
     }
     logger.info(`database: ${database}`);
 
