@@ -1,4 +1,5 @@
 import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
+import { In } from 'typeorm';
 import { NotFoundError } from '@uptime/errors';
 import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
 import type { PageRequest } from '../http/pagination';
@@ -224,4 +225,30 @@ export async function reachesMonitor(
     [[...parents], monitorId, ownerId],
   );
   return reach?.cycle === true;
+}
+
+/**
+ * Which of `monitorIds` are not the owner's. The owner's are locked against deletion (KEY SHARE)
+ * until the transaction ends, so a page or window never references a monitor deleted meanwhile.
+ */
+export async function foreignMonitorIds(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<number[]> {
+  const own: { id: number }[] = await em.query(`SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2) FOR KEY SHARE`, [ownerId, monitorIds]);
+  const found = new Set(own.map((r) => r.id));
+  return monitorIds.filter((id) => !found.has(id));
+}
+
+/** Writes the given columns of the owner's monitor (alert settings); false when there is none. */
+export async function updateOwnMonitorColumns(db: DataSource | EntityManager, ownerId: number, id: number, changes: Partial<Monitor>): Promise<boolean> {
+  const result = await db.getRepository(Monitor).update({ id, ownerId }, changes);
+  return Boolean(result.affected);
+}
+
+/** Every active monitor's id and the version its schedule must have: config version and interval. */
+export function activeScheduleVersions(ds: DataSource): Promise<{ id: number; version: string }[]> {
+  return ds.query(`SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused'`);
+}
+
+/** The monitors with these ids (agents loaded with them), in no particular order. */
+export function monitorsByIds(ds: DataSource, ids: number[]): Promise<Monitor[]> {
+  return ds.getRepository(Monitor).findBy({ id: In(ids) });
 }
