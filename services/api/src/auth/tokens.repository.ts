@@ -1,25 +1,28 @@
-import { ApiToken, type DataSource } from '@uptime/db';
+import { ApiToken, entityFromRow, queryAffected, type DataSource } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
 import type { TokenRow } from './token-cache';
 
 /** Stores a new token by its hash. */
-export function insertToken(ds: DataSource, fields: { userId: number; name: string; tokenHash: string; expiresAt: Date | null }): Promise<ApiToken> {
-  const repo = ds.getRepository(ApiToken);
-  return repo.save(repo.create(fields));
+export async function insertToken(ds: DataSource, fields: { userId: number; name: string; tokenHash: string; expiresAt: Date | null }): Promise<ApiToken> {
+  const [row]: Record<string, unknown>[] = await ds.query(
+    `INSERT INTO api_tokens (user_id, name, token_hash, expires_at) VALUES ($1, $2, $3, $4) RETURNING *`,
+    [fields.userId, fields.name, fields.tokenHash, fields.expiresAt],
+  );
+  return entityFromRow(ds, ApiToken, row!);
 }
 
 /** One page of the user's tokens, id order, and how many there are. */
 export async function listUserTokens(ds: DataSource, userId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
-  const [items, total] = await ds
-    .getRepository(ApiToken)
-    .findAndCount({ where: { userId }, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
-  return { items, total };
+  const [rows, [count]] = await Promise.all([
+    ds.query(`SELECT * FROM api_tokens WHERE user_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [userId, page.limit, page.offset]) as Promise<Record<string, unknown>[]>,
+    ds.query(`SELECT count(*)::int AS total FROM api_tokens WHERE user_id = $1`, [userId]) as Promise<{ total: number }[]>,
+  ]);
+  return { items: rows.map((row) => entityFromRow(ds, ApiToken, row)), total: count?.total ?? 0 };
 }
 
 /** Deletes the user's token; false when they have none with this id. */
 export async function deleteUserToken(ds: DataSource, userId: number, tokenId: number): Promise<boolean> {
-  const result = await ds.getRepository(ApiToken).delete({ id: tokenId, userId });
-  return Boolean(result.affected);
+  return (await queryAffected(ds.manager, `DELETE FROM api_tokens WHERE id = $1 AND user_id = $2`, [tokenId, userId])) > 0;
 }
 
 /** The token with this hash and its user, as a request authenticates with it; undefined when unknown. */
