@@ -58,6 +58,26 @@ module.exports = tseslint.config(
     },
   },
   {
+    // One style inside the repositories too: parameterised SQL (docs/architecture.md, "Data
+    // access"). The TypeORM entity API and QueryBuilder stay with tests, bench and the builders.
+    files: ['services/*/src/**/*.repository.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'typeorm', message: 'Import the types and helpers of the data layer from @uptime/db.' }] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(getRepository|createQueryBuilder)$/]",
+          message: 'Repositories speak SQL (em.query, queryRows, queryAffected); entityFromRow() gives a row the entity\'s shape (docs/architecture.md, "Data access").',
+        },
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(find|findBy|findOne|findOneBy|findOneOrFail|findOneByOrFail|findAndCount|count|exists|save|insert|update|upsert|delete|remove|increment|decrement)$/][arguments.0.type='Identifier'][arguments.0.name=/^[A-Z][a-z]/]",
+          message: 'Repositories speak SQL (em.query, queryRows, queryAffected); entityFromRow() gives a row the entity\'s shape (docs/architecture.md, "Data access").',
+        },
+      ],
+    },
+  },
+  {
     // The web app (services/web): React's rules of hooks; browser code, so no console.
     files: ['services/web/**/*.ts', 'services/web/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },

@@ -12,3 +12,23 @@ export function entityFromRow<T extends ObjectLiteral>(db: DataSource | EntityMa
   for (const column of metadata.columns) entity[column.propertyName] = row[column.databaseName];
   return entity as T;
 }
+
+/**
+ * The columns and values of an entity's changed properties, for an UPDATE written in SQL:
+ * `{ webhookSecret: 'x' }` of a Monitor is `[{ column: 'webhook_secret', value: 'x' }]`. A property
+ * that is not a column is refused, so a typo cannot reach the statement.
+ */
+export function columnsOf<T extends ObjectLiteral>(
+  db: DataSource | EntityManager,
+  target: EntityTarget<T>,
+  changes: Partial<T>,
+): { column: string; value: unknown }[] {
+  const metadata = (db instanceof DataSource ? db : db.connection).getMetadata(target);
+  return Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([property, value]) => {
+      const column = metadata.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`${metadata.name}.${property} is not a column`);
+      return { column: column.databaseName, value };
+    });
+}
