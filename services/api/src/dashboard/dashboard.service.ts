@@ -5,8 +5,6 @@ import { listNotifications } from '../notifications/notifications.service';
 import { uptimeSummaries, type Uptime, type UptimeSource } from '../monitor-stats/uptime.repository';
 import { downMonitors, ownMonitorStatuses, type DownMonitor } from './dashboard.repository';
 
-export type { DownMonitor };
-
 export interface Dashboard {
   monitors: Record<'total' | MonitorStatus, number>;
   uptime: Uptime;
