@@ -12,3 +12,4 @@ export * from './no-data-rule';
 export * from './maintenance-schedule';
 export { MIGRATIONS } from './migrations';
 export { DataSource, type EntityManager, type Repository } from 'typeorm';
+export * from './entity-rows';

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit, type Config } from '@uptime/config';
-import { openDatabase, User, type DataSource } from '@uptime/db';
+import { openDatabase, type DataSource, type User } from '@uptime/db';
 import { createLoginLink, LOGIN_LINK_TTL_MS } from './auth/login-links.service';
 import { createToken } from './auth/tokens.service';
+import { findUserByEmail, insertUser } from './auth/users.repository';
 
 const COMMANDS = ['user:create', 'token:create', 'login-link'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -14,14 +15,9 @@ const USAGE = `Usage:
   pnpm cli token:create --email E [--name N] [--expires-in-days D]
   pnpm cli login-link --email E [--name N] [--admin]   (creates the user when there is none)`;
 
-async function findUser(ds: DataSource, email: string): Promise<User | null> {
-  return ds.getRepository(User).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
-}
-
 async function createUser(ds: DataSource, config: Config, email: string, name: string | undefined, admin: boolean): Promise<User> {
   const isAdmin = admin || config.adminEmails.includes(email.toLowerCase());
-  const repo = ds.getRepository(User);
-  return repo.save(repo.create({ email, name: name ?? null, role: isAdmin ? 'admin' : 'user' }));
+  return insertUser(ds, { email, name: name ?? null, role: isAdmin ? 'admin' : 'user' });
 }
 
 /** Self-hosters create users, tokens and sign-in links without OAuth (docs/security.md). */
@@ -43,7 +39,7 @@ async function run(argv: string[]): Promise<number> {
   const ds = await openDatabase(config.databaseUrl, { poolSize: 2, applicationName: 'uptime-cli' });
   try {
     if (command === 'user:create') {
-      if (await findUser(ds, values.email)) {
+      if (await findUserByEmail(ds, values.email)) {
         process.stderr.write(`error: a user with email ${values.email} already exists\n`);
         return 1;
       }
@@ -54,7 +50,7 @@ async function run(argv: string[]): Promise<number> {
     if (command === 'login-link') {
       // The way in for an install without OAuth: the first link also creates its user. Only the
       // URL goes to stdout (scripts take it from there); what happened goes to stderr.
-      let user = await findUser(ds, values.email);
+      let user = await findUserByEmail(ds, values.email);
       if (!user) {
         user = await createUser(ds, config, values.email, values.name, values.admin === true);
         process.stderr.write(`created user ${user.id} <${user.email}> (${user.role})\n`);
@@ -64,7 +60,7 @@ async function run(argv: string[]): Promise<number> {
       process.stderr.write(`Open it in a browser within ${LOGIN_LINK_TTL_MS / 60_000} minutes; it signs in <${user.email}> once.\n`);
       return 0;
     }
-    const user = await findUser(ds, values.email);
+    const user = await findUserByEmail(ds, values.email);
     if (!user) {
       process.stderr.write(`error: no user with email ${values.email}; create one with user:create\n`);
       return 1;

@@ -1,8 +1,8 @@
-import { Monitor, type DataSource } from '@uptime/db';
+import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { Redis } from 'ioredis';
-import { In } from 'typeorm';
+import { activeScheduleVersions, monitorsByIds } from './monitors/monitors.repository';
 import { startSingletonInterval, type SingletonInterval } from './singleton-interval';
 
 export interface ReconcileReport {
@@ -22,9 +22,7 @@ export async function reconcileSchedules(ds: DataSource, scheduler: MonitorSched
   // Left by an upgrade from job schedulers: their monitors get jobs of their own below.
   await scheduler.removeLegacySchedulers();
   const scheduled = await scheduler.scheduledVersions();
-  const rows: { id: number; version: string }[] = await ds.query(
-    `SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused'`,
-  );
+  const rows = await activeScheduleVersions(ds);
   const stale: number[] = [];
   let created = 0;
   for (const row of rows) {
@@ -34,7 +32,7 @@ export async function reconcileSchedules(ds: DataSource, scheduler: MonitorSched
     scheduled.delete(row.id);
   }
   for (let i = 0; i < stale.length; i += BATCH) {
-    const monitors = await ds.getRepository(Monitor).findBy({ id: In(stale.slice(i, i + BATCH)) });
+    const monitors = await monitorsByIds(ds, stale.slice(i, i + BATCH));
     for (const m of monitors) if (m.status !== 'paused') await scheduler.schedule(m);
   }
   // What is left in `scheduled` has no active monitor behind it.

@@ -1,13 +1,7 @@
 import type { AgentStatus, DataSource } from '@uptime/db';
+import { selectAgentTargets, type AgentTarget } from './agents.repository';
 
-/** What a worker needs to call an agent. */
-export interface AgentTarget {
-  id: number;
-  url: string;
-  secret: string;
-  location: string;
-  status: AgentStatus;
-}
+export type { AgentTarget };
 
 /** Agents the workers call: unreachable ones too, so they can come back; never inactive or maintenance. */
 const CALLED_STATUSES: ReadonlySet<AgentStatus> = new Set(['active', 'unreachable']);
@@ -55,10 +49,7 @@ export class AgentDirectory {
   }
 
   private async load(ids: number[]): Promise<void> {
-    const rows: { id: number; url: string; secret: string; location: string; status: AgentStatus }[] = await this.ds.query(
-      `SELECT id, url, secret, location, status FROM agents WHERE id = ANY($1)`,
-      [ids],
-    );
+    const rows = await selectAgentTargets(this.ds, ids);
     const fetchedAt = this.now();
     const found = new Map(rows.map((r) => [r.id, r]));
     // A deleted agent is remembered as missing for the TTL too, rather than queried on every check.

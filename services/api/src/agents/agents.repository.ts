@@ -1,50 +1,61 @@
-import { In } from 'typeorm';
-import { Agent, Monitor, queryRows, type DataSource, type EntityManager } from '@uptime/db';
+import { Agent, columnsOf, DataSource, entityFromRow, queryAffected, queryRows, type EntityManager, type Monitor } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
+import { monitorsByIds } from '../monitors/monitors.repository';
 
 /** The queries of agents and their assignments (monitor_agents); rules stay in the services. */
 
 type Db = DataSource | EntityManager;
 
+const agentsOf = (db: Db, rows: Record<string, unknown>[]): Agent[] => rows.map((row) => entityFromRow(db, Agent, row));
+const managerOf = (db: Db): EntityManager => (db instanceof DataSource ? db.manager : db);
+
+/** One page of the agents a WHERE selects (its parameters from $1), by id, and how many it selects. */
+async function pageOfAgents(db: Db, where: string, params: unknown[], page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  const n = params.length;
+  const [rows, [count]] = await Promise.all([
+    db.query(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT $${n + 1} OFFSET $${n + 2}`, [...params, page.limit, page.offset]) as Promise<Record<string, unknown>[]>,
+    db.query(`SELECT count(*)::int AS total FROM agents WHERE ${where}`, params) as Promise<{ total: number }[]>,
+  ]);
+  return { items: agentsOf(db, rows), total: count?.total ?? 0 };
+}
+
 /** Inserts an agent and answers it with its id and defaults. */
-export function insertAgent(db: Db, fields: Partial<Agent>): Promise<Agent> {
-  const repo = db.getRepository(Agent);
-  return repo.save(repo.create(fields));
+export async function insertAgent(db: Db, fields: Partial<Agent>): Promise<Agent> {
+  const columns = columnsOf(db, Agent, fields);
+  const [row]: Record<string, unknown>[] = await db.query(
+    `INSERT INTO agents (${columns.map((c) => c.column).join(', ')}) VALUES (${columns.map((_c, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+    columns.map((c) => c.value),
+  );
+  return entityFromRow(db, Agent, row!);
 }
 
 /** One page of agents by id, those of `ownerId` only unless null (an admin's view), and the total. */
-export async function selectAgents(db: Db, ownerId: number | null, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  const qb = db.getRepository(Agent).createQueryBuilder('a');
-  if (ownerId !== null) qb.where('a.owner_id = :id', { id: ownerId });
-  const [items, total] = await qb.orderBy('a.id', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
-  return { items, total };
+export function selectAgents(db: Db, ownerId: number | null, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  return ownerId === null ? pageOfAgents(db, 'true', [], page) : pageOfAgents(db, 'owner_id = $1', [ownerId], page);
 }
 
 /** One page of the agents a user can assign: their own (any status) and other users' public active ones. */
-export async function selectAccessibleAgents(db: Db, userId: number, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  const [items, total] = await db
-    .getRepository(Agent)
-    .createQueryBuilder('a')
-    .where(`a.owner_id = :id OR (a.is_public AND a.status = 'active')`, { id: userId })
-    .orderBy('a.id', 'ASC')
-    .skip(page.offset)
-    .take(page.limit)
-    .getManyAndCount();
-  return { items, total };
+export function selectAccessibleAgents(db: Db, userId: number, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  return pageOfAgents(db, `owner_id = $1 OR (is_public AND status = 'active')`, [userId], page);
 }
 
 /** The agent as stored now (after a change in the same transaction). */
-export function reloadAgent(db: Db, id: number): Promise<Agent> {
-  return db.getRepository(Agent).findOneByOrFail({ id });
+export async function reloadAgent(db: Db, id: number): Promise<Agent> {
+  const agent = await selectAgent(db, id);
+  if (!agent) throw new Error(`agent ${id} does not exist`);
+  return agent;
 }
 
+/** Writes the given columns of the agent, and `updated_at`. */
 export async function updateAgentRow(db: Db, id: number, changes: Partial<Agent>): Promise<void> {
-  await db.getRepository(Agent).update({ id }, changes);
+  const params: unknown[] = [id];
+  const sets = columnsOf(db, Agent, changes).map(({ column, value }) => `${column} = $${params.push(value)}`);
+  await queryAffected(managerOf(db), `UPDATE agents SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1`, params);
 }
 
 /** Deletes the agent (its assignments go by cascade) and its counters. */
 export async function deleteAgentRow(em: EntityManager, id: number): Promise<void> {
-  await em.getRepository(Agent).delete({ id });
+  await em.query(`DELETE FROM agents WHERE id = $1`, [id]);
   await em.query(`DELETE FROM agent_check_rollups_1h WHERE agent_id = $1`, [id]);
 }
 
@@ -80,17 +91,16 @@ export async function unassignAgent(em: EntityManager, agentId: number, monitorI
 }
 
 /** The agents assigned to a monitor, by id. */
-export function selectAssignedAgents(db: Db, monitorId: number): Promise<Agent[]> {
-  return db
-    .getRepository(Agent)
-    .createQueryBuilder('a')
-    .innerJoin('monitor_agents', 'ma', 'ma.agent_id = a.id AND ma.monitor_id = :monitorId', { monitorId })
-    .orderBy('a.id', 'ASC')
-    .getMany();
+export async function selectAssignedAgents(db: Db, monitorId: number): Promise<Agent[]> {
+  const rows: Record<string, unknown>[] = await db.query(
+    `SELECT a.* FROM agents a JOIN monitor_agents ma ON ma.agent_id = a.id AND ma.monitor_id = $1 ORDER BY a.id`,
+    [monitorId],
+  );
+  return agentsOf(db, rows);
 }
 
-export function selectAgentsByIds(em: EntityManager, ids: readonly number[]): Promise<Agent[]> {
-  return em.getRepository(Agent).findBy({ id: In([...ids]) });
+export async function selectAgentsByIds(em: EntityManager, ids: readonly number[]): Promise<Agent[]> {
+  return agentsOf(em, await em.query(`SELECT * FROM agents WHERE id = ANY($1) ORDER BY id`, [[...ids]]));
 }
 
 /** How many agents the monitor would have with `ids` added. */
@@ -127,17 +137,19 @@ export async function deleteAssignments(em: EntityManager, monitorId: number, id
  */
 export async function bumpConfigVersions(em: EntityManager, monitorIds: readonly number[]): Promise<Monitor[]> {
   await em.query(`UPDATE monitors SET config_version = config_version + 1, updated_at = now() WHERE id = ANY($1)`, [[...monitorIds]]);
-  return em.getRepository(Monitor).findBy({ id: In([...monitorIds]) });
+  return monitorsByIds(em, monitorIds);
 }
 
 /** Whether the user owns the monitor. */
 export async function ownsMonitor(db: DataSource, ownerId: number, monitorId: number): Promise<boolean> {
-  return (await db.getRepository(Monitor).findOne({ where: { id: monitorId, ownerId }, select: { id: true } })) !== null;
+  const rows: unknown[] = await db.query(`SELECT 1 FROM monitors WHERE id = $1 AND owner_id = $2`, [monitorId, ownerId]);
+  return rows.length > 0;
 }
 
 /** The agent with this id, if any; locked when `lock`. */
-export function selectAgent(db: Db, id: number, lock = false): Promise<Agent | null> {
-  return db.getRepository(Agent).findOne({ where: { id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+export async function selectAgent(db: Db, id: number, lock = false): Promise<Agent | null> {
+  const [row]: Record<string, unknown>[] = await db.query(`SELECT * FROM agents WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  return row ? entityFromRow(db, Agent, row) : null;
 }
 
 /** An answer from the agent: seen now, its version (agents.version is varchar(64)), active again if it was unreachable. */

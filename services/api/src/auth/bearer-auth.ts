@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { hashApiToken, isWellFormedApiToken, type DataSource } from '@uptime/db';
 import { UnauthorizedError } from '@uptime/errors';
 import type { TokenCache, TokenRow } from './token-cache';
+import { tokenByHash, touchToken } from './tokens.repository';
 
 const LAST_USED_PRECISION_MS = 60_000;
 
@@ -9,13 +10,7 @@ async function lookUpToken(ds: DataSource, cache: TokenCache, hash: string): Pro
   const cached = cache.get(hash);
   if (cached) return cached;
   const generation = cache.currentGeneration();
-  const rows: TokenRow[] = await ds.query(
-    `SELECT t.id AS token_id, u.id AS user_id, u.email, u.role, t.expires_at, t.last_used_at
-       FROM api_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = $1`,
-    [hash],
-  );
-  const row = rows[0];
+  const row = await tokenByHash(ds, hash);
   if (row) cache.set(hash, row, generation);
   return row;
 }
@@ -41,7 +36,7 @@ export function bearerAuth(ds: DataSource, cache: TokenCache): RequestHandler {
     // is marked first, so the requests arriving meanwhile do not write it as well.
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
       row.last_used_at = new Date();
-      await ds.query('UPDATE api_tokens SET last_used_at = now() WHERE id = $1', [row.token_id]);
+      await touchToken(ds, row.token_id);
     }
     req.caller = { id: row.user_id, email: row.email, role: row.role, via: 'token' };
     next();

@@ -1,7 +1,9 @@
-import { isUniqueViolation, User, UserIdentity, type DataSource, type EntityManager, type OAuthProvider } from '@uptime/db';
+import { isUniqueViolation, type DataSource, type EntityManager, type OAuthProvider, type User, type UserIdentity } from '@uptime/db';
 import { ConflictError, UnauthorizedError } from '@uptime/errors';
 import type { ProviderIdentity } from './provider-identity';
+import { findIdentity, identityProviders, saveIdentity } from './identities.repository';
 import { roleAtSignIn } from './roles';
+import { findExistingUser, findUser, findUserByEmail, insertUser, saveUser } from './users.repository';
 
 export const PROVIDER_LABELS: Record<OAuthProvider, string> = { github: 'GitHub', google: 'Google' };
 
@@ -11,22 +13,17 @@ export interface SignInContext {
   adminEmails: readonly string[];
 }
 
-function findUserByEmail(em: EntityManager, email: string): Promise<User | null> {
-  return em.getRepository(User).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
-}
-
 /** The user an identity signs in as, before any write. */
 async function resolveUser(em: EntityManager, identity: ProviderIdentity, link: UserIdentity | null, ctx: SignInContext): Promise<User> {
   const label = PROVIDER_LABELS[identity.provider];
-  const users = em.getRepository(User);
   if (link) {
     if (ctx.currentUserId !== undefined && link.userId !== ctx.currentUserId) {
       throw new ConflictError('RESOURCE_EXISTS', `This ${label} account is already linked to another user`);
     }
-    return users.findOneByOrFail({ id: link.userId });
+    return findExistingUser(em, link.userId);
   }
   if (ctx.currentUserId !== undefined) {
-    const current = await users.findOneBy({ id: ctx.currentUserId });
+    const current = await findUser(em, ctx.currentUserId);
     if (!current) throw new UnauthorizedError('The signed-in user no longer exists; sign in again');
     return current;
   }
@@ -38,23 +35,25 @@ async function resolveUser(em: EntityManager, identity: ProviderIdentity, link: 
   }
   const existing = await findUserByEmail(em, identity.email);
   if (existing) return existing;
-  return users.save(users.create({ email: identity.email, name: identity.name, avatarUrl: identity.avatarUrl, role: 'user' }));
+  return insertUser(em, { email: identity.email, name: identity.name, avatarUrl: identity.avatarUrl, role: 'user' });
 }
 
 async function signInOnce(ds: DataSource, identity: ProviderIdentity, ctx: SignInContext): Promise<User> {
   return ds.transaction(async (em) => {
-    const identities = em.getRepository(UserIdentity);
-    const found = await identities.findOneBy({ provider: identity.provider, providerUserId: identity.providerUserId });
+    const found = await findIdentity(em, identity.provider, identity.providerUserId);
     const user = await resolveUser(em, identity, found, ctx);
-    const link = found ?? identities.create({ userId: user.id, provider: identity.provider, providerUserId: identity.providerUserId });
-    link.email = identity.email;
-    link.emailVerified = identity.emailVerified;
-    await identities.save(link);
+    await saveIdentity(em, found, {
+      userId: user.id,
+      provider: identity.provider,
+      providerUserId: identity.providerUserId,
+      email: identity.email,
+      emailVerified: identity.emailVerified,
+    });
     user.lastLogin = new Date();
     user.name ??= identity.name;
     user.avatarUrl ??= identity.avatarUrl;
     user.role = roleAtSignIn(user.email, user.role, ctx.adminEmails);
-    return em.getRepository(User).save(user);
+    return saveUser(em, user);
   });
 }
 
@@ -76,6 +75,5 @@ export async function signInWithIdentity(ds: DataSource, identity: ProviderIdent
 
 /** The providers linked to a user, alphabetically. */
 export async function linkedProviders(ds: DataSource, userId: number): Promise<OAuthProvider[]> {
-  const rows = await ds.getRepository(UserIdentity).find({ where: { userId }, select: { provider: true }, order: { provider: 'ASC' } });
-  return [...new Set(rows.map((r) => r.provider))];
+  return [...new Set(await identityProviders(ds, userId))];
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hashApiToken, User, type DataSource } from '@uptime/db';
+import { hashApiToken, type DataSource, type User } from '@uptime/db';
 import { consumeLoginLink, insertLoginLink } from './login-links.repository';
 import { roleAtSignIn } from './roles';
+import { findExistingUser, saveUser } from './users.repository';
 
 /** How long a login link works (docs/security.md). */
 export const LOGIN_LINK_TTL_MS = 15 * 60_000;
@@ -35,10 +36,9 @@ export async function redeemLoginLink(ds: DataSource, token: string, adminEmails
   return ds.transaction(async (em) => {
     const userId = await consumeLoginLink(em, hashApiToken(token));
     if (userId === null) return null;
-    const users = em.getRepository(User);
-    const user = await users.findOneByOrFail({ id: userId });
+    const user = await findExistingUser(em, userId);
     user.lastLogin = new Date();
     user.role = roleAtSignIn(user.email, user.role, adminEmails);
-    return users.save(user);
+    return saveUser(em, user);
   });
 }

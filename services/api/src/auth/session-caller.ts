@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { User, type DataSource } from '@uptime/db';
+import type { DataSource } from '@uptime/db';
+import { findCallerUser } from './users.repository';
 
 /**
  * The session way of authenticating: a session holding a `userId` (set only by a completed
@@ -10,7 +11,7 @@ export function sessionCaller(ds: DataSource): RequestHandler {
   return async (req, _res, next) => {
     const userId = req.session?.userId;
     if (req.caller || userId === undefined) return next();
-    const user = await ds.getRepository(User).findOne({ where: { id: userId }, select: { id: true, email: true, role: true } });
+    const user = await findCallerUser(ds, userId);
     if (!user) {
       await new Promise<void>((resolve, reject) => req.session.destroy((err: unknown) => (err ? reject(err) : resolve())));
       return next();

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { User, type DataSource } from '@uptime/db';
+import type { DataSource } from '@uptime/db';
 import { UnauthorizedError } from '@uptime/errors';
 import type { Config } from '@uptime/config';
 import { metaFor, sendData, sendMessage } from '../http/envelope';
@@ -7,6 +7,7 @@ import { callerOf } from './caller';
 import { linkedProviders } from './identities.service';
 import { SESSION_COOKIE, sessionCookieOptions } from './session';
 import { toUserResponse } from './user.presenter';
+import { findUser } from './users.repository';
 
 /** Refresh and logout act on the session cookie; a bearer token is revoked with DELETE /auth/tokens/{id}. */
 function requireSession(req: Request): void {
@@ -24,7 +25,7 @@ export function sessionRouter({ ds, config }: { ds: DataSource; config: Config }
 
   router.get('/user', async (req, res) => {
     const caller = callerOf(req);
-    const user = await ds.getRepository(User).findOneBy({ id: caller.id });
+    const user = await findUser(ds, caller.id);
     if (!user) throw new UnauthorizedError('The signed-in user no longer exists');
     const provider = caller.via === 'session' ? (req.session.provider ?? null) : null;
     sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id)));

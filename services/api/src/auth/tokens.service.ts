@@ -1,7 +1,8 @@
-import { ApiToken, DAY_MS, generateApiToken, hashApiToken, type DataSource } from '@uptime/db';
+import { DAY_MS, generateApiToken, hashApiToken, type ApiToken, type DataSource } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import type { TokenCache } from './token-cache';
+import { deleteUserToken, insertToken, listUserTokens } from './tokens.repository';
 
 export interface CreatedToken {
   token: ApiToken;
@@ -10,23 +11,17 @@ export interface CreatedToken {
 
 export async function createToken(ds: DataSource, userId: number, name: string, expiresInDays?: number): Promise<CreatedToken> {
   const plaintext = generateApiToken();
-  const repo = ds.getRepository(ApiToken);
-  const token = await repo.save(
-    repo.create({
-      userId,
-      name,
-      tokenHash: hashApiToken(plaintext),
-      expiresAt: expiresInDays ? new Date(Date.now() + expiresInDays * DAY_MS) : null,
-    }),
-  );
+  const token = await insertToken(ds, {
+    userId,
+    name,
+    tokenHash: hashApiToken(plaintext),
+    expiresAt: expiresInDays ? new Date(Date.now() + expiresInDays * DAY_MS) : null,
+  });
   return { token, plaintext };
 }
 
-export async function listTokens(ds: DataSource, userId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
-  const [items, total] = await ds
-    .getRepository(ApiToken)
-    .findAndCount({ where: { userId }, order: { id: 'ASC' }, skip: page.offset, take: page.limit });
-  return { items, total };
+export function listTokens(ds: DataSource, userId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
+  return listUserTokens(ds, userId, page);
 }
 
 /**
@@ -34,7 +29,6 @@ export async function listTokens(ds: DataSource, userId: number, page: PageReque
  * next request on (it is dropped from the process's token cache).
  */
 export async function revokeToken(ds: DataSource, tokenCache: TokenCache, userId: number, tokenId: number): Promise<void> {
-  const result = await ds.getRepository(ApiToken).delete({ id: tokenId, userId });
-  if (!result.affected) throw new NotFoundError('token', tokenId);
+  if (!(await deleteUserToken(ds, userId, tokenId))) throw new NotFoundError('token', tokenId);
   tokenCache.forgetToken(tokenId);
 }

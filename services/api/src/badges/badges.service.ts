@@ -5,6 +5,7 @@ import { getMonitor } from '../monitors/monitors.service';
 import { uptimeByMonitor, type UptimeSource } from '../monitor-stats/uptime.repository';
 import { readDailyCounts } from '../status-pages/public-status.repository';
 import { dailyUptime } from '../status-pages/public-status';
+import { badgeCreatedAt, badgeMonitor, deleteBadge, replaceBadgeToken } from './badges.repository';
 
 /** 32 random bytes, url-safe: 43 characters, unguessable. */
 export const BADGE_TOKEN_LENGTH = 43;
@@ -32,14 +33,8 @@ export interface CreatedBadge {
 export async function createBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<CreatedBadge> {
   await getMonitor(deps.ds, ownerId, monitorId);
   const token = randomBytes(32).toString('base64url');
-  const [row]: { old_hash: string | null }[] = await deps.ds.query(
-    `WITH old AS (SELECT token_hash FROM monitor_badges WHERE monitor_id = $1)
-     INSERT INTO monitor_badges (monitor_id, token_hash) VALUES ($1, $2)
-     ON CONFLICT (monitor_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now()
-     RETURNING (SELECT token_hash FROM old) AS old_hash`,
-    [monitorId, hashBadgeToken(token)],
-  );
-  if (row?.old_hash) await deps.cache.forget([deps.cache.keyOf('badge', row.old_hash)]);
+  const oldHash = await replaceBadgeToken(deps.ds, monitorId, hashBadgeToken(token));
+  if (oldHash) await deps.cache.forget([deps.cache.keyOf('badge', oldHash)]);
   const base = `${deps.publicUrl}/badge/${token}`;
   return { badge_token: token, status_url: `${base}/status.svg`, uptime_url: `${base}/uptime.svg` };
 }
@@ -53,16 +48,16 @@ export interface BadgeState {
 /** The monitor's badge state: what the owner's page needs to offer "Revoke" only when there is one. */
 export async function readBadgeState(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<BadgeState> {
   await getMonitor(deps.ds, ownerId, monitorId);
-  const [row]: { created_at: Date }[] = await deps.ds.query(`SELECT created_at FROM monitor_badges WHERE monitor_id = $1`, [monitorId]);
-  return { exists: row !== undefined, created_at: row?.created_at.toISOString() ?? null };
+  const createdAt = await badgeCreatedAt(deps.ds, monitorId);
+  return { exists: createdAt !== undefined, created_at: createdAt?.toISOString() ?? null };
 }
 
 /** Revokes the monitor's badge; true when it had one. */
 export async function revokeBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<boolean> {
   await getMonitor(deps.ds, ownerId, monitorId);
-  const [rows]: [{ token_hash: string }[], number] = await deps.ds.query(`DELETE FROM monitor_badges WHERE monitor_id = $1 RETURNING token_hash`, [monitorId]);
-  await deps.cache.forget(rows.map((r) => deps.cache.keyOf('badge', r.token_hash)));
-  return rows.length > 0;
+  const hashes = await deleteBadge(deps.ds, monitorId);
+  await deps.cache.forget(hashes.map((hash) => deps.cache.keyOf('badge', hash)));
+  return hashes.length > 0;
 }
 
 /** What a badge shows: the monitor's status and its uptime over each period. */
@@ -73,10 +68,7 @@ export interface BadgeFacts {
 
 /** The facts behind the badge with this token hash, in one query set; undefined when unknown. */
 export async function readBadgeFacts(source: UptimeSource, tokenHash: string, now = new Date()): Promise<BadgeFacts | undefined> {
-  const [monitor]: { id: number; status: MonitorStatus }[] = await source.ds.query(
-    `SELECT m.id, m.status FROM monitor_badges b JOIN monitors m ON m.id = b.monitor_id WHERE b.token_hash = $1`,
-    [tokenHash],
-  );
+  const monitor = await badgeMonitor(source.ds, tokenHash);
   if (!monitor) return undefined;
   const [uptime, daily] = await Promise.all([uptimeByMonitor(source, [monitor.id], now), readDailyCounts(source.ds, [monitor.id], now)]);
   const windows = uptime.get(monitor.id)!;

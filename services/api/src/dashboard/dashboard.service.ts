@@ -1,16 +1,9 @@
-import type { DataSource, MonitorStatus } from '@uptime/db';
+import type { MonitorStatus } from '@uptime/db';
 import { readCheckStats, type CheckStats } from '@uptime/queues';
 import type { NotificationView } from '../notifications/notifications.repository';
 import { listNotifications } from '../notifications/notifications.service';
 import { uptimeSummaries, type Uptime, type UptimeSource } from '../monitor-stats/uptime.repository';
-
-export interface DownMonitor {
-  id: number;
-  name: string;
-  url: string;
-  /** Start of the open downtime; the last check when none is recorded. */
-  since: Date | null;
-}
+import { downMonitors, ownMonitorStatuses, type DownMonitor } from './dashboard.repository';
 
 export interface Dashboard {
   monitors: Record<'total' | MonitorStatus, number>;
@@ -55,10 +48,7 @@ function meanOf(values: (number | null)[], decimals: number): number | null {
  */
 export async function dashboardOf(source: UptimeSource, userId: number): Promise<Dashboard> {
   const { ds } = source;
-  const monitors: { id: number; status: MonitorStatus; open_incident_id: number | null }[] = await ds.query(
-    `SELECT id, status, open_incident_id FROM monitors WHERE owner_id = $1`,
-    [userId],
-  );
+  const monitors = await ownMonitorStatuses(ds, userId);
   const [summaries, down, recent, stats] = await Promise.all([
     uptimeSummaries(source, monitors.map((m) => m.id)),
     downMonitors(ds, userId),
@@ -82,15 +72,4 @@ export async function dashboardOf(source: UptimeSource, userId: number): Promise
     recentNotifications: recent.items,
     checks: fleetChecks(stats, monitors.length - counts.paused),
   };
-}
-
-/** Offline monitors, longest outage first. */
-function downMonitors(ds: DataSource, userId: number): Promise<DownMonitor[]> {
-  return ds.query(
-    `SELECT m.id, m.name, m.url, COALESCE(i.started_at, m.last_failure) AS since
-       FROM monitors m LEFT JOIN incidents i ON i.id = m.open_incident_id
-      WHERE m.owner_id = $1 AND m.status = 'offline'
-      ORDER BY since ASC NULLS LAST, m.id`,
-    [userId],
-  );
 }

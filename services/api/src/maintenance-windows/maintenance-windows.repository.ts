@@ -49,3 +49,54 @@ export async function setWindowMonitors(em: EntityManager, windowId: number, mon
   await em.query(`DELETE FROM maintenance_window_monitors WHERE window_id = $1`, [windowId]);
   await em.query(`INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, unnest($2::int[])`, [windowId, monitorIds]);
 }
+
+/** The stored form of a window's fields: `starts_at` a Date, the time zone already canonical. */
+export interface WindowFields {
+  name: string;
+  starts_at: Date;
+  duration_minutes: number;
+  repeat: string;
+  weekdays: number[];
+  /** Already canonical; null for a zone that is not one (the DTO refused it before). */
+  timezone: string | null;
+}
+
+/** Inserts a window and returns its id. */
+export async function insertWindow(em: EntityManager, ownerId: number, w: WindowFields): Promise<number> {
+  const [row]: { id: number }[] = await em.query(
+    `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, weekdays, timezone)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [ownerId, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone],
+  );
+  return row!.id;
+}
+
+/** The repeat and weekdays of the owner's window, read under a row lock until the transaction ends; null when there is none. */
+export async function lockOwnWindowRepeat(em: EntityManager, ownerId: number, id: number): Promise<{ repeat: string; weekdays: number[] } | null> {
+  const [current]: { repeat: string; weekdays: number[] }[] = await em.query(
+    `SELECT repeat, weekdays FROM maintenance_windows WHERE id = $1 AND owner_id = $2 FOR UPDATE`,
+    [id, ownerId],
+  );
+  return current ?? null;
+}
+
+/** Writes a window's fields: repeat and weekdays always, the others when given. */
+export async function updateWindowFields(
+  em: EntityManager,
+  id: number,
+  w: Partial<Omit<WindowFields, 'repeat' | 'weekdays'>> & Pick<WindowFields, 'repeat' | 'weekdays'>,
+): Promise<void> {
+  await em.query(
+    `UPDATE maintenance_windows SET name = COALESCE($2, name), starts_at = COALESCE($3, starts_at),
+            duration_minutes = COALESCE($4, duration_minutes), repeat = $5, weekdays = $6,
+            timezone = COALESCE($7, timezone), updated_at = now()
+      WHERE id = $1`,
+    [id, w.name ?? null, w.starts_at ?? null, w.duration_minutes ?? null, w.repeat, w.weekdays, w.timezone ?? null],
+  );
+}
+
+/** Deletes the owner's window; false when there is none. */
+export async function deleteOwnWindow(db: Db, ownerId: number, id: number): Promise<boolean> {
+  const [deleted]: [{ id: number }[], number] = await db.query(`DELETE FROM maintenance_windows WHERE id = $1 AND owner_id = $2 RETURNING id`, [id, ownerId]);
+  return deleted.length > 0;
+}

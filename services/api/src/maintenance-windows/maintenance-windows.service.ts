@@ -2,10 +2,20 @@ import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptim
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { canonicalTimeZone } from '../preferences/preferences.dto';
-import { assertOwnMonitors } from '../status-pages/status-pages.service';
+import { assertOwnMonitors } from '../monitors/own-monitors';
 import type { MaintenanceWindowFieldsDto, NewMaintenanceWindow } from './maintenance-window.dto';
 import { assertWeekdaysFit } from './maintenance-window-input';
-import { listOwnWindowIds, readOwnWindows, setWindowMonitors, windowsOfMonitor, type MaintenanceWindowRow } from './maintenance-windows.repository';
+import {
+  deleteOwnWindow,
+  insertWindow,
+  listOwnWindowIds,
+  lockOwnWindowRepeat,
+  readOwnWindows,
+  setWindowMonitors,
+  updateWindowFields,
+  windowsOfMonitor,
+  type MaintenanceWindowRow,
+} from './maintenance-windows.repository';
 
 /** How many upcoming windows GET /monitors/{id} lists. */
 export const UPCOMING_WINDOWS = 5;
@@ -20,13 +30,16 @@ export async function createMaintenanceWindow(ds: DataSource, ownerId: number, i
   const weekdays = input.weekdays ?? [];
   return ds.transaction(async (em) => {
     await assertOwnMonitors(em, ownerId, input.monitor_ids);
-    const [row]: { id: number }[] = await em.query(
-      `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, weekdays, timezone)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [ownerId, input.name, new Date(input.starts_at), input.duration_minutes, input.repeat, weekdays, canonicalTimeZone(input.timezone)],
-    );
-    await setWindowMonitors(em, row!.id, input.monitor_ids);
-    return readOne(em, ownerId, row!.id);
+    const id = await insertWindow(em, ownerId, {
+      name: input.name,
+      starts_at: new Date(input.starts_at),
+      duration_minutes: input.duration_minutes,
+      repeat: input.repeat,
+      weekdays,
+      timezone: canonicalTimeZone(input.timezone),
+    });
+    await setWindowMonitors(em, id, input.monitor_ids);
+    return readOne(em, ownerId, id);
   });
 }
 
@@ -42,10 +55,7 @@ export async function listMaintenanceWindows(ds: DataSource, ownerId: number, pa
 /** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
 export async function updateMaintenanceWindow(ds: DataSource, ownerId: number, id: number, input: MaintenanceWindowFieldsDto): Promise<MaintenanceWindowRow> {
   return ds.transaction(async (em) => {
-    const [current]: { repeat: string; weekdays: number[] }[] = await em.query(
-      `SELECT repeat, weekdays FROM maintenance_windows WHERE id = $1 AND owner_id = $2 FOR UPDATE`,
-      [id, ownerId],
-    );
+    const current = await lockOwnWindowRepeat(em, ownerId, id);
     if (!current) throw new NotFoundError('maintenance window', id);
     const repeat = input.repeat ?? current.repeat;
     // Turning a weekly window into another kind drops its weekdays unless new ones are given.
@@ -55,20 +65,20 @@ export async function updateMaintenanceWindow(ds: DataSource, ownerId: number, i
       await assertOwnMonitors(em, ownerId, input.monitor_ids);
       await setWindowMonitors(em, id, input.monitor_ids);
     }
-    await em.query(
-      `UPDATE maintenance_windows SET name = COALESCE($2, name), starts_at = COALESCE($3, starts_at),
-              duration_minutes = COALESCE($4, duration_minutes), repeat = $5, weekdays = $6,
-              timezone = COALESCE($7, timezone), updated_at = now()
-        WHERE id = $1`,
-      [id, input.name ?? null, input.starts_at === undefined ? null : new Date(input.starts_at), input.duration_minutes ?? null, repeat, weekdays, input.timezone === undefined ? null : canonicalTimeZone(input.timezone)],
-    );
+    await updateWindowFields(em, id, {
+      name: input.name,
+      starts_at: input.starts_at === undefined ? undefined : new Date(input.starts_at),
+      duration_minutes: input.duration_minutes,
+      repeat,
+      weekdays,
+      timezone: input.timezone === undefined ? undefined : canonicalTimeZone(input.timezone),
+    });
     return readOne(em, ownerId, id);
   });
 }
 
 export async function deleteMaintenanceWindow(ds: DataSource, ownerId: number, id: number): Promise<void> {
-  const [deleted]: [{ id: number }[], number] = await ds.query(`DELETE FROM maintenance_windows WHERE id = $1 AND owner_id = $2 RETURNING id`, [id, ownerId]);
-  if (!deleted[0]) throw new NotFoundError('maintenance window', id);
+  if (!(await deleteOwnWindow(ds, ownerId, id))) throw new NotFoundError('maintenance window', id);
 }
 
 export interface UpcomingWindow {

@@ -1,5 +1,6 @@
-import { DAY_MS, DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, queryAffected, utcDayStart, type DataSource, type RollupTable } from '@uptime/db';
+import { DAY_MS, DEFAULT_RESULT_PARTITION, dropResultPartitionsBefore, utcDayStart, type DataSource, type RollupTable } from '@uptime/db';
 import { ROLLUP_RETENTION_DAYS } from '../monitor-stats/rollup-ranges';
+import { deleteOldChunk } from './retention.repository';
 
 export interface RetentionReport {
   /** Raw results deleted row by row (from the default partition). */
@@ -21,11 +22,7 @@ export const RETENTION_CHUNK = 10_000;
 async function deleteInChunks(ds: DataSource, table: string, column: string, cutoff: Date, chunk: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const count = await queryAffected(
-      ds.manager,
-      `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${column} < $1 LIMIT $2))`,
-      [cutoff, chunk],
-    );
+    const count = await deleteOldChunk(ds, table, column, cutoff, chunk);
     total += count;
     if (count < chunk) return total;
   }

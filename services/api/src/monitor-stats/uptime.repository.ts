@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
-import { computeUptimeBases, type UptimeBase } from './uptime-base.query';
+import { computeUptimeBases, type UptimeBase } from './uptime-base.repository';
 import { HOUR_MS, DAY_MS, floorTo } from './time-buckets';
 
 export interface Uptime {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Monitor, type DataSource } from '@uptime/db';
+import type { DataSource, Monitor } from '@uptime/db';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
+import { lockOwnMonitor, updateOwnMonitorColumns } from './monitors.repository';
 import { getMonitor } from './monitors.service';
 import { applyEscalationSettings, escalationSettingsOf, toEscalationSettingsResponse, uniqueRecipients, type EscalationSettings } from './escalation-settings';
 
@@ -56,9 +57,7 @@ const required = (field: string, flag: string): ValidationError =>
  */
 export async function updateAlertSettings(ds: DataSource, ownerId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
   return ds.transaction(async (tx) => {
-    const repo = tx.getRepository(Monitor);
-    const monitor = await repo.findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
-    if (!monitor) throw new NotFoundError('monitor', id);
+    const monitor = await lockOwnMonitor(tx, ownerId, id);
     const changes: Partial<Monitor> = {};
     if (dto.email_enabled !== undefined) changes.emailEnabled = dto.email_enabled;
     if (dto.email_recipients !== undefined) changes.emailRecipients = uniqueRecipients(dto.email_recipients);
@@ -76,7 +75,7 @@ export async function updateAlertSettings(ds: DataSource, ownerId: number, id: n
     if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
     let newWebhookSecret: string | undefined;
     if (monitor.webhookEnabled && monitor.webhookSecret === null) monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
-    if (Object.keys(changes).length > 0) await repo.update({ id, ownerId }, changes);
+    if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, ownerId, id, changes);
     return { ...settingsOf(monitor), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
   });
 }
@@ -84,8 +83,7 @@ export async function updateAlertSettings(ds: DataSource, ownerId: number, id: n
 /** `POST /monitors/{id}/alerts/webhook-secret`: a new key, shown in this answer only; the old one stops at once. */
 export async function rotateWebhookSecret(ds: DataSource, ownerId: number, id: number): Promise<AlertSettings> {
   const newWebhookSecret = generateWebhookSecret();
-  const result = await ds.getRepository(Monitor).update({ id, ownerId }, { webhookSecret: newWebhookSecret });
-  if (!result.affected) throw new NotFoundError('monitor', id);
+  if (!(await updateOwnMonitorColumns(ds, ownerId, id, { webhookSecret: newWebhookSecret }))) throw new NotFoundError('monitor', id);
   return { ...(await getAlertSettings(ds, ownerId, id)), newWebhookSecret };
 }
 

@@ -1,4 +1,4 @@
-import { Monitor, type DataSource, type EntityManager } from '@uptime/db';
+import { columnsOf, DataSource, entityFromRow, Monitor, queryAffected, queryRows, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
 import type { PageRequest } from '../http/pagination';
@@ -93,16 +93,26 @@ export async function updateMonitorFields(em: EntityManager, monitor: Monitor, i
   return assignRow(em, monitor, row!);
 }
 
-/** The caller's monitor read under a row lock: a check being recorded waits for our commit. */
-export async function lockOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<Monitor> {
-  const monitor = await em.getRepository(Monitor).findOne({ where: { id, ownerId }, lock: { mode: 'pessimistic_write' } });
-  if (!monitor) throw new NotFoundError('monitor', id);
+/** A monitor with the ids of its agents (`agentIds`), which every schedule built from it carries. */
+const SELECT_MONITOR = `SELECT m.*, ARRAY(SELECT ma.agent_id FROM monitor_agents ma WHERE ma.monitor_id = m.id ORDER BY ma.agent_id) AS agent_ids FROM monitors m`;
+
+function monitorOf(db: DataSource | EntityManager, row: Record<string, unknown>): Monitor {
+  const monitor = entityFromRow(db, Monitor, row);
+  monitor.agentIds = row.agent_ids as number[];
   return monitor;
 }
 
-/** The owner's monitor, if there is one (agents loaded with it). */
-export function selectOwnMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor | null> {
-  return ds.getRepository(Monitor).findOne({ where: { id, ownerId } });
+/** The caller's monitor read under a row lock: a check being recorded waits for our commit. */
+export async function lockOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<Monitor> {
+  const [row]: Record<string, unknown>[] = await em.query(`${SELECT_MONITOR} WHERE m.id = $1 AND m.owner_id = $2 FOR UPDATE`, [id, ownerId]);
+  if (!row) throw new NotFoundError('monitor', id);
+  return monitorOf(em, row);
+}
+
+/** The owner's monitor, if there is one (its agents' ids loaded with it). */
+export async function selectOwnMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor | null> {
+  const [row]: Record<string, unknown>[] = await ds.query(`${SELECT_MONITOR} WHERE m.id = $1 AND m.owner_id = $2`, [id, ownerId]);
+  return row ? monitorOf(ds, row) : null;
 }
 
 /** Deletes a monitor whatever its owner (undoing a create whose schedule could not be written). */
@@ -116,8 +126,7 @@ export async function deleteMonitorRow(em: EntityManager, id: number): Promise<v
  * id would be shown and never be offline again.
  */
 export async function deleteOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<boolean> {
-  const result = await em.getRepository(Monitor).delete({ id, ownerId });
-  if (!result.affected) return false;
+  if ((await queryAffected(em, 'DELETE FROM monitors WHERE id = $1 AND owner_id = $2', [id, ownerId])) === 0) return false;
   await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [
     id,
     ownerId,
@@ -125,9 +134,15 @@ export async function deleteOwnMonitor(em: EntityManager, ownerId: number, id: n
   return true;
 }
 
-/** Saves changed columns of a monitor read under lock (pause and resume). */
-export function saveMonitor(em: EntityManager, monitor: Monitor): Promise<Monitor> {
-  return em.getRepository(Monitor).save(monitor);
+/** Writes the pause state of a monitor read under lock (pause and resume): status, paused_at, pause_reason, consecutive_failures. */
+export async function saveMonitor(em: EntityManager, monitor: Monitor): Promise<Monitor> {
+  const [row] = await queryRows<{ updated_at: Date }>(
+    em,
+    `UPDATE monitors SET status = $2, paused_at = $3, pause_reason = $4, consecutive_failures = $5, updated_at = now() WHERE id = $1 RETURNING updated_at`,
+    [monitor.id, monitor.status, monitor.pausedAt, monitor.pauseReason, monitor.consecutiveFailures],
+  );
+  monitor.updatedAt = row!.updated_at;
+  return monitor;
 }
 
 const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -224,4 +239,32 @@ export async function reachesMonitor(
     [[...parents], monitorId, ownerId],
   );
   return reach?.cycle === true;
+}
+
+/**
+ * Which of `monitorIds` are not the owner's. The owner's are locked against deletion (KEY SHARE)
+ * until the transaction ends, so a page or window never references a monitor deleted meanwhile.
+ */
+export async function foreignMonitorIds(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<number[]> {
+  const own: { id: number }[] = await em.query(`SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2) FOR KEY SHARE`, [ownerId, monitorIds]);
+  const found = new Set(own.map((r) => r.id));
+  return monitorIds.filter((id) => !found.has(id));
+}
+
+/** Writes the given columns of the owner's monitor (alert settings); false when there is none. */
+export async function updateOwnMonitorColumns(db: DataSource | EntityManager, ownerId: number, id: number, changes: Partial<Monitor>): Promise<boolean> {
+  const params: unknown[] = [id, ownerId];
+  const sets = columnsOf(db, Monitor, changes).map(({ column, value }) => `${column} = $${params.push(value)}`);
+  return (await queryAffected(db instanceof DataSource ? db.manager : db, `UPDATE monitors SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 AND owner_id = $2`, params)) > 0;
+}
+
+/** Every active monitor's id and the version its schedule must have: config version and interval. */
+export function activeScheduleVersions(ds: DataSource): Promise<{ id: number; version: string }[]> {
+  return ds.query(`SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused'`);
+}
+
+/** The monitors with these ids (their agents' ids loaded with them), in no particular order. */
+export async function monitorsByIds(db: DataSource | EntityManager, ids: readonly number[]): Promise<Monitor[]> {
+  const rows: Record<string, unknown>[] = await db.query(`${SELECT_MONITOR} WHERE m.id = ANY($1)`, [[...ids]]);
+  return rows.map((row) => monitorOf(db, row));
 }

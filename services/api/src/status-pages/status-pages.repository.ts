@@ -39,14 +39,45 @@ export async function listOwnPageIds(ds: DataSource, ownerId: number, limit: num
   return { ids: rows.map((r) => r.id), total: count?.total ?? 0 };
 }
 
-/**
- * Which of `monitorIds` are not the owner's. The owner's are locked against deletion (KEY SHARE)
- * until the transaction ends, so the page never references a monitor deleted meanwhile.
- */
-export async function foreignMonitorIds(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<number[]> {
-  const own: { id: number }[] = await em.query(`SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2) FOR KEY SHARE`, [ownerId, monitorIds]);
-  const found = new Set(own.map((r) => r.id));
-  return monitorIds.filter((id) => !found.has(id));
+/** Inserts a page; null when its slug is taken (the unique constraint, without an error that would abort the transaction). */
+export async function insertStatusPage(
+  em: EntityManager,
+  ownerId: number,
+  page: { slug: string; title: string; description?: string | null; published?: boolean },
+): Promise<number | null> {
+  const [row]: { id: number }[] = await em.query(
+    `INSERT INTO status_pages (owner_id, slug, title, description, published) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
+    [ownerId, page.slug, page.title, page.description ?? null, page.published ?? true],
+  );
+  return row?.id ?? null;
+}
+
+/** The slug of the owner's page, read under a row lock until the transaction ends; null when there is none. */
+export async function lockOwnPageSlug(em: EntityManager, ownerId: number, id: number): Promise<string | null> {
+  const [current]: { slug: string }[] = await em.query(`SELECT slug FROM status_pages WHERE id = $1 AND owner_id = $2 FOR UPDATE`, [id, ownerId]);
+  return current?.slug ?? null;
+}
+
+/** Writes the given fields of a page; an absent one stays, a `description` given as null clears it. */
+export async function updatePageFields(
+  em: EntityManager,
+  id: number,
+  fields: { slug?: string; title?: string; description?: string | null; published?: boolean },
+): Promise<void> {
+  await em.query(
+    `UPDATE status_pages SET slug = COALESCE($2, slug), title = COALESCE($3, title),
+            description = CASE WHEN $4::boolean THEN $5 ELSE description END,
+            published = COALESCE($6, published), updated_at = now()
+      WHERE id = $1`,
+    [id, fields.slug ?? null, fields.title ?? null, fields.description !== undefined, fields.description ?? null, fields.published ?? null],
+  );
+}
+
+/** Deletes the owner's page and returns its slug; null when there is none. */
+export async function deleteOwnPage(db: Db, ownerId: number, id: number): Promise<string | null> {
+  const [deleted]: [{ slug: string }[], number] = await db.query(`DELETE FROM status_pages WHERE id = $1 AND owner_id = $2 RETURNING slug`, [id, ownerId]);
+  return deleted[0]?.slug ?? null;
 }
 
 /** Replaces the page's monitors, in the order given. */

@@ -1,10 +1,20 @@
 import { isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
-import { ConflictError, NotFoundError, ValidationError } from '@uptime/errors';
+import { ConflictError, NotFoundError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
 import type { PageRequest } from '../http/pagination';
 import type { StatusPageFieldsDto } from './status-page.dto';
 import type { NewStatusPage } from './status-page-input';
-import { foreignMonitorIds, listOwnPageIds, readOwnPages, setPageMonitors, type StatusPageRow } from './status-pages.repository';
+import { assertOwnMonitors } from '../monitors/own-monitors';
+import {
+  deleteOwnPage,
+  insertStatusPage,
+  listOwnPageIds,
+  lockOwnPageSlug,
+  readOwnPages,
+  setPageMonitors,
+  updatePageFields,
+  type StatusPageRow,
+} from './status-pages.repository';
 
 export interface StatusPagesDeps {
   ds: DataSource;
@@ -13,16 +23,6 @@ export interface StatusPagesDeps {
 }
 
 const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_EXISTS', `The slug "${slug}" is already taken`);
-
-/** Postgres' unique_violation. */
-
-/** 400 naming monitor_ids when one is not the owner's; the owner's stay locked against deletion. */
-export async function assertOwnMonitors(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<void> {
-  const foreign = await foreignMonitorIds(em, ownerId, monitorIds);
-  if (foreign.length > 0) {
-    throw new ValidationError('Invalid body: monitor_ids', { monitor_ids: [`monitor_ids must hold only your own monitors; not found: ${foreign.join(', ')}`] });
-  }
-}
 
 async function readOne(db: DataSource | EntityManager, ownerId: number, id: number): Promise<StatusPageRow> {
   const [page] = await readOwnPages(db, ownerId, [id]);
@@ -33,14 +33,10 @@ async function readOne(db: DataSource | EntityManager, ownerId: number, id: numb
 export async function createStatusPage(deps: StatusPagesDeps, ownerId: number, input: NewStatusPage): Promise<StatusPageRow> {
   const page = await deps.ds.transaction(async (em) => {
     await assertOwnMonitors(em, ownerId, input.monitor_ids);
-    const [row]: { id: number }[] = await em.query(
-      `INSERT INTO status_pages (owner_id, slug, title, description, published) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
-      [ownerId, input.slug, input.title, input.description ?? null, input.published ?? true],
-    );
-    if (!row) throw slugTaken(input.slug);
-    await setPageMonitors(em, row.id, input.monitor_ids);
-    return readOne(em, ownerId, row.id);
+    const id = await insertStatusPage(em, ownerId, input);
+    if (id === null) throw slugTaken(input.slug);
+    await setPageMonitors(em, id, input.monitor_ids);
+    return readOne(em, ownerId, id);
   });
   // A visit before the page existed may have cached "not found".
   await deps.cache.forget([deps.cache.keyOf('page', page.slug)]);
@@ -62,20 +58,14 @@ export async function updateStatusPage(deps: StatusPagesDeps, ownerId: number, i
   let page: StatusPageRow;
   try {
     page = await deps.ds.transaction(async (em) => {
-      const [current]: { slug: string }[] = await em.query(`SELECT slug FROM status_pages WHERE id = $1 AND owner_id = $2 FOR UPDATE`, [id, ownerId]);
-      if (!current) throw new NotFoundError('status page', id);
-      oldSlug = current.slug;
+      const current = await lockOwnPageSlug(em, ownerId, id);
+      if (current === null) throw new NotFoundError('status page', id);
+      oldSlug = current;
       if (input.monitor_ids !== undefined) {
         await assertOwnMonitors(em, ownerId, input.monitor_ids);
         await setPageMonitors(em, id, input.monitor_ids);
       }
-      await em.query(
-        `UPDATE status_pages SET slug = COALESCE($2, slug), title = COALESCE($3, title),
-                description = CASE WHEN $4::boolean THEN $5 ELSE description END,
-                published = COALESCE($6, published), updated_at = now()
-          WHERE id = $1`,
-        [id, input.slug ?? null, input.title ?? null, input.description !== undefined, input.description ?? null, input.published ?? null],
-      );
+      await updatePageFields(em, id, input);
       return readOne(em, ownerId, id);
     });
   } catch (err) {
@@ -87,7 +77,7 @@ export async function updateStatusPage(deps: StatusPagesDeps, ownerId: number, i
 }
 
 export async function deleteStatusPage(deps: StatusPagesDeps, ownerId: number, id: number): Promise<void> {
-  const [deleted]: [{ slug: string }[], number] = await deps.ds.query(`DELETE FROM status_pages WHERE id = $1 AND owner_id = $2 RETURNING slug`, [id, ownerId]);
-  if (!deleted[0]) throw new NotFoundError('status page', id);
-  await deps.cache.forget([deps.cache.keyOf('page', deleted[0].slug)]);
+  const slug = await deleteOwnPage(deps.ds, ownerId, id);
+  if (slug === null) throw new NotFoundError('status page', id);
+  await deps.cache.forget([deps.cache.keyOf('page', slug)]);
 }

@@ -1,0 +1,25 @@
+import type { DataSource, MonitorStatus } from '@uptime/db';
+
+export interface DownMonitor {
+  id: number;
+  name: string;
+  url: string;
+  /** Start of the open downtime; the last check when none is recorded. */
+  since: Date | null;
+}
+
+/** Each of the owner's monitors: its status and whether a downtime is open. */
+export function ownMonitorStatuses(ds: DataSource, ownerId: number): Promise<{ id: number; status: MonitorStatus; open_incident_id: number | null }[]> {
+  return ds.query(`SELECT id, status, open_incident_id FROM monitors WHERE owner_id = $1`, [ownerId]);
+}
+
+/** The owner's offline monitors, longest outage first. */
+export function downMonitors(ds: DataSource, ownerId: number): Promise<DownMonitor[]> {
+  return ds.query(
+    `SELECT m.id, m.name, m.url, COALESCE(i.started_at, m.last_failure) AS since
+       FROM monitors m LEFT JOIN incidents i ON i.id = m.open_incident_id
+      WHERE m.owner_id = $1 AND m.status = 'offline'
+      ORDER BY since ASC NULLS LAST, m.id`,
+    [ownerId],
+  );
+}
