@@ -28,13 +28,13 @@ export interface AppDeps {
   redis: Redis;
   scheduler: MonitorScheduler;
   logger: Logger;
-  /** The process's metrics (default: a registry of its own). */
+  /** The process's metrics, which its health listener serves (default: a registry of its own). */
   metrics?: ServiceMetrics;
   /** Default: Postgres through `dataSource` (once `started`) and Redis through `redis`. */
   readiness?: ReadinessChecker;
   /**
    * Resolves once `dataSource` is connected and migrated; until then every request but
-   * /healthz, /readyz and /metrics is a 503. Default: already.
+   * /healthz and /readyz is a 503. Default: already.
    */
   started?: Promise<void>;
   /** Sees every answer (the tests check each one against the OpenAPI document). */
@@ -68,7 +68,10 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
-/** /metrics, /healthz and /readyz; returns the gate that answers 503 while a dependency is away or starting. */
+/**
+ * Request durations into `metrics` (served by the health listener), /healthz and /readyz;
+ * returns the gate that answers 503 while a dependency is away or starting.
+ */
 function useOperations(app: Express, deps: AppDeps): DependencyGate {
   const metrics = deps.metrics ?? createServiceMetrics();
   app.use(httpMetrics(metrics.httpRequestDuration));
@@ -77,7 +80,7 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
   const readiness =
     deps.readiness ??
     apiReadiness({ dataSource: deps.dataSource, redis: deps.redis, started: () => started }, Math.max(100, deps.config.dependencyTimeoutMs / 2));
-  app.use(opsRoutes({ readiness, metrics }));
+  app.use(opsRoutes({ readiness }));
   const gate = new DependencyGate(readiness);
   deps.started?.then(
     () => {

@@ -1,7 +1,11 @@
-import { ref, str, TEXT_MAX } from '../json-schema';
+import { ref } from '../json-schema';
 import type { OperationSpec } from '../operation';
 
-/** Served before sessions, authentication and rate limits (http/ops.ts, openapi/explorer.ts). */
+/**
+ * Served before sessions, authentication and rate limits (http/ops.ts, openapi/explorer.ts).
+ * `/metrics` is not here: the api serves it on its health listener only (HEALTH_HOST,
+ * HEALTH_PORT; docs/operations.md), not on the port this document describes.
+ */
 export const OUTSIDE_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -29,15 +33,6 @@ export const OUTSIDE_OPERATIONS: OperationSpec[] = [
         example: { status: 'unavailable', checks: { database: { ok: false, latency_ms: 2000, error: 'timeout' }, redis: { ok: true, latency_ms: 0 } } },
       },
     },
-  },
-  {
-    method: 'get',
-    path: '/metrics',
-    operationId: 'getMetrics',
-    tag: 'Operations',
-    summary: 'Prometheus metrics',
-    access: 'outside',
-    responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: str({ maxLength: TEXT_MAX }) } },
   },
   {
     method: 'get',
