@@ -36,16 +36,20 @@ RUN mkdir -p /web \
     fi
 
 FROM ${NODE_IMAGE} AS runtime
+# HEALTH_HOST: a container's loopback is reachable by nothing else; publish PORT alone and
+# /metrics (on HEALTH_PORT) stays inside the container network.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
+    HEALTH_HOST=0.0.0.0 \
+    HEALTH_PORT=9463 \
     WEB_DIST_DIR=/app/web
 WORKDIR /app
 # Owned by root, run as node: the process cannot rewrite its own code.
 COPY --from=build /out /app
 COPY --from=web /web /app/web
 USER node
-EXPOSE 3000
+EXPOSE 3000 9463
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # One process, PID 1 is node itself: SIGTERM reaches the service (30 s graceful shutdown).

@@ -21,8 +21,10 @@ RUN pnpm --filter @uptime/check-worker deploy --prod --prefer-offline /out \
 COPY deploy/docker/tsconfig.runtime.json /out/tsconfig.json
 
 FROM ${NODE_IMAGE} AS runtime
+# HEALTH_HOST: a container's loopback is reachable by nothing else (probes, Prometheus).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
+    HEALTH_HOST=0.0.0.0 \
     HEALTH_PORT=9464
 WORKDIR /app
 # Owned by root, run as node: the process cannot rewrite its own code.

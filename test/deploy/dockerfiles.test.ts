@@ -10,10 +10,10 @@ jest.setTimeout(60_000);
 
 /** The images: there is no Docker engine here, so these tests check what can be checked without one. */
 const IMAGES = [
-  { service: 'api', port: 3000, portVar: 'PORT' },
-  { service: 'check-worker', port: 9464, portVar: 'HEALTH_PORT' },
-  { service: 'notifier', port: 9465, portVar: 'HEALTH_PORT' },
-  { service: 'agent', port: 8080, portVar: 'PORT' },
+  { service: 'api', port: 3000, portVar: 'PORT', exposed: '3000 9463' },
+  { service: 'check-worker', port: 9464, portVar: 'HEALTH_PORT', exposed: '9464' },
+  { service: 'notifier', port: 9465, portVar: 'HEALTH_PORT', exposed: '9465' },
+  { service: 'agent', port: 8080, portVar: 'PORT', exposed: '8080' },
 ];
 
 const dockerfileOf = (service: string): string => path.join(ROOT, 'deploy/docker', `${service}.Dockerfile`);
@@ -49,7 +49,7 @@ function runHealthcheck(command: string[], env: NodeJS.ProcessEnv): Promise<numb
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, portVar }) => {
+describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, portVar, exposed }) => {
   const instructions = existsSync(dockerfileOf(service)) ? dockerInstructions(dockerfileOf(service)) : [];
   const byStage = stages(instructions);
 
@@ -80,7 +80,9 @@ describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, por
     expect(runtime.find((i) => i.keyword === 'HEALTHCHECK')?.args).toMatch(
       /^--interval=\d+s --timeout=\d+s --start-period=\d+s --retries=\d+ CMD \[/,
     );
-    expect(runtime.find((i) => i.keyword === 'EXPOSE')?.args).toBe(String(port));
+    expect(runtime.find((i) => i.keyword === 'EXPOSE')?.args).toBe(exposed);
+    // The services' health and metrics listener answers outside the container (its default is 127.0.0.1).
+    if (service !== 'agent') expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(/\bHEALTH_HOST=0\.0\.0\.0\b/);
     expect(runtime.find((i) => i.keyword === 'CMD')?.args).toBe('["node", "--import", "tsx", "src/main.ts"]');
     expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(/NODE_ENV=production/);
   });

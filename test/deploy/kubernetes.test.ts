@@ -5,6 +5,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { DEFAULT_HEALTH_PORTS } from '@uptime/observability';
 import { CORE_VARIABLES, ROOT } from './deploy-files';
 
 const DIR = path.join(ROOT, 'deploy/kubernetes');
@@ -48,7 +49,7 @@ interface DeploymentSpec {
   replicas: number;
   selector: { matchLabels: Record<string, string> };
   template: {
-    metadata: { labels: Record<string, string> };
+    metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
     spec: { terminationGracePeriodSeconds: number; securityContext: { runAsNonRoot: boolean }; containers: Container[] };
   };
 }
@@ -67,10 +68,11 @@ const find = (kind: string, name: string): K8sObject => {
 };
 const deploymentSpec = (name: string): DeploymentSpec => find('Deployment', name).spec as unknown as DeploymentSpec;
 
+/** `port` is what the Service routes and the probes use; `metricsPort` is the health listener Prometheus scrapes. */
 const SERVICES = [
-  { name: 'uptime-api', port: 3000, portName: 'http' },
-  { name: 'uptime-check-worker', port: 9464, portName: 'metrics' },
-  { name: 'uptime-notifier', port: 9465, portName: 'metrics' },
+  { name: 'uptime-api', port: 3000, portName: 'http', metricsPort: DEFAULT_HEALTH_PORTS.api },
+  { name: 'uptime-check-worker', port: 9464, portName: 'metrics', metricsPort: DEFAULT_HEALTH_PORTS['check-worker'] },
+  { name: 'uptime-notifier', port: 9465, portName: 'metrics', metricsPort: DEFAULT_HEALTH_PORTS.notifier },
 ];
 
 describe('deploy/kubernetes manifests', () => {
@@ -98,21 +100,22 @@ describe('deploy/kubernetes manifests', () => {
     expect([...kustomization.resources].sort()).toEqual([...manifestFiles].sort());
   });
 
-  it.each(SERVICES)('run $name with probes, resources, config and a Service', ({ name, port, portName }) => {
+  it.each(SERVICES)('run $name with probes, resources, config and a Service', ({ name, port, portName, metricsPort }) => {
     const spec = deploymentSpec(name);
     expect(spec.replicas).toBeGreaterThanOrEqual(2);
     expect(spec.template.metadata.labels).toMatchObject(spec.selector.matchLabels);
     expect(spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(30);
     expect(spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     const [container] = spec.template.spec.containers;
-    expect(container.ports).toEqual([expect.objectContaining({ name: portName, containerPort: port })]);
+    const ports = [{ name: portName, containerPort: port }, { name: 'metrics', containerPort: metricsPort }];
+    expect(container.ports).toEqual([...new Map(ports.map((p) => [p.name, p])).values()].map((p) => expect.objectContaining(p)));
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: portName });
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: portName });
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
     expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'uptime-config' } }, { secretRef: { name: 'uptime-secrets' } }]);
-    if (port !== 3000) expect(container.env).toContainEqual({ name: 'HEALTH_PORT', value: String(port) });
+    expect(container.env).toContainEqual({ name: 'HEALTH_PORT', value: String(metricsPort) });
 
     const service = find('Service', name).spec as { selector: Record<string, string>; ports: { targetPort: string }[] };
     expect(spec.template.metadata.labels).toMatchObject(service.selector);
@@ -127,6 +130,23 @@ describe('deploy/kubernetes manifests', () => {
     // It must never block every eviction: with `replicas` pods, at least one may go.
     const allowedDown = pdb.maxUnavailable ?? spec.replicas - (pdb.minAvailable ?? spec.replicas);
     expect(allowedDown).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each(SERVICES)("let Prometheus scrape $name on its health listener, never through the api's Service", ({ name, metricsPort }) => {
+    const spec = deploymentSpec(name);
+    expect(spec.template.metadata.annotations).toEqual({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(metricsPort),
+      'prometheus.io/path': '/metrics',
+    });
+    const [container] = spec.template.spec.containers;
+    expect(container.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: metricsPort }));
+    // The listener binds 127.0.0.1 by default; on a pod, Prometheus and the kubelet reach its address.
+    expect(find('ConfigMap', 'uptime-config').data).toMatchObject({ HEALTH_HOST: '0.0.0.0' });
+    // The api's Service, the one an Ingress routes, does not carry its metrics.
+    const service = find('Service', name).spec as { clusterIP?: string; ports: { port: number; targetPort: string }[] };
+    if (name === 'uptime-api') expect(service.ports.map((p) => p.targetPort)).not.toContain('metrics');
+    else expect(service.clusterIP).toBe('None');
   });
 
   it('scale the check-workers on the waiting checks and on CPU', () => {

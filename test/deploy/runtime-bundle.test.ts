@@ -46,6 +46,8 @@ describe('the api runtime bundle (the image contents, without Docker)', () => {
 
   it('starts with the image command, becomes ready and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
+    // Not the image's 9463: other runs on this machine may hold it.
+    const healthPort = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: path.join(dir, 'app'),
       env: {
@@ -53,6 +55,7 @@ describe('the api runtime bundle (the image contents, without Docker)', () => {
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
         PORT: String(port),
+        HEALTH_PORT: String(healthPort),
         DATABASE_URL: process.env.DATABASE_URL,
         REDIS_URL: process.env.REDIS_URL,
         QUEUE_PREFIX: process.env.QUEUE_PREFIX,
@@ -75,6 +78,9 @@ describe('the api runtime bundle (the image contents, without Docker)', () => {
       );
       const unauthenticated = await fetch(`http://127.0.0.1:${port}/api/v1/monitors`);
       expect(unauthenticated.status).toBe(401);
+      // Metrics on the health listener, not on the public port.
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${healthPort}/metrics`)).status).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {

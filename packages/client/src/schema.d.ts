@@ -786,6 +786,8 @@ export interface paths {
         /**
          * Sign in with a one-time link
          * @description The URL `pnpm cli login-link --email E` prints, for installs without OAuth. Open it in a browser. A valid link starts a new session (cookie `uptime.sid`, as an OAuth sign-in does) and redirects to APP_URL. A link works once and for 15 minutes; a used, expired or unknown one starts no session, sets no cookie and redirects to `${APP_URL}/sign-in?error=invalid_link`.
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants one new session as the user it was made for, with everything that user may do in the web app and the API, until the session ends (SESSION_TTL_SECONDS, or signing out); the link itself works once and for 15 minutes. To revoke it: open it (a used link never works again) or let its 15 minutes pass; an unused link is ended at once by deleting its row (`DELETE FROM login_links WHERE user_id = … AND used_at IS NULL`). A session it started ends with `POST /api/v1/auth/logout` from that browser.
          */
         get: operations["signInWithLink"];
         put?: never;
@@ -967,7 +969,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A monitor's status badge */
+        /**
+         * A monitor's status badge
+         * @description **Capability URL**: whoever has this URL can use it, without any other credential. It grants reading one monitor's status and uptime as an image; nothing else of the monitor or the account (not its URL, name, results or settings), and no change. To revoke it: `DELETE /api/v1/monitors/{id}/badge` (the owner), or `POST /api/v1/monitors/{id}/badge` for a new token, which ends the old one at once; deleting the monitor revokes it too. The server forgets the old token at once; an image cache may show its last picture for up to PUBLIC_CACHE_SECONDS.
+         */
         get: operations["getStatusBadge"];
         put?: never;
         post?: never;
@@ -984,7 +989,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A monitor's uptime badge */
+        /**
+         * A monitor's uptime badge
+         * @description **Capability URL**: whoever has this URL can use it, without any other credential. It grants reading one monitor's status and uptime as an image; nothing else of the monitor or the account (not its URL, name, results or settings), and no change. To revoke it: `DELETE /api/v1/monitors/{id}/badge` (the owner), or `POST /api/v1/monitors/{id}/badge` for a new token, which ends the old one at once; deleting the monitor revokes it too. The server forgets the old token at once; an image cache may show its last picture for up to PUBLIC_CACHE_SECONDS.
+         */
         get: operations["getUptimeBadge"];
         put?: never;
         post?: never;
@@ -1041,7 +1049,7 @@ export interface paths {
         };
         /**
          * Liveness
-         * @description Always 200 while the process can answer.
+         * @description Always 200 while the process can answer. Not rate limited, on purpose: load balancers and orchestrators probe it, often from the same address as the traffic they guard, and a limit others could use up would take every instance out of service.
          */
         get: operations["getLiveness"];
         put?: never;
@@ -1059,25 +1067,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: Postgres and Redis reachable */
+        /**
+         * Readiness: Postgres and Redis reachable
+         * @description 200 once Postgres (migrated) and Redis answer, else 503 with what failed. Not rate limited, on purpose: load balancers and orchestrators probe it, often from the same address as the traffic they guard, and a limit others could use up would take every instance out of service.
+         */
         get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Prometheus metrics */
-        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1095,7 +1089,7 @@ export interface paths {
         };
         /**
          * This document
-         * @description OpenAPI 3.1, generated from the definitions the API validates with. The explorer is at /api/docs.
+         * @description OpenAPI 3.1, generated from the definitions the API validates with. The explorer is at /api/docs. No caller needed; limited per IP address like the public status pages (PUBLIC_RATE_LIMIT_PER_MINUTE), and 503 until the database is connected.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -3434,36 +3428,6 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                    };
-                    meta: components["schemas"]["Meta"];
-                };
-            };
-        };
-        /** @description SERVICE_UNAVAILABLE: Postgres, Redis or a provider is unreachable; retry after Retry-After seconds */
-        "SERVICE_UNAVAILABLE.outside": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "SERVICE_UNAVAILABLE",
-                 *         "message": "Postgres, Redis or a provider is unreachable; retry after Retry-After seconds"
-                 *       },
-                 *       "meta": {
-                 *         "timestamp": "2026-11-22T10:00:00.000Z",
-                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    error: {
-                        /** @enum {string} */
-                        code: "SERVICE_UNAVAILABLE";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -9359,28 +9323,6 @@ export interface operations {
             };
         };
     };
-    getMetrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text exposition format */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            500: components["responses"]["INTERNAL_ERROR.outside"];
-        };
-    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -9394,14 +9336,18 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
             };
-            500: components["responses"]["INTERNAL_ERROR.outside"];
-            503: components["responses"]["SERVICE_UNAVAILABLE.outside"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
 }

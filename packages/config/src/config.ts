@@ -64,8 +64,16 @@ export interface Config {
     readonly redisUrlSet: boolean;
   };
   readonly resultRetentionDays: number;
-  /** Port of the health/metrics listener of workers and notifier; 0 = an ephemeral port. */
+  /**
+   * Port of every process's health and metrics listener (`/healthz`, `/readyz`, `/metrics`;
+   * docs/operations.md); unset = the process's default, 0 = an ephemeral port.
+   */
   readonly healthPort?: number;
+  /**
+   * Address of that listener (HEALTH_HOST, 127.0.0.1 by default whatever HOST is): metrics stay
+   * off the public port and off the network unless a deployment opens them to its scraper.
+   */
+  readonly healthHost: string;
   /** The built web app the api serves (WEB_DIST_DIR, absolute); unset = services/web/dist of this checkout. */
   readonly webDistDir?: string;
   /**

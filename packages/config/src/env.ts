@@ -50,6 +50,7 @@ export class Env {
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) HEALTH_PORT?: number;
+  @IsOptional() @IsString() HEALTH_HOST?: string;
   @IsOptional() @IsString() WEB_DIST_DIR?: string;
   @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
   @IsOptional() @IsString() DATA_DIR?: string;

@@ -119,6 +119,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,
+    healthHost: env.HEALTH_HOST ?? '127.0.0.1',
     // Relative to the working directory, as a self-hoster types it.
     webDistDir: env.WEB_DIST_DIR ? path.resolve(env.WEB_DIST_DIR) : undefined,
     dependencyTimeoutMs: env.DEPENDENCY_TIMEOUT_MS ?? 1500,

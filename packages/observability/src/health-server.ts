@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '@uptime/logger';
+import type { ServiceMetrics } from './metrics';
 import { createOpsHandler, type OpsDeps } from './ops-handler';
 
 /**
- * Default ports of the health/metrics listener of the processes that serve no HTTP API
- * (HEALTH_PORT overrides; 9464 is Prometheus' conventional exporter port). Under NODE_ENV=test the
- * default is 0 (an ephemeral port), so test runs on one machine never collide.
+ * Default ports of each process's health and metrics listener (HEALTH_PORT overrides; 9464 is
+ * Prometheus' conventional exporter port, and the api, which `pnpm start` runs with the workers
+ * in one process, takes the one below). Under NODE_ENV=test the default is 0 (an ephemeral
+ * port), so test runs on one machine never collide.
  */
-export const DEFAULT_HEALTH_PORTS = { 'check-worker': 9464, notifier: 9465 } as const;
+export const DEFAULT_HEALTH_PORTS = { api: 9463, 'check-worker': 9464, notifier: 9465 } as const;
 
 export function healthPortOf(config: { env: string; healthPort?: number }, service: keyof typeof DEFAULT_HEALTH_PORTS): number {
   if (config.healthPort !== undefined) return config.healthPort;
@@ -22,10 +24,13 @@ export interface RunningHealthServer {
 }
 
 /**
- * A small node:http listener with `/healthz`, `/readyz` and `/metrics` for check-workers and
- * notifiers. Started before anything else, so it answers while the process is still connecting.
+ * A small node:http listener with `/healthz`, `/readyz` and `/metrics`, the only place a process
+ * serves its metrics (the api's public port does not). Started before anything else, so it
+ * answers while the process is still connecting.
  */
-export async function startHealthServer(opts: OpsDeps & { host: string; port: number; logger: Logger }): Promise<RunningHealthServer> {
+export async function startHealthServer(
+  opts: OpsDeps & { metrics: ServiceMetrics; host: string; port: number; logger: Logger },
+): Promise<RunningHealthServer> {
   const handle = createOpsHandler(opts);
   const server = createServer((req, res) => {
     handle(req, res)

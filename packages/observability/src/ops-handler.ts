@@ -8,7 +8,8 @@ export type OpsPath = (typeof OPS_PATHS)[number];
 
 export interface OpsDeps {
   readiness: ReadinessChecker;
-  metrics: ServiceMetrics;
+  /** Served at `/metrics`; without it that path is left to the caller (the api's public port). */
+  metrics?: ServiceMetrics;
 }
 
 /** The ops path a request targets (query strings ignored), or null. */
@@ -27,13 +28,13 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
 
 /**
  * Answers `/healthz` (the process is alive: always 200 while it can answer at all), `/readyz`
- * (200 when Postgres and Redis answer, else 503 with what failed) and `/metrics` (Prometheus text).
- * Returns false for any other request, which the caller handles.
+ * (200 when Postgres and Redis answer, else 503 with what failed) and, given `metrics`,
+ * `/metrics` (Prometheus text). Returns false for any other request, which the caller handles.
  */
 export function createOpsHandler(deps: OpsDeps): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   return async (req, res) => {
     const path = opsPathOf(req);
-    if (path === null) return false;
+    if (path === null || (path === '/metrics' && !deps.metrics)) return false;
     if (path === '/healthz') {
       send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ status: 'ok' }));
     } else if (path === '/readyz') {
@@ -41,7 +42,7 @@ export function createOpsHandler(deps: OpsDeps): (req: IncomingMessage, res: Ser
       const body = { status: report.ready ? 'ready' : 'unavailable', checks: report.checks };
       if (!report.ready) res.setHeader('Retry-After', '5');
       send(res, report.ready ? 200 : 503, 'application/json; charset=utf-8', JSON.stringify(body));
-    } else {
+    } else if (deps.metrics) {
       send(res, 200, deps.metrics.registry.contentType, await deps.metrics.render());
     }
     return true;

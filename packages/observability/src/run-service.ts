@@ -35,8 +35,8 @@ export interface RunServiceOptions {
   pool: { size: number; applicationName: string };
   /**
    * Serve /healthz, /readyz and /metrics on a listener of their own, started before anything
-   * else (at HEALTH_PORT, else this entry of DEFAULT_HEALTH_PORTS): for processes without an
-   * HTTP server of their own.
+   * else, at HEALTH_HOST (127.0.0.1 by default) and HEALTH_PORT, else this entry of
+   * DEFAULT_HEALTH_PORTS. Every process has one: it is where Prometheus scrapes.
    */
   healthListener?: keyof typeof DEFAULT_HEALTH_PORTS;
   /**
@@ -59,7 +59,7 @@ export function stoppable(logger: Logger, close: () => Promise<void>, force: () 
 
 /**
  * The process lifecycle every entry point shares (api, check-worker, notifier, all-in-one): load
- * the config or exit; open the metrics, the pool and (for workers) the health listener; connect
+ * the config or exit; open the metrics, the pool and the health listener; connect
  * and migrate the database in the background, retried, never a reason to exit; start the
  * service. SIGTERM or SIGINT: stop the service within 30 s, close the pools within 5 s, release
  * what `prepare` provided, exit 0 (1 when work had to be cut short). A failed start prints one
@@ -136,7 +136,7 @@ async function openResources(options: RunServiceOptions, config: Config, logger:
     const redis = createRedisConnection(config.redis.url, `uptime-${options.service}-health`);
     const readiness = createReadiness({ dataSource, redis });
     const server = await startHealthServer({
-      host: config.http.host,
+      host: config.healthHost,
       port: healthPortOf(config, options.healthListener),
       readiness,
       metrics,

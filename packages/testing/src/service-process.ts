@@ -16,6 +16,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** GET `url`: its status and body, or null while nothing answers there (a process still starting). */
+export async function getIfAnswering(url: string): Promise<{ status: number; body: string } | null> {
+  try {
+    const res = await fetch(url);
+    return { status: res.status, body: await res.text() };
+  } catch {
+    return null;
+  }
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   /** Every JSON log line the process printed on stdout so far. */

@@ -9,8 +9,8 @@ import { provideLocalServices, type LocalServices } from './local/local-services
 
 /**
  * api, check-worker and notifier in one Node process (`pnpm start`), for local use and small
- * self-hosted installs. They share one database pool and one metrics registry (the API's
- * /metrics shows all three) and talk through Redis exactly as when they run apart. The API
+ * self-hosted installs. They share one database pool and one metrics registry (/metrics on the
+ * health listener shows all three) and talk through Redis exactly as when they run apart. The API
  * listens first, so /healthz and /readyz answer while Postgres is still being connected to.
  */
 async function startAllInOne(context: ServiceContext, local: LocalServices): Promise<StoppableService> {
@@ -56,6 +56,8 @@ const provided: { local?: LocalServices } = {};
 void runService({
   service: 'uptime',
   pool: { size: 20, applicationName: 'uptime' },
+  // The api's listener (HEALTH_PORT, 9463), with the metrics of all three components.
+  healthListener: 'api',
   // Postgres and Redis: configured, found at the default addresses, or started here (docs/first-run.md).
   prepare: async (configured, logger) => {
     const local = await provideLocalServices(configured, logger);

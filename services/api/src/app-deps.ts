@@ -16,13 +16,13 @@ export interface AppDeps {
   redis: Redis;
   scheduler: MonitorScheduler;
   logger: Logger;
-  /** The process's metrics (default: a registry of its own). */
+  /** The process's metrics, which its health listener serves (default: a registry of its own). */
   metrics?: ServiceMetrics;
   /** Default: Postgres through `dataSource` (once `started`) and Redis through `redis`. */
   readiness?: ReadinessChecker;
   /**
    * Resolves once `dataSource` is connected and migrated; until then every request but
-   * /healthz, /readyz and /metrics is a 503. Default: already.
+   * /healthz and /readyz is a 503. Default: already.
    */
   started?: Promise<void>;
   /** Sees every answer (the tests check each one against the OpenAPI document). */

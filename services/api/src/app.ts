@@ -31,7 +31,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLogging(logger));
   app.use(gate.middleware);
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
-  // The explorer and the document need no caller and are not rate limited; the explorer sets its own CSP.
+  // The explorer needs no caller and is static files; it sets its own CSP. Its document is limited per IP (below).
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
   const publicCache = new PublicCache({ redis: deps.redis, prefix: config.redis.queuePrefix, ttlSeconds: config.publicPages.cacheSeconds });
   usePublicPagesAndWebApp(app, deps, publicCache);
@@ -42,7 +42,10 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
-/** /metrics, /healthz and /readyz; returns the gate that answers 503 while a dependency is away or starting. */
+/**
+ * Request durations into `metrics` (served by the health listener), /healthz and /readyz;
+ * returns the gate that answers 503 while a dependency is away or starting.
+ */
 function useOperations(app: Express, deps: AppDeps): DependencyGate {
   const metrics = deps.metrics ?? createServiceMetrics();
   app.use(httpMetrics(metrics.httpRequestDuration));
@@ -51,7 +54,7 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
   const readiness =
     deps.readiness ??
     apiReadiness({ dataSource: deps.dataSource, redis: deps.redis, started: () => started }, Math.max(100, deps.config.dependencyTimeoutMs / 2));
-  app.use(opsRoutes({ readiness, metrics }));
+  app.use(opsRoutes({ readiness }));
   const gate = new DependencyGate(readiness);
   deps.started?.then(
     () => {
@@ -68,7 +71,7 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
  * Public status pages and badges (docs/status-pages.md): no caller, no session, their own per-IP
  * limit and a short cache in Redis; /status and /badge set their own CSP. Then the web app, with
  * its own CSP, which leaves /api, the ops paths, /status and /badge alone; then helmet and CORS
- * for the rest, the OpenAPI document and the public status API.
+ * for the rest, the OpenAPI document (under the same per-IP limit) and the public status API.
  */
 function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: PublicCache): void {
   const { config } = deps;
@@ -82,6 +85,6 @@ function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: Publi
   app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));
   app.use(helmet());
   app.use(corsPolicy(config.corsOrigins));
-  app.get('/api/v1/openapi.json', openApiDocumentRoute());
+  app.get('/api/v1/openapi.json', ...(publicReads.limiter ? [publicReads.limiter] : []), openApiDocumentRoute());
   app.use('/api/v1/public', publicStatusApiRouter(publicReads));
 }

@@ -12,6 +12,8 @@ void runService({
   service: 'api',
   // Migrations and background work only: requests have a pool of their own (start-api.ts).
   pool: { size: 4, applicationName: 'uptime-api-background' },
+  // /metrics is served there only, at 127.0.0.1 unless HEALTH_HOST says otherwise: PORT is public.
+  healthListener: 'api',
   start: async (context) => {
     const api = await startApi(context);
     return stoppable(

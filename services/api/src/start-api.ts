@@ -16,7 +16,7 @@ export interface ApiDeps {
   /**
    * Migrations and background work (schedule reconciler, maintenance); may still be connecting.
    * Requests have a pool of their own, with deadlines (DEPENDENCY_TIMEOUT_MS), opened once this
-   * one is migrated: until then every request but /healthz, /readyz and /metrics is a 503.
+   * one is migrated: until then every request but /healthz and /readyz is a 503.
    */
   dataSource: DataSource;
   logger: Logger;
@@ -30,7 +30,7 @@ export interface RunningApi {
   url: string;
   /**
    * Resolves once requests are served: the database migrated and the request path's own pool
-   * open. Until then every request but /healthz, /readyz and /metrics is a 503. Rejects when a
+   * open. Until then every request but /healthz and /readyz is a 503. Rejects when a
    * shutdown ends the start-up first.
    */
   ready: Promise<void>;

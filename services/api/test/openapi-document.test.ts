@@ -124,20 +124,25 @@ describe('the OpenAPI document', () => {
   describe('as served', () => {
     let h: ApiHarness;
     beforeAll(async () => {
-      h = await startApiHarness({ RATE_LIMIT_PER_HOUR: '2' });
+      h = await startApiHarness({ RATE_LIMIT_PER_HOUR: '2', PUBLIC_RATE_LIMIT_PER_MINUTE: '4' });
     });
     beforeEach(() => h.reset());
     afterAll(() => h.close());
 
-    it('answers GET /api/v1/openapi.json without a caller, outside the rate limit', async () => {
+    it("answers GET /api/v1/openapi.json without a caller, under the public reads' per-IP limit, apart from the API's", async () => {
       for (let i = 0; i < 4; i++) {
         const res = await request(h.app).get('/api/v1/openapi.json');
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
-        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+        expect(res.headers['x-ratelimit-limit']).toBe('4');
+        expect(res.headers['x-ratelimit-remaining']).toBe(String(3 - i));
         expect(res.body).toEqual(JSON.parse(JSON.stringify(doc)));
       }
-      // The limit still applies to the API itself.
+      const limited = await request(h.app).get('/api/v1/openapi.json');
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+      expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+      // The API's own limit is counted apart.
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await request(h.app).get('/api/v1/monitors')).status);
       expect(statuses).toEqual([401, 401, 429]);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { aCaller, metricValue } from '@uptime/testing';
 import { startApiHarness, type ApiHarness } from './support/api-harness';
 
-describe('api /healthz, /readyz and /metrics', () => {
+describe('api /healthz, /readyz and its request metrics', () => {
   let h: ApiHarness;
   beforeAll(async () => {
     // HTTPS required (behind a trusted proxy): the ops paths must still answer plain HTTP probes.
@@ -36,10 +36,8 @@ describe('api /healthz, /readyz and /metrics', () => {
     expect((await viaHttps('/api/v1/monitors/987655')).status).toBe(404);
     expect((await viaHttps('/no-such-page')).status).toBe(404);
 
-    const res = await request(h.app).get('/metrics');
-    expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    const count = (labels: Record<string, string>) => metricValue(res.text, 'http_request_duration_seconds_count', labels);
+    const text = await h.metrics.render();
+    const count = (labels: Record<string, string>) => metricValue(text, 'http_request_duration_seconds_count', labels);
     expect(count({ method: 'GET', route: '/healthz', status: '200' })).toBe(3);
     expect(count({ method: 'GET', route: '/readyz', status: '200' })).toBe(3);
     expect(count({ method: 'GET', route: '/api/v1/monitors', status: '200' })).toBe(1);
@@ -47,7 +45,17 @@ describe('api /healthz, /readyz and /metrics', () => {
     expect(count({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
     expect(count({ method: 'GET', route: 'unmatched', status: '308' })).toBe(1);
     // Label values are templates, never raw ids.
-    expect(res.text).not.toContain('987654');
+    expect(text).not.toContain('987654');
+  });
+
+  it('answers /metrics on its own port with 404, to anyone: the health listener serves them', async () => {
+    const { auth } = await aCaller(h.ds);
+    for (const headers of [{}, { Authorization: auth }]) {
+      const res = await request(h.app).get('/metrics').set('X-Forwarded-Proto', 'https').set(headers);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      expect(res.text).not.toContain('http_request_duration_seconds');
+    }
   });
 });
 
@@ -59,11 +67,10 @@ describe('api ops paths and the rate limit', () => {
   });
   afterAll(() => h.close());
 
-  it('keeps answering /readyz and /metrics after the caller is rate limited', async () => {
+  it('keeps answering /readyz and /healthz after the caller is rate limited', async () => {
     await request(h.app).get('/api/v1/monitors');
     expect((await request(h.app).get('/api/v1/monitors')).status).toBe(429);
     expect((await request(h.app).get('/readyz')).status).toBe(200);
-    expect((await request(h.app).get('/metrics')).status).toBe(200);
     expect((await request(h.app).get('/healthz')).status).toBe(200);
   });
 });

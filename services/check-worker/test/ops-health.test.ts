@@ -1,4 +1,4 @@
-import { forwardPort, freePort, metricValue, startServiceProcess, waitFor, type ServiceProcess, type TcpForwarder } from '@uptime/testing';
+import { forwardPort, freePort, getIfAnswering as get, metricValue, startServiceProcess, waitFor, type ServiceProcess, type TcpForwarder } from '@uptime/testing';
 
 jest.setTimeout(60_000);
 
@@ -6,15 +6,6 @@ interface ReadyBody {
   status: string;
   checks: Record<string, { ok: boolean; error?: string }>;
 }
-
-const get = async (url: string): Promise<{ status: number; body: string } | null> => {
-  try {
-    const res = await fetch(url);
-    return { status: res.status, body: await res.text() };
-  } catch {
-    return null;
-  }
-};
 
 describe('check-worker process health while Postgres is down', () => {
   let worker: ServiceProcess | undefined;

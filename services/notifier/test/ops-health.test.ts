@@ -1,15 +1,6 @@
-import { freePort, startServiceProcess, waitFor, type ServiceProcess } from '@uptime/testing';
+import { freePort, getIfAnswering as get, startServiceProcess, waitFor, type ServiceProcess } from '@uptime/testing';
 
 jest.setTimeout(60_000);
-
-const get = async (url: string): Promise<{ status: number; body: string } | null> => {
-  try {
-    const res = await fetch(url);
-    return { status: res.status, body: await res.text() };
-  } catch {
-    return null;
-  }
-};
 
 describe('notifier process health while Redis is down', () => {
   let notifier: ServiceProcess | undefined;

@@ -1,12 +1,14 @@
 import type { RequestHandler } from 'express';
-import { createOpsHandler, opsPathOf, type OpsDeps, type ServiceMetrics } from '@uptime/observability';
+import { createOpsHandler, opsPathOf, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
 
 /**
- * `/healthz`, `/readyz` and `/metrics` (docs/operations.md): mounted before HTTPS redirects, sessions,
- * authentication and rate limits, so probes and scrapes over plain HTTP always reach them.
+ * `/healthz` and `/readyz` (docs/operations.md): mounted before HTTPS redirects, sessions and
+ * authentication, so probes over plain HTTP always reach them. Not `/metrics`: this port is the
+ * public one, so the metrics are served by the process's health listener only (HEALTH_HOST,
+ * HEALTH_PORT), and `/metrics` here answers 404.
  */
-export function opsRoutes(deps: OpsDeps): RequestHandler {
-  const handle = createOpsHandler(deps);
+export function opsRoutes(deps: { readiness: ReadinessChecker }): RequestHandler {
+  const handle = createOpsHandler({ readiness: deps.readiness });
   return (req, res, next) => {
     const path = opsPathOf(req);
     if (path === null) return next();

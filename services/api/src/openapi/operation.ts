@@ -9,8 +9,9 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * Who may call: `caller` (a bearer token or a session), `session` (the session cookie only),
  * `public` (under /api/v1 without a caller: sign-in), `outside` (before the /api/v1 stack: no
- * rate limit, no body parsing, no caller: operations and the document itself), `anonymous`
- * (public status pages and badges: no caller, no session, no body, their own per-IP limit).
+ * rate limit, no body parsing, no caller: the liveness and readiness probes), `anonymous`
+ * (public status pages, badges and this document: no caller, no session, no body, their own
+ * per-IP limit).
  */
 export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
@@ -50,11 +51,13 @@ export interface OperationSpec {
   /** Error codes this operation answers beyond those every operation of its access can. */
   errors?: ErrorCode[];
   /**
-   * The URL itself is the credential, by necessity: a one-time sign-in link, a badge an `<img>`
-   * loads (neither can send a header). Lifts the lint's credentials-in-URL rule for this operation
-   * alone (services/api/test/support/owasp-ruleset.ts says why).
+   * A capability URL: the token in the path is the credential, by necessity (a one-time sign-in
+   * link opened from a terminal, a badge an `<img>` loads: neither can send a header). What it
+   * grants and how to revoke it are appended to the description, which a reader of the document
+   * needs before handing such a URL out. The lint's credentials-in-URL rule is lifted for these
+   * paths alone, each with its reason (services/api/test/support/owasp-ruleset.ts).
    */
-  secretInPath?: boolean;
+  capability?: { grants: string; revoke: string };
 }
 
 /** Any request under /api/v1 may carry a body that is malformed, too large or not JSON, be rate-limited, or meet a backend outage. */
@@ -196,15 +199,16 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     responses[String(status)] = { $ref: `#/components/responses/${name}` };
   }
 
+  const description = [spec.description, spec.capability && capabilityText(spec.capability)].filter(Boolean).join('\n\n');
   const operation: Record<string, unknown> = {
     operationId: spec.operationId,
     tags: [spec.tag],
     summary: spec.summary,
-    ...(spec.description ? { description: spec.description } : {}),
+    ...(description ? { description } : {}),
     security: SECURITY[access],
-    // Outside /api/v1 nothing is rate limited: said so for gateways, and for the lint (spectral.test.ts).
+    // The probes are not rate limited (paths/operations.ts says why): said so for gateways.
     ...(access === 'outside' ? { 'x-rate-limited': false } : {}),
-    ...(spec.secretInPath ? { 'x-secret-in-path': true } : {}),
+    ...(spec.capability ? { 'x-capability-url': true } : {}),
   };
   if (spec.parameters?.length) {
     operation.parameters = spec.parameters.map(({ required, ...p }) => ({ ...p, required: p.in === 'path' ? true : (required ?? false) }));
@@ -220,6 +224,11 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
   }
   operation.responses = responses;
   return operation;
+}
+
+/** The paragraph a capability URL's description ends with. */
+function capabilityText({ grants, revoke }: { grants: string; revoke: string }): string {
+  return `**Capability URL**: whoever has this URL can use it, without any other credential. It grants ${grants}. To revoke it: ${revoke}.`;
 }
 
 /** `{id}` of a resource: a positive 32-bit integer; anything else is that resource's 404. */

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
+import { createServiceMetrics, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
 import { openTestDatabase, resetDatabase, resetRedis, testConfig } from '@uptime/testing';
 import { createApp } from '../../src/app';
@@ -16,6 +17,8 @@ export interface ApiHarness {
   redis: Redis;
   scheduler: MonitorScheduler;
   config: Config;
+  /** The app's metrics, which a process's health listener would serve (docs/operations.md). */
+  metrics: ServiceMetrics;
   /** Empty the database and this run's Redis keys. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -37,9 +40,11 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
   const logger = createLogger({ level: config.logLevel, service: 'api-test' });
   // Every answer is checked against the OpenAPI document; a mismatch fails the test (jest setup).
-  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, responseInspector: checkInspectedResponse });
+  const metrics = createServiceMetrics();
+  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, metrics, responseInspector: checkInspectedResponse });
   return {
     app,
+    metrics,
     ds,
     redis,
     scheduler,
@@ -89,6 +94,9 @@ export function useApiHarness(overrides: Record<string, string | undefined> = {}
     },
     get config() {
       return current().config;
+    },
+    get metrics() {
+      return current().metrics;
     },
     reset: () => current().reset(),
     close: () => current().close(),

@@ -1,7 +1,21 @@
-import { ref, str, TEXT_MAX } from '../json-schema';
+import { ref } from '../json-schema';
 import type { OperationSpec } from '../operation';
 
-/** Served before sessions, authentication and rate limits (http/ops.ts, openapi/explorer.ts). */
+/**
+ * Why the probes are not rate limited: a load balancer's or an orchestrator's health checks often
+ * share one address with the traffic they guard (the balancer itself), so a limit that anyone can
+ * spend would let a flood of requests mark every instance down. Neither reads anything a caller
+ * could not learn otherwise, and /readyz costs one `SELECT 1` and one `PING`.
+ */
+const NOT_LIMITED =
+  'Not rate limited, on purpose: load balancers and orchestrators probe it, often from the same address as the traffic they guard, and a limit others could use up would take every instance out of service.';
+
+/**
+ * The probes, served before sessions, authentication and rate limits (http/ops.ts), and the
+ * document itself (openapi/explorer.ts). `/metrics` is not here: the api serves it on its health
+ * listener only (HEALTH_HOST, HEALTH_PORT; docs/operations.md), not on the port this document
+ * describes.
+ */
 export const OUTSIDE_OPERATIONS: OperationSpec[] = [
   {
     method: 'get',
@@ -9,7 +23,7 @@ export const OUTSIDE_OPERATIONS: OperationSpec[] = [
     operationId: 'getLiveness',
     tag: 'Operations',
     summary: 'Liveness',
-    description: 'Always 200 while the process can answer.',
+    description: `Always 200 while the process can answer. ${NOT_LIMITED}`,
     access: 'outside',
     responses: { 200: { description: 'Alive', schema: ref('Health'), example: { status: 'ok' } } },
   },
@@ -19,6 +33,7 @@ export const OUTSIDE_OPERATIONS: OperationSpec[] = [
     operationId: 'getReadiness',
     tag: 'Operations',
     summary: 'Readiness: Postgres and Redis reachable',
+    description: `200 once Postgres (migrated) and Redis answer, else 503 with what failed. ${NOT_LIMITED}`,
     access: 'outside',
     responses: {
       200: { description: 'Ready', schema: ref('Readiness'), example: { status: 'ready', checks: { database: { ok: true, latency_ms: 1 }, redis: { ok: true, latency_ms: 0 } } } },
@@ -32,23 +47,14 @@ export const OUTSIDE_OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/metrics',
-    operationId: 'getMetrics',
-    tag: 'Operations',
-    summary: 'Prometheus metrics',
-    access: 'outside',
-    responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain', schema: str({ maxLength: TEXT_MAX }) } },
-  },
-  {
-    method: 'get',
     path: '/api/v1/openapi.json',
     operationId: 'getOpenApiDocument',
     tag: 'Operations',
     summary: 'This document',
-    description: 'OpenAPI 3.1, generated from the definitions the API validates with. The explorer is at /api/docs.',
-    access: 'outside',
+    description:
+      'OpenAPI 3.1, generated from the definitions the API validates with. The explorer is at /api/docs. No caller needed; limited per IP address like the public status pages (PUBLIC_RATE_LIMIT_PER_MINUTE), and 503 until the database is connected.',
+    // No caller, and the per-IP limit of the public reads (app.ts).
+    access: 'anonymous',
     responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
-    // Served after the start-up gate: 503 until the database is connected.
-    errors: ['SERVICE_UNAVAILABLE'],
   },
 ];

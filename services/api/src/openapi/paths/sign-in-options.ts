@@ -35,7 +35,12 @@ export const SIGN_IN_OPTION_OPERATIONS: OperationSpec[] = [
     description:
       'The URL `pnpm cli login-link --email E` prints, for installs without OAuth. Open it in a browser. A valid link starts a new session (cookie `uptime.sid`, as an OAuth sign-in does) and redirects to APP_URL. A link works once and for 15 minutes; a used, expired or unknown one starts no session, sets no cookie and redirects to `${APP_URL}/sign-in?error=invalid_link`.',
     access: 'public',
-    secretInPath: true,
+    capability: {
+      grants:
+        "one new session as the user it was made for, with everything that user may do in the web app and the API, until the session ends (SESSION_TTL_SECONDS, or signing out); the link itself works once and for 15 minutes",
+      revoke:
+        'open it (a used link never works again) or let its 15 minutes pass; an unused link is ended at once by deleting its row (`DELETE FROM login_links WHERE user_id = … AND used_at IS NULL`). A session it started ends with `POST /api/v1/auth/logout` from that browser',
+    },
     parameters: [
       {
         name: 'token',

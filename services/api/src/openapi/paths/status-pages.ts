@@ -26,6 +26,14 @@ const update = (method: 'put' | 'patch'): OperationSpec => ({
 
 const slugParam: ParameterSpec = { name: 'slug', in: 'path', description: 'The page\'s slug', schema: str({ minLength: 3, maxLength: 64 }), example: 'acme' };
 // Any string is answered (a malformed token is the 404 SVG), but none longer than a path segment can be.
+/** What a badge URL grants, and how to take it back (docs/status-pages.md "Badges"). */
+const BADGE_CAPABILITY = {
+  grants:
+    "reading one monitor's status and uptime as an image; nothing else of the monitor or the account (not its URL, name, results or settings), and no change",
+  revoke:
+    '`DELETE /api/v1/monitors/{id}/badge` (the owner), or `POST /api/v1/monitors/{id}/badge` for a new token, which ends the old one at once; deleting the monitor revokes it too. The server forgets the old token at once; an image cache may show its last picture for up to PUBLIC_CACHE_SECONDS',
+};
+
 const tokenParam: ParameterSpec = { name: 'token', in: 'path', description: 'The badge token (POST /api/v1/monitors/{id}/badge)', schema: str({ maxLength: 1024 }) };
 /** Upper bounds of the bodies: 100 monitors × 90 labelled days of HTML; a short stylesheet; a two-word badge. */
 const HTML_MAX = 4_194_304;
@@ -148,7 +156,7 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/badge/{token}/status.svg',
     operationId: 'getStatusBadge',
-    secretInPath: true,
+    capability: BADGE_CAPABILITY,
     tag: 'Status pages',
     summary: "A monitor's status badge",
     access: 'anonymous',
@@ -159,7 +167,7 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     method: 'get',
     path: '/badge/{token}/uptime.svg',
     operationId: 'getUptimeBadge',
-    secretInPath: true,
+    capability: BADGE_CAPABILITY,
     tag: 'Status pages',
     summary: "A monitor's uptime badge",
     access: 'anonymous',
