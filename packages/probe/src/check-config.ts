@@ -1,51 +1,28 @@
-/** Everything one check needs, carried in the scheduler's job template (no database read per check). */
-export interface CheckConfig {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body: string | null;
-  /** Seconds per attempt. */
-  timeout: number;
-  followRedirects: boolean;
-  verifySsl: boolean;
-  /** Accepted status codes; empty means any 2xx. */
-  expectedStatus: number[];
-  expectedContent: string | null;
-  excludedContent: string | null;
-  jsonPath: string | null;
-  expectedJsonValue: string | null;
-  /** Extra attempts after a failed one, within the same check. */
-  retryCount: number;
-}
+import type { ValuesOf, WireNames } from './fields/field-spec';
+import { HTTP_FIELDS } from './http/fields';
 
 /**
- * Each field of a check and its snake_case name, the one the REST API and the agent protocol use:
- * the one list of what a check carries. `checkConfigOf()` (packages/queues) copies these
- * properties from a monitor, `toWireCheck()`/`fromWireCheck()` (packages/agent-protocol) rename
- * them, and the API's monitor field table marks them (services/api/src/monitors/monitor-fields.ts).
- * The order is the order of the agent protocol's `check` object.
+ * Everything one check needs, carried in the scheduler's job template (no database read per
+ * check): the values of the fields declared in `http/fields.ts`, by property name.
  */
-export const CHECK_FIELDS = {
-  url: 'url',
-  method: 'method',
-  headers: 'headers',
-  body: 'body',
-  timeout: 'timeout',
-  followRedirects: 'follow_redirects',
-  verifySsl: 'verify_ssl',
-  expectedStatus: 'expected_status',
-  expectedContent: 'expected_content',
-  excludedContent: 'excluded_content',
-  jsonPath: 'json_path',
-  expectedJsonValue: 'expected_json_value',
-  retryCount: 'retry_count',
-} as const satisfies Record<keyof CheckConfig, string>;
+export type CheckConfig = ValuesOf<typeof HTTP_FIELDS>;
+
+/** The declared fields of a check, in the order of the agent protocol's `check` object. */
+export const CHECK_FIELD_SPECS = HTTP_FIELDS;
 
 /** A property of CheckConfig. */
-export type CheckField = keyof typeof CHECK_FIELDS;
+export type CheckField = keyof typeof HTTP_FIELDS;
 
-/** The properties of CheckConfig, in CHECK_FIELDS order. */
-export const CHECK_FIELD_NAMES = Object.keys(CHECK_FIELDS) as CheckField[];
+/** The properties of CheckConfig, in declaration order. */
+export const CHECK_FIELD_NAMES = Object.keys(HTTP_FIELDS) as CheckField[];
+
+/**
+ * Each field of a check and its snake_case name, the one the REST API and the agent protocol
+ * use. `checkConfigOf()` (packages/queues) copies these properties from a monitor,
+ * `toWireCheck()`/`fromWireCheck()` (packages/agent-protocol) rename them, and the API's monitor
+ * field table marks them (services/api/src/monitors/monitor-fields.ts).
+ */
+export const CHECK_FIELDS = Object.fromEntries(CHECK_FIELD_NAMES.map((f) => [f, HTTP_FIELDS[f].wire])) as WireNames<typeof HTTP_FIELDS>;
 
 /** The outcome of one check. */
 export interface ProbeResult {

@@ -1,4 +1,5 @@
-import { HTTP_METHODS, MONITOR_STATUSES } from '@uptime/db';
+import { MONITOR_STATUSES } from '@uptime/db';
+import { HTTP_METHODS } from '@uptime/probe';
 import { ERROR_CODES } from '@uptime/errors';
 import type { toCheckResultResponse, toNoDataSpanResponse } from '../check-results/check-result.presenter';
 import type { LocationResultItem } from '../check-results/location-results.repository';
