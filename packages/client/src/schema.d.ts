@@ -1208,12 +1208,16 @@ export interface components {
             name: string;
             /**
              * Format: uri
+             * @description Absolute http(s) URL to check
              * @example https://example.com/health
              */
             url: string;
             /** @enum {string} */
             type: "http";
-            /** @enum {string} */
+            /**
+             * @description HTTP method of the check
+             * @enum {string}
+             */
             method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
             /**
              * @description Request headers sent with each check
@@ -1230,7 +1234,7 @@ export interface components {
             expected_status: number[];
             /**
              * Format: int32
-             * @description Seconds
+             * @description Seconds each attempt may take
              */
             timeout: number;
             /**
@@ -1243,15 +1247,17 @@ export interface components {
              * @description Retries of a failed attempt within one check
              */
             retry_count: number;
+            /** @description Whether redirects are followed */
             follow_redirects: boolean;
+            /** @description Whether an https target's certificate must be valid */
             verify_ssl: boolean;
-            /** @description Text the body must contain */
+            /** @description Text the response must contain */
             expected_content: string | null;
-            /** @description Text the body must not contain */
+            /** @description Text the response must not contain */
             excluded_content: string | null;
-            /** @description JSONPath that must exist in a JSON body */
+            /** @description JSONPath that must exist in a JSON response */
             json_path: string | null;
-            /** @description Expected value of json_path's first match, as a string */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
             expected_json_value: string | null;
             locations: string[];
             tags: string[];
@@ -2181,7 +2187,7 @@ export interface components {
             expected_status?: number[];
             /**
              * Format: int32
-             * @description Seconds; default: the preference default_timeout (30)
+             * @description Seconds each attempt may take; default: the preference default_timeout (30)
              * @default 30
              */
             timeout?: number;
@@ -2213,9 +2219,15 @@ export interface components {
              * @default []
              */
             depends_on?: number[];
-            /** @default true */
+            /**
+             * @description Whether redirects are followed
+             * @default true
+             */
             follow_redirects?: boolean;
-            /** @default true */
+            /**
+             * @description Whether an https target's certificate must be valid
+             * @default true
+             */
             verify_ssl?: boolean;
             /**
              * @description Request headers sent with each check
@@ -2235,7 +2247,7 @@ export interface components {
             excluded_content?: string | null;
             /** @description JSONPath that must exist in a JSON response; null clears it */
             json_path?: string | null;
-            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON); null clears it */
             expected_json_value?: string | null;
             /**
              * @description Check locations
@@ -2272,7 +2284,7 @@ export interface components {
             expected_status?: number[];
             /**
              * Format: int32
-             * @description Seconds; default: the preference default_timeout (30)
+             * @description Seconds each attempt may take; default: the preference default_timeout (30)
              * @default 30
              */
             timeout?: number;
@@ -2304,9 +2316,15 @@ export interface components {
              * @default []
              */
             depends_on?: number[];
-            /** @default true */
+            /**
+             * @description Whether redirects are followed
+             * @default true
+             */
             follow_redirects?: boolean;
-            /** @default true */
+            /**
+             * @description Whether an https target's certificate must be valid
+             * @default true
+             */
             verify_ssl?: boolean;
             /**
              * @description Request headers sent with each check
@@ -2326,7 +2344,7 @@ export interface components {
             excluded_content?: string | null;
             /** @description JSONPath that must exist in a JSON response; null clears it */
             json_path?: string | null;
-            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON); null clears it */
             expected_json_value?: string | null;
             /**
              * @description Check locations
@@ -2610,12 +2628,16 @@ export interface components {
             name: string;
             /**
              * Format: uri
+             * @description Absolute http(s) URL to check
              * @example https://example.com/health
              */
             url: string;
             /** @enum {string} */
             type: "http";
-            /** @enum {string} */
+            /**
+             * @description HTTP method of the check
+             * @enum {string}
+             */
             method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
             /**
              * @description Request headers sent with each check
@@ -2632,7 +2654,7 @@ export interface components {
             expected_status: number[];
             /**
              * Format: int32
-             * @description Seconds
+             * @description Seconds each attempt may take
              */
             timeout: number;
             /**
@@ -2645,15 +2667,17 @@ export interface components {
              * @description Retries of a failed attempt within one check
              */
             retry_count: number;
+            /** @description Whether redirects are followed */
             follow_redirects: boolean;
+            /** @description Whether an https target's certificate must be valid */
             verify_ssl: boolean;
-            /** @description Text the body must contain */
+            /** @description Text the response must contain */
             expected_content: string | null;
-            /** @description Text the body must not contain */
+            /** @description Text the response must not contain */
             excluded_content: string | null;
-            /** @description JSONPath that must exist in a JSON body */
+            /** @description JSONPath that must exist in a JSON response */
             json_path: string | null;
-            /** @description Expected value of json_path's first match, as a string */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
             expected_json_value: string | null;
             locations: string[];
             tags: string[];

@@ -1,4 +1,5 @@
 import {
+  getMetadataStorage,
   ArrayMaxSize,
   IsArray,
   IsInt,
@@ -10,7 +11,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { HTTP_FIELDS, type WireValuesOf } from '@uptime/probe';
+import { HTTP_FIELDS, type FieldSpec, type WireValuesOf } from '@uptime/probe';
 import { FieldRules } from '../http/field-decorators';
 import { Nullable, Optional } from '../http/validators';
 
@@ -60,3 +61,8 @@ export class MonitorFieldsDto {
   @Matches(/^[\w.:/-]{1,50}$/, { each: true, message: 'each tag must be 1-50 letters, digits or "_.:/-"' })
   tags?: string[];
 }
+
+// A declared field the class does not list (one declared later) gets its rules too, after the
+// others: those listed keep the order the OpenAPI document has always given them.
+const listed = new Set(getMetadataStorage().getTargetValidationMetadatas(MonitorFieldsDto, '', true, false).map((m) => m.propertyName));
+for (const spec of Object.values<FieldSpec>(HTTP_FIELDS)) if (!listed.has(spec.wire)) FieldRules(spec)(MonitorFieldsDto.prototype, spec.wire);
