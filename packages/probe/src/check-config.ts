@@ -1,6 +1,8 @@
 import type { ValuesOf, WireNames } from './fields/field-spec';
 import { HTTP_FIELDS } from './http/fields';
 
+export type { ProbeResult, CheckTimings } from './http/result';
+
 /**
  * Everything one check needs, carried in the scheduler's job template (no database read per
  * check): the values of the fields declared in `http/fields.ts`, by property name.
@@ -23,36 +25,6 @@ export const CHECK_FIELD_NAMES = Object.keys(HTTP_FIELDS) as CheckField[];
  * field table marks them (services/api/src/monitors/monitor-fields.ts).
  */
 export const CHECK_FIELDS = Object.fromEntries(CHECK_FIELD_NAMES.map((f) => [f, HTTP_FIELDS[f].wire])) as WireNames<typeof HTTP_FIELDS>;
-
-/** The outcome of one check. */
-export interface ProbeResult {
-  ok: boolean;
-  statusCode: number | null;
-  /** Milliseconds of the last attempt; null when no response arrived. */
-  responseTime: number | null;
-  /** Why the check failed, for people; null on success. */
-  error: string | null;
-  /** When the (first) attempt started. */
-  checkedAt: Date;
-  attempts: number;
-  /** Where the last attempt's time went; absent for a result that came from an agent. */
-  timings?: CheckTimings;
-  /** notAfter of the https target's leaf certificate; null or absent when none was received. */
-  certificateExpiresAt?: Date | null;
-}
-
-/**
- * Phases of the last attempt, in whole milliseconds, as got measures them (the last request when
- * redirects were followed); null for a phase that did not happen or was not reached: no TLS for
- * http, nothing after a refused connection (an IP-literal host has a DNS phase of about 0). The total is `responseTime`.
- */
-export interface CheckTimings {
-  dns: number | null;
-  connect: number | null;
-  tls: number | null;
-  /** From the request being sent to the first byte of the response (time to first byte). */
-  firstByte: number | null;
-}
 
 export interface ProbeOptions {
   /** Lift the SSRF guard (docs/configuration.md ALLOW_PRIVATE_TARGETS). */

@@ -1,7 +1,7 @@
 export * from './check-config';
-export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './http-probe';
-export { USER_AGENT } from './probe-transport';
-export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './check-headers';
+export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './http/http-probe';
+export { USER_AGENT } from './http/probe-transport';
+export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './http/check-headers';
 export {
   isBlockedAddress,
   refusedTargetReason,

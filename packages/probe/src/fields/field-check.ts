@@ -1,5 +1,5 @@
 import { arrayMaxSize, isArray, isBoolean, isIn, isInt, isString, length, matches, max, maxLength, min } from 'class-validator';
-import { refusedCheckHeaderProblems } from '../check-headers';
+import { refusedCheckHeaderProblems } from '../http/check-headers';
 import { describeKind, rulesOf, type FieldRule, type FieldSpec } from './field-spec';
 import { isHeaderMap, isHttpUrl } from './value-tests';
 

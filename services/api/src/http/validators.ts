@@ -37,7 +37,7 @@ const refusedHeadersOf = (value: unknown): string[] =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? refusedCheckHeaderProblems(value as Record<string, string>) : [];
 
 /**
- * No header that frames or routes the request (packages/probe/src/check-headers.ts); the message
+ * No header that frames or routes the request (packages/probe/src/http/check-headers.ts); the message
  * names each one refused. Other shapes are left to the header-map rule beside it.
  */
 export const HasNoRefusedCheckHeaders = ownRule(
