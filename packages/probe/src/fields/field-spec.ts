@@ -37,8 +37,8 @@ export interface FieldSpec {
   readonly description: string;
   /** Part of the check configuration a job and an agent carry (and the probe reads). */
   readonly check: boolean;
-  /** How the web form shows it. */
-  readonly form: { readonly label: string; readonly hint?: string };
+  /** How the web form shows it; `showBounds`: an integer's hint ends with its bounds ("seconds, 5 to 300"). */
+  readonly form: { readonly label: string; readonly hint?: string; readonly showBounds?: boolean };
 }
 
 /** A type's fields by their property name (camelCase) in CheckConfig and the entity. */

@@ -52,7 +52,7 @@ export const HTTP_FIELDS = {
     nullable: false,
     description: 'Seconds each attempt may take',
     check: true,
-    form: { label: 'Timeout', hint: 'seconds' },
+    form: { label: 'Timeout', hint: 'seconds', showBounds: true },
   },
   followRedirects: {
     wire: 'follow_redirects',

@@ -35,8 +35,6 @@ export interface MonitorFormValues {
 
 export type MonitorBody = Schema<'MonitorCreate'>;
 
-export const METHODS: MonitorFormValues['method'][] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-
 /** A new monitor's form, with the user's default interval and timeout. */
 export function emptyMonitorForm(
   defaults?: Pick<Schema<'Preferences'>, 'default_check_interval' | 'default_timeout' | 'default_locations'>,
