@@ -1,13 +1,13 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import { CHECK_METHODS, checkFieldLabel } from './check-field-labels';
+import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, type DeclaredFormField } from './check-field-labels';
 import type { FormErrors, MonitorFormValues } from './monitor-form-values';
 
 /** What each group of the monitor form's fields gets from the form. */
 export interface FieldsProps {
   values: MonitorFormValues;
   set: <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => void;
-  field: (name: keyof MonitorFormValues & string) => { errors: string[] | undefined; name: string };
+  field: (name: string) => { errors: string[] | undefined; name: string };
   errors: FormErrors;
 }
 
@@ -120,6 +120,42 @@ export function UpWhenFields({ values, set, field }: FieldsProps) {
         <Field {...checkFieldLabel('expectedJsonValue')} {...field('expected_json_value')}>
           {(p) => <input {...p} value={values.expected_json_value} onChange={(e) => set('expected_json_value', e.target.value)} />}
         </Field>
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * The check fields declared after the form was laid out (check-field-labels.ts), each edited by
+ * the input its kind calls for, with its declared label and hint; nothing while there are none.
+ */
+export function DeclaredFields({ values, set, field }: FieldsProps) {
+  if (DECLARED_FORM_FIELDS.length === 0) return null;
+  const put = (f: DeclaredFormField, value: string | boolean) => set('declared', { ...values.declared, [f.wire]: value });
+  return (
+    <fieldset className="card">
+      <legend>More</legend>
+      <div className="grid-2">
+        {DECLARED_FORM_FIELDS.map((f) => {
+          const value = values.declared[f.wire] ?? f.initial;
+          return (
+            <Field key={f.wire} label={f.label} hint={f.hint} {...field(f.wire)}>
+              {(p) =>
+                f.kind === 'boolean' ? (
+                  <input {...p} type="checkbox" checked={value === true} onChange={(e) => put(f, e.target.checked)} />
+                ) : f.kind === 'choice' ? (
+                  <select {...p} value={String(value)} onChange={(e) => put(f, e.target.value)}>
+                    {f.values.map((v) => (
+                      <option key={v}>{v}</option>
+                    ))}
+                  </select>
+                ) : (
+                  <input {...p} inputMode={f.kind === 'integer' ? 'numeric' : undefined} value={String(value)} onChange={(e) => put(f, e.target.value)} />
+                )
+              }
+            </Field>
+          );
+        })}
       </div>
     </fieldset>
   );
