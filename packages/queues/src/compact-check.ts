@@ -11,6 +11,7 @@ type Omittable = { [F in CheckField]: 'default' extends keyof (typeof CHECK_FIEL
 export type CompactCheckConfig = Omit<CheckConfig, Omittable> & Partial<CheckConfig>;
 
 const OMITTABLE = CHECK_FIELD_NAMES.filter((f) => 'default' in CHECK_FIELD_SPECS[f]) as Omittable[];
+const IS_OMITTABLE: ReadonlySet<CheckField> = new Set(OMITTABLE);
 
 /** An empty list or object is a default too (the only container defaults a field may declare). */
 const isEmpty = (value: unknown): boolean =>
@@ -26,6 +27,7 @@ const DEFAULTS = Object.freeze(
   Object.fromEntries(
     OMITTABLE.map((f) => {
       const value = (CHECK_FIELD_SPECS[f] as { default: unknown }).default;
+      if (value !== null && typeof value === 'object' && !isEmpty(value)) throw new Error(`compact-check: ${f}'s default must be empty or a scalar`);
       return [f, value !== null && typeof value === 'object' ? Object.freeze(value) : value];
     }),
   ),
@@ -39,7 +41,7 @@ const isDefault = (key: Omittable, value: unknown): boolean => {
 export function compactCheck(check: CheckConfig): CompactCheckConfig {
   const compact: Partial<CheckConfig> = {};
   for (const key of CHECK_FIELD_NAMES) {
-    if (!(OMITTABLE as CheckField[]).includes(key) || !isDefault(key as Omittable, check[key])) Object.assign(compact, { [key]: check[key] });
+    if (!IS_OMITTABLE.has(key) || !isDefault(key as Omittable, check[key])) Object.assign(compact, { [key]: check[key] });
   }
   return compact as CompactCheckConfig;
 }
