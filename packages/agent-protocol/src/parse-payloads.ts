@@ -1,4 +1,4 @@
-import { refusedCheckHeaderProblems } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, fieldProblems } from '@uptime/probe';
 import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult } from './payloads';
 
 /** A parsed payload, or every problem found in it (field → message). */
@@ -31,52 +31,25 @@ class Reader {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-const METHOD = /^[A-Z]{1,10}$/;
 
-function isHeaderMap(v: unknown): v is Record<string, string> {
-  return isObject(v) && Object.keys(v).length <= 100 && Object.values(v).every(isString);
-}
-
-function isStatusList(v: unknown): v is number[] {
-  return Array.isArray(v) && v.length <= 100 && v.every((s) => isInt(s, 100, 599));
-}
-
-function isHttpUrl(v: unknown): v is string {
-  if (!isString(v) || v.length > 4096) return false;
-  try {
-    const url = new URL(v);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
+/**
+ * Every declared field of the check (packages/probe/src/http/fields.ts), by the same rules as
+ * the API's DTO validates a monitor's body with (fieldProblems()): an agent accepts exactly the
+ * checks the API can store, services/api/test/check-fields-agree.test.ts shows it.
+ */
 function readCheck(source: unknown, problems: string[]): WireCheckConfig | null {
   if (!isObject(source)) {
     problems.push('check: must be an object');
     return null;
   }
-  const r = new Reader(source, 'check.');
-  const check: WireCheckConfig = {
-    url: r.field('url', isHttpUrl, 'an absolute http(s) URL'),
-    method: r.field('method', (v): v is string => isString(v) && METHOD.test(v), 'an upper-case HTTP method'),
-    headers: r.field('headers', isHeaderMap, 'an object of strings'),
-    body: r.field('body', isNullableString, 'a string or null'),
-    timeout: r.field('timeout', (v): v is number => isInt(v, 1, 300), 'an integer from 1 to 300'),
-    follow_redirects: r.field('follow_redirects', (v): v is boolean => typeof v === 'boolean', 'a boolean'),
-    verify_ssl: r.field('verify_ssl', (v): v is boolean => typeof v === 'boolean', 'a boolean'),
-    expected_status: r.field('expected_status', isStatusList, 'an array of status codes (100-599)'),
-    expected_content: r.field('expected_content', isNullableString, 'a string or null'),
-    excluded_content: r.field('excluded_content', isNullableString, 'a string or null'),
-    json_path: r.field('json_path', isNullableString, 'a string or null'),
-    expected_json_value: r.field('expected_json_value', isNullableString, 'a string or null'),
-    retry_count: r.field('retry_count', (v): v is number => isInt(v, 0, 10), 'an integer from 0 to 10'),
-  };
-  problems.push(...r.problems);
-  // The same rule as the API's (packages/probe/src/check-headers.ts): an agent is checked by
-  // many owners' monitors, so a framing header must not reach it by another route either.
-  if (isHeaderMap(check.headers)) problems.push(...refusedCheckHeaderProblems(check.headers).map((p) => `check.headers: ${p}`));
-  return check;
+  const check: Record<string, unknown> = {};
+  for (const field of CHECK_FIELD_NAMES) {
+    const spec = CHECK_FIELD_SPECS[field];
+    const value = source[spec.wire];
+    for (const problem of fieldProblems(spec, value)) problems.push(`check.${spec.wire}: ${problem}`);
+    check[spec.wire] = value;
+  }
+  return check as WireCheckConfig;
 }
 
 /** Reads the body of `POST /v1/check` (already JSON-parsed). */

@@ -1206,12 +1206,16 @@ export interface components {
             name: string;
             /**
              * Format: uri
+             * @description Absolute http(s) URL to check
              * @example https://example.com/health
              */
             url: string;
             /** @enum {string} */
             type: "http";
-            /** @enum {string} */
+            /**
+             * @description HTTP method of the check
+             * @enum {string}
+             */
             method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
             /**
              * @description Request headers sent with each check
@@ -1228,7 +1232,7 @@ export interface components {
             expected_status: number[];
             /**
              * Format: int32
-             * @description Seconds
+             * @description Seconds each attempt may take
              */
             timeout: number;
             /**
@@ -1241,15 +1245,17 @@ export interface components {
              * @description Retries of a failed attempt within one check
              */
             retry_count: number;
+            /** @description Whether redirects are followed */
             follow_redirects: boolean;
+            /** @description Whether an https target's certificate must be valid */
             verify_ssl: boolean;
-            /** @description Text the body must contain */
+            /** @description Text the response must contain */
             expected_content: string | null;
-            /** @description Text the body must not contain */
+            /** @description Text the response must not contain */
             excluded_content: string | null;
-            /** @description JSONPath that must exist in a JSON body */
+            /** @description JSONPath that must exist in a JSON response */
             json_path: string | null;
-            /** @description Expected value of json_path's first match, as a string */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
             expected_json_value: string | null;
             locations: string[];
             tags: string[];
@@ -2179,7 +2185,7 @@ export interface components {
             expected_status?: number[];
             /**
              * Format: int32
-             * @description Seconds; default: the preference default_timeout (30)
+             * @description Seconds each attempt may take; default: the preference default_timeout (30)
              * @default 30
              */
             timeout?: number;
@@ -2211,9 +2217,15 @@ export interface components {
              * @default []
              */
             depends_on?: number[];
-            /** @default true */
+            /**
+             * @description Whether redirects are followed
+             * @default true
+             */
             follow_redirects?: boolean;
-            /** @default true */
+            /**
+             * @description Whether an https target's certificate must be valid
+             * @default true
+             */
             verify_ssl?: boolean;
             /**
              * @description Request headers sent with each check
@@ -2233,7 +2245,7 @@ export interface components {
             excluded_content?: string | null;
             /** @description JSONPath that must exist in a JSON response; null clears it */
             json_path?: string | null;
-            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON); null clears it */
             expected_json_value?: string | null;
             /**
              * @description Check locations
@@ -2270,7 +2282,7 @@ export interface components {
             expected_status?: number[];
             /**
              * Format: int32
-             * @description Seconds; default: the preference default_timeout (30)
+             * @description Seconds each attempt may take; default: the preference default_timeout (30)
              * @default 30
              */
             timeout?: number;
@@ -2302,9 +2314,15 @@ export interface components {
              * @default []
              */
             depends_on?: number[];
-            /** @default true */
+            /**
+             * @description Whether redirects are followed
+             * @default true
+             */
             follow_redirects?: boolean;
-            /** @default true */
+            /**
+             * @description Whether an https target's certificate must be valid
+             * @default true
+             */
             verify_ssl?: boolean;
             /**
              * @description Request headers sent with each check
@@ -2324,7 +2342,7 @@ export interface components {
             excluded_content?: string | null;
             /** @description JSONPath that must exist in a JSON response; null clears it */
             json_path?: string | null;
-            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON); null clears it */
             expected_json_value?: string | null;
             /**
              * @description Check locations
@@ -2618,12 +2636,16 @@ export interface components {
             name: string;
             /**
              * Format: uri
+             * @description Absolute http(s) URL to check
              * @example https://example.com/health
              */
             url: string;
             /** @enum {string} */
             type: "http";
-            /** @enum {string} */
+            /**
+             * @description HTTP method of the check
+             * @enum {string}
+             */
             method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
             /**
              * @description Request headers sent with each check
@@ -2640,7 +2662,7 @@ export interface components {
             expected_status: number[];
             /**
              * Format: int32
-             * @description Seconds
+             * @description Seconds each attempt may take
              */
             timeout: number;
             /**
@@ -2653,15 +2675,17 @@ export interface components {
              * @description Retries of a failed attempt within one check
              */
             retry_count: number;
+            /** @description Whether redirects are followed */
             follow_redirects: boolean;
+            /** @description Whether an https target's certificate must be valid */
             verify_ssl: boolean;
-            /** @description Text the body must contain */
+            /** @description Text the response must contain */
             expected_content: string | null;
-            /** @description Text the body must not contain */
+            /** @description Text the response must not contain */
             excluded_content: string | null;
-            /** @description JSONPath that must exist in a JSON body */
+            /** @description JSONPath that must exist in a JSON response */
             json_path: string | null;
-            /** @description Expected value of json_path's first match, as a string */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
             expected_json_value: string | null;
             locations: string[];
             tags: string[];

@@ -1,7 +1,7 @@
 export * from './check-config';
-export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './http-probe';
-export { USER_AGENT } from './probe-transport';
-export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './check-headers';
+export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './http/http-probe';
+export { USER_AGENT } from './http/probe-transport';
+export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './http/check-headers';
 export {
   isBlockedAddress,
   refusedTargetReason,
@@ -14,3 +14,7 @@ export {
   type AddressPolicy,
   type ResolveAllAddresses,
 } from './ssrf-guard';
+export { HTTP_FIELDS, HTTP_METHODS, type HttpMethod } from './http/fields';
+export { rulesOf, describeKind, type FieldKind, type FieldRule, type FieldSpec, type FieldSpecs, type ValueOf, type ValuesOf, type WireValuesOf } from './fields/field-spec';
+export { fieldProblems, passesRule } from './fields/field-check';
+export { isHttpUrl, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsOptional, Min } from 'class-validator';
 import type { CompactCheckConfig } from './compact-check';
+import { compileRules, type PropertyTest } from './compiled-rules';
 import { parseJob } from './parse-job';
 
 /** Payload of `run-check`: the monitor and the configuration to probe it with. */
@@ -33,50 +34,51 @@ export interface CycleFields {
   retrying: boolean;
 }
 
+/** RunCheckJob's decorators, run directly: the one reading of a job's data, whole or field by field. */
+const RULES = compileRules(RunCheckJob);
+const rulesOf = (property: keyof RunCheckJob): PropertyTest => {
+  const test = RULES.get(property);
+  if (!test) throw new Error(`RunCheckJob.${property} has no rules`);
+  return test;
+};
+const PROPERTIES = [...RULES.keys()];
+const PROPERTY_TESTS = [...RULES.values()];
+const intervalPasses = rulesOf('interval');
+const plannedAtPasses = rulesOf('plannedAt');
+
 /**
- * The cycle fields of a job's data, each only when it holds what RunCheckJob allows: the lag
- * metric and plannedTimeOf read them from any job, parsed or not, of this version or an older one.
+ * The cycle fields of a job's data, each only when RunCheckJob's rules accept it: the lag metric
+ * and plannedTimeOf read them from any job, parsed or not, of this version or an older one.
  */
 export function cycleFieldsOf(data: unknown): CycleFields {
-  const { interval, plannedAt, retrying } = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
-  return {
-    ...(isPositiveInt(interval) ? { interval: interval as number } : {}),
-    ...(isPositiveInt(plannedAt) ? { plannedAt: plannedAt as number } : {}),
-    retrying: retrying === true,
-  };
+  const object = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  const { interval, plannedAt, retrying } = object;
+  // Built field by field, not spread from conditional objects: this runs twice per check.
+  const fields: CycleFields = { retrying: retrying === true };
+  // Present: the rules leave an absent (or null) optional field alone, a cycle field is a value.
+  if (interval != null && intervalPasses(interval, object)) fields.interval = interval as number;
+  if (plannedAt != null && plannedAtPasses(plannedAt, object)) fields.plannedAt = plannedAt as number;
+  return fields;
 }
 
 /**
- * `parseJob(RunCheckJob, data)` for the hot path, one call per check. A payload the plain checks
- * below accept is one the decorators accept too, and comes back as the same RunCheckJob (its
- * objects shared with `data`, not copied): class-transformer and class-validator cost more CPU
- * than the rest of the job's handling (docs/capacity.md, "The probe's CPU per check"). Anything
- * else goes through `parseJob`, so an invalid payload fails exactly as before.
+ * `parseJob(RunCheckJob, data)` for the hot path, one call per check: plain JSON data is checked
+ * by RunCheckJob's own rules, run directly (compiled-rules.ts), and an accepted payload comes back
+ * as the same RunCheckJob (its objects shared with `data`, not copied): class-transformer and
+ * class-validator cost more CPU than the rest of the job's handling (docs/capacity.md, "The
+ * probe's CPU per check"). Anything else, and every refusal, goes through `parseJob`, so an
+ * invalid payload fails exactly as before, with class-validator's messages.
  */
 export function parseRunCheckJob(data: unknown): RunCheckJob {
   return isPlainlyValidRunCheckJob(data) ? Object.assign(new RunCheckJob(), data) : parseJob(RunCheckJob, data);
 }
 
-const isPositiveInt = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 1;
-
-/**
- * The rules of RunCheckJob's decorators, stricter where that is simpler (a null is left to them),
- * and no key class-transformer would leave out of its copy.
- */
+/** Data class-transformer would copy as it is, and every rule of RunCheckJob accepts. */
 function isPlainlyValidRunCheckJob(data: unknown): data is RunCheckJob {
   if (typeof data !== 'object' || data === null || Object.getPrototypeOf(data) !== Object.prototype || holdsUncopiedKey(data)) return false;
-  const { monitorId, configVersion, check, agentIds, interval, plannedAt, retrying } = data as Record<string, unknown>;
-  return (
-    isPositiveInt(monitorId) &&
-    isPositiveInt(configVersion) &&
-    (interval === undefined || isPositiveInt(interval)) &&
-    (plannedAt === undefined || isPositiveInt(plannedAt)) &&
-    (retrying === undefined || typeof retrying === 'boolean') &&
-    typeof check === 'object' &&
-    check !== null &&
-    !Array.isArray(check) &&
-    (agentIds === undefined || (Array.isArray(agentIds) && agentIds.length <= 100 && agentIds.every(isPositiveInt)))
-  );
+  const object = data as Record<string, unknown>;
+  for (let i = 0; i < PROPERTIES.length; i++) if (!PROPERTY_TESTS[i]!(object[PROPERTIES[i]!], object)) return false;
+  return true;
 }
 
 /**

@@ -4,9 +4,6 @@ import { Agent } from './agent.entity';
 export const MONITOR_STATUSES = ['pending', 'online', 'offline', 'warning', 'paused'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
 @Entity({ name: 'monitors' })
 export class Monitor {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
@@ -14,7 +11,7 @@ export class Monitor {
   @Column({ type: 'varchar', length: 200 }) name!: string;
   @Column({ type: 'text' }) url!: string;
   @Column({ type: 'varchar', length: 10, default: 'http' }) type!: 'http';
-  @Column({ type: 'varchar', length: 10, default: 'GET' }) method!: HttpMethod;
+  @Column({ type: 'varchar', length: 10, default: 'GET' }) method!: string;
   @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) headers!: Record<string, string>;
   @Column({ type: 'text', nullable: true }) body!: string | null;
   @Column({ type: 'integer', array: true, name: 'expected_status', default: () => "'{}'" }) expectedStatus!: number[];

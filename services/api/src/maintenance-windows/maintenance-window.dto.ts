@@ -2,7 +2,7 @@ import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsISO8601, IsString, L
 import { MAINTENANCE_REPEATS, type MaintenanceRepeat } from '@uptime/db';
 import { IsTimeZone } from '../preferences/preferences.dto';
 import { MonitorIdList } from '../http/monitor-id-list';
-import { Optional } from '../monitors/monitor-fields.dto';
+import { Optional } from '../http/validators';
 
 export const NAME_MAX = 200;
 export const MAX_WINDOW_MONITORS = 100;

@@ -1,5 +1,5 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
-import { IsHttpUrl, Nullable } from './monitor-fields.dto';
+import { IsHttpUrl, Nullable } from '../http/validators';
 import { EscalationSettingsDto } from './escalation-settings.dto';
 
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);

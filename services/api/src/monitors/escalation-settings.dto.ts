@@ -1,5 +1,5 @@
 import { ArrayMaxSize, IsArray, IsEmail, IsInt, Max, MaxLength, Min } from 'class-validator';
-import { Nullable, Optional } from './monitor-fields.dto';
+import { Nullable, Optional } from '../http/validators';
 
 /** Bounds of the reminder interval and of the escalation delay, in minutes. */
 export const FOLLOWUP_MINUTES = { min: 5, max: 1440 } as const;

@@ -1,9 +1,7 @@
-import { Transform } from 'class-transformer';
 import {
+  getMetadataStorage,
   ArrayMaxSize,
   IsArray,
-  IsBoolean,
-  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -12,91 +10,31 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateIf,
-  registerDecorator,
-  type ValidationOptions,
 } from 'class-validator';
-import { HTTP_METHODS } from '@uptime/db';
-import { HasNoRefusedCheckHeaders } from './check-headers.validator';
+import { HTTP_FIELDS, type FieldSpec, type WireValuesOf } from '@uptime/probe';
+import { FieldRules } from '../http/field-decorators';
+import { Nullable, Optional } from '../http/validators';
 
-/** A plain object of string → string (request headers). */
-function IsHeaderMap(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isHeaderMap',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: { message: `${String(propertyName)} must be an object of header names to string values (at most 50)`, ...options },
-      validator: {
-        validate: (value: unknown) =>
-          value !== null &&
-          typeof value === 'object' &&
-          !Array.isArray(value) &&
-          Object.keys(value).length <= 50 &&
-          Object.entries(value).every(
-            ([k, v]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(k) && typeof v === 'string' && v.length <= 4096 && !/[\r\n]/.test(v),
-          ),
-      },
-    });
-}
-
-/** An absolute http(s) URL. */
-export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isHttpUrl',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: { message: `${String(propertyName)} must be an absolute http(s) URL`, ...options },
-      validator: {
-        validate: (value: unknown) => {
-          if (typeof value !== 'string' || value.length > 2048 || !ABSOLUTE_HTTP_URL.test(value)) return false;
-          try {
-            const url = new URL(value);
-            return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-          } catch {
-            return false;
-          }
-        },
-      },
-    });
-}
-
-const upper = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? value.toUpperCase() : value);
-
-/**
- * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
- * refused) like any other value. `@IsOptional()` would let null through to a NOT NULL column.
- */
-export const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
-
-/** Optional and nullable: `null` clears the field. */
-export const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
-
-/** Scheme, then `//`: `http:example.com`, relative URLs and surrounding spaces are refused. */
-const ABSOLUTE_HTTP_URL = /^https?:\/\/[^\s]+$/i;
+type Check = WireValuesOf<typeof HTTP_FIELDS>;
+const f = HTTP_FIELDS;
 
 /**
  * The writable fields of a monitor, all optional: PATCH and PUT take this as it is; create adds
- * what is required. `min_check_interval` comes from config, so the interval floor is checked in
- * the service. Nullable text fields accept null to clear them.
+ * what is required. The fields of the check take their rules from their declaration
+ * (packages/probe/src/http/fields.ts), the others are the monitor's own. `min_check_interval`
+ * comes from config, so the interval floor is checked in the service. Nullable fields accept
+ * null to clear them. The order is the OpenAPI document's.
  */
 export class MonitorFieldsDto {
   @Optional() @IsString() @Length(1, 200) name?: string;
-  @Optional() @IsHttpUrl() url?: string;
+  @FieldRules(f.url) url?: Check['url'];
   /** Checked by the service first: a present but unsupported type is INVALID_MONITOR_TYPE. */
   @IsOptional() type?: unknown;
-  @Optional() @Transform(upper) @IsIn(HTTP_METHODS, { message: `method must be one of ${HTTP_METHODS.join(', ')}` }) method?: string;
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsInt({ each: true })
-  @Min(100, { each: true })
-  @Max(599, { each: true })
-  expected_status?: number[];
-  @Optional() @IsInt() @Min(5) @Max(300) timeout?: number;
+  @FieldRules(f.method) method?: Check['method'];
+  @FieldRules(f.expectedStatus) expected_status?: Check['expected_status'];
+  @FieldRules(f.timeout) timeout?: Check['timeout'];
   @Optional() @IsInt() @Min(1) @Max(86400) check_interval?: number;
-  @Optional() @IsInt() @Min(0) @Max(10) retry_count?: number;
+  @FieldRules(f.retryCount) retry_count?: Check['retry_count'];
   @Nullable() @IsInt() @Min(1) @Max(300000) response_time_threshold?: number | null;
   @Optional() @IsInt() @Min(1) @Max(100) recovery_threshold?: number;
   @Optional()
@@ -106,18 +44,14 @@ export class MonitorFieldsDto {
   @Min(1, { each: true })
   @Max(2147483647, { each: true })
   depends_on?: number[];
-  @Optional() @IsBoolean() follow_redirects?: boolean;
-  @Optional() @IsBoolean() verify_ssl?: boolean;
-  @Optional() @IsHeaderMap() @HasNoRefusedCheckHeaders() headers?: Record<string, string>;
-  @Nullable() @IsString() @MaxLength(65536) body?: string | null;
-  @Nullable() @IsString() @Length(1, 1000) expected_content?: string | null;
-  @Nullable() @IsString() @Length(1, 1000) excluded_content?: string | null;
-  @Nullable()
-  @IsString()
-  @Matches(/^\$/, { message: 'json_path must be a JSONPath starting with "$"' })
-  @MaxLength(500)
-  json_path?: string | null;
-  @Nullable() @IsString() @MaxLength(1000) expected_json_value?: string | null;
+  @FieldRules(f.followRedirects) follow_redirects?: Check['follow_redirects'];
+  @FieldRules(f.verifySsl) verify_ssl?: Check['verify_ssl'];
+  @FieldRules(f.headers) headers?: Check['headers'];
+  @FieldRules(f.body) body?: Check['body'];
+  @FieldRules(f.expectedContent) expected_content?: Check['expected_content'];
+  @FieldRules(f.excludedContent) excluded_content?: Check['excluded_content'];
+  @FieldRules(f.jsonPath) json_path?: Check['json_path'];
+  @FieldRules(f.expectedJsonValue) expected_json_value?: Check['expected_json_value'];
   @Optional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 64, { each: true }) locations?: string[];
   @Optional()
   @IsArray()
@@ -127,3 +61,8 @@ export class MonitorFieldsDto {
   @Matches(/^[\w.:/-]{1,50}$/, { each: true, message: 'each tag must be 1-50 letters, digits or "_.:/-"' })
   tags?: string[];
 }
+
+// A declared field the class does not list (one declared later) gets its rules too, after the
+// others: those listed keep the order the OpenAPI document has always given them.
+const listed = new Set(getMetadataStorage().getTargetValidationMetadatas(MonitorFieldsDto, '', true, false).map((m) => m.propertyName));
+for (const spec of Object.values<FieldSpec>(HTTP_FIELDS)) if (!listed.has(spec.wire)) FieldRules(spec)(MonitorFieldsDto.prototype, spec.wire);

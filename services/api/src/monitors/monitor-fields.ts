@@ -1,5 +1,5 @@
 import type { Monitor } from '@uptime/db';
-import { CHECK_FIELDS } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, CHECK_FIELDS, type CheckField } from '@uptime/probe';
 import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
 import type { Uptime } from '../monitor-stats/uptime.repository';
 
@@ -40,6 +40,7 @@ export interface MonitorField {
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 /** Lists are sets: a repeated entry is stored once. */
 const unique = (value: unknown): unknown => [...new Set(value as unknown[])];
+const json = (value: unknown): unknown => JSON.stringify(value);
 const value = (v: unknown): FieldDefault => ({ value: v });
 
 type StoreOptions = Partial<Pick<MonitorField, 'column' | 'default' | 'store'>>;
@@ -55,6 +56,20 @@ const writable = <A extends string, P extends keyof Monitor>(api: A, property: P
   stored(api, property, true, options);
 const shown = <A extends string, P extends keyof Monitor>(api: A, property: P, options: StoreOptions = {}) =>
   stored(api, property, false, options);
+/**
+ * A field of the check, as its declaration says (packages/probe/src/http/fields.ts): its name,
+ * its default, and how its kind is stored (headers as jsonb, a list of integers as a set).
+ * `options` overrides, e.g. a default taken from the owner's preferences.
+ */
+const checkField = <P extends CheckField & keyof Monitor>(property: P, options: StoreOptions = {}) => {
+  const spec: { wire: (typeof CHECK_FIELD_SPECS)[P]['wire']; type: { kind: string }; default?: unknown } = CHECK_FIELD_SPECS[property];
+  const store = spec.type.kind === 'headers' ? json : spec.type.kind === 'integers' ? unique : undefined;
+  return writable(spec.wire, property, {
+    ...('default' in spec ? { default: value(spec.default) } : {}),
+    ...(store ? { store } : {}),
+    ...options,
+  });
+};
 /** A stored field the answer shows through `show` rather than as stored. */
 const presented = <A extends string, P extends keyof Monitor, R>(api: A, property: P, show: (m: Monitor) => R) => ({
   ...stored(api, property, false, {}),
@@ -62,23 +77,18 @@ const presented = <A extends string, P extends keyof Monitor, R>(api: A, propert
 });
 const computed = <A extends string, R>(api: A, show: (m: Monitor, uptime: Uptime) => R) => ({ api, writable: false, check: false, show });
 
-/**
- * Every field of a monitor, in the order the API answers them (docs/monitors.md). This table
- * drives the create and update statements (monitors.repository.ts), the answer
- * (monitor.presenter.ts) and, through CHECK_FIELDS, the check the job carries. A new field is a
- * row here, a property of MonitorFieldsDto and of the entity, and a migration.
- */
-export const MONITOR_FIELDS = [
+/** The fields answered before and among the check's, in their published order. */
+const LEADING = [
   shown('id', 'id'),
   writable('name', 'name'),
-  writable('url', 'url'),
+  checkField('url'),
   // Accepted in bodies and validated (monitor-type.ts), never stored: only http exists.
   shown('type', 'type', { default: value('http') }),
-  writable('method', 'method', { default: value('GET') }),
-  writable('headers', 'headers', { default: value({}), store: (headers) => JSON.stringify(headers) }),
-  writable('body', 'body', { default: value(null) }),
-  writable('expected_status', 'expectedStatus', { default: value([]), store: unique }),
-  writable('timeout', 'timeout', {
+  checkField('method'),
+  checkField('headers'),
+  checkField('body'),
+  checkField('expectedStatus'),
+  checkField('timeout', {
     default: { preference: 'default_timeout', fallback: DEFAULT_PREFERENCES.defaultTimeout, cast: 'integer' },
   }),
   writable('check_interval', 'checkInterval', {
@@ -89,13 +99,25 @@ export const MONITOR_FIELDS = [
       atLeastFloor: true,
     },
   }),
-  writable('retry_count', 'retryCount', { default: value(0) }),
-  writable('follow_redirects', 'followRedirects', { default: value(true) }),
-  writable('verify_ssl', 'verifySsl', { default: value(true) }),
-  writable('expected_content', 'expectedContent', { default: value(null) }),
-  writable('excluded_content', 'excludedContent', { default: value(null) }),
-  writable('json_path', 'jsonPath', { default: value(null) }),
-  writable('expected_json_value', 'expectedJsonValue', { default: value(null) }),
+  checkField('retryCount'),
+  checkField('followRedirects'),
+  checkField('verifySsl'),
+  checkField('expectedContent'),
+  checkField('excludedContent'),
+  checkField('jsonPath'),
+  checkField('expectedJsonValue'),
+] as const;
+
+/** A declared field of the check not placed above (a new one): its row, typed by its own declaration. */
+type UnplacedCheckField = Exclude<CheckField, (typeof LEADING)[number]['property']>;
+type UnplacedRow = { [P in UnplacedCheckField]: ReturnType<typeof checkField<P>> }[UnplacedCheckField];
+/** The API names of the declared check fields not placed above (none until one is declared). */
+export type UnplacedCheckWire = UnplacedRow['api'];
+/** Their properties, in declaration order. */
+export const UNPLACED_CHECK_FIELDS: readonly CheckField[] = CHECK_FIELD_NAMES.filter((f) => !LEADING.some((row) => row.property === f));
+const unplacedRows = UNPLACED_CHECK_FIELDS.map((f) => checkField(f)) as UnplacedRow[];
+
+const TRAILING = [
   writable('locations', 'locations', {
     default: { preference: 'default_locations', fallback: DEFAULT_PREFERENCES.defaultLocations, cast: 'text[]' },
     store: unique,
@@ -120,6 +142,16 @@ export const MONITOR_FIELDS = [
   presented('created_at', 'createdAt', (m) => m.createdAt.toISOString()),
   presented('updated_at', 'updatedAt', (m) => m.updatedAt.toISOString()),
 ] as const;
+
+/**
+ * Every field of a monitor, in the order the API answers them (docs/monitors.md). This table
+ * drives the create and update statements (monitors.repository.ts), the answer
+ * (monitor.presenter.ts) and, through its check fields, the check the job carries. The fields of
+ * the check are declared in packages/probe/src/http/fields.ts: those placed above keep the
+ * position answers have always given them, a field declared later follows them by itself
+ * (docs/architecture.md, "A new monitor field").
+ */
+export const MONITOR_FIELDS = [...LEADING, ...unplacedRows, ...TRAILING] as const;
 
 /** One row of MONITOR_FIELDS with its exact types (the presenter derives the answer's type from them). */
 export type MonitorFieldRow = (typeof MONITOR_FIELDS)[number];

@@ -1,15 +1,15 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
-import { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN } from '@uptime/probe';
+import { HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH, REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN } from '@uptime/probe';
 import { integerFormat, type JsonSchema } from './json-schema';
 
-/** The header names and values `IsHeaderMap` (monitor-fields.dto.ts) accepts. */
+/** The header names and values `IsHeaderMap` (http/validators.ts) accepts. */
 const HEADER_MAP: JsonSchema = {
   type: 'object',
-  maxProperties: 50,
-  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$" },
-  additionalProperties: { type: 'string', maxLength: 4096, pattern: '^[^\\r\\n]*$' },
+  maxProperties: HEADER_MAP_LIMITS.entries,
+  propertyNames: { pattern: HEADER_NAME_PATTERN },
+  additionalProperties: { type: 'string', maxLength: HEADER_MAP_LIMITS.valueLength, pattern: '^[^\\r\\n]*$' },
   examples: [{ Accept: 'application/json' }],
 };
 
@@ -18,7 +18,7 @@ const HEADER_MAP: JsonSchema = {
  * their name. Each says what the decorator's validate function accepts.
  */
 const CUSTOM_RULES: Record<string, JsonSchema> = {
-  isHttpUrl: { type: 'string', format: 'uri', maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$', examples: ['https://example.com/health'] },
+  isHttpUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$', examples: ['https://example.com/health'] },
   isAgentUrl: {
     type: 'string',
     format: 'uri',

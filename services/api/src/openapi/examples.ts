@@ -5,6 +5,8 @@ import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
 import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import type { toCheckResultResponse } from '../check-results/check-result.presenter';
+import { HTTP_FIELDS, type FieldSpec } from '@uptime/probe';
+import { UNPLACED_CHECK_FIELDS, type UnplacedCheckWire } from '../monitors/monitor-fields';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
 import type { toNoDataSpanResponse } from '../check-results/check-result.presenter';
 import type { toStatsResponse } from '../monitor-stats/stats.presenter';
@@ -17,6 +19,17 @@ import type { toPreferencesResponse } from '../preferences/preferences.presenter
  * error) and validated against the document's own schemas by the OpenAPI tests.
  */
 export const EXAMPLE_META: Meta = { timestamp: '2026-11-22T10:00:00.000Z', request_id: '6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11' };
+
+/** A check field declared after those in the example below shows its declared default. */
+function unplacedCheckExamples(): Pick<MonitorResponse, UnplacedCheckWire> {
+  const values: Record<string, unknown> = {};
+  for (const field of UNPLACED_CHECK_FIELDS) {
+    const spec: FieldSpec = HTTP_FIELDS[field];
+    if (spec.default === undefined) throw new Error(`examples: ${spec.wire} has no default to show; give EXAMPLE_MONITOR its value`);
+    values[spec.wire] = spec.default;
+  }
+  return values as Pick<MonitorResponse, UnplacedCheckWire>;
+}
 
 export const EXAMPLE_MONITOR: MonitorResponse = {
   id: 42,
@@ -36,6 +49,7 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   excluded_content: null,
   json_path: '$.status',
   expected_json_value: 'ok',
+  ...unplacedCheckExamples(),
   locations: [],
   tags: ['production'],
   status: 'online',

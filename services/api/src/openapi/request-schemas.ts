@@ -9,6 +9,7 @@ import { MONITOR_REQUIRED_ON_CREATE } from '../monitors/monitor-input';
 import { SUPPORTED_MONITOR_TYPES } from '../monitors/monitor-type';
 import { PauseMonitorDto } from '../monitors/pause.dto';
 import { UpdatePreferencesDto } from '../preferences/preferences.dto';
+import { CHECK_FIELD_NAMES, HTTP_FIELDS, type FieldSpec } from '@uptime/probe';
 import { annotate, schemaOfDto } from './dto-schema';
 import { enumOf, ref, type JsonSchema } from './json-schema';
 
@@ -20,30 +21,38 @@ import { enumOf, ref, type JsonSchema } from './json-schema';
  */
 function monitorFields(): JsonSchema {
   return annotate(schemaOfDto(MonitorFieldsDto), {
+    ...checkFieldNotes(),
     type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'Only http (HTTP and HTTPS URLs); anything else is 400 INVALID_MONITOR_TYPE' }),
-    url: { description: 'Absolute http(s) URL to check' },
-    method: { description: 'HTTP method of the check (case-insensitive)', default: 'GET' },
-    expected_status: { description: 'Statuses counted as up; empty means any 2xx', default: [] },
-    timeout: { description: 'Seconds; default: the preference default_timeout (30)', default: 30 },
+    timeout: { description: `${HTTP_FIELDS.timeout.description}; default: the preference default_timeout (30)`, default: 30 },
     check_interval: { description: 'Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)', default: 300 },
-    retry_count: { description: 'Retries of a failed attempt within one check', default: 0 },
     response_time_threshold: { description: 'Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)' },
     depends_on: {
       description: "Ids of the caller's other monitors this one depends on; while one of them is offline, this monitor's downtime notification is recorded as suppressed and sent to nobody. A cycle or another user's id is 400 VALIDATION_ERROR (docs/alert-rules.md)",
       default: [],
     },
     recovery_threshold: { description: 'Successes in a row needed to go from offline to online (docs/alert-rules.md)', default: 1 },
-    follow_redirects: { default: true },
-    verify_ssl: { default: true },
-    headers: { description: 'Request headers sent with each check', default: {} },
-    body: { description: 'Request body sent with each check; null clears it' },
-    expected_content: { description: 'Text the response must contain; null clears it' },
-    excluded_content: { description: 'Text the response must not contain; null clears it' },
-    json_path: { description: 'JSONPath that must exist in a JSON response; null clears it' },
-    expected_json_value: { description: 'Expected value of the first json_path match (strings raw, other values as JSON)' },
     locations: { description: 'Check locations', default: [] },
     tags: { default: [] },
   });
+}
+
+/**
+ * Each field of the check as its declaration describes it (packages/probe/src/http/fields.ts),
+ * with what a body may do beyond the answer's values: null clears, the method's case does not
+ * matter. Its default, where it is a value (null is said by "null clears it").
+ */
+function checkFieldNotes(): Record<string, JsonSchema> {
+  const notes: Record<string, JsonSchema> = {};
+  for (const field of CHECK_FIELD_NAMES) {
+    const spec: FieldSpec = HTTP_FIELDS[field];
+    const caseInsensitive = spec.type.kind === 'choice' && spec.type.upperCase ? ' (case-insensitive)' : '';
+    const clears = spec.nullable ? '; null clears it' : '';
+    notes[spec.wire] = {
+      description: `${spec.description}${caseInsensitive}${clears}`,
+      ...(spec.default !== undefined && spec.default !== null ? { default: spec.default } : {}),
+    };
+  }
+  return notes;
 }
 
 /** Request-body schemas by component name. */

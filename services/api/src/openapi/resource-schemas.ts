@@ -1,4 +1,5 @@
-import { HTTP_METHODS, MONITOR_STATUSES } from '@uptime/db';
+import { MONITOR_STATUSES } from '@uptime/db';
+import { HTTP_FIELDS, HTTP_METHODS, type CheckField } from '@uptime/probe';
 import { ERROR_CODES } from '@uptime/errors';
 import type { toCheckResultResponse, toNoDataSpanResponse } from '../check-results/check-result.presenter';
 import type { LocationResultItem } from '../check-results/location-results.repository';
@@ -8,6 +9,7 @@ import { AlertSettingsDto } from '../monitors/alert-settings.dto';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import { BulkRequestDto } from '../monitors/bulk.dto';
 import type { BulkOutcome } from '../monitors/bulk.service';
+import { UNPLACED_CHECK_FIELDS, type UnplacedCheckWire } from '../monitors/monitor-fields';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
 import type { toTestResultResponse } from '../monitors/test-result.presenter';
 import { ACCOUNT_SCHEMAS } from './account-schemas';
@@ -26,25 +28,37 @@ import { bigId, count, id, location, monitorField, ms, percent, statusCode, text
 
 type Stats = ReturnType<typeof toStatsResponse>;
 
+/** A field of the check as the answer shows it: the DTO's schema, the declaration's description (packages/probe/src/http/fields.ts). */
+const checkField = (field: CheckField, extra: JsonSchema = {}): JsonSchema =>
+  monitorField(HTTP_FIELDS[field].wire, { ...extra, description: HTTP_FIELDS[field].description });
+
+/** The check fields declared after those placed above, each as `checkField` shows it (none until one is declared). */
+function unplacedCheckFields(): Record<UnplacedCheckWire, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const field of UNPLACED_CHECK_FIELDS) schemas[HTTP_FIELDS[field].wire] = checkField(field);
+  return schemas as Record<UnplacedCheckWire, JsonSchema>;
+}
+
 const monitor = objectOf<MonitorResponse>(
   {
     id: id(),
     name: monitorField('name'),
-    url: monitorField('url', { format: 'uri' }),
+    url: checkField('url', { format: 'uri' }),
     type: enumOf(['http']),
-    method: enumOf(HTTP_METHODS),
-    headers: monitorField('headers', { description: 'Request headers sent with each check' }),
-    body: monitorField('body', { description: 'Request body sent with each check' }),
-    expected_status: monitorField('expected_status', { description: 'Statuses counted as up; empty means any 2xx' }),
-    timeout: monitorField('timeout', { description: 'Seconds' }),
+    method: enumOf(HTTP_METHODS, { description: HTTP_FIELDS.method.description }),
+    headers: checkField('headers'),
+    body: checkField('body'),
+    expected_status: checkField('expectedStatus'),
+    timeout: checkField('timeout'),
     check_interval: monitorField('check_interval', { description: 'Seconds between checks' }),
-    retry_count: monitorField('retry_count', { description: 'Retries of a failed attempt within one check' }),
-    follow_redirects: bool(),
-    verify_ssl: bool(),
-    expected_content: monitorField('expected_content', { description: 'Text the body must contain' }),
-    excluded_content: monitorField('excluded_content', { description: 'Text the body must not contain' }),
-    json_path: monitorField('json_path', { description: 'JSONPath that must exist in a JSON body' }),
-    expected_json_value: monitorField('expected_json_value', { description: "Expected value of json_path's first match, as a string" }),
+    retry_count: checkField('retryCount'),
+    follow_redirects: bool({ description: HTTP_FIELDS.followRedirects.description }),
+    verify_ssl: bool({ description: HTTP_FIELDS.verifySsl.description }),
+    expected_content: checkField('expectedContent'),
+    excluded_content: checkField('excludedContent'),
+    json_path: checkField('jsonPath'),
+    expected_json_value: checkField('expectedJsonValue'),
+    ...unplacedCheckFields(),
     locations: monitorField('locations'),
     tags: monitorField('tags'),
     status: enumOf(MONITOR_STATUSES, {

@@ -1,6 +1,6 @@
 import { IsBoolean, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { MonitorIdList } from '../http/monitor-id-list';
-import { Nullable, Optional } from '../monitors/monitor-fields.dto';
+import { Nullable, Optional } from '../http/validators';
 
 /** 3-64 lowercase letters, digits and hyphens; also a CHECK of the status_pages table. */
 export const SLUG_PATTERN = /^[a-z0-9-]{3,64}$/;

@@ -1,12 +1,13 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import { METHODS, type FormErrors, type MonitorFormValues } from './monitor-form-values';
+import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, type DeclaredFormField } from './check-field-labels';
+import type { FormErrors, MonitorFormValues } from './monitor-form-values';
 
 /** What each group of the monitor form's fields gets from the form. */
 export interface FieldsProps {
   values: MonitorFormValues;
   set: <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => void;
-  field: (name: keyof MonitorFormValues & string) => { errors: string[] | undefined; name: string };
+  field: (name: string) => { errors: string[] | undefined; name: string };
   errors: FormErrors;
 }
 
@@ -20,7 +21,7 @@ export function CheckFields(props: FieldsProps) {
         <Field label="Name" {...field('name')}>
           {(p) => <input {...p} value={values.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" required />}
         </Field>
-        <Field label="URL" {...field('url')} hint="http:// or https://">
+        <Field {...checkFieldLabel('url')} {...field('url')}>
           {(p) => (
             <input
               {...p}
@@ -32,18 +33,18 @@ export function CheckFields(props: FieldsProps) {
             />
           )}
         </Field>
-        <Field label="Method" {...field('method')}>
+        <Field {...checkFieldLabel('method')} {...field('method')}>
           {(p) => (
             <select {...p} value={values.method} onChange={(e) => set('method', e.target.value as MonitorFormValues['method'])}>
-              {METHODS.map((m) => (
+              {CHECK_METHODS.map((m) => (
                 <option key={m}>{m}</option>
               ))}
             </select>
           )}
         </Field>
         <NumberField {...props} name="check_interval" label="Check interval" hint="seconds between checks" />
-        <NumberField {...props} name="timeout" label="Timeout" hint="seconds, 5 to 300" />
-        <NumberField {...props} name="retry_count" label="Retries" hint="of a failed attempt, within one check" />
+        <NumberField {...props} name="timeout" {...checkFieldLabel('timeout')} />
+        <NumberField {...props} name="retry_count" {...checkFieldLabel('retryCount')} />
         <NumberField
           {...props}
           name="response_time_threshold"
@@ -59,7 +60,7 @@ export function CheckFields(props: FieldsProps) {
 type NumericField = 'check_interval' | 'timeout' | 'retry_count' | 'response_time_threshold' | 'recovery_threshold';
 
 /** A whole number typed as text; the form's own check and the API's say what is wrong with it. */
-function NumberField({ values, set, field, name, label, hint }: FieldsProps & { name: NumericField; label: string; hint: string }) {
+function NumberField({ values, set, field, name, label, hint }: FieldsProps & { name: NumericField; label: string; hint?: string }) {
   return (
     <Field label={label} {...field(name)} hint={hint}>
       {(p) => <input {...p} inputMode="numeric" value={values[name]} onChange={(e) => set(name, e.target.value)} />}
@@ -73,20 +74,21 @@ export function RequestFields({ values, set, field, errors }: FieldsProps) {
     <fieldset className="card">
       <legend>Request</legend>
       <div className="grid-2">
-        <Field label="Headers" {...field('headers')} hint='one "Name: value" per line'>
+        <Field {...checkFieldLabel('headers')} {...field('headers')}>
           {(p) => <textarea {...p} rows={3} value={values.headers} onChange={(e) => set('headers', e.target.value)} spellCheck={false} />}
         </Field>
-        <Field label="Body" {...field('body')} hint="sent with each check">
+        <Field {...checkFieldLabel('body')} {...field('body')}>
           {(p) => <textarea {...p} rows={3} value={values.body} onChange={(e) => set('body', e.target.value)} spellCheck={false} />}
         </Field>
       </div>
       <div className="checks">
         <label className="check">
-          <input type="checkbox" checked={values.follow_redirects} onChange={(e) => set('follow_redirects', e.target.checked)} /> Follow
-          redirects
+          <input type="checkbox" checked={values.follow_redirects} onChange={(e) => set('follow_redirects', e.target.checked)} />{' '}
+          {checkFieldLabel('followRedirects').label}
         </label>
         <label className="check">
-          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> Verify TLS certificate
+          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} />{' '}
+          {checkFieldLabel('verifySsl').label}
         </label>
       </div>
       <FieldError id="err-follow_redirects" messages={errors.follow_redirects} />
@@ -101,23 +103,59 @@ export function UpWhenFields({ values, set, field }: FieldsProps) {
     <fieldset className="card">
       <legend>When is it up</legend>
       <div className="grid-2">
-        <Field label="Expected status codes" {...field('expected_status')} hint="comma-separated; empty means any 2xx">
+        <Field {...checkFieldLabel('expectedStatus')} {...field('expected_status')}>
           {(p) => (
             <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />
           )}
         </Field>
-        <Field label="Expected content" {...field('expected_content')} hint="text the response must contain">
+        <Field {...checkFieldLabel('expectedContent')} {...field('expected_content')}>
           {(p) => <input {...p} value={values.expected_content} onChange={(e) => set('expected_content', e.target.value)} />}
         </Field>
-        <Field label="Excluded content" {...field('excluded_content')} hint="text the response must not contain">
+        <Field {...checkFieldLabel('excludedContent')} {...field('excluded_content')}>
           {(p) => <input {...p} value={values.excluded_content} onChange={(e) => set('excluded_content', e.target.value)} />}
         </Field>
-        <Field label="JSONPath" {...field('json_path')} hint="must exist in a JSON response, e.g. $.status">
+        <Field {...checkFieldLabel('jsonPath')} {...field('json_path')}>
           {(p) => <input {...p} value={values.json_path} onChange={(e) => set('json_path', e.target.value)} spellCheck={false} />}
         </Field>
-        <Field label="Expected JSON value" {...field('expected_json_value')} hint="of the JSONPath's first match">
+        <Field {...checkFieldLabel('expectedJsonValue')} {...field('expected_json_value')}>
           {(p) => <input {...p} value={values.expected_json_value} onChange={(e) => set('expected_json_value', e.target.value)} />}
         </Field>
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * The check fields declared after the form was laid out (check-field-labels.ts), each edited by
+ * the input its kind calls for, with its declared label and hint; nothing while there are none.
+ */
+export function DeclaredFields({ values, set, field }: FieldsProps) {
+  if (DECLARED_FORM_FIELDS.length === 0) return null;
+  const put = (f: DeclaredFormField, value: string | boolean) => set('declared', { ...values.declared, [f.wire]: value });
+  return (
+    <fieldset className="card">
+      <legend>More</legend>
+      <div className="grid-2">
+        {DECLARED_FORM_FIELDS.map((f) => {
+          const value = values.declared[f.wire] ?? f.initial;
+          return (
+            <Field key={f.wire} label={f.label} hint={f.hint} {...field(f.wire)}>
+              {(p) =>
+                f.kind === 'boolean' ? (
+                  <input {...p} type="checkbox" checked={value === true} onChange={(e) => put(f, e.target.checked)} />
+                ) : f.kind === 'choice' ? (
+                  <select {...p} value={String(value)} onChange={(e) => put(f, e.target.value)}>
+                    {f.values.map((v) => (
+                      <option key={v}>{v}</option>
+                    ))}
+                  </select>
+                ) : (
+                  <input {...p} inputMode={f.kind === 'integer' ? 'numeric' : undefined} value={String(value)} onChange={(e) => put(f, e.target.value)} />
+                )
+              }
+            </Field>
+          );
+        })}
       </div>
     </fieldset>
   );

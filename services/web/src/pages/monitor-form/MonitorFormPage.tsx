@@ -7,7 +7,7 @@ import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { CheckFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { CheckFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -70,7 +70,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
     save.mutate(body);
   };
 
-  const field = (name: keyof MonitorFormValues & string) => ({ errors: errors[name], name });
+  const field = (name: string) => ({ errors: errors[name], name });
   const fieldsProps: FieldsProps = { values, set, field, errors };
 
   return (
@@ -86,6 +86,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <CheckFields {...fieldsProps} />
       <RequestFields {...fieldsProps} />
       <UpWhenFields {...fieldsProps} />
+      <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={save.isPending}>

@@ -1,4 +1,5 @@
 import type { Schema } from '@uptime/client';
+import { DECLARED_FORM_FIELDS } from './check-field-labels';
 
 /**
  * The monitor form as a person fills it (text in, text out), and its one mapping to the API's
@@ -31,11 +32,11 @@ export interface MonitorFormValues {
   /** Comma-separated */
   tags: string;
   locations: string;
+  /** Declared check fields the form shows by their kind alone (check-field-labels.ts), by API name. */
+  declared: Record<string, string | boolean>;
 }
 
 export type MonitorBody = Schema<'MonitorCreate'>;
-
-export const METHODS: MonitorFormValues['method'][] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** A new monitor's form, with the user's default interval and timeout. */
 export function emptyMonitorForm(
@@ -62,6 +63,7 @@ export function emptyMonitorForm(
     verify_ssl: true,
     tags: '',
     locations: (defaults?.default_locations ?? []).join(', '),
+    declared: Object.fromEntries(DECLARED_FORM_FIELDS.map((f) => [f.wire, f.initial])),
   };
 }
 
@@ -90,6 +92,12 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     verify_ssl: m.verify_ssl,
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
+    declared: Object.fromEntries(
+      DECLARED_FORM_FIELDS.map((f) => {
+        const value = (m as Record<string, unknown>)[f.wire];
+        return [f.wire, f.kind === 'boolean' ? value === true : value === null || value === undefined ? '' : String(value)];
+      }),
+    ),
   };
 }
 
@@ -182,7 +190,29 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     expected_json_value: optionalText(values.expected_json_value),
   };
   for (const [k, v] of Object.entries(texts)) if (v !== undefined) body[k as keyof typeof texts] = v;
+  Object.assign(body, declaredBody(values, mode, errors));
   return { body, errors };
+}
+
+/** The declared fields the form shows by kind, as the body gives them (an empty text: as the other texts). */
+function declaredBody(values: MonitorFormValues, mode: 'create' | 'update', errors: FormErrors): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of DECLARED_FORM_FIELDS) {
+    const value = values.declared[f.wire] ?? f.initial;
+    if (typeof value === 'boolean') {
+      body[f.wire] = value;
+      continue;
+    }
+    const text = value.trim();
+    if (text === '') {
+      if (mode === 'update' && f.nullable) body[f.wire] = null;
+    } else if (f.kind === 'integer') {
+      const n = Number(text);
+      if (Number.isInteger(n)) body[f.wire] = n;
+      else errors[f.wire] = [`${f.wire} must be a whole number`];
+    } else body[f.wire] = f.kind === 'text' ? value : text;
+  }
+  return body;
 }
 
 /** The form field an API error key belongs to (`headers.X-Api-Key` → `headers`, `tags[1]` → `tags`). */

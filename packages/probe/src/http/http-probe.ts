@@ -1,7 +1,8 @@
-import type { CheckConfig, ProbeOptions, ProbeResult } from './check-config';
+import type { CheckConfig, ProbeOptions } from '../check-config';
+import type { ProbeResult } from './result';
 import { runAttempt, type AttemptOutcome } from './probe-attempt';
 import { responseRuleFailure } from './response-rules';
-import { allowAnyAddress, allowPublicAddressesOnly, type AddressPolicy } from './ssrf-guard';
+import { allowAnyAddress, allowPublicAddressesOnly, type AddressPolicy } from '../ssrf-guard';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 

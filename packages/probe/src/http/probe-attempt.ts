@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { Got, Method } from 'got';
 import { leafCertificateExpiry } from './certificate-expiry';
-import type { CheckConfig, CheckTimings } from './check-config';
+import type { CheckConfig } from '../check-config';
+import type { CheckTimings } from './result';
 import { refusedCheckHeaderProblems } from './check-headers';
 import { transportFor } from './probe-transport';
 import { describeRequestFailure } from './request-failure';
 import type { ReceivedResponse } from './response-rules';
-import type { AddressPolicy } from './ssrf-guard';
+import type { AddressPolicy } from '../ssrf-guard';
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
 

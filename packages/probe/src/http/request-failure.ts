@@ -1,6 +1,6 @@
 import { RequestError } from 'got';
 import { UNSUPPORTED_REDIRECT } from './probe-transport';
-import { TARGET_REFUSED_CODE, TargetRefusedError } from './ssrf-guard';
+import { TARGET_REFUSED_CODE, TargetRefusedError } from '../ssrf-guard';
 
 /**
  * Turns an error raised while requesting the target into the short reason shown to people, or

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got, type Options as GotOptions } from 'got';
 import { slimRequest } from './slim-request';
-import { checkUrlTarget, createGuardedLookup, TargetRefusedError, type AddressPolicy } from './ssrf-guard';
+import { checkUrlTarget, createGuardedLookup, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
 
 /** The error of a check whose target redirected to a scheme other than http(s). */
 export const UNSUPPORTED_REDIRECT = 'redirect to unsupported scheme';

@@ -1,5 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
-import type { CheckConfig } from './check-config';
+import type { CheckConfig } from '../check-config';
 
 export interface ReceivedResponse {
   statusCode: number;

@@ -1,0 +1,42 @@
+/**
+ * The tests of our own field rules (field-spec.ts `isHttpUrl`, `isHeaderMap`), as plain
+ * functions: the API registers them as decorators of those names (services/api/src/http/validators.ts)
+ * and the agent protocol's parser calls them. Pure: the web app may import this file.
+ */
+
+/** Scheme, then `//`: `http:example.com`, relative URLs and surrounding spaces are refused. */
+const ABSOLUTE_HTTP_URL = /^https?:\/\/[^\s]+$/i;
+
+/** The longest URL a monitor or a webhook may have. */
+export const HTTP_URL_MAX_LENGTH = 2048;
+
+/** An absolute http(s) URL with a host. */
+export function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > HTTP_URL_MAX_LENGTH || !ABSOLUTE_HTTP_URL.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** How many headers a check may send and how long each may be (the OpenAPI schema says the same). */
+export const HEADER_MAP_LIMITS = { entries: 50, nameLength: 100, valueLength: 4096 } as const;
+
+/** An HTTP token (RFC 9110): what a header name may be. */
+export const HEADER_NAME_PATTERN = `^[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,${HEADER_MAP_LIMITS.nameLength}}$`;
+const HEADER_NAME = new RegExp(HEADER_NAME_PATTERN);
+
+/** A plain object of header name → string value, none with a line break. */
+export function isHeaderMap(value: unknown): value is Record<string, string> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length <= HEADER_MAP_LIMITS.entries &&
+    Object.entries(value).every(
+      ([k, v]) => HEADER_NAME.test(k) && typeof v === 'string' && v.length <= HEADER_MAP_LIMITS.valueLength && !/[\r\n]/.test(v),
+    )
+  );
+}

@@ -1,0 +1,47 @@
+import { registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { isHeaderMap, isHttpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
+
+/**
+ * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
+ * refused) like any other value. `@IsOptional()` would let null through to a NOT NULL column.
+ */
+export const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
+
+/** Optional and nullable: `null` clears the field. */
+export const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
+
+/** A rule of our own, registered under `name` (openapi/dto-schema.ts gives each name its JSON Schema). */
+function ownRule(name: string, validate: (value: unknown) => boolean, message: (args: ValidationArguments) => string) {
+  return (options?: ValidationOptions): PropertyDecorator =>
+    (target, propertyName) =>
+      registerDecorator({
+        name,
+        target: target.constructor,
+        propertyName: String(propertyName),
+        options: { message, ...options },
+        validator: { validate },
+      });
+}
+
+/** An absolute http(s) URL (packages/probe/src/fields/value-tests.ts). */
+export const IsHttpUrl = ownRule('isHttpUrl', isHttpUrl, (args) => `${args.property} must be an absolute http(s) URL`);
+
+/** A plain object of string → string (request headers). */
+export const IsHeaderMap = ownRule(
+  'isHeaderMap',
+  isHeaderMap,
+  (args) => `${args.property} must be an object of header names to string values (at most 50)`,
+);
+
+const refusedHeadersOf = (value: unknown): string[] =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? refusedCheckHeaderProblems(value as Record<string, string>) : [];
+
+/**
+ * No header that frames or routes the request (packages/probe/src/http/check-headers.ts); the message
+ * names each one refused. Other shapes are left to the header-map rule beside it.
+ */
+export const HasNoRefusedCheckHeaders = ownRule(
+  'hasNoRefusedCheckHeaders',
+  (value) => refusedHeadersOf(value).length === 0,
+  (args) => refusedHeadersOf(args.value).join('; '),
+);

@@ -1,0 +1,86 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import fc from 'fast-check';
+import { parseCheckRequest, toWireCheck } from '@uptime/agent-protocol';
+import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, type FieldSpec } from '@uptime/probe';
+import { aCheckConfig } from '@uptime/testing';
+import { MonitorFieldsDto } from '../src/monitors/monitor-fields.dto';
+
+/** A check every rule accepts, into which one field's value is put. */
+const valid = toWireCheck(aCheckConfig('https://example.com/health', { method: 'POST', body: 'x', jsonPath: '$.a', expectedStatus: [200] }));
+
+/** Strings around a length bound: ASCII, and characters outside the BMP (two UTF-16 units, one character). */
+const around = (n: number): fc.Arbitrary<string> =>
+  fc.constantFrom(...[n - 1, n, n + 1].filter((k) => k >= 0).flatMap((k) => ['a'.repeat(k), '😀'.repeat(k), `$${'b'.repeat(Math.max(0, k - 1))}`]));
+
+/** Values near each rule of the field, and now and then anything JSON holds. */
+function valuesFor(spec: FieldSpec): fc.Arbitrary<unknown> {
+  const t = spec.type;
+  const near = ((): fc.Arbitrary<unknown> => {
+    switch (t.kind) {
+      case 'url':
+        return fc.oneof(
+          fc.webUrl(),
+          fc.constantFrom('ftp://example.com/', 'http:example.com', ' https://example.com', 'https://', 'HTTPS://EXAMPLE.COM/x', 'http://[::1]:80/'),
+          around(t.maxLength - 'https://example.com/'.length).map((s) => `https://example.com/${s}`),
+        );
+      case 'choice':
+        return fc.constantFrom(...t.values, ...t.values.map((v) => v.toLowerCase()), 'TRACE', '', 'get ');
+      case 'headers':
+        return fc.oneof(
+          fc.dictionary(fc.constantFrom('X-A', 'Accept', 'Host', 'proxy-x', 'bad name', 'é', 'TE'), fc.oneof(fc.string(), fc.constant('a\r\nb'), fc.integer())),
+          fc.integer({ min: 49, max: 51 }).map((n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-${i}`, 'v']))),
+          fc.constantFrom({ 'x-a': 'v'.repeat(4096) }, { 'x-a': 'v'.repeat(4097) }, { ['n'.repeat(100)]: 'v' }, { ['n'.repeat(101)]: 'v' }),
+        );
+      case 'text':
+        return fc.oneof(around(t.minLength), around(t.maxLength), fc.string(), fc.constantFrom('$.a', 'a.b', '$'));
+      case 'integer':
+        return fc.oneof(fc.integer({ min: t.min - 2, max: t.max + 2 }), fc.constantFrom(t.min + 0.5, String(t.min), Number.NaN, -0));
+      case 'boolean':
+        return fc.constantFrom(true, false, 'true', 0, 1);
+      case 'integers':
+        return fc.oneof(
+          fc.array(fc.integer({ min: t.min - 1, max: t.max + 1 }), { maxLength: 3 }),
+          fc.integer({ min: t.maxItems - 1, max: t.maxItems + 1 }).map((n) => Array.from({ length: n }, () => t.min)),
+          fc.constantFrom([t.min + 0.5], ['200'], [null]),
+        );
+    }
+  })();
+  return fc.oneof({ arbitrary: near, weight: 8 }, { arbitrary: fc.constant(null), weight: 1 }, { arbitrary: fc.jsonValue(), weight: 1 });
+}
+
+/** What the API would store: the DTO's transforms (the method is upper-cased) applied. */
+const asStored = (spec: FieldSpec, value: unknown): unknown =>
+  spec.type.kind === 'choice' && spec.type.upperCase && typeof value === 'string' ? value.toUpperCase() : value;
+
+const dtoAccepts = (wire: string, value: unknown): boolean =>
+  validateSync(plainToInstance(MonitorFieldsDto, { [wire]: value }), { whitelist: true, forbidNonWhitelisted: true }).length === 0;
+
+const agentAccepts = (wire: string, value: unknown): boolean =>
+  parseCheckRequest({ request_id: 'agree-0001', check: { ...valid, [wire]: value } }).ok;
+
+describe('a check field, as the API and the agent protocol read it', () => {
+  it('starts from a check both accept', () => {
+    expect(agentAccepts('url', valid.url)).toBe(true);
+    for (const field of CHECK_FIELD_NAMES) expect(dtoAccepts(CHECK_FIELD_SPECS[field].wire, valid[CHECK_FIELD_SPECS[field].wire])).toBe(true);
+  });
+
+  it.each(CHECK_FIELD_NAMES)('%s: the DTO accepts a value exactly when an agent accepts it as stored', (field) => {
+    const spec = CHECK_FIELD_SPECS[field];
+    let accepted = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(valuesFor(spec), (value) => {
+        const dto = dtoAccepts(spec.wire, value);
+        expect({ value, agent: agentAccepts(spec.wire, asStored(spec, value)) }).toEqual({ value, agent: dto });
+        if (dto) accepted++;
+        else refused++;
+      }),
+      { numRuns: 300 },
+    );
+    // Both sides of every rule were tried.
+    expect(accepted).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+  });
+});
