@@ -12,7 +12,7 @@ describe('database schema', () => {
   it('has every table of the product after migrations', async () => {
     const rows: { tablename: string }[] = await ds.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
     expect(rows.map((r) => r.tablename)).toEqual(
-      expect.arrayContaining(['users', 'api_tokens', 'monitors', 'check_results', 'check_rollups_5m', 'incidents', 'status_events', 'notifications', 'notification_deliveries', 'provider_pauses']),
+      expect.arrayContaining(['users', 'api_tokens', 'monitors', 'check_results', 'check_rollups_5m', 'alerts', 'status_events', 'notifications', 'notification_deliveries', 'provider_pauses']),
     );
   });
 

@@ -80,7 +80,7 @@ export async function stepEpisodes(
     episodeIds: [],
   };
   if (d.closesSlow && state.openSlowEpisodeId !== null) {
-    await closeAlert(em, 'slow', state.openSlowEpisodeId, check.checkedAt);
+    await closeAlert(em, state.openSlowEpisodeId, check.checkedAt);
     step.episodeIds.push(state.openSlowEpisodeId);
     step.openSlowEpisodeId = null;
   }
@@ -95,7 +95,7 @@ export async function stepEpisodes(
     step.episodeIds.push(step.openSlowEpisodeId);
   }
   if (d.closesCertificate && state.openCertificateEpisodeId !== null) {
-    await closeAlert(em, 'certificate', state.openCertificateEpisodeId, check.checkedAt);
+    await closeAlert(em, state.openCertificateEpisodeId, check.checkedAt);
     step.episodeIds.push(state.openCertificateEpisodeId);
     step.openCertificateEpisodeId = null;
   }

@@ -1,4 +1,4 @@
-import { alertTableOf, truncate, type AlertKind, type AlertTable, type EntityManager } from '@uptime/db';
+import { truncate, type AlertKind, type EntityManager } from '@uptime/db';
 
 // The SQL of alerts, of every kind (docs/architecture.md, "Alerts"): recordCheckBatch()
 // (record-check-batch.ts) decides, under the monitor's row lock, which alert a check opens or
@@ -21,41 +21,32 @@ export interface AlertOpening {
   certificateExpiryDays?: number | null;
 }
 
-const OPEN_SQL: Record<AlertTable, { sql: string; values(a: AlertOpening): unknown[] }> = {
-  incidents: {
-    sql: `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    values: (a) => [a.monitorId, a.startedAt, a.statusCode ?? null, a.responseTime ?? null, truncate(a.error ?? null, 500)],
-  },
-  alert_episodes: {
-    sql: `INSERT INTO alert_episodes (monitor_id, kind, started_at, response_time, response_time_threshold, certificate_expires_at, certificate_expiry_days)
-          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    values: (a) => [
-      a.monitorId,
-      a.kind,
-      a.startedAt,
-      a.responseTime ?? null,
-      a.responseTimeThreshold ?? null,
-      a.certificateExpiresAt ?? null,
-      a.certificateExpiryDays ?? null,
-    ],
-  },
-};
+const OPEN_SQL = `
+  INSERT INTO alerts (monitor_id, kind, started_at, status_code, error, response_time, response_time_threshold, certificate_expires_at, certificate_expiry_days)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
 
-/** An incident keeps its duration (the API reads it); an episode's is computed from its timestamps. */
-const CLOSE_SQL: Record<AlertTable, string> = {
-  incidents: `UPDATE incidents SET resolved_at = $2, duration = GREATEST(0, round(extract(epoch FROM ($2::timestamptz - started_at))))::int
-               WHERE id = $1 AND resolved_at IS NULL`,
-  alert_episodes: `UPDATE alert_episodes SET resolved_at = $2 WHERE id = $1 AND resolved_at IS NULL`,
-};
+/** Every alert keeps its duration (the API reads a downtime's), whole seconds, never negative. */
+const CLOSE_SQL = `
+  UPDATE alerts SET resolved_at = $2, duration = GREATEST(0, round(extract(epoch FROM ($2::timestamptz - started_at))))::int
+   WHERE id = $1 AND resolved_at IS NULL`;
 
 /** Opens an alert; returns its id, which the monitor holds while it is open and the status event names. */
-export async function openAlert(em: EntityManager, opening: AlertOpening): Promise<number> {
-  const open = OPEN_SQL[alertTableOf(opening.kind)];
-  const [row]: { id: number }[] = await em.query(open.sql, open.values(opening));
+export async function openAlert(em: EntityManager, a: AlertOpening): Promise<number> {
+  const [row]: { id: number }[] = await em.query(OPEN_SQL, [
+    a.monitorId,
+    a.kind,
+    a.startedAt,
+    a.statusCode ?? null,
+    truncate(a.error ?? null, 500),
+    a.responseTime ?? null,
+    a.responseTimeThreshold ?? null,
+    a.certificateExpiresAt ?? null,
+    a.certificateExpiryDays ?? null,
+  ]);
   return row!.id;
 }
 
-/** Resolves the open alert `id` of `kind` at `at`; one already resolved keeps its end. */
-export async function closeAlert(em: EntityManager, kind: AlertKind, id: number, at: Date): Promise<void> {
-  await em.query(CLOSE_SQL[alertTableOf(kind)], [id, at]);
+/** Resolves the open alert `id` at `at`; one already resolved keeps its end. */
+export async function closeAlert(em: EntityManager, id: number, at: Date): Promise<void> {
+  await em.query(CLOSE_SQL, [id, at]);
 }

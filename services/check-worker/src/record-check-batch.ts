@@ -198,7 +198,7 @@ async function stepIncident(
     openIncidentId = incidentId = await openAlert(em, { kind: 'downtime', monitorId: o.monitorId, startedAt, statusCode, responseTime, error });
   }
   if (step.closesIncident && before.openIncidentId !== null) {
-    await closeAlert(em, 'downtime', before.openIncidentId, o.result.checkedAt);
+    await closeAlert(em, before.openIncidentId, o.result.checkedAt);
     incidentId = before.openIncidentId;
     openIncidentId = null;
   }

@@ -1,44 +1,15 @@
 import { queryRows, type EntityManager } from '@uptime/db';
-import type { AlertAudience, AlertContext, AlertRef, AlertTable } from './alert';
+import type { AlertAudience, AlertContext, AlertRef } from './alert';
 import { ALERT_KINDS } from './alert-kinds';
 import type { AlertRow } from './alert-kinds/alert-kind';
 
 /**
- * The SQL of alerts, of every kind: loading one with what notifying about it needs, and what each
- * table an alert may live in (alert.ts, `AlertTable`) contributes to the queries of
- * notification.repository.ts. A query names the alert's row `a` and its monitor `m`.
+ * The SQL of alerts, of every kind: loading one with what notifying about it needs. Every alert
+ * is a row of `alerts` (named `a` in a query) and a notification names it by `alert_id`.
  */
 
-interface AlertTableSql {
-  /** The column of `notifications` (and of its unique key with `type`) that names the alert. */
-  notificationColumn: 'incident_id' | 'episode_id';
-  /** The alert's kind. */
-  kind: string;
-  /** The alert's duration in seconds, once it is resolved. */
-  duration: string;
-  /** The details of every kind, as `AlertRow` names them; a table without one gives NULL. */
-  details: string;
-}
-
-const SECONDS_OPEN = `GREATEST(0, round(extract(epoch FROM a.resolved_at - a.started_at)))::int`;
-
-export const ALERT_TABLES: Record<AlertTable, AlertTableSql> = {
-  incidents: {
-    notificationColumn: 'incident_id',
-    kind: `'downtime'`,
-    // The recorded value, or computed from its timestamps should a writer have left it empty.
-    duration: `COALESCE(a.duration, ${SECONDS_OPEN})`,
-    details: `a.status_code, a.response_time, a.error,
-              NULL::int AS response_time_threshold, NULL::timestamptz AS certificate_expires_at, NULL::smallint AS certificate_expiry_days`,
-  },
-  alert_episodes: {
-    notificationColumn: 'episode_id',
-    kind: 'a.kind',
-    duration: SECONDS_OPEN,
-    details: `NULL::smallint AS status_code, a.response_time, NULL::text AS error,
-              a.response_time_threshold, a.certificate_expires_at, a.certificate_expiry_days`,
-  },
-};
+/** The alert's duration in seconds once resolved: the recorded value, or computed from its timestamps should a writer have left it empty. */
+export const ALERT_DURATION = `COALESCE(a.duration, GREATEST(0, round(extract(epoch FROM a.resolved_at - a.started_at)))::int)`;
 
 /** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
 const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, u.email AS owner_email, m.name AS monitor_name, m.url AS monitor_url,
@@ -64,13 +35,12 @@ function audienceOf(row: AlertRow): AlertAudience {
 
 /** The alert `ref` with its monitor and owner, or null when it is gone (its monitor was deleted). */
 export async function loadAlert(db: EntityManager, ref: AlertRef): Promise<AlertContext | null> {
-  const t = ALERT_TABLES[ref.table];
   const [row] = await queryRows<AlertRow>(
     db,
-    `SELECT a.id, ${t.kind} AS kind, ${AUDIENCE_COLUMNS}, m.alert_on_recovery, m.alert_on_slow,
-            a.started_at, a.resolved_at, CASE WHEN a.resolved_at IS NULL THEN NULL ELSE ${t.duration} END AS duration,
-            ${t.details}
-       FROM ${ref.table} a
+    `SELECT a.id, a.kind, ${AUDIENCE_COLUMNS}, m.alert_on_recovery, m.alert_on_slow,
+            a.started_at, a.resolved_at, CASE WHEN a.resolved_at IS NULL THEN NULL ELSE ${ALERT_DURATION} END AS duration,
+            a.status_code, a.response_time, a.error, a.response_time_threshold, a.certificate_expires_at, a.certificate_expiry_days
+       FROM alerts a
        JOIN monitors m ON m.id = a.monitor_id
        JOIN users u ON u.id = m.owner_id
        LEFT JOIN user_preferences p ON p.user_id = m.owner_id

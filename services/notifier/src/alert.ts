@@ -1,4 +1,4 @@
-import type { AlertKind, AlertTable } from '@uptime/db';
+import type { AlertKind } from '@uptime/db';
 
 /**
  * The alert model of the notifier (docs/architecture.md, "Alerts"): every alert is one thing with
@@ -7,23 +7,23 @@ import type { AlertKind, AlertTable } from '@uptime/db';
  */
 
 /**
- * The kinds (`AlertKind`), and the table an alert's row is in (`AlertTable`): a downtime is an
- * incident, every other kind a row of `alert_episodes`. A notification names its alert by the
- * table's column (`incident_id` or `episode_id`), a status event by `incidentId` or `episodeIds`.
+ * The kinds (`AlertKind`). Every alert is a row of `alerts`, whatever its kind; a notification
+ * names it by `alert_id`, a status event by `incidentId` (a downtime) or `episodeIds` (the others).
  */
-export type { AlertKind, AlertTable };
+export type { AlertKind };
 
 /** An alert by its row: what status events, notifications and deliveries point at. */
 export interface AlertRef {
-  table: AlertTable;
   id: number;
 }
 
-export const incidentRef = (id: number): AlertRef => ({ table: 'incidents', id });
-export const episodeRef = (id: number): AlertRef => ({ table: 'alert_episodes', id });
+export const alertRef = (id: number): AlertRef => ({ id });
+/** A downtime by the id the API shows it by (an incident's); the same id space as every alert. */
+export const incidentRef = alertRef;
 
-/** "incident 12" or "episode 7", for logs and errors. */
-export const describeAlert = (ref: AlertRef): string => `${ref.table === 'incidents' ? 'incident' : 'episode'} ${ref.id}`;
+/** "incident 12" (a downtime) or "episode 7" (another kind), for logs and errors; "alert 12" while its kind is unknown. */
+export const describeAlert = (ref: AlertRef, kind?: AlertKind): string =>
+  `${kind === undefined ? 'alert' : kind === 'downtime' ? 'incident' : 'episode'} ${ref.id}`;
 
 /** Who hears of a monitor's alerts and how: the part of an alert every channel reads. */
 export interface AlertAudience {

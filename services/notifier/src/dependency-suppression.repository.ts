@@ -1,6 +1,5 @@
 import { queryRows, type EntityManager, type NotificationType } from '@uptime/db';
 import type { AlertRef } from './alert';
-import { ALERT_TABLES } from './alert.repository';
 
 /**
  * Suppresses a just-created downtime notification while a monitor its monitor depends on
@@ -29,12 +28,11 @@ export async function suppressIfParentOffline(tx: EntityManager, notificationId:
  * they never heard of, and whoever heard of it hears the end.
  */
 export async function inheritSuppression(tx: EntityManager, endId: number, ref: AlertRef, type: NotificationType): Promise<boolean> {
-  const column = ALERT_TABLES[ref.table].notificationColumn;
   const rows = await queryRows<{ id: number }>(
     tx,
     `UPDATE notifications r SET suppressed = true, suppressed_by = d.suppressed_by
        FROM notifications d
-      WHERE r.id = $1 AND d.${column} = $2 AND d.type = $3 AND d.suppressed
+      WHERE r.id = $1 AND d.alert_id = $2 AND d.type = $3 AND d.suppressed
      RETURNING r.id`,
     [endId, ref.id, type],
   );

@@ -1,6 +1,6 @@
 import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationType } from '@uptime/db';
 import type { AlertAudience, AlertContext, AlertRef } from './alert';
-import { ALERT_TABLES } from './alert.repository';
+import { ALERT_DURATION } from './alert.repository';
 import { kindOf } from './alert-kinds';
 import { queueDeliveries } from './deliveries/delivery.repository';
 import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression.repository';
@@ -67,18 +67,17 @@ async function insertNotification(
   errorDetails: unknown,
 ): Promise<{ id: number; resolved: boolean } | null> {
   const { ref } = alert;
-  const t = ALERT_TABLES[ref.table];
   const rows = await queryRows<{ id: number; status: string }>(
     tx,
-    `INSERT INTO notifications (user_id, monitor_id, ${t.notificationColumn}, type, status, message, started_at, resolved_at, duration, error_details)
+    `INSERT INTO notifications (user_id, monitor_id, alert_id, type, status, message, started_at, resolved_at, duration, error_details)
      SELECT $2, a.monitor_id, a.id, $3,
             CASE WHEN a.resolved_at IS NULL THEN 'active' ELSE 'resolved' END,
             $4, a.started_at, a.resolved_at,
-            CASE WHEN a.resolved_at IS NULL THEN NULL ELSE ${t.duration} END,
+            CASE WHEN a.resolved_at IS NULL THEN NULL ELSE ${ALERT_DURATION} END,
             $5::jsonb
-       FROM ${ref.table} a
+       FROM alerts a
       WHERE a.id = $1
-     ON CONFLICT (${t.notificationColumn}, type) DO NOTHING
+     ON CONFLICT (alert_id, type) DO NOTHING
      RETURNING id, status`,
     [ref.id, alert.ownerId, type, message, errorDetails === null ? null : JSON.stringify(errorDetails)],
   );
@@ -88,14 +87,13 @@ async function insertNotification(
 
 /** Only an active notification: one resolved by hand keeps its own resolved_at. Returns the one it resolved. */
 async function resolveNotification(tx: EntityManager, ref: AlertRef, type: NotificationType): Promise<number | null> {
-  const t = ALERT_TABLES[ref.table];
   const rows = await queryRows<{ id: number }>(
     tx,
     `UPDATE notifications n
-        SET status = 'resolved', resolved_at = a.resolved_at, duration = ${t.duration}
-       FROM ${ref.table} a
-      WHERE n.${t.notificationColumn} = $1 AND n.type = $2 AND n.status = 'active'
-        AND a.id = n.${t.notificationColumn} AND a.resolved_at IS NOT NULL
+        SET status = 'resolved', resolved_at = a.resolved_at, duration = ${ALERT_DURATION}
+       FROM alerts a
+      WHERE n.alert_id = $1 AND n.type = $2 AND n.status = 'active'
+        AND a.id = n.alert_id AND a.resolved_at IS NOT NULL
      RETURNING n.id`,
     [ref.id, type],
   );
@@ -105,18 +103,17 @@ async function resolveNotification(tx: EntityManager, ref: AlertRef, type: Notif
 /** The notification of the alert's end (`endType`), unless its own notification (`type`) was resolved by hand. */
 async function insertEndNotification(tx: EntityManager, alert: AlertContext, type: NotificationType, endType: NotificationType, message: string): Promise<number | null> {
   const { ref } = alert;
-  const t = ALERT_TABLES[ref.table];
   const rows = await queryRows<{ id: number }>(
     tx,
-    `INSERT INTO notifications (user_id, monitor_id, ${t.notificationColumn}, type, status, message, started_at, resolved_at, duration)
-     SELECT $2, a.monitor_id, a.id, $3, 'resolved', $4, a.resolved_at, a.resolved_at, ${t.duration}
-       FROM ${ref.table} a
+    `INSERT INTO notifications (user_id, monitor_id, alert_id, type, status, message, started_at, resolved_at, duration)
+     SELECT $2, a.monitor_id, a.id, $3, 'resolved', $4, a.resolved_at, a.resolved_at, ${ALERT_DURATION}
+       FROM alerts a
       WHERE a.id = $1 AND a.resolved_at IS NOT NULL
         AND NOT EXISTS (
           SELECT 1 FROM notifications o
-           WHERE o.${t.notificationColumn} = a.id AND o.type = $5 AND o.resolved_manually
+           WHERE o.alert_id = a.id AND o.type = $5 AND o.resolved_manually
         )
-     ON CONFLICT (${t.notificationColumn}, type) DO NOTHING
+     ON CONFLICT (alert_id, type) DO NOTHING
      RETURNING id`,
     [ref.id, alert.ownerId, endType, message, type],
   );

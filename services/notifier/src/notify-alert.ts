@@ -27,10 +27,10 @@ export async function notifyAlert(deps: NotifyAlertDeps, ref: AlertRef, monitorI
     return;
   }
   if (alert.monitorId !== monitorId) {
-    throw new UnrecoverableError(`${describeAlert(ref)} belongs to monitor ${alert.monitorId}, not ${monitorId}`);
+    throw new UnrecoverableError(`${describeAlert(ref, alert.kind)} belongs to monitor ${alert.monitorId}, not ${monitorId}`);
   }
   const recorded = await recordAlertNotifications(deps.dataSource, alert);
   for (const { type } of recorded) deps.metrics?.notificationsCreated.inc({ type });
-  if (recorded.length > 0) log.info({ alert: describeAlert(ref), kind: alert.kind, notifications: recorded }, 'notifications recorded');
+  if (recorded.length > 0) log.info({ alert: describeAlert(ref, alert.kind), kind: alert.kind, notifications: recorded }, 'notifications recorded');
   await deliverAlert(deps.delivery, alert);
 }

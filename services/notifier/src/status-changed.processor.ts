@@ -1,6 +1,6 @@
 import type { ServiceMetrics } from '@uptime/observability';
 import { parseJob, StatusChangedJob } from '@uptime/queues';
-import { episodeRef, incidentRef, type AlertRef } from './alert';
+import { alertRef, type AlertRef } from './alert';
 import { createDeliveryDeps, type DeliveryOptions } from './deliveries/delivery-deps';
 import { notifyAlert } from './notify-alert';
 
@@ -26,8 +26,8 @@ export type StatusChangedProcessor = (job: QueuedJob) => Promise<void>;
  * to warning when that first success is slow (docs/alert-rules.md), or after a resume.
  */
 const alertsOf = (event: StatusChangedJob): AlertRef[] => [
-  ...(event.incidentId != null ? [incidentRef(event.incidentId)] : []),
-  ...(event.episodeIds ?? []).map(episodeRef),
+  ...(event.incidentId != null ? [alertRef(event.incidentId)] : []),
+  ...(event.episodeIds ?? []).map(alertRef),
 ];
 
 /**

@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** A downtime: from the transition to offline until the next successful check. */
+/**
+ * A downtime, from the transition to offline until the next successful check, as the view
+ * `incidents` shows the alerts (alert.entity.ts) of kind `downtime`, by the ids the API shows.
+ */
 @Entity({ name: 'incidents' })
 export class Incident {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;

@@ -1,4 +1,5 @@
 import { Agent } from './agent.entity';
+import { Alert } from './alert.entity';
 import { AlertEpisode } from './alert-episode.entity';
 import { ApiToken } from './api-token.entity';
 import { CheckLocationResult } from './check-location-result.entity';
@@ -12,6 +13,7 @@ import { UserIdentity } from './user-identity.entity';
 import { UserPreferences } from './user-preferences.entity';
 
 export * from './agent.entity';
+export * from './alert.entity';
 export * from './alert-episode.entity';
 export * from './api-token.entity';
 export * from './check-location-result.entity';
@@ -24,4 +26,4 @@ export * from './user.entity';
 export * from './user-identity.entity';
 export * from './user-preferences.entity';
 
-export const ENTITIES = [User, UserIdentity, ApiToken, Monitor, CheckResult, Incident, Notification, NotificationDelivery, UserPreferences, Agent, CheckLocationResult, AlertEpisode];
+export const ENTITIES = [User, UserIdentity, ApiToken, Monitor, CheckResult, Incident, Notification, NotificationDelivery, UserPreferences, Agent, CheckLocationResult, Alert, AlertEpisode];

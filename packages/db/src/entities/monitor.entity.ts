@@ -35,7 +35,7 @@ export class Monitor {
   @Column({ type: 'timestamptz', name: 'last_failure', nullable: true }) lastFailure!: Date | null;
   @Column({ type: 'timestamptz', name: 'paused_at', nullable: true }) pausedAt!: Date | null;
   @Column({ type: 'text', name: 'pause_reason', nullable: true }) pauseReason!: string | null;
-  /** The incident (downtime) still open for this monitor, if any. */
+  /** The alert (alerts) of kind downtime still open for this monitor, if any. */
   @Column({ type: 'integer', name: 'open_incident_id', nullable: true }) openIncidentId!: number | null;
   /** Whether the latest recorded check fell in a maintenance window (docs/alert-rules.md). */
   @Column({ type: 'boolean', name: 'in_maintenance', default: false }) inMaintenance!: boolean;
@@ -57,7 +57,7 @@ export class Monitor {
   @Column({ type: 'boolean', name: 'alert_on_slow', default: false }) alertOnSlow!: boolean;
   /** A certificate notification when fewer days than this remain; 0: off (docs/alert-rules.md). */
   @Column({ type: 'smallint', name: 'certificate_expiry_days', default: 14 }) certificateExpiryDays!: number;
-  /** The alert episodes (alert_episodes) still open for this monitor; kept by the check-worker. */
+  /** The alerts (alerts) of kinds slow and certificate still open for this monitor; kept by the check-worker. */
   @Column({ type: 'integer', name: 'open_slow_episode_id', nullable: true }) openSlowEpisodeId!: number | null;
   @Column({ type: 'integer', name: 'open_certificate_episode_id', nullable: true }) openCertificateEpisodeId!: number | null;
   /** A success slower than this many ms reads warning (slow); null: off (docs/alert-rules.md). */

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** downtime and recovery are about an incident; slow and certificate about an alert episode (docs/notifications.md). */
+/** downtime and recovery are about a downtime alert; slow and certificate about an alert of their kind (docs/notifications.md). */
 export const NOTIFICATION_TYPES = ['downtime', 'recovery', 'slow', 'certificate'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_STATUSES = ['active', 'resolved'] as const;
@@ -13,16 +13,19 @@ export interface NotificationErrorDetails {
 }
 
 /**
- * At most one notification of each type per incident (unique incident_id + type) or per alert
- * episode (unique episode_id + type); exactly one of the two is set.
+ * About one alert (`alert_id`), at most one notification of each type per alert (unique alert_id +
+ * type). `incident_id` and `episode_id` are that alert's id under the name its kind had before the
+ * alerts were one table (migration 1732270170000): a trigger keeps them in step with `alert_id`.
  */
 @Entity({ name: 'notifications' })
 export class Notification {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'user_id' }) userId!: number;
   @Column({ type: 'integer', name: 'monitor_id' }) monitorId!: number;
+  @Column({ type: 'integer', name: 'alert_id' }) alertId!: number;
+  /** `alert_id` when the alert is a downtime, else null. */
   @Column({ type: 'integer', name: 'incident_id', nullable: true }) incidentId!: number | null;
-  /** The slow period or certificate under its limit this notification is about (alert_episodes). */
+  /** `alert_id` when the alert is of another kind, else null. */
   @Column({ type: 'integer', name: 'episode_id', nullable: true }) episodeId!: number | null;
   @Column({ type: 'varchar', length: 16 }) type!: NotificationType;
   @Column({ type: 'varchar', length: 10 }) status!: NotificationStatus;

@@ -55,7 +55,7 @@ export async function attemptDelivery(
   options: { onlyIfDue: boolean },
 ): Promise<AttemptOutcome> {
   const sender = deps.senders[open.channel];
-  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, subject: describeAlert(alert.ref) });
+  const log = deps.logger.child({ delivery_id: open.id, channel: open.channel, subject: describeAlert(alert.ref, alert.kind) });
   if (!sender) {
     log.warn('no sender for this channel in this notifier; left for another');
     return 'busy';

@@ -35,11 +35,11 @@ export async function deliverAlert(deps: DeliverAlertDeps, alert: AlertContext):
       if (outcome === 'retry' || outcome === 'paused') waiting.push(`${delivery.channel} to ${displayRecipient(delivery.channel, delivery.recipient)}`);
     }
     if (waiting.length > 0) {
-      throw new Error(`${waiting.join(', ')} failed transiently or is paused (${describeAlert(alert.ref)}); will retry`);
+      throw new Error(`${waiting.join(', ')} failed transiently or is paused (${describeAlert(alert.ref, alert.kind)}); will retry`);
     }
     if (!hasProgressed) {
       if (Date.now() >= deadline) {
-        throw new Error(`deliveries of ${describeAlert(alert.ref)} are still being sent by another notifier; will check again`);
+        throw new Error(`deliveries of ${describeAlert(alert.ref, alert.kind)} are still being sent by another notifier; will check again`);
       }
       await new Promise((resolve) => setTimeout(resolve, deps.pollIntervalMs));
     }

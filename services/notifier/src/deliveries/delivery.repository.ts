@@ -1,6 +1,5 @@
 import { queryRows, type DataSource, type DeliveryChannel, type DeliveryKind, type DeliveryPhase, type EntityManager, type FollowupKind, type NotificationType } from '@uptime/db';
-import { episodeRef, incidentRef, type AlertRef } from '../alert';
-import { ALERT_TABLES } from '../alert.repository';
+import { alertRef, type AlertRef } from '../alert';
 import type { SendFailureKind } from '../channels/send-error';
 
 /** A delivery as its sender holds it: the lease is theirs while `claimToken` is on the row. */
@@ -67,13 +66,12 @@ export async function queueDeliveries(
 
 /** The alert's deliveries not finished yet, downtime before recovery, a start before its end, email first. */
 export function listOpenDeliveries(db: DataSource, alert: AlertRef): Promise<OpenDeliveryRow[]> {
-  const column = ALERT_TABLES[alert.table].notificationColumn;
   return queryRows(
     db.manager,
     `SELECT d.id, d.channel, d.recipient, d.kind
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
-      WHERE n.${column} = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
+      WHERE n.alert_id = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
       ORDER BY CASE n.type WHEN 'downtime' THEN 0 ELSE 1 END, d.phase = 'resolved', d.id`,
     [alert.id],
   );
@@ -84,9 +82,9 @@ export function listOpenDeliveries(db: DataSource, alert: AlertRef): Promise<Ope
  * that expired (their sender died or lost the database).
  */
 export async function listDueDeliveries(db: DataSource, limit: number): Promise<(OpenDeliveryRow & { alert: AlertRef })[]> {
-  const rows = await queryRows<OpenDeliveryRow & { incident_id: number | null; episode_id: number | null }>(
+  const rows = await queryRows<OpenDeliveryRow & { alert_id: number }>(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient, d.kind, n.incident_id, n.episode_id
+    `SELECT d.id, d.channel, d.recipient, d.kind, n.alert_id
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
       WHERE d.status IN ('pending', 'sending', 'ambiguous')
@@ -95,11 +93,7 @@ export async function listDueDeliveries(db: DataSource, limit: number): Promise<
       LIMIT $1`,
     [limit],
   );
-  // A notification names exactly one alert (notifications_subject_check).
-  return rows.map(({ incident_id, episode_id, ...open }) => ({
-    ...open,
-    alert: incident_id !== null ? incidentRef(incident_id) : episodeRef(episode_id!),
-  }));
+  return rows.map(({ alert_id, ...open }) => ({ ...open, alert: alertRef(alert_id) }));
 }
 
 interface ClaimRow {

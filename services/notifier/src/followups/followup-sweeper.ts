@@ -1,7 +1,7 @@
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { startPeriodicPass } from '@uptime/observability';
-import { incidentRef } from '../alert';
+import { alertRef } from '../alert';
 import { loadAlert } from '../alert.repository';
 import { attemptDelivery, type AttemptDeps } from '../deliveries/attempt-delivery';
 import { queueDeliveries, type OpenDeliveryRow } from '../deliveries/delivery.repository';
@@ -62,7 +62,7 @@ export function startFollowupSweeper(deps: AttemptDeps, options: FollowupSweeper
       const queued = await recordDueFollowups(deps.dataSource, candidate.notificationId, now);
       if (queued.length === 0) continue;
       recorded += 1;
-      const alert = await loadAlert(deps.dataSource.manager, incidentRef(candidate.incidentId));
+      const alert = await loadAlert(deps.dataSource.manager, alertRef(candidate.incidentId));
       if (!alert) continue; // its monitor was deleted a moment ago: the cascade removes the deliveries
       for (const delivery of queued) await attemptDelivery(deps, delivery, alert, { onlyIfDue: false });
     }

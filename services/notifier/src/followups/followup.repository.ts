@@ -25,13 +25,13 @@ interface Row {
 }
 
 /**
- * Downtimes that may be followed up (only downtimes of an incident: slow and certificate
- * notifications, about alert episodes, get no reminders): active, unacknowledged, not suppressed by a dependency, their
+ * Downtimes that may be followed up (only `downtime` notifications: slow and certificate ones get
+ * no reminders): active, unacknowledged, not suppressed by a dependency, their
  * monitor still offline and outside a maintenance window, with email on (the monitor's and the
  * owner's preference): follow-ups are emails. Joined with the latest reminder and the escalation.
  */
 const STATE_SQL = `
-  SELECT n.id AS notification_id, n.incident_id, n.started_at,
+  SELECT n.id AS notification_id, n.alert_id AS incident_id, n.started_at,
          m.reminder_interval_minutes, m.escalation_after_minutes, m.escalation_recipients,
          m.email_recipients, u.email AS owner_email, r.round AS last_round, r.due_at AS last_due,
          EXISTS (SELECT 1 FROM notification_followups e WHERE e.notification_id = n.id AND e.kind = 'escalation') AS escalated
@@ -43,7 +43,7 @@ const STATE_SQL = `
       SELECT f.round, f.due_at FROM notification_followups f
        WHERE f.notification_id = n.id AND f.kind = 'reminder' ORDER BY f.round DESC LIMIT 1
     ) r ON true
-   WHERE n.type = 'downtime' AND n.incident_id IS NOT NULL
+   WHERE n.type = 'downtime'
      AND n.status = 'active' AND NOT n.acknowledged AND NOT n.suppressed
      AND m.status = 'offline' AND NOT m.in_maintenance
      AND m.email_enabled AND COALESCE(p.email_notifications, true)`;
