@@ -70,32 +70,37 @@ export async function runService(options: RunServiceOptions): Promise<void> {
   const logger = createLogger({ level: configured.logLevel, service: options.service, format: configured.logFormat });
   const starting = new AbortController();
   let release = async (): Promise<void> => undefined;
+  let resources: ProcessResources | undefined;
   try {
     const prepared = await options.prepare?.(configured, logger);
     if (prepared) release = prepared.release;
     const config = prepared?.config ?? configured;
-    const resources = await openResources(options, config, logger);
+    const opened = await openResources(options, config, logger);
+    resources = opened;
     // Filled in once started; the shutdown handler stops whatever has started by then.
     const started: { service?: StoppableService } = {};
     onShutdownSignal(logger, async () => {
       starting.abort(new Error(SHUTTING_DOWN));
       // The service first: its work in flight still needs the database.
       const outcome = started.service ? await started.service.stop({ graceMs: SHUTDOWN_GRACE_MS }) : 'graceful';
-      const closed = await resources.close();
+      const closed = await opened.close();
       // Only now what `prepare` started: everything above may still write to it.
       await release();
       return outcome === 'graceful' && closed === 'graceful' ? 0 : 1;
     });
-    const databaseReady = connectDatabase(resources.dataSource, config.databaseUrl, { logger, signal: starting.signal });
+    const databaseReady = connectDatabase(opened.dataSource, config.databaseUrl, { logger, signal: starting.signal });
     // Whoever waits for it handles its rejection (a shutdown during start-up); nobody else must.
     databaseReady.catch(() => undefined);
-    started.service = await options.start({ config, logger, metrics: resources.metrics, dataSource: resources.dataSource, databaseReady });
+    started.service = await options.start({ config, logger, metrics: opened.metrics, dataSource: opened.dataSource, databaseReady });
     await started.service.ready;
   } catch (err) {
     // A shutdown during start-up aborts the connection attempts; the signal handler exits.
     if (starting.signal.aborted) return;
     starting.abort(new Error('start-up failed'));
     process.stderr.write(`${options.service} failed to start: ${(options.describeFailure ?? describeError)(err)}\n`);
+    // The pool and the health listener's Redis connection first: once `release` has stopped a
+    // Redis that `prepare` started, that connection would retry it and print its errors.
+    await resources?.close().catch(() => undefined);
     await release().catch(() => undefined);
     process.exit(1);
   }
@@ -134,6 +139,8 @@ async function openResources(options: RunServiceOptions, config: Config, logger:
   if (options.healthListener) {
     // Up before the database: /readyz answers 503 until Postgres and Redis answer.
     const redis = createRedisConnection(config.redis.url, `uptime-${options.service}-health`);
+    // /readyz reports Redis' state; its connection errors are not log lines of their own.
+    redis.on('error', () => undefined);
     const readiness = createReadiness({ dataSource, redis });
     const server = await startHealthServer({
       host: config.healthHost,
