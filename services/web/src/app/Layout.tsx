@@ -133,6 +133,9 @@ function MainNav() {
         aria-controls="main-menu"
         onClick={() => setOpen((was) => !was)}
       >
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16">
+          <path d={open ? 'M3 3l10 10M13 3L3 13' : 'M2 4h12M2 8h12M2 12h12'} stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
         Menu
       </button>
       <ul id="main-menu">
