@@ -192,7 +192,7 @@ describe('the web app on a phone', () => {
     await fitsThePhone('monitor-new');
   });
 
-  it('4. fits the notifications with their deliveries, the status pages, the agents and the settings', async () => {
+  it('4. fits the notifications with their deliveries and filters, the status pages, the agents, the settings, a page not found and a public status page', async () => {
     await post('/api/v1/status-pages', {
       slug: 'european-shop-front-status',
       title: 'European shop front',
@@ -221,6 +221,10 @@ describe('the web app on a phone', () => {
     await deliveries.click();
     expect(await deliveries.getAttribute('aria-expanded')).toBe('true');
     await fitsThePhone('notification-deliveries');
+    // All, with its type, state and since filters.
+    await page.getByRole('group', { name: 'Which notifications' }).getByRole('button', { name: 'All', exact: true }).click();
+    await page.getByRole('search', { name: 'Filter notifications' }).getByRole('combobox', { name: 'Type' }).waitFor();
+    await fitsThePhone('notifications-all');
 
     await navByMenu('Status pages');
     await page.getByRole('cell', { name: 'European shop front', exact: true }).or(page.getByText('European shop front', { exact: true })).first().waitFor();
@@ -236,5 +240,13 @@ describe('the web app on a phone', () => {
     await navByMenu('Settings');
     await page.getByText('deploy script of the checkout').first().waitFor();
     await fitsThePhone('settings');
+
+    await page.goto(`${appUrl}/no-such-page`);
+    await heading().waitFor();
+    await fitsThePhone('not-found');
+    // The public status page, which the api renders itself (docs/status-pages.md).
+    await page.goto(`${appUrl}/status/european-shop-front-status`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await fitsThePhone('public-status-page');
   });
 });
