@@ -107,9 +107,9 @@ function TopBar({ user, onSignOut }: { user: Schema<'User'> | undefined; onSignO
 }
 
 /**
- * The main menu. On a narrow screen (src/styles/frame.css, under 720 px) the links fold behind a
- * "Menu" button that says whether they are open; it closes again when one of its links is followed, and on Escape
- * (focus back on the button). On a wide screen the button is not displayed and the links always are.
+ * The main menu. Under 720 px (src/styles/phone.css) the links fold behind a "Menu" button that
+ * says whether they are open; they close again when one is followed, and on Escape (focus back on
+ * the button). On a wider screen the button is not displayed and the links always are.
  */
 function MainNav() {
   const [open, setOpen] = useState(false);
