@@ -13,6 +13,7 @@ import './styles/tables.css';
 import './styles/controls.css';
 import './styles/lists.css';
 import './styles/pages.css';
+import './styles/phone.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

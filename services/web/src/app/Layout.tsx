@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { errorMessage, isUnauthorized } from './errors';
 import { useApiReachable } from './connection';
@@ -106,17 +106,42 @@ function TopBar({ user, onSignOut }: { user: Schema<'User'> | undefined; onSignO
   );
 }
 
+/**
+ * The main menu. Under 720 px (src/styles/phone.css) the links fold behind a "Menu" button that
+ * says whether they are open; they close again when one is followed, and on Escape (focus back on
+ * the button). On a wider screen the button is not displayed and the links always are.
+ */
 function MainNav() {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const closeOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !open) return;
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
-    <nav className="nav" aria-label="Main">
-      <NavLink to="/" className="brand" end aria-label="Uptime home">
+    <nav className={open ? 'nav open' : 'nav'} aria-label="Main" onKeyDown={closeOnEscape}>
+      <NavLink to="/" className="brand" end aria-label="Uptime home" onClick={() => setOpen(false)}>
         <img src="/favicon.svg" alt="" width="24" height="24" />
         <span>Uptime</span>
       </NavLink>
-      <ul>
+      <button
+        ref={button}
+        type="button"
+        className="button ghost menu-button"
+        aria-expanded={open}
+        aria-controls="main-menu"
+        onClick={() => setOpen((was) => !was)}
+      >
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16">
+          <path d={open ? 'M3 3l10 10M13 3L3 13' : 'M2 4h12M2 8h12M2 12h12'} stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+        Menu
+      </button>
+      <ul id="main-menu">
         {NAV.map((item) => (
           <li key={item.to}>
-            <NavLink to={item.to} end={item.end}>
+            <NavLink to={item.to} end={item.end} onClick={() => setOpen(false)}>
               {item.label}
             </NavLink>
           </li>

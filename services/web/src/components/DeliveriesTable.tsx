@@ -20,7 +20,7 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
   return (
     // Wider than a narrow card: scrollable, so focusable from the keyboard and named.
     <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
-      <table className="deliveries">
+      <table className="deliveries stack-narrow">
         <caption>{caption}</caption>
         <thead>
           <tr>
@@ -38,13 +38,13 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
         <tbody>
           {deliveries.map((d, i) => (
             <tr key={`${d.channel}-${d.recipient}-${i}`}>
-              <td>
+              <td data-label="Channel">
                 {CHANNEL[d.channel]}
                 {followupOf(d)}
                 {d.phase === 'resolved' && <span className="muted small"> (its end)</span>}
               </td>
-              <td className="url-cell">{d.recipient}</td>
-              <td>
+              <td className="url-cell" data-label="Recipient">{d.recipient}</td>
+              <td data-label="Status">
                 <span className={`badge ${d.status === 'failed' ? 'tone-bad' : d.status === 'sent' ? 'tone-good' : 'tone-neutral'}`}>
                   {STATE[d.status]}
                 </span>
@@ -57,10 +57,10 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
                   </span>
                 )}
               </td>
-              <td className="num">{d.attempts}</td>
-              <td>{d.last_attempt_at ? fmt.time(d.last_attempt_at) : '—'}</td>
-              <td>{d.sent_at ? fmt.time(d.sent_at) : '—'}</td>
-              <td className="small">{d.error ?? '—'}</td>
+              <td className="num" data-label="Attempts">{d.attempts}</td>
+              <td data-label="Last attempt">{d.last_attempt_at ? fmt.time(d.last_attempt_at) : '—'}</td>
+              <td data-label="Sent">{d.sent_at ? fmt.time(d.sent_at) : '—'}</td>
+              <td className="small" data-label="Error">{d.error ?? '—'}</td>
             </tr>
           ))}
         </tbody>

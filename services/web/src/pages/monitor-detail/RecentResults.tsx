@@ -18,7 +18,7 @@ export function RecentResults({ id }: { id: number }) {
             <p className="muted pad">No checks yet.</p>
           ) : (
             <div className="table-scroll">
-              <table>
+              <table className="stack-narrow">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
@@ -36,15 +36,15 @@ export function RecentResults({ id }: { id: number }) {
                 <tbody>
                   {list.map((r) => (
                     <tr key={r.id} title={r.error ?? undefined}>
-                      <td>{fmt.time(r.checked_at)}</td>
-                      <td>
+                      <td data-label="Time">{fmt.time(r.checked_at)}</td>
+                      <td data-label="Result">
                         <StatusBadge status={r.status} />
                         {r.error && <span className="muted small block">{r.error}</span>}
                       </td>
-                      <td className="num">{r.status_code ?? '—'}</td>
-                      <td className="num">{millis(r.response_time)}</td>
-                      <td className="small">{timingsText(r.timings)}</td>
-                      <td>
+                      <td className="num" data-label="Code">{r.status_code ?? '—'}</td>
+                      <td className="num" data-label="Time taken">{millis(r.response_time)}</td>
+                      <td className="small" data-label="Timings">{timingsText(r.timings)}</td>
+                      <td data-label="Location">
                         {r.locations.length > 0
                           ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ')
                           : (r.location ?? 'Check worker')}

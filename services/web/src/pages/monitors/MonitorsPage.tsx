@@ -117,7 +117,7 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
             <th scope="col" className="num">
               Uptime 24 h
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num hide-narrow">
               Response time
             </th>
             <th scope="col" className="hide-narrow">
@@ -149,7 +149,7 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
                 {m.url}
               </td>
               <td className="num">{percent(m.uptime_24h)}</td>
-              <td className="num" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
+              <td className="num hide-narrow" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
                 {millis(m.response_time)}
               </td>
               <td className="hide-narrow">

@@ -83,7 +83,7 @@ function TokenTable({
   const fmt = useFormat();
   return (
     <div className="table-scroll">
-      <table>
+      <table className="stack-narrow">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -98,10 +98,10 @@ function TokenTable({
         <tbody>
           {tokens.map((t) => (
             <tr key={t.id}>
-              <td className="strong">{t.name}</td>
-              <td>{fmt.dateTime(t.created_at)}</td>
-              <td>{t.expires_at ? fmt.dateTime(t.expires_at) : 'Never'}</td>
-              <td>{t.last_used_at ? fmt.ago(t.last_used_at) : 'Never'}</td>
+              <td className="strong" data-label="Name">{t.name}</td>
+              <td data-label="Created">{fmt.dateTime(t.created_at)}</td>
+              <td data-label="Expires">{t.expires_at ? fmt.dateTime(t.expires_at) : 'Never'}</td>
+              <td data-label="Last used">{t.last_used_at ? fmt.ago(t.last_used_at) : 'Never'}</td>
               <td className="num">
                 <button
                   type="button"

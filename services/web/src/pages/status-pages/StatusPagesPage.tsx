@@ -84,7 +84,7 @@ function StatusPageTable({
   const fmt = useFormat();
   return (
     <div className="table-scroll">
-      <table>
+      <table className="stack-narrow">
         <thead>
           <tr>
             <th scope="col">Title</th>
@@ -100,15 +100,15 @@ function StatusPageTable({
         <tbody>
           {pages.map((p) => (
             <tr key={p.id}>
-              <td className="strong">{p.title}</td>
-              <td className="url-cell">
+              <td className="strong" data-label="Title">{p.title}</td>
+              <td className="url-cell" data-label="Public page">
                 <a href={p.url} target="_blank" rel="noreferrer">
                   /status/{p.slug}
                 </a>
               </td>
-              <td>{p.published ? 'Published' : 'Draft'}</td>
-              <td>{p.monitors.map((m) => m.name).join(', ')}</td>
-              <td>{fmt.ago(p.updated_at)}</td>
+              <td data-label="State">{p.published ? 'Published' : 'Draft'}</td>
+              <td data-label="Monitors">{p.monitors.map((m) => m.name).join(', ')}</td>
+              <td data-label="Updated">{fmt.ago(p.updated_at)}</td>
               <td className="num">
                 <div className="row-wrap">
                   <button type="button" className="button small" onClick={() => onEdit(p)} aria-label={`Edit ${p.title}`}>
