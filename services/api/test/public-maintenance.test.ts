@@ -26,7 +26,14 @@ async function aMonitorInMaintenance(name: string, status: MonitorStatus): Promi
   const res = await request(h.app)
     .post('/api/v1/maintenance-windows')
     .set('Authorization', auth)
-    .send({ name: 'Upgrade', monitor_ids: [m.id], starts_at: new Date(Date.now() - 1_800_000).toISOString(), duration_minutes: 60, repeat: 'none', timezone: 'UTC' });
+    .send({
+      name: 'Upgrade',
+      monitor_ids: [m.id],
+      starts_at: new Date(Date.now() - 1_800_000).toISOString(),
+      duration_minutes: 60,
+      repeat: 'none',
+      timezone: 'UTC',
+    });
   expect(res.status).toBe(201);
   const detail = await request(h.app).get(`/api/v1/monitors/${m.id}`).set('Authorization', auth);
   expect(detail.body.data).toMatchObject({ status, in_maintenance: true, maintenance: [expect.objectContaining({ name: 'Upgrade' })] });
@@ -34,7 +41,10 @@ async function aMonitorInMaintenance(name: string, status: MonitorStatus): Promi
 }
 
 async function aPage(slug: string, monitors: Monitor[]): Promise<void> {
-  const res = await request(h.app).post('/api/v1/status-pages').set('Authorization', auth).send({ slug, title: 'Acme', monitor_ids: monitors.map((m) => m.id) });
+  const res = await request(h.app)
+    .post('/api/v1/status-pages')
+    .set('Authorization', auth)
+    .send({ slug, title: 'Acme', monitor_ids: monitors.map((m) => m.id) });
   expect(res.status).toBe(201);
 }
 
@@ -50,7 +60,9 @@ describe('a monitor in maintenance on the public page', () => {
     const res = await request(h.app).get('/api/v1/public/status-pages/maint-json');
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('operational');
-    expect(res.body.data.monitors.map((m: { name: string; status: string; in_maintenance: boolean }) => [m.name, m.status, m.in_maintenance])).toEqual([
+    expect(
+      res.body.data.monitors.map((m: { name: string; status: string; in_maintenance: boolean }) => [m.name, m.status, m.in_maintenance]),
+    ).toEqual([
       ['Database', 'offline', true],
       ['Cache', 'online', true],
       ['Shop', 'online', false],
@@ -87,12 +99,15 @@ describe('a monitor in maintenance on its status badge', () => {
     const m = await aMonitorInMaintenance('Database', 'offline');
     const created = await request(h.app).post(`/api/v1/monitors/${m.id}/badge`).set('Authorization', auth);
     expect(created.status).toBe(200);
-    const res = await request(h.app).get(new URL(created.body.data.status_url).pathname).buffer(true).parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (c: string) => (text += c));
-      r.on('end', () => done(null, text));
-    });
+    const res = await request(h.app)
+      .get(new URL(created.body.data.status_url).pathname)
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (text += c));
+        r.on('end', () => done(null, text));
+      });
     expect(res.status).toBe(200);
     const svg = String(res.body);
     expect(svg).toContain('aria-label="status: maintenance"');
