@@ -87,9 +87,9 @@ describe('a status page in a browser without JavaScript', () => {
     }
     const today = Math.floor(Date.now() / DAY) * DAY;
     const apiDays = page.getByRole('group', { name: 'Public API, uptime of the last 90 days' });
-    await expect(apiDays.getByRole('img', { name: `${dayName(today)}: 82.40% uptime` }).count()).resolves.toBe(1);
-    await expect(apiDays.getByRole('img', { name: `${dayName(today - 89 * DAY)}: no checks` }).count()).resolves.toBe(1);
-    await expect(page.getByRole('img', { name: `${dayName(today - 12 * DAY)}: 97.50% uptime` }).count()).resolves.toBe(1);
+    await expect(apiDays.getByRole('img', { name: `${dayName(today)}: 82.40% uptime`, exact: true }).count()).resolves.toBe(1);
+    await expect(apiDays.getByRole('img', { name: `${dayName(today - 89 * DAY)}: no checks`, exact: true }).count()).resolves.toBe(1);
+    await expect(page.getByRole('img', { name: `${dayName(today - 12 * DAY)}: 97.50% uptime`, exact: true }).count()).resolves.toBe(1);
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'status-page.png'), fullPage: true });
 
     // From the keyboard: the first day of the first bar takes the focus and shows its date and uptime.
