@@ -100,6 +100,9 @@ describe('the web app: a monitor in maintenance', () => {
     expect(await title.textContent()).toBe('Database Maintenance');
     expect(await title.getByText('Offline', { exact: true }).count()).toBe(0);
     await page.getByText(/In maintenance: Database upgrade, until /).waitFor();
+    // Its checks made in the window are marked so in Recent checks.
+    const recent = page.getByRole('region', { name: 'Recent checks' });
+    await recent.getByRole('row').filter({ hasText: 'Maintenance' }).first().waitFor();
     await checkPage('monitor-maintenance');
   });
 
