@@ -93,10 +93,15 @@ describe('the web app: a monitor in maintenance', () => {
     expect(await row('Database').getByText('Offline', { exact: true }).count()).toBe(0);
     expect(await row('Shop').getByText('Offline', { exact: true }).count()).toBe(1);
     await checkPage('monitors-maintenance');
+    // The system's dark scheme (the default theme follows it): the blue badge keeps its contrast (axe).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkPage('monitors-maintenance-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByRole('link', { name: 'Database', exact: true }).click();
     const title = heading().filter({ hasText: 'Database' });
-    await title.waitFor();
+    // The page may first show the monitor as the app's cache last had it (pending, from its creation).
+    await refreshed(title.filter({ hasText: 'Maintenance' }));
     expect(await title.textContent()).toBe('Database Maintenance');
     expect(await title.getByText('Offline', { exact: true }).count()).toBe(0);
     await page.getByText(/In maintenance: Database upgrade, until /).waitFor();
@@ -119,6 +124,8 @@ describe('the web app: a monitor in maintenance', () => {
       // Shop is down: the page has an outage, not because of the planned work on Database.
       expect(await visitor.getByRole('status').textContent()).toBe('Outage');
       await visitor.screenshot({ path: path.join(OUTPUT_DIR, 'web-status-page-maintenance.png'), fullPage: true });
+      await visitor.emulateMedia({ colorScheme: 'dark' });
+      await visitor.screenshot({ path: path.join(OUTPUT_DIR, 'web-status-page-maintenance-dark.png'), fullPage: true });
     } finally {
       await context.close();
     }
