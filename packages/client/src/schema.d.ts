@@ -2113,6 +2113,8 @@ export interface components {
                  * @example 2026-11-22T10:00:00.000Z
                  */
                 since: string | null;
+                /** @description Its latest check fell in a maintenance window: planned work, not an outage (docs/alert-rules.md) */
+                in_maintenance: boolean;
             }[];
             recent_notifications: components["schemas"]["Notification"][];
             /** @description How the check-worker fleet keeps up (all workers, not only the caller’s monitors) */
@@ -2507,15 +2509,20 @@ export interface components {
             title: string;
             description: string | null;
             /**
-             * @description outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none
+             * @description outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors and monitors in maintenance count as none
              * @enum {string}
              */
             status: "operational" | "degraded" | "outage";
             /** @description In page order; no URL, id or error text */
             monitors: {
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description Its status, following its checks (in maintenance too)
+                 * @enum {string}
+                 */
                 status: "pending" | "online" | "offline" | "warning" | "paused";
+                /** @description Its latest check fell in a maintenance window (never true when paused): show it as Maintenance, not as its status; it counts in no page status (docs/status-pages.md) */
+                in_maintenance: boolean;
                 /** @description Uptime over the last 24 hours; null without checks */
                 uptime_24h: number | null;
                 /** @description Uptime over the 90 days of `days`; null without checks */
@@ -7023,7 +7030,8 @@ export interface operations {
                      *             "id": 42,
                      *             "name": "Shop",
                      *             "url": "https://shop.example.com/health",
-                     *             "since": "2026-11-22T09:58:00.000Z"
+                     *             "since": "2026-11-22T09:58:00.000Z",
+                     *             "in_maintenance": false
                      *           }
                      *         ],
                      *         "recent_notifications": [
@@ -7826,6 +7834,7 @@ export interface operations {
                      *           {
                      *             "name": "Shop",
                      *             "status": "online",
+                     *             "in_maintenance": false,
                      *             "uptime_24h": 100,
                      *             "uptime_90d": 99.97,
                      *             "days": [
@@ -8194,6 +8203,7 @@ export interface operations {
                      *           {
                      *             "name": "API",
                      *             "status": "offline",
+                     *             "in_maintenance": false,
                      *             "uptime_24h": 96.5,
                      *             "uptime_90d": 99.8,
                      *             "days": [
@@ -8717,7 +8727,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description up, degraded, down, paused or pending */
+            /** @description up, degraded, down, paused or pending; maintenance (blue) in place of any of them while its latest check falls in a maintenance window */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -77,8 +77,8 @@ describe('GET /dashboard', () => {
     expect(res.body.data.response_time_avg_24h).toBe(200);
     expect(res.body.data.active_incidents).toBe(2);
     expect(res.body.data.down_monitors).toEqual([
-      { id: down.id, name: 'Shop', url: 'https://shop.example/', since: longest.toISOString() },
-      { id: downToo.id, name: 'Blog', url: 'https://blog.example/', since: expect.any(String) },
+      { id: down.id, name: 'Shop', url: 'https://shop.example/', since: longest.toISOString(), in_maintenance: false },
+      { id: downToo.id, name: 'Blog', url: 'https://blog.example/', since: expect.any(String), in_maintenance: false },
     ]);
     const recent = res.body.data.recent_notifications;
     expect(recent).toHaveLength(5);

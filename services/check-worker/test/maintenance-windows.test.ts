@@ -68,6 +68,8 @@ describe('checks during maintenance windows', () => {
       { ok: false, maintenance: false },
     ]);
     expect(await rolledUp(m.id)).toBe(2);
+    // The public page's daily bars read the daily rollup: the time in maintenance is no downtime there.
+    expect(await ds.query('SELECT checks, successes FROM check_rollups_1d WHERE monitor_id = $1', [m.id])).toEqual([{ checks: 2, successes: 1 }]);
   });
 
   it('keeps a downtime begun before a window open through it, and opens none for a failure inside it', async () => {

@@ -21,6 +21,9 @@ const STATUS_VALUE: Record<MonitorStatus, [string, BadgeColour]> = {
   pending: ['pending', 'grey'],
 };
 
+/** A monitor in a maintenance window: planned work, not an outage (docs/alert-rules.md). */
+const MAINTENANCE_VALUE: [string, BadgeColour] = ['maintenance', 'blue'];
+
 const GRADE_COLOUR: Record<UptimeGrade, BadgeColour> = { up: 'green', partial: 'yellow', down: 'red', none: 'grey' };
 
 function parsePeriod(raw: unknown): BadgePeriod {
@@ -66,7 +69,7 @@ export function badgeImagesRouter(deps: PublicStatusDeps): Router {
   router.get('/:token/status.svg', async (req, res) => {
     const found = await facts(req.params.token);
     if (!found) return notFound(req, res);
-    const [value, colour] = STATUS_VALUE[found.status];
+    const [value, colour] = found.in_maintenance ? MAINTENANCE_VALUE : STATUS_VALUE[found.status];
     send(req, res, renderBadge('status', value, colour));
   });
 

@@ -1,8 +1,8 @@
 import { escapeMarkup as e } from '../status-pages/html-escape';
 
-export type BadgeColour = 'green' | 'yellow' | 'red' | 'grey';
+export type BadgeColour = 'green' | 'yellow' | 'red' | 'blue' | 'grey';
 
-const FILL: Record<BadgeColour, string> = { green: '#1f883d', yellow: '#9a6700', red: '#cf222e', grey: '#6e7781' };
+const FILL: Record<BadgeColour, string> = { green: '#1f883d', yellow: '#9a6700', red: '#cf222e', blue: '#0969da', grey: '#6e7781' };
 
 /** Width of a text in 11 px Verdana-like glyphs, estimated: SVG has no layout of its own. */
 const textWidth = (text: string): number => Math.round([...text].reduce((w, c) => w + (/[ilj.,:'|!]/.test(c) ? 3.5 : /[mwMW%]/.test(c) ? 9.5 : 7), 0));

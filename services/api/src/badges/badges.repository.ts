@@ -19,9 +19,9 @@ export async function deleteBadge(ds: DataSource, monitorId: number): Promise<st
 }
 
 /** The monitor behind a badge token hash, with its status; undefined when the hash is unknown. */
-export async function badgeMonitor(ds: DataSource, tokenHash: string): Promise<{ id: number; status: MonitorStatus } | undefined> {
-  const [monitor]: { id: number; status: MonitorStatus }[] = await ds.query(
-    `SELECT m.id, m.status FROM monitor_badges b JOIN monitors m ON m.id = b.monitor_id WHERE b.token_hash = $1`,
+export async function badgeMonitor(ds: DataSource, tokenHash: string): Promise<{ id: number; status: MonitorStatus; in_maintenance: boolean } | undefined> {
+  const [monitor]: { id: number; status: MonitorStatus; in_maintenance: boolean }[] = await ds.query(
+    `SELECT m.id, m.status, m.in_maintenance FROM monitor_badges b JOIN monitors m ON m.id = b.monitor_id WHERE b.token_hash = $1`,
     [tokenHash],
   );
   return monitor;

@@ -4,7 +4,7 @@ import type { PublicCache } from '../http/public-cache';
 import { getMonitor } from '../monitors/monitors.service';
 import { uptimeByMonitor, type UptimeSource } from '../monitor-stats/uptime.repository';
 import { readDailyCounts } from '../status-pages/public-status.repository';
-import { dailyUptime } from '../status-pages/public-status';
+import { dailyUptime, shownInMaintenance } from '../status-pages/public-status';
 import { badgeCreatedAt, badgeMonitor, deleteBadge, replaceBadgeToken } from './badges.repository';
 
 /** 32 random bytes, url-safe: 43 characters, unguessable. */
@@ -63,6 +63,8 @@ export async function revokeBadge(deps: BadgesDeps, ownerId: number, monitorId: 
 /** What a badge shows: the monitor's status and its uptime over each period. */
 export interface BadgeFacts {
   status: MonitorStatus;
+  /** Shown as "maintenance" in place of its status, as on the status page. */
+  in_maintenance: boolean;
   uptime: Record<'24h' | '7d' | '30d' | '90d', number | null>;
 }
 
@@ -74,6 +76,7 @@ export async function readBadgeFacts(source: UptimeSource, tokenHash: string, no
   const windows = uptime.get(monitor.id)!;
   return {
     status: monitor.status,
+    in_maintenance: shownInMaintenance(monitor),
     uptime: { '24h': windows['24h'], '7d': windows['7d'], '30d': windows['30d'], '90d': dailyUptime(daily.get(monitor.id) ?? [], now).total },
   };
 }

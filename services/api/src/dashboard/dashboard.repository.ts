@@ -6,6 +6,8 @@ export interface DownMonitor {
   url: string;
   /** Start of the open downtime; the last check when none is recorded. */
   since: Date | null;
+  /** Its latest check fell in a maintenance window: planned work, shown apart from the outages. */
+  in_maintenance: boolean;
 }
 
 /** Each of the owner's monitors: its status and whether a downtime is open. */
@@ -16,7 +18,7 @@ export function ownMonitorStatuses(ds: DataSource, ownerId: number): Promise<{ i
 /** The owner's offline monitors, longest outage first. */
 export function downMonitors(ds: DataSource, ownerId: number): Promise<DownMonitor[]> {
   return ds.query(
-    `SELECT m.id, m.name, m.url, COALESCE(i.started_at, m.last_failure) AS since
+    `SELECT m.id, m.name, m.url, COALESCE(i.started_at, m.last_failure) AS since, m.in_maintenance
        FROM monitors m LEFT JOIN incidents i ON i.id = m.open_incident_id
       WHERE m.owner_id = $1 AND m.status = 'offline'
       ORDER BY since ASC NULLS LAST, m.id`,

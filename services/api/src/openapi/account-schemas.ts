@@ -48,6 +48,7 @@ const dashboard = objectOf<Dashboard>(
         name: monitorField('name'),
         url: monitorField('url', { format: 'uri' }),
         since: nullable(timestamp({ description: 'Start of the open downtime' })),
+        in_maintenance: bool({ description: 'Its latest check fell in a maintenance window: planned work, not an outage (docs/alert-rules.md)' }),
       }),
       { maxItems: INT32_MAX, description: 'Every offline monitor of the caller' },
     ),

@@ -212,7 +212,7 @@ export const EXAMPLE_DASHBOARD: ReturnType<typeof toDashboardResponse> = {
   uptime: { '24h': 99.5, '7d': 99.8, '30d': 99.9 },
   response_time_avg_24h: 210,
   active_incidents: 1,
-  down_monitors: [{ id: 42, name: 'Shop', url: 'https://shop.example.com/health', since: '2026-11-22T09:58:00.000Z' }],
+  down_monitors: [{ id: 42, name: 'Shop', url: 'https://shop.example.com/health', since: '2026-11-22T09:58:00.000Z', in_maintenance: false }],
   recent_notifications: [EXAMPLE_NOTIFICATION],
   checks: { per_second: 33.4, lag_p99_seconds: 0.21, late: false },
 };

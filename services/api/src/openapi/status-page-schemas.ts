@@ -34,8 +34,8 @@ export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
   description: 'Shop and API of Acme',
   status: 'outage',
   monitors: [
-    { name: 'Shop', status: 'online', uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
-    { name: 'API', status: 'offline', uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
+    { name: 'Shop', status: 'online', in_maintenance: false, uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
+    { name: 'API', status: 'offline', in_maintenance: false, uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
   ],
   active_incidents: [{ monitor_name: 'API', started_at: '2026-11-22T09:41:00.000Z' }],
   updated_at: '2026-11-22T10:00:00.000Z',
@@ -87,11 +87,17 @@ const publicStatusPage = (): JsonSchema =>
       slug: slug(),
       title: title(),
       description: description(),
-      status: enumOf(PAGE_STATUSES, { description: 'outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors count as none' }),
+      status: enumOf(PAGE_STATUSES, {
+        description: 'outage when a monitor is offline, degraded when one is in warning, else operational; paused monitors and monitors in maintenance count as none',
+      }),
       monitors: arrayOf(
         objectOf<PublicStatusPage['monitors'][number]>({
           name: monitorName(),
-          status: enumOf(MONITOR_STATUSES),
+          status: enumOf(MONITOR_STATUSES, { description: 'Its status, following its checks (in maintenance too)' }),
+          in_maintenance: bool({
+            description:
+              'Its latest check fell in a maintenance window (never true when paused): show it as Maintenance, not as its status; it counts in no page status (docs/status-pages.md)',
+          }),
           uptime_24h: percent('Uptime over the last 24 hours'),
           uptime_90d: percent('Uptime over the 90 days of `days`'),
           days: arrayOf(

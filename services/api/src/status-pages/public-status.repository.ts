@@ -6,8 +6,11 @@ export interface PublishedPageRow {
   slug: string;
   title: string;
   description: string | null;
-  /** The page's monitors in page order: name, status and the start of an open downtime. */
-  monitors: { id: number; name: string; status: MonitorStatus; incident_started_at: string | null }[];
+  /**
+   * The page's monitors in page order: name, status, whether its latest check fell in a
+   * maintenance window, and the start of an open downtime.
+   */
+  monitors: { id: number; name: string; status: MonitorStatus; in_maintenance: boolean; incident_started_at: string | null }[];
 }
 
 /** The published page of `slug` with its monitors, in one query; undefined when unknown or unpublished. */
@@ -15,7 +18,7 @@ export async function readPublishedPage(ds: DataSource, slug: string): Promise<P
   const [row]: PublishedPageRow[] = await ds.query(
     `SELECT sp.slug, sp.title, sp.description,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'status', m.status,
-                                                'incident_started_at', i.started_at) ORDER BY spm.position)
+                                                'in_maintenance', m.in_maintenance, 'incident_started_at', i.started_at) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors
        FROM status_pages sp
        LEFT JOIN status_page_monitors spm ON spm.status_page_id = sp.id

@@ -18,6 +18,8 @@ export interface PublicStatusPage {
   monitors: {
     name: string;
     status: MonitorStatus;
+    /** Its latest check fell in a maintenance window (never for a paused monitor): shown as Maintenance, not Down. */
+    in_maintenance: boolean;
     uptime_24h: number | null;
     uptime_90d: number | null;
     days: { date: string; uptime: number | null }[];
@@ -29,7 +31,8 @@ export interface PublicStatusPage {
 
 /**
  * "outage" when a monitor on the page is offline, "degraded" when one is in warning, else
- * "operational". A paused monitor counts as none of these (nor does a pending one, not yet checked).
+ * "operational". A paused monitor counts as none of these (nor does a pending one, not yet checked);
+ * the caller leaves out the monitors in maintenance too: planned work is not an outage.
  */
 export function pageStatusOf(statuses: readonly MonitorStatus[]): PageStatus {
   if (statuses.includes('offline')) return 'outage';
@@ -64,6 +67,12 @@ export function dailyUptime(counts: readonly DailyCounts[], now: Date): { days: 
 }
 
 /**
+ * Whether a monitor is shown in maintenance: its latest check fell in a window
+ * (docs/alert-rules.md). A paused monitor is shown paused, whatever its last check was.
+ */
+export const shownInMaintenance = (m: { status: MonitorStatus; in_maintenance: boolean }): boolean => m.in_maintenance && m.status !== 'paused';
+
+/**
  * The public view of the published page `slug`, or undefined when it is unknown or unpublished.
  * One query set: the page with its monitors, their daily rollups, and their 24 h uptime (read as
  * the monitor API reads it, so both show the same figure).
@@ -78,10 +87,10 @@ export async function readPublicStatusPage(source: UptimeSource, slug: string, n
     slug: page.slug,
     title: page.title,
     description: page.description,
-    status: pageStatusOf(shown.map((m) => m.status)),
+    status: pageStatusOf(shown.filter((m) => !shownInMaintenance(m)).map((m) => m.status)),
     monitors: page.monitors.map((m) => {
       const { days, total } = dailyUptime(daily.get(m.id) ?? [], now);
-      return { name: m.name, status: m.status, uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
+      return { name: m.name, status: m.status, in_maintenance: shownInMaintenance(m), uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
     }),
     active_incidents: shown
       .filter((m) => m.incident_started_at !== null)

@@ -2,6 +2,9 @@ import type { MonitorStatus } from '@uptime/db';
 import { escapeMarkup as e } from './html-escape';
 import { uptimeGrade, type PageStatus, type PublicStatusPage } from './public-status';
 
+/** What a monitor's line says: its status, or maintenance, which is shown in place of it. */
+type ShownState = MonitorStatus | 'maintenance';
+
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
 
@@ -11,12 +14,13 @@ const BANNER: Record<PageStatus, string> = {
   outage: 'Outage',
 };
 
-const MONITOR_LABEL: Record<MonitorStatus, string> = {
+const MONITOR_LABEL: Record<ShownState, string> = {
   online: 'Operational',
   warning: 'Degraded',
   offline: 'Down',
   paused: 'Paused',
   pending: 'Not checked yet',
+  maintenance: 'Maintenance',
 };
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -33,6 +37,7 @@ const timeLabel = (iso: string): string => `${dayLabel(iso.slice(0, 10))} ${iso.
 
 function monitorSection(m: PublicStatusPage['monitors'][number], index: number): string {
   const heading = `m${index}`;
+  const state: ShownState = m.in_maintenance ? 'maintenance' : m.status;
   const cells = m.days
     .map((d) => {
       const label = `${dayLabel(d.date)}: ${d.uptime === null ? 'no checks' : `${d.uptime.toFixed(2)}% uptime`}`;
@@ -40,7 +45,7 @@ function monitorSection(m: PublicStatusPage['monitors'][number], index: number):
     })
     .join('');
   return `<section class="monitor" aria-labelledby="${heading}">
-<div class="monitor-head"><h2 id="${heading}">${e(m.name)}</h2><p class="state state-${m.status}">${MONITOR_LABEL[m.status]}</p></div>
+<div class="monitor-head"><h2 id="${heading}">${e(m.name)}</h2><p class="state state-${state}">${MONITOR_LABEL[state]}</p></div>
 <div class="days" role="group" aria-label="${e(`${m.name}, uptime of the last 90 days`)}">${cells}</div>
 <p class="scale"><span>90 days ago</span><span>${e(percent(m.uptime_90d))} over 90 days · ${e(percent(m.uptime_24h))} over 24 hours</span><span>Today</span></p>
 </section>`;

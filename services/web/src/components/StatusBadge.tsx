@@ -33,17 +33,29 @@ const TONES: Record<string, string> = {
   slow: 'warn',
   certificate: 'warn',
   warning: 'warn',
-  maintenance: 'warn',
+  maintenance: 'info',
   pending: 'neutral',
   paused: 'neutral',
   inactive: 'neutral',
 };
 
-export function StatusBadge({ status, tone }: { status: string; tone?: 'good' | 'bad' | 'warn' | 'neutral' }) {
+export function StatusBadge({ status, tone }: { status: string; tone?: 'good' | 'bad' | 'warn' | 'info' | 'neutral' }) {
   return (
     <span className={`badge tone-${tone ?? TONES[status] ?? 'neutral'}`}>
       <span className="dot" aria-hidden="true" />
       {LABELS[status] ?? status}
     </span>
   );
+}
+
+/**
+ * What a monitor's state reads: "maintenance" while its latest check fell in a maintenance window
+ * (`in_maintenance`, docs/alert-rules.md), in place of the status its checks gave it (offline
+ * during planned work is not an outage); a paused monitor reads paused, as on the public page.
+ */
+export const monitorState = (m: { status: string; in_maintenance: boolean }): string => (m.in_maintenance && m.status !== 'paused' ? 'maintenance' : m.status);
+
+/** A monitor's state in words and colour: its status, or Maintenance. */
+export function MonitorStateBadge({ monitor }: { monitor: { status: string; in_maintenance: boolean } }) {
+  return <StatusBadge status={monitorState(monitor)} />;
 }

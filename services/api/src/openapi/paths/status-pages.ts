@@ -161,7 +161,7 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     summary: "A monitor's status badge",
     access: 'anonymous',
     parameters: [tokenParam],
-    responses: { ...cached('up, degraded, down, paused or pending', 'image/svg+xml', svg), 404: badgeNotFound },
+    responses: { ...cached('up, degraded, down, paused or pending; maintenance (blue) in place of any of them while its latest check falls in a maintenance window', 'image/svg+xml', svg), 404: badgeNotFound },
   },
   {
     method: 'get',

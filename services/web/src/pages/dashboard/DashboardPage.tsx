@@ -105,31 +105,50 @@ function Averages({ d }: { d: Schema<'Dashboard'> }) {
   return <StatFigures label="Averages" figures={figures} />;
 }
 
+/**
+ * The offline monitors, longest outage first; those in a maintenance window (planned work,
+ * docs/alert-rules.md) are not down: they are listed apart, as Maintenance.
+ */
 function DownNow({ monitors }: { monitors: Schema<'Dashboard'>['down_monitors'] }) {
-  const fmt = useFormat();
+  const down = monitors.filter((m) => !m.in_maintenance);
+  const inMaintenance = monitors.filter((m) => m.in_maintenance);
   return (
     <section className="card" aria-labelledby="down-title">
       <h2 id="down-title">Down now</h2>
-      {monitors.length === 0 ? (
+      {down.length === 0 ? (
         <p className="all-good">
-          <StatusBadge status="online" tone="good" /> Every monitor that is checked is up.
+          <StatusBadge status="online" tone="good" /> Every monitor that is checked is up{inMaintenance.length > 0 ? ' or in maintenance' : ''}.
         </p>
       ) : (
-        <ul className="plain-list">
-          {monitors.map((m) => (
-            <li key={m.id} className="row-between">
-              <span>
-                <StatusBadge status="offline" /> <Link to={`/monitors/${m.id}`}>{m.name}</Link>
-                <span className="muted small block">{m.url}</span>
-              </span>
-              <span className="muted small">
-                {m.since ? `since ${fmt.dateTime(m.since)} (${fmt.ago(m.since)})` : 'since its last check'}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <MonitorRows monitors={down} state="offline" />
+      )}
+      {inMaintenance.length > 0 && (
+        <section aria-labelledby="maintenance-title">
+          <h3 id="maintenance-title">In maintenance</h3>
+          <MonitorRows monitors={inMaintenance} state="maintenance" />
+        </section>
       )}
     </section>
+  );
+}
+
+function MonitorRows({ monitors, state }: { monitors: Schema<'Dashboard'>['down_monitors']; state: 'offline' | 'maintenance' }) {
+  const fmt = useFormat();
+  return (
+    <ul className="plain-list">
+      {monitors.map((m) => (
+        <li key={m.id} className="row-between">
+          <span>
+            <StatusBadge status={state} /> <Link to={`/monitors/${m.id}`}>{m.name}</Link>
+            <span className="muted small block">{m.url}</span>
+          </span>
+          {/* A monitor in maintenance has no downtime open: its last failure moves with each check. */}
+          {state === 'offline' && (
+            <span className="muted small">{m.since ? `since ${fmt.dateTime(m.since)} (${fmt.ago(m.since)})` : 'since its last check'}</span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

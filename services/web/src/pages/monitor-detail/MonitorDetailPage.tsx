@@ -5,7 +5,7 @@ import { duration, millis, percent, useFormat } from '../../app/format';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { QueryState } from '../../components/QueryState';
 import { StatFigures } from '../../components/StatFigures';
-import { StatusBadge } from '../../components/StatusBadge';
+import { MonitorStateBadge, StatusBadge, monitorState } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { AssignedAgentsCard } from './AssignedAgentsCard';
@@ -26,7 +26,7 @@ export function MonitorDetailPage() {
   );
 }
 
-function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
+function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
   const fmt = useFormat();
   return (
     <>
@@ -36,7 +36,7 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
             <Link to="/monitors">Monitors</Link> /
           </p>
           <h1 className="row-wrap">
-            {m.name} <StatusBadge status={m.status} />
+            {m.name} <MonitorStateBadge monitor={m} />
           </h1>
           <p className="muted">
             <span className="mono">{m.method}</span> {m.url} · every {duration(m.check_interval)} · timeout {m.timeout} s
@@ -47,6 +47,7 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
               {m.pause_reason ? `: ${m.pause_reason}` : ''}.
             </p>
           )}
+          {monitorState(m) === 'maintenance' && <MaintenanceNote m={m} />}
         </div>
       </div>
       <MonitorActions m={m} />
@@ -65,6 +66,22 @@ function MonitorDetail({ m }: { m: Schema<'Monitor'> }) {
         </div>
       </div>
     </>
+  );
+}
+
+/**
+ * Why the monitor reads Maintenance: the window its latest check fell in, when it is still on
+ * (the first of `maintenance`, docs/alert-rules.md), and what that means for its alerts.
+ */
+function MaintenanceNote({ m }: { m: Schema<'MonitorDetail'> }) {
+  const fmt = useFormat();
+  const now = Date.now();
+  const active = m.maintenance.find((w) => Date.parse(w.starts_at) <= now && now < Date.parse(w.ends_at));
+  return (
+    <p className="info-box">
+      {active ? `In maintenance: ${active.name}, until ${fmt.dateTime(active.ends_at)}.` : 'In maintenance at its latest check.'} Checks go on; they
+      send no alert and do not count in uptime.
+    </p>
   );
 }
 

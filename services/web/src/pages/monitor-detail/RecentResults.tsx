@@ -39,6 +39,13 @@ export function RecentResults({ id }: { id: number }) {
                       <td data-label="Time">{fmt.time(r.checked_at)}</td>
                       <td data-label="Result">
                         <StatusBadge status={r.status} />
+                        {/* Made during a maintenance window: no alert, not in uptime (docs/alert-rules.md). */}
+                        {r.maintenance && (
+                          <>
+                            {' '}
+                            <StatusBadge status="maintenance" />
+                          </>
+                        )}
                         {r.error && <span className="muted small block">{r.error}</span>}
                       </td>
                       <td className="num" data-label="Code">{r.status_code ?? '—'}</td>

@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { millis, percent, useFormat } from '../../app/format';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
-import { StatusBadge } from '../../components/StatusBadge';
+import { MonitorStateBadge } from '../../components/StatusBadge';
 import { UptimeBar } from '../../components/UptimeBar';
 import { useDebounced } from '../../components/useDebounced';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -129,7 +129,7 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
           {monitors.map((m) => (
             <tr key={m.id}>
               <td>
-                <StatusBadge status={m.status} />
+                <MonitorStateBadge monitor={m} />
               </td>
               <td>
                 <Link to={`/monitors/${m.id}`} className="strong">
