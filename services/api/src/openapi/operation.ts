@@ -55,7 +55,7 @@ export interface OperationSpec {
    * link opened from a terminal, a badge an `<img>` loads: neither can send a header). What it
    * grants and how to revoke it are appended to the description, which a reader of the document
    * needs before handing such a URL out. The lint's credentials-in-URL rule is lifted for these
-   * paths alone, each with its reason (services/api/test/support/owasp-ruleset.ts).
+   * paths alone, each with its reason (services/api/test/support/owasp-exceptions.cjs).
    */
   capability?: { grants: string; revoke: string };
 }
