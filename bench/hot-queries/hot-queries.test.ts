@@ -15,8 +15,9 @@ import { seedSizeFor } from './seed';
 const MONITORS = 3000;
 
 // Tables whose size grows with the install: a sequential scan of one is a regression unless the
-// statement reads (nearly) all of it by design (WHOLE_TABLE_READS).
-const HOT_TABLE = /^(monitors|check_results(_p\d{8}|_default)?|check_rollups_(5m|1h|1d)|incidents|api_tokens|status_events)$/;
+// statement reads (nearly) all of it by design (WHOLE_TABLE_READS). Plans name `alerts`, never the
+// views `incidents` and `alert_episodes` over it (packages/db/src/migrations/1732270170000-one-alert-table.ts).
+const HOT_TABLE = /^(monitors|check_results(_p\d{8}|_default)?|check_rollups_(5m|1h|1d)|alerts|api_tokens|status_events)$/;
 const ROLLUPS = ['check_rollups_5m', 'check_rollups_1h', 'check_rollups_1d'] as const;
 
 /** Statements that read every row of the big user (99.8 % of monitors), where a scan is the plan. */
@@ -154,9 +155,9 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
   });
 
   it('opens and closes incidents by primary key and writes the outbox without reading it', () => {
-    const close = statement('worker.batch', /^UPDATE incidents SET resolved_at/);
-    expect(indexes(close)).toEqual(['incidents_pkey']);
-    const open = statement('worker.batch', /^INSERT INTO incidents /);
+    const close = statement('worker.batch', /^UPDATE alerts SET resolved_at/);
+    expect(indexes(close)).toEqual(['alerts_pkey']);
+    const open = statement('worker.batch', /^INSERT INTO alerts /);
     expect(types(open)).toEqual(['Insert', 'Result']);
     const outbox = statement('worker.batch', /^INSERT INTO status_events /);
     expect(types(outbox)).toEqual(['Insert', 'Function Scan']);
@@ -215,11 +216,19 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
     expect(statementsOf('api.list.filtered').some((s) => /owner_monitor_counts/.test(s.sql))).toBe(false);
   });
 
-  it('reads one monitor through an index of its id and owner', () => {
+  it('reads one monitor through an index of its id and owner, its agents by their key', () => {
     for (const path of ['api.get', 'api.history', 'api.results', 'api.stats.24h']) {
-      const read = statement(path, /^SELECT "Monitor"\."id" AS "Monitor_id"/);
-      expect(types(read)).toEqual(['Limit', 'Index Scan']);
-      expect(indexes(read)[0]).toMatch(/^monitors_(pkey|owner_idx)$/);
+      const read = statement(
+        path,
+        /^SELECT m\.\*, ARRAY\(SELECT ma\.agent_id FROM monitor_agents ma .* WHERE m\.id = \$1 AND m\.owner_id = \$2$/,
+      );
+      // The row by index (no Limit: the primary key makes it one), the agents' ids as its SubPlan.
+      expect(types(read)).toEqual(['Index Scan', 'Index Only Scan']);
+      const [agents, monitor, ...rest] = indexes(read);
+      expect(agents).toBe('monitor_agents_pkey');
+      expect(monitor).toMatch(/^monitors_(pkey|owner_idx)$/);
+      expect(rest).toEqual([]);
+      expect(read.figures!.rows).toBe(1);
     }
   });
 
@@ -281,8 +290,9 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
     for (const path of ['api.stats.24h', 'api.stats.90d']) {
       const series = statement(path, /^SELECT bucket, checks, successes, rt_count, rt_sum FROM check_rollups_/);
       expect(indexes(series)).toEqual([`${series.sql.match(/FROM (check_rollups_\w+)/)![1]}_pkey`]);
+      // Through the view `incidents`: the alerts of kind downtime, by the alerts' monitor index.
       const incidents = statement(path, /FROM incidents WHERE monitor_id = \$1/);
-      expect(indexes(incidents)).toEqual(['incidents_monitor_idx']);
+      expect(indexes(incidents)).toEqual(['alerts_monitor_idx']);
       const totals = statement(path, /^WITH r AS \(SELECT checks, successes/);
       for (const i of indexes(totals)) expect(i).toMatch(/^check_rollups_(5m|1h|1d)_(pkey|bucket_idx)$/);
       expect(relationsScanned(totals).length).toBeGreaterThan(0);
@@ -323,7 +333,7 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
     for (const path of ['api.dashboard', 'api.dashboard.small']) {
       const down = statement(path, /LEFT JOIN incidents i ON i\.id = m\.open_incident_id/);
       expect(types(down)).toContain('Nested Loop');
-      expect(indexes(down)).toEqual(['incidents_pkey', 'monitors_owner_status_idx']);
+      expect(indexes(down)).toEqual(['alerts_pkey', 'monitors_owner_status_idx']);
     }
     const counts = statement('api.dashboard.small', /^SELECT id, status, open_incident_id FROM monitors WHERE owner_id = \$1$/);
     expect(indexes(counts)[0]).toMatch(/^monitors_owner_/);
@@ -332,9 +342,10 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
   it('reconciles by reading every active monitor once and the unscheduled ones by primary key', () => {
     const all = statement('reconciler', /^SELECT id, config_version/);
     expect(types(all)).toEqual(['Seq Scan']);
-    const stale = statement('reconciler', /^SELECT "Monitor"\."id" AS "Monitor_id"/);
-    expect(types(stale)).toEqual(['Index Scan']);
-    expect(indexes(stale)).toEqual(['monitors_pkey']);
+    const stale = statement('reconciler', /^SELECT m\.\*, ARRAY\(SELECT ma\.agent_id FROM monitor_agents ma .* WHERE m\.id = ANY\(\$1\)$/);
+    // The monitors by primary key, each one's agents' ids by theirs (a SubPlan per row).
+    expect(types(stale)).toEqual(['Index Scan', 'Index Only Scan']);
+    expect(indexes(stale)).toEqual(['monitor_agents_pkey', 'monitors_pkey']);
     expect(stale.figures!.rows).toBe(r.seeded.size.unscheduled);
   });
 });
