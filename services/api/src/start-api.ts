@@ -89,6 +89,9 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
  */
 function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<void>) {
   const redis = createRequestRedisConnection(config.redis.url, 'uptime-api-requests', config.dependencyTimeoutMs);
+  // Its errors are the requests' 503s. Closing its queue removes BullMQ's listener, and a start that
+  // fails (a port taken) disconnects it mid-handshake: its ready check's error must not go unheard.
+  redis.on('error', (err: Error) => logger.debug({ error: err.message }, 'request redis connection error'));
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
   // While Redis is away its requests answer 503 on their own; the queue's own report is noise.
   scheduler.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
