@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, jsonLogLines, waitFor } from '@uptime/testing';
@@ -26,16 +26,34 @@ const alive = (pid: number): boolean => {
  * StateDirectoryMode, and `systemctl stop`'s SIGTERM to the main process alone (KillMode=mixed).
  * The state directory is a temporary folder in place of /var/lib/uptime.
  */
+/**
+ * The code folder the unit runs from: this checkout, as install.sh writes it into the unit, or,
+ * when the service's user cannot read it (a clone under a 0700 folder, as a CI run's may be), a
+ * copy of it in `into`, as install.sh copies the checkout to /opt/uptime. The copy is made of
+ * hard links where it can be (same file system), so it costs seconds, not the node_modules' size.
+ */
+function codeFolder(user: { uid: number } | undefined, into: string): string {
+  if (!user || spawnSync('runuser', ['-u', 'nobody', '--', 'test', '-r', path.join(ROOT, 'package.json')]).status === 0) return ROOT;
+  mkdirSync(into, { mode: 0o755 });
+  for (const entry of readdirSync(ROOT).filter((e) => !['.git', '.data', 'test-output'].includes(e))) {
+    const from = path.join(ROOT, entry);
+    if (spawnSync('cp', ['-al', from, into]).status !== 0) execFileSync('cp', ['-a', from, into]);
+  }
+  return into;
+}
+
 describe('uptime.service, run as systemd runs it', () => {
-  const unit = parseUnit(installedUnit(ROOT, process.execPath));
-  const service = unit.Service;
   const asRoot = process.getuid?.() === 0;
   const user = asRoot ? { uid: Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' })) } : undefined;
+  let unit: ReturnType<typeof parseUnit>;
+  let service: ReturnType<typeof parseUnit>['Service'];
   let scratch: string;
   let stateDir: string;
 
   beforeAll(() => {
     scratch = mkdtempSync(path.join(tmpdir(), 'uptime-systemd-'));
+    unit = parseUnit(installedUnit(codeFolder(user, path.join(scratch, 'opt-uptime')), process.execPath));
+    service = unit.Service;
     stateDir = path.join(scratch, 'state');
     // StateDirectory=: made by systemd, owned by User=, with StateDirectoryMode.
     mkdirSync(stateDir, { mode: Number.parseInt(service.StateDirectoryMode[0], 8) });
