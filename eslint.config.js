@@ -24,16 +24,15 @@ module.exports = tseslint.config(
     // Data access has one home: a feature's `*.repository.ts` (docs/architecture.md, "Data
     // access"). Services, routes, processors and helpers call repository functions and may open
     // a transaction to pass its manager along, but hold no query. The data layer itself
-    // (packages/db), the test builders, tests, bench and migrations are outside this rule, and so
-    // are two statements that read no data: the check-worker's batch transaction (START
-    // TRANSACTION and COMMIT) and the readiness probe's `SELECT 1`.
+    // (packages/db, which also holds the result batch's transaction), the test builders, tests,
+    // bench and migrations are outside this rule, and so is one statement that reads no data: the
+    // readiness probe's `SELECT 1`.
     files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
     ignores: [
       '**/*.repository.ts',
       '**/*.test.ts',
       'packages/db/src/**',
       'packages/testing/src/**',
-      'services/check-worker/src/batch-transaction.ts',
       'packages/observability/src/readiness.ts',
     ],
     rules: {

@@ -13,3 +13,4 @@ export * from './maintenance-schedule';
 export { MIGRATIONS } from './migrations';
 export { DataSource, type EntityManager, type Repository } from 'typeorm';
 export * from './entity-rows';
+export * from './batch-transaction';

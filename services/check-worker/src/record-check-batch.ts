@@ -1,4 +1,4 @@
-import { uncheckedSpanBefore, type DataSource, type EntityManager } from '@uptime/db';
+import { inBatchTransaction, uncheckedSpanBefore, type DataSource, type EntityManager, type WriteWatch } from '@uptime/db';
 import {
   insertNoDataSpans,
   insertResults,
@@ -11,7 +11,6 @@ import {
   type NoDataSpan,
 } from './check-batch.repository';
 import { closeAlert, openAlert } from './alert.repository';
-import { inBatchTransaction } from './batch-transaction';
 import type { CheckOutcome } from './check-outcome';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
 import { stepEpisodes } from './alert-episodes';
@@ -19,7 +18,6 @@ import { maintenanceAt, type MaintenanceByMonitor } from './maintenance';
 import { isSlow } from './status-reason';
 import type { StatusEvent } from './status-event';
 import { insertEvents } from './status-event.repository';
-import type { WriteWatch } from './result-backlog';
 import { nextState, type MonitorState, type Transition } from './status-transition';
 
 /** The checks a batch recorded, and what stepping their monitors reads. */
@@ -61,7 +59,7 @@ export async function recordCheckBatch(
   const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
   // A write its caller has given up on (result-backlog.ts) must not go on holding its monitors'
   // row locks and its pooled connection: every retry would queue behind it. So every statement
-  // checks `watch` first, and reports its progress after (batch-transaction.ts).
+  // checks `watch` first, and reports its progress after (packages/db/src/batch-transaction.ts).
   return inBatchTransaction(ds, options, async (em) => {
     const batch = await insertCurrentResults(em, outcomes);
     if (batch === null) {

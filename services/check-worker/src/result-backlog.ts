@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { WriteWatch } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { isDatabaseUnavailable, WriteDeadlineError } from './database-unavailable';
 import { decodeOutcome, encodeOutcome } from './outcome-codec';
@@ -13,11 +14,7 @@ import type { CheckOutcome } from './check-outcome';
 export const RESULT_WRITE_DEADLINE_MS = 5_000;
 
 /** What a write gets from the backlog: the signal aborted at the deadline, and how to push it back. */
-export interface WriteWatch {
-  readonly signal: AbortSignal;
-  /** A statement finished: the deadline starts over. */
-  progress(): void;
-}
+export type { WriteWatch };
 
 /** How often a backlog tries Postgres again, and looks for results other workers left in Redis. */
 export const BACKLOG_RETRY_MS = 1_000;

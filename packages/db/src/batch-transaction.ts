@@ -1,19 +1,29 @@
-import type { DataSource, EntityManager } from '@uptime/db';
-import type { QueryRunner } from 'typeorm';
-import type { WriteWatch } from './result-backlog';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+
+/**
+ * What a write that may be given up on exposes to its statements: the check-worker's result
+ * backlog (services/check-worker/src/result-backlog.ts) aborts `signal` at its deadline, and
+ * `progress()` starts the deadline over.
+ */
+export interface WriteWatch {
+  readonly signal: AbortSignal;
+  /** A statement finished: the deadline starts over. */
+  progress(): void;
+}
 
 /**
  * Runs `work` in a transaction, like `ds.transaction()`, whose statements each stop after
  * `statementTimeoutMs` when given. The limit is `SET LOCAL`, so it ends with the transaction and
  * the pooled connection goes back as it was; it is sent with the `START TRANSACTION`, as one
  * simple-protocol query of two statements: one round trip to Postgres, not two (the result path
- * opens one of these per batch: docs/capacity.md).
+ * opens one of these per batch: docs/capacity.md). It lives in the data layer, beside
+ * `queryRows()`, because it sends statements of its own (START TRANSACTION, COMMIT, ROLLBACK).
  *
- * `work` gets the transaction's EntityManager for raw queries (`em.query`), as the batch's SQL
- * does (check-batch.repository.ts); TypeORM is told the transaction is open, so its entity
+ * `work` gets the transaction's EntityManager for raw queries (`em.query`), as the check-worker's
+ * result batch does (services/check-worker/src/check-batch.repository.ts); TypeORM is told the transaction is open, so its entity
  * methods do not open one of their own.
  *
- * With `watch` (result-backlog.ts), every statement first checks that the write has not been
+ * With `watch`, every statement first checks that the write has not been
  * given up on, and reports its progress once it has run: a write abandoned at its deadline rolls
  * back at its next statement, and one that goes on, however slowly, is not taken as hung.
  */
