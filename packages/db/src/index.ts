@@ -14,3 +14,4 @@ export { MIGRATIONS } from './migrations';
 export { DataSource, type EntityManager, type Repository } from 'typeorm';
 export * from './entity-rows';
 export * from './batch-transaction';
+export * from './organization-roles';

@@ -5,6 +5,7 @@ import { openDatabase, type DataSource, type User } from '@uptime/db';
 import { createLoginLink, LOGIN_LINK_TTL_MS } from './auth/login-links.service';
 import { createToken } from './auth/tokens.service';
 import { findUserByEmail, insertUser } from './auth/users.repository';
+import { findPersonalOrganizationId } from './organizations/members.repository';
 
 const COMMANDS = ['user:create', 'token:create', 'login-link'] as const;
 type Command = (typeof COMMANDS)[number];
@@ -70,7 +71,8 @@ async function run(argv: string[]): Promise<number> {
       process.stderr.write('error: --expires-in-days must be an integer from 1 to 3650\n');
       return 2;
     }
-    const { plaintext } = await createToken(ds, user.id, values.name ?? 'cli', days);
+    const organizationId = await findPersonalOrganizationId(ds, user.id);
+    const { plaintext } = await createToken(ds, { userId: user.id, organizationId, scope: 'write', name: values.name ?? 'cli', expiresInDays: days });
     process.stdout.write(`${plaintext}\n`);
     return 0;
   } finally {

@@ -11,6 +11,8 @@ export const SETTABLE_AGENT_STATUSES = ['active', 'inactive', 'maintenance'] as 
 export class Agent {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'owner_id' }) ownerId!: number;
+  /** The organization that holds it (docs/organizations.md). */
+  @Column({ type: 'integer', name: 'organization_id' }) organizationId!: number;
   @Column({ type: 'varchar', length: 100 }) name!: string;
   @Column({ type: 'varchar', length: 64 }) location!: string;
   /** Base URL; the protocol paths (/v1/check, /v1/health) are appended. */

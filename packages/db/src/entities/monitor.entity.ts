@@ -8,6 +8,8 @@ export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 export class Monitor {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'owner_id' }) ownerId!: number;
+  /** The organization that holds it (docs/organizations.md). */
+  @Column({ type: 'integer', name: 'organization_id' }) organizationId!: number;
   @Column({ type: 'varchar', length: 200 }) name!: string;
   @Column({ type: 'text' }) url!: string;
   @Column({ type: 'varchar', length: 10, default: 'http' }) type!: 'http';

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { hashApiToken, isWellFormedApiToken, type DataSource } from '@uptime/db';
-import { UnauthorizedError } from '@uptime/errors';
+import { NotFoundError, UnauthorizedError } from '@uptime/errors';
+import { requestedOrganization } from '../organizations/organization-header';
 import type { TokenCache, TokenRow } from './token-cache';
 import { tokenByHash, touchToken } from './tokens.repository';
 
@@ -38,7 +39,19 @@ export function bearerAuth(ds: DataSource, cache: TokenCache): RequestHandler {
       row.last_used_at = new Date();
       await touchToken(ds, row.token_id);
     }
-    req.caller = { id: row.user_id, email: row.email, role: row.role, via: 'token' };
+    // A token acts in its own organization only; naming another is naming an unknown one.
+    const asked = requestedOrganization(req);
+    if (asked !== null && asked !== row.organization_id) return next(new NotFoundError('organization', asked));
+    req.caller = {
+      id: row.user_id,
+      email: row.email,
+      role: row.role,
+      via: 'token',
+      organizationId: row.organization_id,
+      organizationRole: row.organization_role,
+      scope: row.scope,
+      tokenId: row.token_id,
+    };
     next();
   };
 }

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { UnauthorizedError } from '@uptime/errors';
-import type { UserRole } from '@uptime/db';
+import type { OrganizationRole, TokenScope, UserRole } from '@uptime/db';
 
 /** Who is calling: set by the authentication middleware. */
 export interface Caller {
@@ -9,6 +9,17 @@ export interface Caller {
   role: UserRole;
   /** How the caller authenticated. */
   via: 'token' | 'session';
+  /**
+   * The organization the request acts in (docs/organizations.md): a token's own, or for a
+   * session the one `X-Organization-Id` names, else the user's personal organization.
+   */
+  organizationId: number;
+  /** The caller's role in that organization, read on this request. */
+  organizationRole: OrganizationRole;
+  /** A token's scope; a session may write. */
+  scope: TokenScope;
+  /** The token authenticating the request; null for a session. */
+  tokenId: number | null;
 }
 
 declare global {

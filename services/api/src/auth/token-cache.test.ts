@@ -7,6 +7,9 @@ const row = (tokenId: number): TokenRow => ({
   role: 'user',
   expires_at: null,
   last_used_at: null,
+  organization_id: 3,
+  organization_role: 'owner',
+  scope: 'write',
 });
 
 describe('TokenCache', () => {
@@ -37,5 +40,19 @@ describe('TokenCache', () => {
     c.forgetToken(1);
     c.set('h1', row(1), generation);
     expect(c.get('h1')).toBeUndefined();
+  });
+
+  it("forgets a member's tokens of one organization, and keeps their others and other members'", () => {
+    const c = cache();
+    c.set('h1', row(1), c.currentGeneration());
+    c.set('h2', { ...row(2), organization_id: 4 }, c.currentGeneration());
+    c.set('h3', { ...row(3), user_id: 8 }, c.currentGeneration());
+    c.forgetMember(3, 7);
+    expect(c.get('h1')).toBeUndefined();
+    expect(c.get('h2')?.token_id).toBe(2);
+    expect(c.get('h3')?.token_id).toBe(3);
+    c.forgetOrganization(3);
+    expect(c.get('h3')).toBeUndefined();
+    expect(c.get('h2')?.token_id).toBe(2);
   });
 });

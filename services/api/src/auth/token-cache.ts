@@ -1,4 +1,4 @@
-import type { UserRole } from '@uptime/db';
+import type { OrganizationRole, TokenScope, UserRole } from '@uptime/db';
 
 /** What a bearer token resolves to: the token's own facts and its owner's. */
 export interface TokenRow {
@@ -8,6 +8,10 @@ export interface TokenRow {
   role: UserRole;
   expires_at: Date | null;
   last_used_at: Date | null;
+  organization_id: number;
+  /** The owner's role in the token's organization: a token of a removed member is not found. */
+  organization_role: OrganizationRole;
+  scope: TokenScope;
 }
 
 /** How long a looked-up token is trusted without asking Postgres again. */
@@ -19,8 +23,9 @@ const MAX_ENTRIES = 10_000;
  * sending many requests does not cost a query each. Only tokens that were found are kept (an
  * unknown token is asked about every time, and a new one works at once); expiry is still checked
  * on every request from the cached `expires_at`. A token revoked through this process is
- * forgotten at once (`forgetToken`); one revoked through another instance, or a deleted owner,
- * stops working within `TOKEN_CACHE_TTL_MS`.
+ * forgotten at once (`forgetToken`), and so are the tokens of a member whose role changed or who
+ * left (`forgetMember`); one revoked through another instance, or a deleted owner, stops working
+ * within `TOKEN_CACHE_TTL_MS`.
  */
 export class TokenCache {
   private readonly entries = new Map<string, { row: TokenRow; until: number }>();
@@ -53,8 +58,22 @@ export class TokenCache {
   }
 
   forgetToken(tokenId: number): void {
+    this.forgetWhere((row) => row.token_id === tokenId);
+  }
+
+  /** Forgets a user's tokens of one organization: their role there changed, or they left it. */
+  forgetMember(organizationId: number, userId: number): void {
+    this.forgetWhere((row) => row.organization_id === organizationId && row.user_id === userId);
+  }
+
+  /** Forgets every token of an organization (it is being deleted). */
+  forgetOrganization(organizationId: number): void {
+    this.forgetWhere((row) => row.organization_id === organizationId);
+  }
+
+  private forgetWhere(match: (row: TokenRow) => boolean): void {
     this.generation += 1;
-    for (const [hash, entry] of this.entries) if (entry.row.token_id === tokenId) this.entries.delete(hash);
+    for (const [hash, entry] of this.entries) if (match(entry.row)) this.entries.delete(hash);
   }
 
   /** Drops the expired entries, and the oldest ones when that is not enough. */

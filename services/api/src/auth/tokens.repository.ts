@@ -1,12 +1,15 @@
-import { ApiToken, entityFromRow, queryAffected, type DataSource } from '@uptime/db';
+import { ApiToken, entityFromRow, queryAffected, type DataSource, type TokenScope } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
 import type { TokenRow } from './token-cache';
 
 /** Stores a new token by its hash. */
-export async function insertToken(ds: DataSource, fields: { userId: number; name: string; tokenHash: string; expiresAt: Date | null }): Promise<ApiToken> {
+export async function insertToken(
+  ds: DataSource,
+  fields: { userId: number; organizationId: number; scope: TokenScope; name: string; tokenHash: string; expiresAt: Date | null },
+): Promise<ApiToken> {
   const [row]: Record<string, unknown>[] = await ds.query(
-    `INSERT INTO api_tokens (user_id, name, token_hash, expires_at) VALUES ($1, $2, $3, $4) RETURNING *`,
-    [fields.userId, fields.name, fields.tokenHash, fields.expiresAt],
+    `INSERT INTO api_tokens (user_id, organization_id, scope, name, token_hash, expires_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [fields.userId, fields.organizationId, fields.scope, fields.name, fields.tokenHash, fields.expiresAt],
   );
   return entityFromRow(ds, ApiToken, row!);
 }
@@ -28,8 +31,10 @@ export async function deleteUserToken(ds: DataSource, userId: number, tokenId: n
 /** The token with this hash and its user, as a request authenticates with it; undefined when unknown. */
 export async function tokenByHash(ds: DataSource, hash: string): Promise<TokenRow | undefined> {
   const rows: TokenRow[] = await ds.query(
-    `SELECT t.id AS token_id, u.id AS user_id, u.email, u.role, t.expires_at, t.last_used_at
+    `SELECT t.id AS token_id, u.id AS user_id, u.email, u.role, t.expires_at, t.last_used_at,
+            t.organization_id, m.role AS organization_role, t.scope
        FROM api_tokens t JOIN users u ON u.id = t.user_id
+       JOIN organization_members m ON m.organization_id = t.organization_id AND m.user_id = t.user_id
       WHERE t.token_hash = $1`,
     [hash],
   );

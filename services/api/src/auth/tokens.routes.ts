@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import type { DataSource } from '@uptime/db';
+import { NotFoundError } from '@uptime/errors';
+import { findMemberRole } from '../organizations/members.repository';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parsePage } from '../http/pagination';
 import { parseId } from '../http/id-param';
@@ -15,7 +17,17 @@ export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
   const router = Router();
   router.post('/', async (req, res) => {
     const dto = await parseInput(CreateTokenDto, req.body);
-    const { token, plaintext } = await createToken(ds, callerOf(req).id, dto.name, dto.expires_in_days);
+    const caller = callerOf(req);
+    const organizationId = dto.organization_id ?? caller.organizationId;
+    // A token may act only where its user is a member; anywhere else is an unknown organization.
+    if (!(await findMemberRole(ds, organizationId, caller.id))) throw new NotFoundError('organization', organizationId);
+    const { token, plaintext } = await createToken(ds, {
+      userId: caller.id,
+      organizationId,
+      scope: dto.scope ?? 'write',
+      name: dto.name,
+      expiresInDays: dto.expires_in_days,
+    });
     const { last_used_at: _unused, ...shown } = toTokenResponse(token);
     sendData(res, { ...shown, token: plaintext }, 201);
   });

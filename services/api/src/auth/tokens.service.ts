@@ -1,4 +1,4 @@
-import { DAY_MS, generateApiToken, hashApiToken, type ApiToken, type DataSource } from '@uptime/db';
+import { DAY_MS, generateApiToken, hashApiToken, type ApiToken, type DataSource, type TokenScope } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import type { TokenCache } from './token-cache';
@@ -9,11 +9,19 @@ export interface CreatedToken {
   plaintext: string;
 }
 
-export async function createToken(ds: DataSource, userId: number, name: string, expiresInDays?: number): Promise<CreatedToken> {
+/** What a new token is: its owner, the organization it acts in, its scope, name and lifetime. */
+export interface NewToken {
+  userId: number;
+  organizationId: number;
+  scope: TokenScope;
+  name: string;
+  expiresInDays?: number;
+}
+
+export async function createToken(ds: DataSource, { expiresInDays, ...fields }: NewToken): Promise<CreatedToken> {
   const plaintext = generateApiToken();
   const token = await insertToken(ds, {
-    userId,
-    name,
+    ...fields,
     tokenHash: hashApiToken(plaintext),
     expiresAt: expiresInDays ? new Date(Date.now() + expiresInDays * DAY_MS) : null,
   });

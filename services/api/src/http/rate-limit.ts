@@ -63,8 +63,9 @@ function buildRateLimit(redis: Redis, spec: LimitSpec): RequestHandler {
 }
 
 /**
- * `RATE_LIMIT_PER_HOUR` requests an hour per user (the same count whether they come with a
- * session or a token), per IP for requests without a caller — including the ones answered 401;
+ * `RATE_LIMIT_PER_HOUR` requests an hour per organization the caller acts in (the same count
+ * whether they come with a session or a token, and for every member: the organization is the
+ * tenant, docs/organizations.md), per IP for requests without a caller — including the ones answered 401;
  * an IPv6 client per RATE_LIMIT_IPV6_PREFIX bits of its address (`ipBucket`).
  * Returns undefined when the limit is 0: no limiter and no headers (self-hosted installs).
  *
@@ -78,7 +79,7 @@ export function rateLimiter(config: Config, redis: Redis): RequestHandler | unde
     windowMs: HOUR_MS,
     keyPrefix: `${config.redis.queuePrefix}:rl:`,
     timeoutMs: config.dependencyTimeoutMs,
-    key: (req) => (req.caller ? `user:${req.caller.id}` : `ip:${clientBucket(req, config)}`),
+    key: (req) => (req.caller ? `org:${req.caller.organizationId}` : `ip:${clientBucket(req, config)}`),
     per: 'requests per hour',
   });
 }

@@ -1,4 +1,4 @@
-import { OAUTH_PROVIDERS, THEMES, USER_ROLES } from '@uptime/db';
+import { OAUTH_PROVIDERS, THEMES, TOKEN_SCOPES, USER_ROLES } from '@uptime/db';
 import type { ReadinessReport } from '@uptime/observability';
 import type { TokenResponse } from '../auth/token.presenter';
 import type { UserResponse } from '../auth/user.presenter';
@@ -24,8 +24,20 @@ const user = objectOf<UserResponse>(
   { description: 'The signed-in user' },
 );
 
+const tokenScope = enumOf(TOKEN_SCOPES, {
+  description: 'read: every unsafe method is refused (403); write: what the owner\'s role allows. A token may never do more than its owner\'s role (docs/organizations.md)',
+});
+
 const token = objectOf<TokenResponse>(
-  { id: id(), name: tokenName, created_at: timestamp(), expires_at: nullable(timestamp()), last_used_at: nullable(timestamp()) },
+  {
+    id: id(),
+    name: tokenName,
+    organization_id: id('The organization the token acts in'),
+    scope: tokenScope,
+    created_at: timestamp(),
+    expires_at: nullable(timestamp()),
+    last_used_at: nullable(timestamp()),
+  },
   { description: 'An API token (never its value)' },
 );
 
@@ -93,6 +105,8 @@ export const ACCOUNT_SCHEMAS: Record<string, JsonSchema> = {
     {
       id: id(),
       name: tokenName,
+      organization_id: id('The organization the token acts in'),
+      scope: tokenScope,
       token: str({ pattern: '^upt_[A-Za-z0-9_-]{40,}$', maxLength: 128, description: 'The token itself, shown only in this answer' }),
       created_at: timestamp(),
       expires_at: nullable(timestamp()),

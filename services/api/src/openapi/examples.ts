@@ -193,6 +193,8 @@ export const EXAMPLE_USER: UserResponse = {
 export const EXAMPLE_TOKEN: TokenResponse = {
   id: 5,
   name: 'ci',
+  organization_id: 1,
+  scope: 'write',
   created_at: '2026-11-01T08:00:00.000Z',
   expires_at: null,
   last_used_at: '2026-11-22T09:00:00.000Z',

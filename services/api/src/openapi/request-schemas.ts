@@ -91,6 +91,10 @@ export function requestSchemas(): Record<string, JsonSchema> {
     TogglePublishing: annotate(schemaOfDto(TogglePublishingDto), { is_public: { description: 'Absent: flip' } }),
     AgentIds: schemaOfDto(AgentIdsDto),
     PreferencesUpdate: { ...schemaOfDto(UpdatePreferencesDto), description: 'A partial body; unknown keys are 400' },
-    TokenCreate: annotate(schemaOfDto(CreateTokenDto), { expires_in_days: { description: 'Absent: never expires' } }),
+    TokenCreate: annotate(schemaOfDto(CreateTokenDto), {
+      expires_in_days: { description: 'Absent: never expires' },
+      scope: { description: 'Absent: write. A read token is refused every unsafe method (403 INSUFFICIENT_PERMISSIONS)' },
+      organization_id: { description: 'The organization the token acts in, of which the caller must be a member (else 404 ORGANIZATION_NOT_FOUND). Absent: the current one' },
+    }),
   };
 }
