@@ -1187,7 +1187,7 @@ export interface components {
                  * @description Stable, machine-readable (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For people; never a stack trace */
                 message: string;
                 details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"];
@@ -1580,7 +1580,7 @@ export interface components {
                 id: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 };
             }[];
@@ -2033,6 +2033,16 @@ export interface components {
             id: number;
             name: string;
             /**
+             * Format: int32
+             * @description The organization the token acts in
+             */
+            organization_id: number;
+            /**
+             * @description read: every unsafe method is refused (403); write: what the owner's role allows. A token may never do more than its owner's role (docs/organizations.md)
+             * @enum {string}
+             */
+            scope: "read" | "write";
+            /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
@@ -2053,6 +2063,16 @@ export interface components {
             /** Format: int32 */
             id: number;
             name: string;
+            /**
+             * Format: int32
+             * @description The organization the token acts in
+             */
+            organization_id: number;
+            /**
+             * @description read: every unsafe method is refused (403); write: what the owner's role allows. A token may never do more than its owner's role (docs/organizations.md)
+             * @enum {string}
+             */
+            scope: "read" | "write";
             /** @description The token itself, shown only in this answer */
             token: string;
             /**
@@ -2472,6 +2492,16 @@ export interface components {
              * @description Absent: never expires
              */
             expires_in_days?: number | null;
+            /**
+             * @description Absent: write. A read token is refused every unsafe method (403 INSUFFICIENT_PERMISSIONS)
+             * @enum {string|null}
+             */
+            scope?: "read" | "write" | null;
+            /**
+             * Format: int32
+             * @description The organization the token acts in, of which the caller must be a member (else 404 ORGANIZATION_NOT_FOUND). Absent: the current one
+             */
+            organization_id?: number | null;
         };
         /** @description A status page as its owner sees it */
         StatusPage: {
@@ -3115,7 +3145,7 @@ export interface components {
                 };
             };
         };
-        /** @description INSUFFICIENT_PERMISSIONS: the caller may not do this */
+        /** @description INSUFFICIENT_PERMISSIONS: the caller's role in the organization (named in the message and in details.required_role), or a read token, does not allow this */
         INSUFFICIENT_PERMISSIONS: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3129,7 +3159,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": "INSUFFICIENT_PERMISSIONS",
-                 *         "message": "The caller may not do this"
+                 *         "message": "The caller's role in the organization (named in the message and in details.required_role), or a read token, does not allow this"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -6764,6 +6794,8 @@ export interface operations {
                      *         {
                      *           "id": 5,
                      *           "name": "ci",
+                     *           "organization_id": 1,
+                     *           "scope": "write",
                      *           "created_at": "2026-11-01T08:00:00.000Z",
                      *           "expires_at": null,
                      *           "last_used_at": "2026-11-22T09:00:00.000Z"
@@ -6833,6 +6865,8 @@ export interface operations {
                      *       "data": {
                      *         "id": 6,
                      *         "name": "ci",
+                     *         "organization_id": 1,
+                     *         "scope": "write",
                      *         "token": "upt_3q2-7wEvGZ0mHk4tqXfQz1Yw0b9sV8rT6uN5oM4pL3k",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "expires_at": "2027-02-20T10:00:00.000Z"

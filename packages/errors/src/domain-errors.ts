@@ -63,8 +63,8 @@ export class UnauthorizedError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  constructor(message = 'You do not have permission to do this') {
-    super('INSUFFICIENT_PERMISSIONS', message);
+  constructor(message = 'You do not have permission to do this', details?: ErrorDetails) {
+    super('INSUFFICIENT_PERMISSIONS', message, details);
   }
 }
 

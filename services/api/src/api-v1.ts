@@ -3,6 +3,7 @@ import { openQueue, QueueName } from '@uptime/queues';
 import type { AppDeps } from './app-deps';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
 import { loginLinkRouter } from './auth/login-link.routes';
+import { enforcePermissions } from './auth/permissions';
 import { createOAuth } from './auth/oauth-strategies';
 import { sessionMiddleware } from './auth/session';
 import { sessionRouter } from './auth/session.routes';
@@ -63,6 +64,7 @@ function useCallerAndLimits(v1: Router, deps: AppDeps, tokenCache: TokenCache): 
   v1.use('/auth', signInRouter({ config, oauth, logger }));
   v1.use('/auth', loginLinkRouter({ ds, config, logger }));
   v1.use(requireCaller);
+  v1.use(enforcePermissions);
 }
 
 /** The routes that need a caller, one router per resource. */

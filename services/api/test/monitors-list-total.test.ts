@@ -91,27 +91,29 @@ describe('GET /monitors total without filters', () => {
     expect(await totalOf('', other.auth)).toBe(3);
   });
 
-  it('follows a monitor moved to another owner', async () => {
+  it('follows a monitor moved to another organization', async () => {
     const other = await aCaller(h.ds);
     const moved = await aMonitor(h.ds, user);
     await aMonitor(h.ds, user);
-    await h.ds.query('UPDATE monitors SET owner_id = $1 WHERE id = $2', [other.user.id, moved.id]);
+    const [{ id: otherOrganization }] = await h.ds.query(`SELECT id FROM organizations WHERE personal_user_id = $1`, [other.user.id]);
+    await h.ds.query('UPDATE monitors SET organization_id = $1 WHERE id = $2', [otherOrganization, moved.id]);
     expect(await totalOf()).toBe(1);
     expect(await totalOf('', other.auth)).toBe(1);
-    // An update that leaves the owner as it was changes nothing.
-    await h.ds.query('UPDATE monitors SET owner_id = owner_id, name = name');
+    // An update that leaves the organization as it was changes nothing.
+    await h.ds.query('UPDATE monitors SET organization_id = organization_id, name = name');
     expect(await totalOf()).toBe(1);
     expect(await totalOf('', other.auth)).toBe(1);
   });
 
-  it("goes with its owner: a deleted owner's monitors leave no count behind, and others keep theirs", async () => {
+  it("goes with its organization: a deleted user's personal organization leaves no count behind, and others keep theirs", async () => {
     const doomed = await aUser(h.ds);
     await insertMany(doomed, 5, 'doomed');
     await insertMany(user, 2, 'kept');
-    const [before] = await h.ds.query('SELECT sum(monitors)::int AS n FROM owner_monitor_counts WHERE owner_id = $1', [doomed.id]);
+    const [{ id: organization }] = await h.ds.query(`SELECT id FROM organizations WHERE personal_user_id = $1`, [doomed.id]);
+    const [before] = await h.ds.query('SELECT sum(monitors)::int AS n FROM organization_monitor_counts WHERE organization_id = $1', [organization]);
     expect(before.n).toBe(5);
     await h.ds.query('DELETE FROM users WHERE id = $1', [doomed.id]);
-    expect(await h.ds.query('SELECT * FROM owner_monitor_counts WHERE owner_id = $1', [doomed.id])).toEqual([]);
+    expect(await h.ds.query('SELECT * FROM organization_monitor_counts WHERE organization_id = $1', [organization])).toEqual([]);
     expect(await totalOf()).toBe(2);
   });
 

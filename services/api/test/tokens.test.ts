@@ -9,9 +9,12 @@ const DAY_MS = 86_400_000;
 const h = useApiHarness();
 let user: User;
 let auth: string;
+/** The user's personal organization, where their tokens act unless told otherwise. */
+let personal: number;
 
 beforeEach(async () => {
   ({ user, auth } = await aCaller(h.ds));
+  [{ id: personal }] = await h.ds.query(`SELECT id FROM organizations WHERE personal_user_id = $1`, [user.id]);
 });
 
 const api = (method: 'get' | 'post' | 'delete', path: string, as = auth) =>
@@ -39,6 +42,8 @@ describe('POST /auth/tokens', () => {
     expect(res.body.data).toEqual({
       id: expect.any(Number),
       name: 'deploy bot',
+      organization_id: personal,
+      scope: 'write',
       token: expect.stringMatching(/^upt_[A-Za-z0-9_-]{40,}$/),
       created_at: expect.stringMatching(ISO_MS),
       expires_at: null,
@@ -119,8 +124,8 @@ describe('GET /auth/tokens', () => {
     // The caller's own token (from aCaller) comes first.
     expect(res.body.data).toHaveLength(3);
     expect(res.body.data.slice(1)).toEqual([
-      { id: a.id, name: 'a', created_at: a.created_at, expires_at: null, last_used_at: null },
-      { id: b.id, name: 'b', created_at: b.created_at, expires_at: b.expires_at, last_used_at: null },
+      { id: a.id, name: 'a', organization_id: personal, scope: 'write', created_at: a.created_at, expires_at: null, last_used_at: null },
+      { id: b.id, name: 'b', organization_id: personal, scope: 'write', created_at: b.created_at, expires_at: b.expires_at, last_used_at: null },
     ]);
     for (const t of res.body.data) {
       expect(t).not.toHaveProperty('token');

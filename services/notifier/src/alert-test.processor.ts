@@ -56,7 +56,7 @@ function testSendsOf(m: TestTarget, deps: DeliveryOptions, policy: AddressPolicy
   const monitor = { id: m.id, name: m.name, url: m.url };
   const sends: TestSend[] = [];
   if (m.email_enabled) {
-    for (const to of recipientsOf({ emailRecipients: m.email_recipients, ownerEmail: m.owner_email })) {
+    for (const to of recipientsOf({ emailRecipients: m.email_recipients, memberEmails: m.member_emails })) {
       sends.push({ channel: 'email', recipient: to, provider: deps.emailChannel.provider ?? null, send: () => deps.emailChannel.send(composeTestEmail(m, deps.mailFrom, to)) });
     }
   }

@@ -11,8 +11,15 @@ import type { AlertRow } from './alert-kinds/alert-kind';
 /** The alert's duration in seconds once resolved: the recorded value, or computed from its timestamps should a writer have left it empty. */
 export const ALERT_DURATION = `COALESCE(a.duration, GREATEST(0, round(extract(epoch FROM a.resolved_at - a.started_at)))::int)`;
 
+/**
+ * The addresses of the members of monitor `m`'s organization who have alerts on, oldest member
+ * first: a monitor's emails go to them when it names no recipients (docs/organizations.md).
+ */
+export const MEMBER_EMAILS = `ARRAY(SELECT mu.email FROM organization_members om JOIN users mu ON mu.id = om.user_id
+                    WHERE om.organization_id = m.organization_id AND om.alerts ORDER BY om.created_at, om.user_id) AS member_emails`;
+
 /** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
-const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, u.email AS owner_email, m.name AS monitor_name, m.url AS monitor_url,
+const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name, m.url AS monitor_url,
             -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
             -- emails off; the notifications themselves are still recorded.
             m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled, m.email_recipients,
@@ -23,7 +30,7 @@ function audienceOf(row: AlertRow): AlertAudience {
   return {
     monitorId: row.monitor_id,
     ownerId: row.owner_id,
-    ownerEmail: row.owner_email,
+    memberEmails: row.member_emails,
     monitorName: row.monitor_name,
     monitorUrl: row.monitor_url,
     emailEnabled: row.email_enabled,
@@ -42,7 +49,6 @@ export async function loadAlert(db: EntityManager, ref: AlertRef): Promise<Alert
             a.status_code, a.response_time, a.error, a.response_time_threshold, a.certificate_expires_at, a.certificate_expiry_days
        FROM alerts a
        JOIN monitors m ON m.id = a.monitor_id
-       JOIN users u ON u.id = m.owner_id
        LEFT JOIN user_preferences p ON p.user_id = m.owner_id
       WHERE a.id = $1`,
     [ref.id],

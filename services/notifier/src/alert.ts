@@ -29,7 +29,8 @@ export const describeAlert = (ref: AlertRef, kind?: AlertKind): string =>
 export interface AlertAudience {
   monitorId: number;
   ownerId: number;
-  ownerEmail: string;
+  /** The addresses of the organization's members with alerts on: the recipients when the monitor names none. */
+  memberEmails: string[];
   monitorName: string;
   monitorUrl: string;
   /** The monitor's email_enabled, and the owner's email_notifications preference. */

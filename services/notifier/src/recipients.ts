@@ -15,10 +15,11 @@ export function uniqueAddresses(list: string[]): string[] {
 }
 
 /**
- * Who gets a monitor's alert emails: its `email_recipients`, or its owner when that list is empty
- * (docs/monitors.md). Blank entries are dropped and addresses differing only in case are sent once.
+ * Who gets a monitor's alert emails: its `email_recipients`, or when that list is empty the members
+ * of its organization who have alerts on (docs/monitors.md, docs/organizations.md). Blank entries
+ * are dropped and addresses differing only in case are sent once.
  */
-export function recipientsOf(ctx: Pick<AlertAudience, 'emailRecipients' | 'ownerEmail'>): string[] {
+export function recipientsOf(ctx: Pick<AlertAudience, 'emailRecipients' | 'memberEmails'>): string[] {
   const recipients = uniqueAddresses(ctx.emailRecipients);
-  return recipients.length > 0 ? recipients : [ctx.ownerEmail];
+  return recipients.length > 0 ? recipients : uniqueAddresses(ctx.memberEmails);
 }

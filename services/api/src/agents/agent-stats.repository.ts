@@ -55,8 +55,8 @@ interface AgentStatsSqlRow {
 
 /** Each agent in scope with its hourly rollups since `from` summed; latency histograms merged element-wise. */
 function agentStatsRows(ds: DataSource, caller: AgentCaller, from: Date): Promise<AgentStatsSqlRow[]> {
-  const scope = caller.role === 'admin' ? 'TRUE' : `(a.owner_id = $2 OR (a.is_public AND a.status = 'active'))`;
-  const params: unknown[] = caller.role === 'admin' ? [from] : [from, caller.id];
+  const scope = caller.role === 'admin' ? 'TRUE' : `(a.organization_id = $2 OR (a.is_public AND a.status = 'active'))`;
+  const params: unknown[] = caller.role === 'admin' ? [from] : [from, caller.organizationId];
   return ds.query(
     `SELECT a.id, a.name, a.location, a.status, a.is_public, a.last_seen_at,
             COALESCE(sum(r.checks), 0)::int AS checks, COALESCE(sum(r.errors), 0)::int AS errors,

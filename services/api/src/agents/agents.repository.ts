@@ -29,14 +29,14 @@ export async function insertAgent(db: Db, fields: Partial<Agent>): Promise<Agent
   return entityFromRow(db, Agent, row!);
 }
 
-/** One page of agents by id, those of `ownerId` only unless null (an admin's view), and the total. */
-export function selectAgents(db: Db, ownerId: number | null, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  return ownerId === null ? pageOfAgents(db, 'true', [], page) : pageOfAgents(db, 'owner_id = $1', [ownerId], page);
+/** One page of agents by id, those of `organizationId` only unless null (an admin's view), and the total. */
+export function selectAgents(db: Db, organizationId: number | null, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  return organizationId === null ? pageOfAgents(db, 'true', [], page) : pageOfAgents(db, 'organization_id = $1', [organizationId], page);
 }
 
-/** One page of the agents a user can assign: their own (any status) and other users' public active ones. */
-export function selectAccessibleAgents(db: Db, userId: number, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  return pageOfAgents(db, `owner_id = $1 OR (is_public AND status = 'active')`, [userId], page);
+/** One page of the agents an organization can assign: its own (any status) and other organizations' public active ones. */
+export function selectAccessibleAgents(db: Db, organizationId: number, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
+  return pageOfAgents(db, `organization_id = $1 OR (is_public AND status = 'active')`, [organizationId], page);
 }
 
 /** The agent as stored now (after a change in the same transaction). */
@@ -76,12 +76,12 @@ export function lockMonitorsOfAgent(em: EntityManager, agentId: number): Promise
   return lockMonitors(em, `SELECT monitor_id FROM monitor_agents WHERE agent_id = $1`, [agentId]);
 }
 
-/** Locks the monitors of users other than the agent's owner that it is assigned to. */
-export function lockOthersMonitorsOfAgent(em: EntityManager, agent: Pick<Agent, 'id' | 'ownerId'>): Promise<number[]> {
+/** Locks the monitors of organizations other than the agent's that it is assigned to. */
+export function lockOthersMonitorsOfAgent(em: EntityManager, agent: Pick<Agent, 'id' | 'organizationId'>): Promise<number[]> {
   return lockMonitors(
     em,
-    `SELECT ma.monitor_id FROM monitor_agents ma JOIN monitors o ON o.id = ma.monitor_id WHERE ma.agent_id = $1 AND o.owner_id <> $2`,
-    [agent.id, agent.ownerId],
+    `SELECT ma.monitor_id FROM monitor_agents ma JOIN monitors o ON o.id = ma.monitor_id WHERE ma.agent_id = $1 AND o.organization_id <> $2`,
+    [agent.id, agent.organizationId],
   );
 }
 
@@ -140,9 +140,9 @@ export async function bumpConfigVersions(em: EntityManager, monitorIds: readonly
   return monitorsByIds(em, monitorIds);
 }
 
-/** Whether the user owns the monitor. */
-export async function ownsMonitor(db: DataSource, ownerId: number, monitorId: number): Promise<boolean> {
-  const rows: unknown[] = await db.query(`SELECT 1 FROM monitors WHERE id = $1 AND owner_id = $2`, [monitorId, ownerId]);
+/** Whether the organization holds the monitor. */
+export async function ownsMonitor(db: DataSource, organizationId: number, monitorId: number): Promise<boolean> {
+  const rows: unknown[] = await db.query(`SELECT 1 FROM monitors WHERE id = $1 AND organization_id = $2`, [monitorId, organizationId]);
   return rows.length > 0;
 }
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { callerOf } from '../auth/caller';
+import { callerOf, creatorOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -38,7 +38,7 @@ export function agentsRouter(deps: AgentsDeps): Router {
 
   router.post('/', async (req, res) => {
     const dto = await parseAgentCreate(req.body, deps);
-    const agent = await createAgent(deps, callerOf(req).id, dto);
+    const agent = await createAgent(deps, creatorOf(req), dto);
     // The secret is shown here to the owner who just created it, and later only by /credentials.
     sendData(res, { ...toAgentResponse(agent), secret: agent.secret }, 201);
   });

@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation, type Agent, type DataSource, type EntityManager } from '@uptime/db';
 import { ConflictError } from '@uptime/errors';
@@ -41,9 +42,10 @@ async function saveUniquely<T>(work: () => Promise<T>, name: string | undefined)
   }
 }
 
-export async function createAgent(deps: AgentsDeps, ownerId: number, dto: NewAgent): Promise<Agent> {
+export async function createAgent(deps: AgentsDeps, creator: Creator, dto: NewAgent): Promise<Agent> {
   const fields: Partial<Agent> = {
-    ownerId,
+    ownerId: creator.userId,
+    organizationId: creator.organizationId,
     name: dto.name,
     location: dto.location,
     url: normaliseUrl(dto.url),
@@ -58,12 +60,12 @@ export async function createAgent(deps: AgentsDeps, ownerId: number, dto: NewAge
 
 /** The caller's agents (an admin's: everyone's), by id. */
 export function listAgents(ds: DataSource, caller: AgentCaller, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  return selectAgents(ds, caller.role === 'admin' ? null : caller.id, page);
+  return selectAgents(ds, caller.role === 'admin' ? null : caller.organizationId, page);
 }
 
 /** Agents the caller can assign: their own (any status) and other users' public active ones. */
 export function listAccessibleAgents(ds: DataSource, caller: AgentCaller, page: PageRequest): Promise<{ items: Agent[]; total: number }> {
-  return selectAccessibleAgents(ds, caller.id, page);
+  return selectAccessibleAgents(ds, caller.organizationId, page);
 }
 
 /**

@@ -15,7 +15,7 @@ export interface MonitorAgentsDeps {
 }
 
 export async function listMonitorAgents(ds: DataSource, caller: AgentCaller, monitorId: number): Promise<Agent[]> {
-  if (!(await ownsMonitor(ds, caller.id, monitorId))) throw new NotFoundError('monitor', monitorId);
+  if (!(await ownsMonitor(ds, caller.organizationId, monitorId))) throw new NotFoundError('monitor', monitorId);
   return selectAssignedAgents(ds, monitorId);
 }
 
@@ -32,7 +32,7 @@ export async function assignAgents(
 ): Promise<Agent[]> {
   const ids = [...new Set(agentIds)];
   return deps.ds.transaction(async (em) => {
-    await lockOwnMonitor(em, caller.id, monitorId);
+    await lockOwnMonitor(em, caller.organizationId, monitorId);
     const agents = await selectAgentsByIds(em, ids);
     const usable = new Set(agents.filter((a) => canAssign(a, caller)).map((a) => a.id));
     const refused = ids.filter((id) => !usable.has(id));
@@ -59,7 +59,7 @@ export async function removeAgents(
   agentIds: readonly number[],
 ): Promise<Agent[]> {
   return deps.ds.transaction(async (em) => {
-    await lockOwnMonitor(em, caller.id, monitorId);
+    await lockOwnMonitor(em, caller.organizationId, monitorId);
     if ((await deleteAssignments(em, monitorId, [...new Set(agentIds)])) > 0) await rescheduleMonitors(em, deps.scheduler, [monitorId]);
     return selectAssignedAgents(em, monitorId);
   });

@@ -27,7 +27,7 @@ export function alertsRouter(ds: DataSource): Router {
     const query = req.query as Record<string, unknown>;
     const page = parsePage(query, { defaultLimit: 50, maxLimit: 100 });
     const since = parseSince(query);
-    const result = await listNotifications(ds, callerOf(req).id, since ? { since } : {}, page);
+    const result = await listNotifications(ds, callerOf(req).organizationId, since ? { since } : {}, page);
     sendList(res, result.items.map(toNotificationResponse), { page: page.page, limit: page.limit, total: result.total });
   });
   return router;

@@ -35,3 +35,14 @@ export function callerOf(req: Request): Caller {
   if (!req.caller) throw new UnauthorizedError();
   return req.caller;
 }
+
+/** Who makes a new resource, and the organization it goes into (docs/organizations.md). */
+export interface Creator {
+  userId: number;
+  organizationId: number;
+}
+
+export function creatorOf(req: Request): Creator {
+  const caller = callerOf(req);
+  return { userId: caller.id, organizationId: caller.organizationId };
+}

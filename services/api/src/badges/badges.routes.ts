@@ -8,13 +8,13 @@ import { createBadge, readBadgeState, revokeBadge, type BadgesDeps } from './bad
 export function badgesRouter(deps: BadgesDeps): Router {
   const router = Router();
   router.get('/:id/badge', async (req, res) => {
-    sendData(res, await readBadgeState(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
+    sendData(res, await readBadgeState(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor')));
   });
   router.post('/:id/badge', async (req, res) => {
-    sendData(res, await createBadge(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
+    sendData(res, await createBadge(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor')));
   });
   router.delete('/:id/badge', async (req, res) => {
-    const revoked = await revokeBadge(deps, callerOf(req).id, parseId(req.params.id, 'monitor'));
+    const revoked = await revokeBadge(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
     sendMessage(res, revoked ? 'Badge revoked' : 'The monitor had no badge');
   });
   return router;

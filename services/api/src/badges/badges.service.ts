@@ -30,8 +30,8 @@ export interface CreatedBadge {
 }
 
 /** Creates the monitor's badge token, or replaces it (the old one stops working at once). */
-export async function createBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<CreatedBadge> {
-  await getMonitor(deps.ds, ownerId, monitorId);
+export async function createBadge(deps: BadgesDeps, organizationId: number, monitorId: number): Promise<CreatedBadge> {
+  await getMonitor(deps.ds, organizationId, monitorId);
   const token = randomBytes(32).toString('base64url');
   const oldHash = await replaceBadgeToken(deps.ds, monitorId, hashBadgeToken(token));
   if (oldHash) await deps.cache.forget([deps.cache.keyOf('badge', oldHash)]);
@@ -46,15 +46,15 @@ export interface BadgeState {
 }
 
 /** The monitor's badge state: what the owner's page needs to offer "Revoke" only when there is one. */
-export async function readBadgeState(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<BadgeState> {
-  await getMonitor(deps.ds, ownerId, monitorId);
+export async function readBadgeState(deps: BadgesDeps, organizationId: number, monitorId: number): Promise<BadgeState> {
+  await getMonitor(deps.ds, organizationId, monitorId);
   const createdAt = await badgeCreatedAt(deps.ds, monitorId);
   return { exists: createdAt !== undefined, created_at: createdAt?.toISOString() ?? null };
 }
 
 /** Revokes the monitor's badge; true when it had one. */
-export async function revokeBadge(deps: BadgesDeps, ownerId: number, monitorId: number): Promise<boolean> {
-  await getMonitor(deps.ds, ownerId, monitorId);
+export async function revokeBadge(deps: BadgesDeps, organizationId: number, monitorId: number): Promise<boolean> {
+  await getMonitor(deps.ds, organizationId, monitorId);
   const hashes = await deleteBadge(deps.ds, monitorId);
   await deps.cache.forget(hashes.map((hash) => deps.cache.keyOf('badge', hash)));
   return hashes.length > 0;

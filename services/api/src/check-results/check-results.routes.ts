@@ -17,7 +17,7 @@ export function checkResultsRouter(ds: DataSource): Router {
     const id = monitorId(req.params.id);
     const query = parseHistoryQuery(req.query as Record<string, unknown>);
     const now = new Date();
-    const { items, total, noData } = await monitorHistory(ds, callerOf(req).id, id, query, now);
+    const { items, total, noData } = await monitorHistory(ds, callerOf(req).organizationId, id, query, now);
     // One page of at most `limit`, the newest; `total` counts every check in the range. Beside
     // the checks, the time in the range when nobody checked (docs/statistics.md).
     sendList(
@@ -31,7 +31,7 @@ export function checkResultsRouter(ds: DataSource): Router {
   router.get('/:id/results', async (req, res) => {
     const id = monitorId(req.params.id);
     const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 50, maxLimit: 100 });
-    const { items, total } = await monitorResults(ds, callerOf(req).id, id, page);
+    const { items, total } = await monitorResults(ds, callerOf(req).organizationId, id, page);
     sendList(res, items.map(toCheckResultResponse), { page: page.page, limit: page.limit, total });
   });
 

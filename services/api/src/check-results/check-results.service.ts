@@ -13,12 +13,12 @@ import { noDataSpans, type NoDataSpanView } from './no-data.repository';
  */
 export async function monitorHistory(
   ds: DataSource,
-  ownerId: number,
+  organizationId: number,
   id: number,
   q: HistoryQuery,
   now = new Date(),
 ): Promise<{ items: CheckResultView[]; total: number; noData: NoDataSpanView[] }> {
-  const monitor = await getMonitor(ds, ownerId, id);
+  const monitor = await getMonitor(ds, organizationId, id);
   const [{ items, total }, noData] = await Promise.all([
     historyRows(ds, id, q),
     noDataSpans(ds, monitor, { from: q.from ?? null, to: q.to ?? now }, now),
@@ -29,11 +29,11 @@ export async function monitorHistory(
 /** GET /monitors/{id}/results: one page of the caller's monitor's checks, newest first. */
 export async function monitorResults(
   ds: DataSource,
-  ownerId: number,
+  organizationId: number,
   id: number,
   page: PageRequest,
 ): Promise<{ items: CheckResultView[]; total: number }> {
-  await getMonitor(ds, ownerId, id);
+  await getMonitor(ds, organizationId, id);
   const { items, total } = await resultRows(ds, id, page);
   return { items: await withLocations(ds, items), total };
 }

@@ -11,17 +11,17 @@ export interface DownMonitor {
 }
 
 /** Each of the owner's monitors: its status and whether a downtime is open. */
-export function ownMonitorStatuses(ds: DataSource, ownerId: number): Promise<{ id: number; status: MonitorStatus; open_incident_id: number | null }[]> {
-  return ds.query(`SELECT id, status, open_incident_id FROM monitors WHERE owner_id = $1`, [ownerId]);
+export function ownMonitorStatuses(ds: DataSource, organizationId: number): Promise<{ id: number; status: MonitorStatus; open_incident_id: number | null }[]> {
+  return ds.query(`SELECT id, status, open_incident_id FROM monitors WHERE organization_id = $1`, [organizationId]);
 }
 
 /** The owner's offline monitors, longest outage first. */
-export function downMonitors(ds: DataSource, ownerId: number): Promise<DownMonitor[]> {
+export function downMonitors(ds: DataSource, organizationId: number): Promise<DownMonitor[]> {
   return ds.query(
     `SELECT m.id, m.name, m.url, COALESCE(i.started_at, m.last_failure) AS since, m.in_maintenance
        FROM monitors m LEFT JOIN incidents i ON i.id = m.open_incident_id
-      WHERE m.owner_id = $1 AND m.status = 'offline'
+      WHERE m.organization_id = $1 AND m.status = 'offline'
       ORDER BY since ASC NULLS LAST, m.id`,
-    [ownerId],
+    [organizationId],
   );
 }

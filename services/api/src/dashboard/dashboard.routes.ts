@@ -8,7 +8,7 @@ import { dashboardOf } from './dashboard.service';
 export function dashboardRouter(source: UptimeSource): Router {
   const router = Router();
   router.get('/', async (req, res) => {
-    sendData(res, toDashboardResponse(await dashboardOf(source, callerOf(req).id)));
+    sendData(res, toDashboardResponse(await dashboardOf(source, callerOf(req).organizationId)));
   });
   return router;
 }

@@ -7,8 +7,8 @@ import { parseId } from './id-param';
 /** How one resource is changed and deleted by its owner (the route's parse, service and presenter). */
 export interface OwnedItemActions {
   /** Parses `body` (a PUT body is partial, like a PATCH's), updates, and answers the presented resource. */
-  update(ownerId: number, id: number, body: unknown): Promise<unknown>;
-  remove(ownerId: number, id: number): Promise<void>;
+  update(organizationId: number, id: number, body: unknown): Promise<unknown>;
+  remove(organizationId: number, id: number): Promise<void>;
   /** The message of the DELETE answer ("Monitor deleted"). */
   deleted: string;
 }
@@ -20,12 +20,12 @@ export interface OwnedItemActions {
 export function ownedItemRoutes(router: Router, kind: NotFoundKind, actions: OwnedItemActions): void {
   const update: RequestHandler = async (req, res) => {
     const id = parseId(req.params.id, kind);
-    sendData(res, await actions.update(callerOf(req).id, id, req.body ?? {}));
+    sendData(res, await actions.update(callerOf(req).organizationId, id, req.body ?? {}));
   };
   router.put('/:id', update);
   router.patch('/:id', update);
   router.delete('/:id', async (req, res) => {
-    await actions.remove(callerOf(req).id, parseId(req.params.id, kind));
+    await actions.remove(callerOf(req).organizationId, parseId(req.params.id, kind));
     sendMessage(res, actions.deleted);
   });
 }

@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import type { DataSource, EntityManager, MaintenanceRepeat } from '@uptime/db';
 
 /** A maintenance window as its owner sees it. */
@@ -23,8 +24,8 @@ const SELECT_WINDOWS = `
     LEFT JOIN maintenance_window_monitors wm ON wm.window_id = w.id`;
 
 /** The owner's windows among `ids`, id order. */
-export async function readOwnWindows(db: Db, ownerId: number, ids: number[]): Promise<MaintenanceWindowRow[]> {
-  return db.query(`${SELECT_WINDOWS} WHERE w.owner_id = $1 AND w.id = ANY($2) GROUP BY w.id ORDER BY w.id`, [ownerId, ids]);
+export async function readOwnWindows(db: Db, organizationId: number, ids: number[]): Promise<MaintenanceWindowRow[]> {
+  return db.query(`${SELECT_WINDOWS} WHERE w.organization_id = $1 AND w.id = ANY($2) GROUP BY w.id ORDER BY w.id`, [organizationId, ids]);
 }
 
 /** Every window covering the monitor (its owner's, as only they can link it). */
@@ -36,10 +37,10 @@ export async function windowsOfMonitor(db: Db, monitorId: number): Promise<Maint
 }
 
 /** One page of the owner's window ids, id order, and how many there are. */
-export async function listOwnWindowIds(ds: DataSource, ownerId: number, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
+export async function listOwnWindowIds(ds: DataSource, organizationId: number, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    ds.query(`SELECT id FROM maintenance_windows WHERE owner_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [ownerId, limit, offset]) as Promise<{ id: number }[]>,
-    ds.query(`SELECT count(*)::int AS total FROM maintenance_windows WHERE owner_id = $1`, [ownerId]) as Promise<{ total: number }[]>,
+    ds.query(`SELECT id FROM maintenance_windows WHERE organization_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [organizationId, limit, offset]) as Promise<{ id: number }[]>,
+    ds.query(`SELECT count(*)::int AS total FROM maintenance_windows WHERE organization_id = $1`, [organizationId]) as Promise<{ total: number }[]>,
   ]);
   return { ids: rows.map((r) => r.id), total: count?.total ?? 0 };
 }
@@ -62,20 +63,20 @@ export interface WindowFields {
 }
 
 /** Inserts a window and returns its id. */
-export async function insertWindow(em: EntityManager, ownerId: number, w: WindowFields): Promise<number> {
+export async function insertWindow(em: EntityManager, creator: Creator, w: WindowFields): Promise<number> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, weekdays, timezone)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [ownerId, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone],
+    `INSERT INTO maintenance_windows (owner_id, organization_id, name, starts_at, duration_minutes, repeat, weekdays, timezone)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [creator.userId, creator.organizationId, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone],
   );
   return row!.id;
 }
 
 /** The repeat and weekdays of the owner's window, read under a row lock until the transaction ends; null when there is none. */
-export async function lockOwnWindowRepeat(em: EntityManager, ownerId: number, id: number): Promise<{ repeat: string; weekdays: number[] } | null> {
+export async function lockOwnWindowRepeat(em: EntityManager, organizationId: number, id: number): Promise<{ repeat: string; weekdays: number[] } | null> {
   const [current]: { repeat: string; weekdays: number[] }[] = await em.query(
-    `SELECT repeat, weekdays FROM maintenance_windows WHERE id = $1 AND owner_id = $2 FOR UPDATE`,
-    [id, ownerId],
+    `SELECT repeat, weekdays FROM maintenance_windows WHERE id = $1 AND organization_id = $2 FOR UPDATE`,
+    [id, organizationId],
   );
   return current ?? null;
 }
@@ -96,7 +97,7 @@ export async function updateWindowFields(
 }
 
 /** Deletes the owner's window; false when there is none. */
-export async function deleteOwnWindow(db: Db, ownerId: number, id: number): Promise<boolean> {
-  const [deleted]: [{ id: number }[], number] = await db.query(`DELETE FROM maintenance_windows WHERE id = $1 AND owner_id = $2 RETURNING id`, [id, ownerId]);
+export async function deleteOwnWindow(db: Db, organizationId: number, id: number): Promise<boolean> {
+  const [deleted]: [{ id: number }[], number] = await db.query(`DELETE FROM maintenance_windows WHERE id = $1 AND organization_id = $2 RETURNING id`, [id, organizationId]);
   return deleted.length > 0;
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { DataSource } from '@uptime/db';
-import { callerOf } from '../auth/caller';
+import { callerOf, creatorOf } from '../auth/caller';
 import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -21,22 +21,22 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
 
   router.post('/', async (req, res) => {
     const input = await parseMaintenanceWindowCreate(req.body);
-    sendData(res, toMaintenanceWindowResponse(await createMaintenanceWindow(ds, callerOf(req).id, input)), 201);
+    sendData(res, toMaintenanceWindowResponse(await createMaintenanceWindow(ds, creatorOf(req), input)), 201);
   });
 
   router.get('/', async (req, res) => {
     const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 25, maxLimit: 100 });
-    const { items, total } = await listMaintenanceWindows(ds, callerOf(req).id, page);
+    const { items, total } = await listMaintenanceWindows(ds, callerOf(req).organizationId, page);
     sendList(res, items.map(toMaintenanceWindowResponse), { page: page.page, limit: page.limit, total });
   });
 
   router.get('/:id', async (req, res) => {
-    sendData(res, toMaintenanceWindowResponse(await getMaintenanceWindow(ds, callerOf(req).id, parseId(req.params.id, 'maintenance window'))));
+    sendData(res, toMaintenanceWindowResponse(await getMaintenanceWindow(ds, callerOf(req).organizationId, parseId(req.params.id, 'maintenance window'))));
   });
 
   ownedItemRoutes(router, 'maintenance window', {
-    update: async (ownerId, id, body) => toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, ownerId, id, await parseMaintenanceWindowPatch(body))),
-    remove: (ownerId, id) => deleteMaintenanceWindow(ds, ownerId, id),
+    update: async (organizationId, id, body) => toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, organizationId, id, await parseMaintenanceWindowPatch(body))),
+    remove: (organizationId, id) => deleteMaintenanceWindow(ds, organizationId, id),
     deleted: 'Maintenance window deleted',
   });
 

@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
@@ -20,17 +21,18 @@ import {
 /** How many upcoming windows GET /monitors/{id} lists. */
 export const UPCOMING_WINDOWS = 5;
 
-async function readOne(db: DataSource | EntityManager, ownerId: number, id: number): Promise<MaintenanceWindowRow> {
-  const [row] = await readOwnWindows(db, ownerId, [id]);
+async function readOne(db: DataSource | EntityManager, organizationId: number, id: number): Promise<MaintenanceWindowRow> {
+  const [row] = await readOwnWindows(db, organizationId, [id]);
   if (!row) throw new NotFoundError('maintenance window', id);
   return row;
 }
 
-export async function createMaintenanceWindow(ds: DataSource, ownerId: number, input: NewMaintenanceWindow): Promise<MaintenanceWindowRow> {
+export async function createMaintenanceWindow(ds: DataSource, creator: Creator, input: NewMaintenanceWindow): Promise<MaintenanceWindowRow> {
+  const { organizationId } = creator;
   const weekdays = input.weekdays ?? [];
   return ds.transaction(async (em) => {
-    await assertOwnMonitors(em, ownerId, input.monitor_ids);
-    const id = await insertWindow(em, ownerId, {
+    await assertOwnMonitors(em, organizationId, input.monitor_ids);
+    const id = await insertWindow(em, creator, {
       name: input.name,
       starts_at: new Date(input.starts_at),
       duration_minutes: input.duration_minutes,
@@ -39,30 +41,30 @@ export async function createMaintenanceWindow(ds: DataSource, ownerId: number, i
       timezone: canonicalTimeZone(input.timezone),
     });
     await setWindowMonitors(em, id, input.monitor_ids);
-    return readOne(em, ownerId, id);
+    return readOne(em, organizationId, id);
   });
 }
 
-export async function getMaintenanceWindow(ds: DataSource, ownerId: number, id: number): Promise<MaintenanceWindowRow> {
-  return readOne(ds, ownerId, id);
+export async function getMaintenanceWindow(ds: DataSource, organizationId: number, id: number): Promise<MaintenanceWindowRow> {
+  return readOne(ds, organizationId, id);
 }
 
-export async function listMaintenanceWindows(ds: DataSource, ownerId: number, page: PageRequest): Promise<{ items: MaintenanceWindowRow[]; total: number }> {
-  const { ids, total } = await listOwnWindowIds(ds, ownerId, page.limit, page.offset);
-  return { items: ids.length > 0 ? await readOwnWindows(ds, ownerId, ids) : [], total };
+export async function listMaintenanceWindows(ds: DataSource, organizationId: number, page: PageRequest): Promise<{ items: MaintenanceWindowRow[]; total: number }> {
+  const { ids, total } = await listOwnWindowIds(ds, organizationId, page.limit, page.offset);
+  return { items: ids.length > 0 ? await readOwnWindows(ds, organizationId, ids) : [], total };
 }
 
 /** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
-export async function updateMaintenanceWindow(ds: DataSource, ownerId: number, id: number, input: MaintenanceWindowFieldsDto): Promise<MaintenanceWindowRow> {
+export async function updateMaintenanceWindow(ds: DataSource, organizationId: number, id: number, input: MaintenanceWindowFieldsDto): Promise<MaintenanceWindowRow> {
   return ds.transaction(async (em) => {
-    const current = await lockOwnWindowRepeat(em, ownerId, id);
+    const current = await lockOwnWindowRepeat(em, organizationId, id);
     if (!current) throw new NotFoundError('maintenance window', id);
     const repeat = input.repeat ?? current.repeat;
     // Turning a weekly window into another kind drops its weekdays unless new ones are given.
     const weekdays = input.weekdays ?? (repeat === 'weekly' ? current.weekdays : []);
     assertWeekdaysFit(repeat, weekdays);
     if (input.monitor_ids !== undefined) {
-      await assertOwnMonitors(em, ownerId, input.monitor_ids);
+      await assertOwnMonitors(em, organizationId, input.monitor_ids);
       await setWindowMonitors(em, id, input.monitor_ids);
     }
     await updateWindowFields(em, id, {
@@ -73,12 +75,12 @@ export async function updateMaintenanceWindow(ds: DataSource, ownerId: number, i
       weekdays,
       timezone: input.timezone === undefined ? undefined : canonicalTimeZone(input.timezone),
     });
-    return readOne(em, ownerId, id);
+    return readOne(em, organizationId, id);
   });
 }
 
-export async function deleteMaintenanceWindow(ds: DataSource, ownerId: number, id: number): Promise<void> {
-  if (!(await deleteOwnWindow(ds, ownerId, id))) throw new NotFoundError('maintenance window', id);
+export async function deleteMaintenanceWindow(ds: DataSource, organizationId: number, id: number): Promise<void> {
+  if (!(await deleteOwnWindow(ds, organizationId, id))) throw new NotFoundError('maintenance window', id);
 }
 
 export interface UpcomingWindow {

@@ -14,7 +14,7 @@ export function monitorStatsRouter(source: UptimeSource): Router {
   router.get('/:id/stats', async (req, res) => {
     const id = parseId(req.params.id, 'monitor');
     const query = parseStatsQuery(req.query as Record<string, unknown>);
-    sendData(res, toStatsResponse(await monitorStats(source, callerOf(req).id, id, query)));
+    sendData(res, toStatsResponse(await monitorStats(source, callerOf(req).organizationId, id, query)));
   });
 
   return router;

@@ -45,8 +45,8 @@ async function seriesOf(ds: DataSource, monitorId: number, query: StatsQuery, st
 }
 
 /** GET /monitors/{id}/stats (docs/monitors.md): everything from rollups and incidents, never raw results. */
-export async function monitorStats(source: UptimeSource, ownerId: number, id: number, query: StatsQuery, now = new Date()): Promise<MonitorStats> {
-  const monitor = await getMonitor(source.ds, ownerId, id);
+export async function monitorStats(source: UptimeSource, organizationId: number, id: number, query: StatsQuery, now = new Date()): Promise<MonitorStats> {
+  const monitor = await getMonitor(source.ds, organizationId, id);
   const start = new Date(now.getTime() - STATS_PERIODS[query.period]);
   const [uptime, totals, incidents, series, spans] = await Promise.all([
     uptimeByMonitor(source, [id], now),

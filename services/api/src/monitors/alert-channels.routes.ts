@@ -10,13 +10,13 @@ export function alertChannelsRouter(deps: AlertTestDeps): Router {
   const router = Router();
 
   router.post('/:id/alerts/webhook-secret', async (req, res) => {
-    const settings = await rotateWebhookSecret(deps.ds, callerOf(req).id, parseId(req.params.id, 'monitor'));
+    const settings = await rotateWebhookSecret(deps.ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
     sendData(res, toAlertSettingsResponse(settings));
   });
 
   router.post('/:id/alerts/test', async (req, res) => {
     try {
-      sendData(res, await sendTestAlerts(deps, callerOf(req).id, parseId(req.params.id, 'monitor')));
+      sendData(res, await sendTestAlerts(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor')));
     } catch (err) {
       if (err instanceof TestRateLimitedError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
       throw err;

@@ -40,8 +40,8 @@ const settingsOf = (m: Monitor): AlertSettings => ({
 /** 32 random bytes, hex, prefixed so a leaked one is recognisable: the webhook's HMAC key. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;
 
-export async function getAlertSettings(ds: DataSource, ownerId: number, id: number): Promise<AlertSettings> {
-  return settingsOf(await getMonitor(ds, ownerId, id));
+export async function getAlertSettings(ds: DataSource, organizationId: number, id: number): Promise<AlertSettings> {
+  return settingsOf(await getMonitor(ds, organizationId, id));
 }
 
 const required = (field: string, flag: string): ValidationError =>
@@ -55,9 +55,9 @@ const required = (field: string, flag: string): ValidationError =>
  * targets. The webhook's key is generated the first time the webhook is enabled, and shown in
  * that answer only.
  */
-export async function updateAlertSettings(ds: DataSource, ownerId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
+export async function updateAlertSettings(ds: DataSource, organizationId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
   return ds.transaction(async (tx) => {
-    const monitor = await lockOwnMonitor(tx, ownerId, id);
+    const monitor = await lockOwnMonitor(tx, organizationId, id);
     const changes: Partial<Monitor> = {};
     if (dto.email_enabled !== undefined) changes.emailEnabled = dto.email_enabled;
     if (dto.email_recipients !== undefined) changes.emailRecipients = uniqueRecipients(dto.email_recipients);
@@ -75,16 +75,16 @@ export async function updateAlertSettings(ds: DataSource, ownerId: number, id: n
     if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
     let newWebhookSecret: string | undefined;
     if (monitor.webhookEnabled && monitor.webhookSecret === null) monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
-    if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, ownerId, id, changes);
+    if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, organizationId, id, changes);
     return { ...settingsOf(monitor), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
   });
 }
 
 /** `POST /monitors/{id}/alerts/webhook-secret`: a new key, shown in this answer only; the old one stops at once. */
-export async function rotateWebhookSecret(ds: DataSource, ownerId: number, id: number): Promise<AlertSettings> {
+export async function rotateWebhookSecret(ds: DataSource, organizationId: number, id: number): Promise<AlertSettings> {
   const newWebhookSecret = generateWebhookSecret();
-  if (!(await updateOwnMonitorColumns(ds, ownerId, id, { webhookSecret: newWebhookSecret }))) throw new NotFoundError('monitor', id);
-  return { ...(await getAlertSettings(ds, ownerId, id)), newWebhookSecret };
+  if (!(await updateOwnMonitorColumns(ds, organizationId, id, { webhookSecret: newWebhookSecret }))) throw new NotFoundError('monitor', id);
+  return { ...(await getAlertSettings(ds, organizationId, id)), newWebhookSecret };
 }
 
 /** The alert settings as the API shows them; `webhook_secret` only when just generated. */

@@ -41,8 +41,8 @@ async function takeTestSlot(deps: AlertTestDeps, monitorId: number): Promise<voi
  * or as they stand after {@link TEST_WAIT_MS}. A test no notifier picked up by then is withdrawn
  * and answered 503: nothing was sent.
  */
-export async function sendTestAlerts(deps: AlertTestDeps, ownerId: number, monitorId: number): Promise<AlertTestResult> {
-  await getMonitor(deps.ds, ownerId, monitorId);
+export async function sendTestAlerts(deps: AlertTestDeps, organizationId: number, monitorId: number): Promise<AlertTestResult> {
+  await getMonitor(deps.ds, organizationId, monitorId);
   await takeTestSlot(deps, monitorId);
   const data: AlertTestJob = { monitorId };
   const added = await enqueue(deps.queue, JOBS.alertTest, data);

@@ -15,15 +15,15 @@ export interface BulkOutcome {
  * our own (Postgres, Redis) is not the monitor's fault: it aborts the request with 503/500, and a
  * retry is safe since every action is idempotent.
  */
-export async function runBulk(deps: MonitorsDeps, ownerId: number, request: BulkRequest): Promise<BulkOutcome> {
+export async function runBulk(deps: MonitorsDeps, organizationId: number, request: BulkRequest): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { succeeded: [], failed: [] };
   const reason = normaliseReason(request.reason);
   for (const id of request.monitorIds) {
     try {
-      if (request.action === 'pause') await pauseMonitor(deps, ownerId, id, reason);
-      else if (request.action === 'resume') await resumeMonitor(deps, ownerId, id);
-      else if (request.action === 'delete') await deleteMonitor(deps, ownerId, id);
-      else await updateMonitor(deps, ownerId, id, request.settings!);
+      if (request.action === 'pause') await pauseMonitor(deps, organizationId, id, reason);
+      else if (request.action === 'resume') await resumeMonitor(deps, organizationId, id);
+      else if (request.action === 'delete') await deleteMonitor(deps, organizationId, id);
+      else await updateMonitor(deps, organizationId, id, request.settings!);
       outcome.succeeded.push(id);
     } catch (err) {
       if (!(err instanceof DomainError) || err.status >= 500) throw err;

@@ -12,13 +12,13 @@ const refuse = (message: string): ValidationError => new ValidationError('Invali
  * Changes to one owner's dependencies are serialised by a transaction-scoped advisory lock, so
  * two updates that together would make a cycle (A→B and B→A at once) cannot both pass the check.
  */
-export async function assertDependencies(em: Pick<EntityManager, 'query'>, ownerId: number, monitorId: number | null, ids: readonly number[]): Promise<void> {
+export async function assertDependencies(em: Pick<EntityManager, 'query'>, organizationId: number, monitorId: number | null, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   if (monitorId !== null && ids.includes(monitorId)) throw refuse('a monitor cannot depend on itself');
-  await lockDependenciesOf(em, ownerId);
-  const ownedIds = new Set(await ownedMonitorIds(em, ownerId, ids));
+  await lockDependenciesOf(em, organizationId);
+  const ownedIds = new Set(await ownedMonitorIds(em, organizationId, ids));
   const unknown = ids.filter((id) => !ownedIds.has(id));
   if (unknown.length > 0) throw refuse(`not monitors of yours: ${unknown.join(', ')}`);
   if (monitorId === null) return;
-  if (await reachesMonitor(em, ownerId, ids, monitorId)) throw refuse(`this would make a cycle: monitor ${monitorId} would depend on itself`);
+  if (await reachesMonitor(em, organizationId, ids, monitorId)) throw refuse(`this would make a cycle: monitor ${monitorId} would depend on itself`);
 }

@@ -33,7 +33,7 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
 
   router.post('/bulk', async (req, res) => {
     const request = await parseBulkRequest(req.body, deps);
-    const outcome = await runBulk(deps, callerOf(req).id, request);
+    const outcome = await runBulk(deps, callerOf(req).organizationId, request);
     const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted', update: 'updated' }[request.action];
     sendMessage(res, `${outcome.succeeded.length} monitor(s) ${verb}, ${outcome.failed.length} failed`, outcome);
   });
@@ -46,12 +46,12 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   const pause: RequestHandler = async (req, res) => {
     const id = monitorId(req.params.id);
     const dto = await parseInput(PauseMonitorDto, req.body ?? {});
-    await sendMonitor(res, 'Monitor paused', await pauseMonitor(deps, callerOf(req).id, id, normaliseReason(dto.reason)));
+    await sendMonitor(res, 'Monitor paused', await pauseMonitor(deps, callerOf(req).organizationId, id, normaliseReason(dto.reason)));
   };
   const resume: RequestHandler = async (req, res) => {
     const id = monitorId(req.params.id);
     assertNoFields(req.body);
-    await sendMonitor(res, 'Monitor resumed', await resumeMonitor(deps, callerOf(req).id, id));
+    await sendMonitor(res, 'Monitor resumed', await resumeMonitor(deps, callerOf(req).organizationId, id));
   };
   router.post('/:id/pause', pause);
   router.post('/:id/disable', pause);
@@ -61,18 +61,18 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   router.post('/:id/test', async (req, res) => {
     const id = monitorId(req.params.id);
     assertNoFields(req.body);
-    const result = await testMonitor(ds, callerOf(req).id, id, { allowPrivateTargets: deps.allowPrivateTargets });
+    const result = await testMonitor(ds, callerOf(req).organizationId, id, { allowPrivateTargets: deps.allowPrivateTargets });
     sendData(res, toTestResultResponse(result));
   });
 
   router.get('/:id/alerts', async (req, res) => {
-    sendData(res, toAlertSettingsResponse(await getAlertSettings(ds, callerOf(req).id, monitorId(req.params.id))));
+    sendData(res, toAlertSettingsResponse(await getAlertSettings(ds, callerOf(req).organizationId, monitorId(req.params.id))));
   });
 
   router.put('/:id/alerts', async (req, res) => {
     const id = monitorId(req.params.id);
     const input = await parseAlertSettingsPatch(req.body, deps);
-    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).id, id, input)));
+    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).organizationId, id, input)));
   });
 
   return router;

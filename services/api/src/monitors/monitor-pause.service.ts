@@ -11,9 +11,9 @@ import type { MonitorsDeps } from './monitors.service';
  * Pausing a paused monitor answers it unchanged (the first `paused_at` stays), except that a
  * given reason replaces the old one.
  */
-export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: number, reason: string | null | undefined): Promise<Monitor> {
+export async function pauseMonitor(deps: MonitorsDeps, organizationId: number, id: number, reason: string | null | undefined): Promise<Monitor> {
   return deps.ds.transaction(async (em) => {
-    const monitor = await lockOwnMonitor(em, ownerId, id);
+    const monitor = await lockOwnMonitor(em, organizationId, id);
     if (monitor.status === 'paused') {
       if (reason !== undefined && reason !== monitor.pauseReason) {
         monitor.pauseReason = reason;
@@ -36,10 +36,10 @@ export async function pauseMonitor(deps: MonitorsDeps, ownerId: number, id: numb
  * again and checked at once (docs/monitors.md). Resuming a monitor that is not paused changes nothing
  * and answers it as it is.
  */
-export async function resumeMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<Monitor> {
+export async function resumeMonitor(deps: MonitorsDeps, organizationId: number, id: number): Promise<Monitor> {
   let resumed = false;
   const monitor = await deps.ds.transaction(async (em) => {
-    const locked = await lockOwnMonitor(em, ownerId, id);
+    const locked = await lockOwnMonitor(em, organizationId, id);
     if (locked.status !== 'paused') return locked;
     locked.status = 'pending';
     locked.pausedAt = null;

@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import { columnsOf, DataSource, entityFromRow, Monitor, queryAffected, queryRows, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
@@ -40,21 +41,21 @@ function defaultSql(field: MonitorField, fieldDefault: FieldDefault, params: unk
 }
 
 /**
- * The row of a new monitor in one statement: the owner's preferences are read by the INSERT
+ * The row of a new monitor in one statement: its creator's preferences are read by the INSERT
  * itself rather than in a round trip of their own. A field the body omits takes its default from
- * the table: a value, or the owner's preference (docs/dashboard.md); a field without one takes
+ * the table: a value, or the creator's preference (docs/dashboard.md); a field without one takes
  * the column's default.
  */
 export async function insertMonitor(
   em: EntityManager,
-  ownerId: number,
+  creator: Creator,
   input: MonitorFieldsDto,
   minCheckIntervalSeconds: number,
 ): Promise<Monitor> {
-  const params: unknown[] = [ownerId];
+  const params: unknown[] = [creator.userId, creator.organizationId];
   const given = new Map(givenColumns(input).map((c) => [c.column, c.value]));
-  const columns = ['owner_id'];
-  const values = ['$1'];
+  const columns = ['owner_id', 'organization_id'];
+  const values = ['$1', '$2'];
   for (const field of FIELDS) {
     if (field.column === undefined) continue;
     const sql = given.has(field.column)
@@ -103,15 +104,15 @@ function monitorOf(db: DataSource | EntityManager, row: Record<string, unknown>)
 }
 
 /** The caller's monitor read under a row lock: a check being recorded waits for our commit. */
-export async function lockOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<Monitor> {
-  const [row]: Record<string, unknown>[] = await em.query(`${SELECT_MONITOR} WHERE m.id = $1 AND m.owner_id = $2 FOR UPDATE`, [id, ownerId]);
+export async function lockOwnMonitor(em: EntityManager, organizationId: number, id: number): Promise<Monitor> {
+  const [row]: Record<string, unknown>[] = await em.query(`${SELECT_MONITOR} WHERE m.id = $1 AND m.organization_id = $2 FOR UPDATE`, [id, organizationId]);
   if (!row) throw new NotFoundError('monitor', id);
   return monitorOf(em, row);
 }
 
 /** The owner's monitor, if there is one (its agents' ids loaded with it). */
-export async function selectOwnMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor | null> {
-  const [row]: Record<string, unknown>[] = await ds.query(`${SELECT_MONITOR} WHERE m.id = $1 AND m.owner_id = $2`, [id, ownerId]);
+export async function selectOwnMonitor(ds: DataSource, organizationId: number, id: number): Promise<Monitor | null> {
+  const [row]: Record<string, unknown>[] = await ds.query(`${SELECT_MONITOR} WHERE m.id = $1 AND m.organization_id = $2`, [id, organizationId]);
   return row ? monitorOf(ds, row) : null;
 }
 
@@ -125,11 +126,11 @@ export async function deleteMonitorRow(em: EntityManager, id: number): Promise<v
  * badge go by cascade); false when there is none. Its dependents no longer depend on it: a stale
  * id would be shown and never be offline again.
  */
-export async function deleteOwnMonitor(em: EntityManager, ownerId: number, id: number): Promise<boolean> {
-  if ((await queryAffected(em, 'DELETE FROM monitors WHERE id = $1 AND owner_id = $2', [id, ownerId])) === 0) return false;
-  await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE owner_id = $2 AND $1 = ANY(depends_on)', [
+export async function deleteOwnMonitor(em: EntityManager, organizationId: number, id: number): Promise<boolean> {
+  if ((await queryAffected(em, 'DELETE FROM monitors WHERE id = $1 AND organization_id = $2', [id, organizationId])) === 0) return false;
+  await em.query('UPDATE monitors SET depends_on = array_remove(depends_on, $1) WHERE organization_id = $2 AND $1 = ANY(depends_on)', [
     id,
-    ownerId,
+    organizationId,
   ]);
   return true;
 }
@@ -148,10 +149,10 @@ export async function saveMonitor(em: EntityManager, monitor: Monitor): Promise<
 const likePattern = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The WHERE of the owner's monitors that pass the filters, with its parameters (the owner is $1). */
-function monitorFilterSql(ownerId: number, filters: MonitorFilters): { where: string; params: unknown[] } {
-  const params: unknown[] = [ownerId];
+function monitorFilterSql(organizationId: number, filters: MonitorFilters): { where: string; params: unknown[] } {
+  const params: unknown[] = [organizationId];
   const param = (value: unknown): string => `$${params.push(value)}`;
-  const conditions = ['owner_id = $1'];
+  const conditions = ['organization_id = $1'];
   if (filters.status) conditions.push(`status = ${param(filters.status)}`);
   if (filters.type === 'https') conditions.push(`lower(url) LIKE 'https:%'`);
   if (filters.search) {
@@ -177,11 +178,11 @@ function monitorFilterSql(ownerId: number, filters: MonitorFilters): { where: st
  */
 export async function selectMonitors(
   ds: DataSource,
-  ownerId: number,
+  organizationId: number,
   filters: MonitorFilters,
   page: PageRequest,
 ): Promise<{ items: Monitor[]; total: number }> {
-  const { where, params } = monitorFilterSql(ownerId, filters);
+  const { where, params } = monitorFilterSql(organizationId, filters);
   const pageParams = [...params, page.offset, page.limit];
   const [rows, total] = await Promise.all([
     ds.query(
@@ -189,7 +190,7 @@ export async function selectMonitors(
       pageParams,
     ) as Promise<Record<string, unknown>[]>,
     isUnfiltered(filters)
-      ? ownerMonitorCount(ds, ownerId)
+      ? ownerMonitorCount(ds, organizationId)
       : (ds.query(`SELECT count(*)::int AS total FROM monitors WHERE ${where}`, params) as Promise<{ total: number }[]>).then(
           ([counted]) => counted?.total ?? 0,
         ),
@@ -201,22 +202,22 @@ export async function selectMonitors(
 const isUnfiltered = (filters: MonitorFilters): boolean => Object.values(filters).every((v) => v === undefined);
 
 /** How many monitors the owner has: the sum of their counter rows, as the triggers on monitors keep them (none yet: no row). */
-export async function ownerMonitorCount(em: Pick<EntityManager, 'query'>, ownerId: number): Promise<number> {
-  const [row] = (await em.query('SELECT coalesce(sum(monitors), 0)::int AS monitors FROM owner_monitor_counts WHERE owner_id = $1', [
-    ownerId,
+export async function ownerMonitorCount(em: Pick<EntityManager, 'query'>, organizationId: number): Promise<number> {
+  const [row] = (await em.query('SELECT coalesce(sum(monitors), 0)::int AS monitors FROM organization_monitor_counts WHERE organization_id = $1', [
+    organizationId,
   ])) as { monitors: number }[];
   return row?.monitors ?? 0;
 }
 
 /** Serialises changes to one owner's dependencies until the transaction ends (an advisory lock). */
-export async function lockDependenciesOf(em: Pick<EntityManager, 'query'>, ownerId: number): Promise<void> {
-  await em.query(`SELECT pg_advisory_xact_lock(hashtext('monitor-dependencies'), $1)`, [ownerId]);
+export async function lockDependenciesOf(em: Pick<EntityManager, 'query'>, organizationId: number): Promise<void> {
+  await em.query(`SELECT pg_advisory_xact_lock(hashtext('monitor-dependencies'), $1)`, [organizationId]);
 }
 
 /** Which of these ids are monitors of the owner. */
-export async function ownedMonitorIds(em: Pick<EntityManager, 'query'>, ownerId: number, ids: readonly number[]): Promise<number[]> {
-  const owned: { id: number }[] = await em.query('SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2::int[])', [
-    ownerId,
+export async function ownedMonitorIds(em: Pick<EntityManager, 'query'>, organizationId: number, ids: readonly number[]): Promise<number[]> {
+  const owned: { id: number }[] = await em.query('SELECT id FROM monitors WHERE organization_id = $1 AND id = ANY($2::int[])', [
+    organizationId,
     [...ids],
   ]);
   return owned.map((r) => r.id);
@@ -225,7 +226,7 @@ export async function ownedMonitorIds(em: Pick<EntityManager, 'query'>, ownerId:
 /** Whether `monitorId` is among everything these parents depend on, directly or not. */
 export async function reachesMonitor(
   em: Pick<EntityManager, 'query'>,
-  ownerId: number,
+  organizationId: number,
   parents: readonly number[],
   monitorId: number,
 ): Promise<boolean> {
@@ -233,10 +234,10 @@ export async function reachesMonitor(
     `WITH RECURSIVE ancestors(id) AS (
        SELECT unnest($1::int[])
        UNION
-       SELECT unnest(m.depends_on) FROM monitors m JOIN ancestors a ON m.id = a.id WHERE m.owner_id = $3
+       SELECT unnest(m.depends_on) FROM monitors m JOIN ancestors a ON m.id = a.id WHERE m.organization_id = $3
      )
      SELECT EXISTS (SELECT 1 FROM ancestors WHERE id = $2) AS cycle`,
-    [[...parents], monitorId, ownerId],
+    [[...parents], monitorId, organizationId],
   );
   return reach?.cycle === true;
 }
@@ -245,17 +246,17 @@ export async function reachesMonitor(
  * Which of `monitorIds` are not the owner's. The owner's are locked against deletion (KEY SHARE)
  * until the transaction ends, so a page or window never references a monitor deleted meanwhile.
  */
-export async function foreignMonitorIds(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<number[]> {
-  const own: { id: number }[] = await em.query(`SELECT id FROM monitors WHERE owner_id = $1 AND id = ANY($2) FOR KEY SHARE`, [ownerId, monitorIds]);
+export async function foreignMonitorIds(em: EntityManager, organizationId: number, monitorIds: number[]): Promise<number[]> {
+  const own: { id: number }[] = await em.query(`SELECT id FROM monitors WHERE organization_id = $1 AND id = ANY($2) FOR KEY SHARE`, [organizationId, monitorIds]);
   const found = new Set(own.map((r) => r.id));
   return monitorIds.filter((id) => !found.has(id));
 }
 
 /** Writes the given columns of the owner's monitor (alert settings); false when there is none. */
-export async function updateOwnMonitorColumns(db: DataSource | EntityManager, ownerId: number, id: number, changes: Partial<Monitor>): Promise<boolean> {
-  const params: unknown[] = [id, ownerId];
+export async function updateOwnMonitorColumns(db: DataSource | EntityManager, organizationId: number, id: number, changes: Partial<Monitor>): Promise<boolean> {
+  const params: unknown[] = [id, organizationId];
   const sets = columnsOf(db, Monitor, changes).map(({ column, value }) => `${column} = $${params.push(value)}`);
-  return (await queryAffected(db instanceof DataSource ? db.manager : db, `UPDATE monitors SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 AND owner_id = $2`, params)) > 0;
+  return (await queryAffected(db instanceof DataSource ? db.manager : db, `UPDATE monitors SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 AND organization_id = $2`, params)) > 0;
 }
 
 /** Every active monitor's id and the version its schedule must have: config version and interval. */

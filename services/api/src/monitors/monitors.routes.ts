@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { callerOf } from '../auth/caller';
+import { callerOf, creatorOf } from '../auth/caller';
 import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -20,7 +20,7 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
     const query = req.query as Record<string, unknown>;
     const page = parsePage(query, { defaultLimit: 25, maxLimit: 100 });
     const filters = parseMonitorFilters(query);
-    const { items, total } = await listMonitors(ds, callerOf(req).id, filters, page);
+    const { items, total } = await listMonitors(ds, callerOf(req).organizationId, filters, page);
     const uptime = await uptimeByMonitor(
       uptimeSource,
       items.map((m) => m.id),
@@ -34,23 +34,23 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
 
   router.post('/', async (req, res) => {
     const dto = await parseMonitorCreate(req.body, deps);
-    const monitor = await createMonitor(deps, callerOf(req).id, dto);
+    const monitor = await createMonitor(deps, creatorOf(req), dto);
     sendData(res, toMonitorResponse(monitor), 201);
   });
 
   router.get('/:id', async (req, res) => {
-    const monitor = await getMonitor(ds, callerOf(req).id, parseId(req.params.id, 'monitor'));
+    const monitor = await getMonitor(ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
     const [uptime, maintenance] = await Promise.all([uptimeByMonitor(uptimeSource, [monitor.id]), upcomingMaintenance(ds, monitor.id)]);
     sendData(res, { ...toMonitorResponse(monitor, uptime.get(monitor.id)), maintenance });
   });
 
   ownedItemRoutes(router, 'monitor', {
-    update: async (ownerId, id, body) => {
-      const monitor = await updateMonitor(deps, ownerId, id, await parseMonitorPatch(body, deps));
+    update: async (organizationId, id, body) => {
+      const monitor = await updateMonitor(deps, organizationId, id, await parseMonitorPatch(body, deps));
       const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
       return toMonitorResponse(monitor, uptime.get(monitor.id));
     },
-    remove: (ownerId, id) => deleteMonitor(deps, ownerId, id),
+    remove: (organizationId, id) => deleteMonitor(deps, organizationId, id),
     deleted: 'Monitor deleted',
   });
 

@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager, Monitor } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
@@ -43,9 +44,9 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
  * and a schedule or check that did get written finds none (the worker drops the check, the
  * reconciler removes the schedule), as after a failed commit of saveAndSchedule.
  */
-export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: MonitorFieldsDto): Promise<Monitor> {
-  if (dto.depends_on) await assertDependencies(deps.ds.manager, ownerId, null, dto.depends_on);
-  const monitor = await insertMonitor(deps.ds.manager, ownerId, dto, deps.minCheckIntervalSeconds);
+export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto): Promise<Monitor> {
+  if (dto.depends_on) await assertDependencies(deps.ds.manager, creator.organizationId, null, dto.depends_on);
+  const monitor = await insertMonitor(deps.ds.manager, creator, dto, deps.minCheckIntervalSeconds);
   // allSettled: the row goes only once neither write can still land after it.
   const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
   const failure = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -59,18 +60,18 @@ export async function createMonitor(deps: MonitorsDeps, ownerId: number, dto: Mo
 }
 
 /** The caller's monitor, or 404 exactly as for a missing one. */
-export async function getMonitor(ds: DataSource, ownerId: number, id: number): Promise<Monitor> {
-  const monitor = await selectOwnMonitor(ds, ownerId, id);
+export async function getMonitor(ds: DataSource, organizationId: number, id: number): Promise<Monitor> {
+  const monitor = await selectOwnMonitor(ds, organizationId, id);
   if (!monitor) throw new NotFoundError('monitor', id);
   return monitor;
 }
 
-export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: number, dto: MonitorFieldsDto): Promise<Monitor> {
+export async function updateMonitor(deps: MonitorsDeps, organizationId: number, id: number, dto: MonitorFieldsDto): Promise<Monitor> {
   return deps.ds.transaction(async (em: EntityManager) => {
     // Read under a row lock: a check-worker's status update waits for this commit instead of
     // landing between our read and our write.
-    const monitor = await lockOwnMonitor(em, ownerId, id);
-    if (dto.depends_on) await assertDependencies(em, ownerId, id, dto.depends_on);
+    const monitor = await lockOwnMonitor(em, organizationId, id);
+    if (dto.depends_on) await assertDependencies(em, organizationId, id, dto.depends_on);
     return saveAndSchedule(em, deps, monitor, dto);
   });
 }
@@ -79,10 +80,10 @@ export async function updateMonitor(deps: MonitorsDeps, ownerId: number, id: num
  * Removes the monitor with its schedule, results, incidents and notifications, its place on
  * status pages and its badge (all by cascade), and drops the cached public views of it.
  */
-export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: number): Promise<void> {
+export async function deleteMonitor(deps: MonitorsDeps, organizationId: number, id: number): Promise<void> {
   const views = await deps.ds.transaction(async (em: EntityManager) => {
     const shown = await publicViewsOfMonitor(em, id);
-    if (!(await deleteOwnMonitor(em, ownerId, id))) throw new NotFoundError('monitor', id);
+    if (!(await deleteOwnMonitor(em, organizationId, id))) throw new NotFoundError('monitor', id);
     await deps.scheduler.unschedule(id);
     return shown;
   });
@@ -91,6 +92,6 @@ export async function deleteMonitor(deps: MonitorsDeps, ownerId: number, id: num
 }
 
 /** One page of the caller's monitors by id, filtered (docs/monitors.md), and how many match. */
-export function listMonitors(ds: DataSource, ownerId: number, filters: MonitorFilters, page: PageRequest): Promise<{ items: Monitor[]; total: number }> {
-  return selectMonitors(ds, ownerId, filters, page);
+export function listMonitors(ds: DataSource, organizationId: number, filters: MonitorFilters, page: PageRequest): Promise<{ items: Monitor[]; total: number }> {
+  return selectMonitors(ds, organizationId, filters, page);
 }

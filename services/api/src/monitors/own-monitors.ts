@@ -7,8 +7,8 @@ import { foreignMonitorIds } from './monitors.repository';
  * until the transaction ends. For every body that lists monitors (status pages, maintenance
  * windows).
  */
-export async function assertOwnMonitors(em: EntityManager, ownerId: number, monitorIds: number[]): Promise<void> {
-  const foreign = await foreignMonitorIds(em, ownerId, monitorIds);
+export async function assertOwnMonitors(em: EntityManager, organizationId: number, monitorIds: number[]): Promise<void> {
+  const foreign = await foreignMonitorIds(em, organizationId, monitorIds);
   if (foreign.length > 0) {
     throw new ValidationError('Invalid body: monitor_ids', { monitor_ids: [`monitor_ids must hold only your own monitors; not found: ${foreign.join(', ')}`] });
   }

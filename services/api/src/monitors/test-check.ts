@@ -8,7 +8,7 @@ import { getMonitor } from './monitors.service';
  * same SSRF policy. A dry run: nothing is recorded and the status does not move. A paused
  * monitor can be tested too (that is how one checks a fix before resuming).
  */
-export async function testMonitor(ds: DataSource, ownerId: number, id: number, options: { allowPrivateTargets: boolean }): Promise<ProbeResult> {
-  const monitor = await getMonitor(ds, ownerId, id);
+export async function testMonitor(ds: DataSource, organizationId: number, id: number, options: { allowPrivateTargets: boolean }): Promise<ProbeResult> {
+  const monitor = await getMonitor(ds, organizationId, id);
   return runProbe(checkConfigOf(monitor), { allowPrivateTargets: options.allowPrivateTargets });
 }

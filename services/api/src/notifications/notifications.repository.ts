@@ -63,10 +63,10 @@ const SELECT_VIEW = `
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id`;
 
-/** `WHERE` of a list, always scoped to the user (the per-user indexes lead with user_id). */
-function whereOf(userId: number, scope: NotificationScope): { sql: string; params: unknown[] } {
-  const params: unknown[] = [userId];
-  const conditions = ['n.user_id = $1'];
+/** `WHERE` of a list, always scoped to the organization (the per-organization indexes lead with organization_id). */
+function whereOf(organizationId: number, scope: NotificationScope): { sql: string; params: unknown[] } {
+  const params: unknown[] = [organizationId];
+  const conditions = ['n.organization_id = $1'];
   const add = (condition: (placeholder: string) => string, value: unknown): void => {
     params.push(value);
     conditions.push(condition(`$${params.length}`));
@@ -81,8 +81,8 @@ function whereOf(userId: number, scope: NotificationScope): { sql: string; param
 }
 
 /** The user's notifications in scope, newest first (id descending), one page and the total. */
-export async function selectNotifications(ds: DataSource, userId: number, scope: NotificationScope, page: PageRequest): Promise<NotificationPage> {
-  const where = whereOf(userId, scope);
+export async function selectNotifications(ds: DataSource, organizationId: number, scope: NotificationScope, page: PageRequest): Promise<NotificationPage> {
+  const where = whereOf(organizationId, scope);
   const n = where.params.length;
   const [items, counted] = await Promise.all([
     ds.query(`${SELECT_VIEW} WHERE ${where.sql} ORDER BY n.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`, [...where.params, page.limit, page.offset]) as Promise<NotificationView[]>,
@@ -92,8 +92,8 @@ export async function selectNotifications(ds: DataSource, userId: number, scope:
 }
 
 /** The user's notification, if there is one. */
-export async function selectNotification(ds: DataSource, userId: number, id: number): Promise<NotificationView | undefined> {
-  const rows: NotificationView[] = await ds.query(`${SELECT_VIEW} WHERE n.id = $1 AND n.user_id = $2`, [id, userId]);
+export async function selectNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationView | undefined> {
+  const rows: NotificationView[] = await ds.query(`${SELECT_VIEW} WHERE n.id = $1 AND n.organization_id = $2`, [id, organizationId]);
   return rows[0];
 }
 
@@ -101,13 +101,13 @@ export async function selectNotification(ds: DataSource, userId: number, id: num
  * Marks the user's notification acknowledged; undefined when there is none. COALESCE keeps the
  * first acknowledgement time, so repeating the call (or two racing calls) is harmless.
  */
-export async function markAcknowledged(ds: DataSource, userId: number, id: number): Promise<NotificationAcknowledgement | undefined> {
+export async function markAcknowledged(ds: DataSource, organizationId: number, id: number): Promise<NotificationAcknowledgement | undefined> {
   const rows = await queryRows<NotificationAcknowledgement>(
     ds.manager,
     `UPDATE notifications SET acknowledged = true, acknowledged_at = COALESCE(acknowledged_at, now())
-      WHERE id = $1 AND user_id = $2
+      WHERE id = $1 AND organization_id = $2
       RETURNING id, acknowledged, acknowledged_at AS "acknowledgedAt"`,
-    [id, userId],
+    [id, organizationId],
   );
   return rows[0];
 }
@@ -117,21 +117,21 @@ export async function markAcknowledged(ds: DataSource, userId: number, id: numbe
  * decides it: of two concurrent calls, the second waits on the row lock, then sees status
  * 'resolved' and matches nothing. `resolved_manually` tells the notifier not to send a recovery.
  */
-export async function markResolved(ds: DataSource, userId: number, id: number): Promise<NotificationResolution | undefined> {
+export async function markResolved(ds: DataSource, organizationId: number, id: number): Promise<NotificationResolution | undefined> {
   const rows = await queryRows<NotificationResolution>(
     ds.manager,
     `UPDATE notifications
         SET status = 'resolved', resolved_at = now(), resolved_manually = true,
             duration = GREATEST(0, floor(extract(epoch FROM now() - started_at)))::int
-      WHERE id = $1 AND user_id = $2 AND status = 'active'
+      WHERE id = $1 AND organization_id = $2 AND status = 'active'
       RETURNING id, status, resolved_at AS "resolvedAt", duration`,
-    [id, userId],
+    [id, organizationId],
   );
   return rows[0];
 }
 
 /** The status of the user's notification, if there is one. */
-export async function statusOfNotification(ds: DataSource, userId: number, id: number): Promise<NotificationStatus | undefined> {
-  const rows: { status: NotificationStatus }[] = await ds.query(`SELECT status FROM notifications WHERE id = $1 AND user_id = $2`, [id, userId]);
+export async function statusOfNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationStatus | undefined> {
+  const rows: { status: NotificationStatus }[] = await ds.query(`SELECT status FROM notifications WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
   return rows[0]?.status;
 }

@@ -38,13 +38,13 @@ export function notificationsRouter(ds: DataSource): Router {
   router.get('/', async (req, res) => {
     const page = pageOf(req);
     const filters = parseNotificationFilters(req.query as Record<string, unknown>);
-    sendPage(res, page, await listNotifications(ds, callerOf(req).id, filters, page));
+    sendPage(res, page, await listNotifications(ds, callerOf(req).organizationId, filters, page));
   });
 
   // /active and /recent are declared before /:id, which would otherwise take them as ids.
   router.get('/active', async (req, res) => {
     const page = pageOf(req);
-    const result = await listActiveNotifications(ds, callerOf(req).id, page);
+    const result = await listActiveNotifications(ds, callerOf(req).organizationId, page);
     // meta.count is the number of active notifications (docs/notifications.md); it is the list's total,
     // not the size of this page.
     res.status(200).json({
@@ -56,21 +56,21 @@ export function notificationsRouter(ds: DataSource): Router {
 
   router.get('/recent', async (req, res) => {
     const page = pageOf(req);
-    sendPage(res, page, await listRecentNotifications(ds, callerOf(req).id, page));
+    sendPage(res, page, await listRecentNotifications(ds, callerOf(req).organizationId, page));
   });
 
   router.get('/:id', async (req, res) => {
-    const notification = await getNotification(ds, callerOf(req).id, parseId(req.params.id, 'notification'));
+    const notification = await getNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'));
     sendData(res, toNotificationDetailResponse(notification, await listDeliveries(ds, notification.id)));
   });
 
   router.post('/:id/acknowledge', async (req, res) => {
-    const acknowledged = await acknowledgeNotification(ds, callerOf(req).id, parseId(req.params.id, 'notification'));
+    const acknowledged = await acknowledgeNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'));
     sendMessage(res, 'Notification acknowledged', toAcknowledgementResponse(acknowledged));
   });
 
   router.post('/:id/resolve', async (req, res) => {
-    const resolved = await resolveNotification(ds, callerOf(req).id, parseId(req.params.id, 'notification'));
+    const resolved = await resolveNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'));
     sendMessage(res, 'Notification resolved', toResolutionResponse(resolved));
   });
 

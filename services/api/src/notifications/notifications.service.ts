@@ -15,38 +15,38 @@ import {
 } from './notifications.repository';
 
 /** The caller's notifications, newest first (id descending), one page and the total. */
-export function listNotifications(ds: DataSource, userId: number, scope: NotificationScope, page: PageRequest): Promise<NotificationPage> {
-  return selectNotifications(ds, userId, scope, page);
+export function listNotifications(ds: DataSource, organizationId: number, scope: NotificationScope, page: PageRequest): Promise<NotificationPage> {
+  return selectNotifications(ds, organizationId, scope, page);
 }
 
-export function listActiveNotifications(ds: DataSource, userId: number, page: PageRequest): Promise<NotificationPage> {
-  return selectNotifications(ds, userId, { status: 'active' }, page);
+export function listActiveNotifications(ds: DataSource, organizationId: number, page: PageRequest): Promise<NotificationPage> {
+  return selectNotifications(ds, organizationId, { status: 'active' }, page);
 }
 
 /** Notifications that started within the last 24 hours (docs/notifications.md). */
-export function listRecentNotifications(ds: DataSource, userId: number, page: PageRequest): Promise<NotificationPage> {
-  return selectNotifications(ds, userId, { startedWithinHours: 24 }, page);
+export function listRecentNotifications(ds: DataSource, organizationId: number, page: PageRequest): Promise<NotificationPage> {
+  return selectNotifications(ds, organizationId, { startedWithinHours: 24 }, page);
 }
 
 /** The caller's notification, or 404 exactly as for a missing one (docs/errors.md). */
-export async function getNotification(ds: DataSource, userId: number, id: number): Promise<NotificationView> {
-  const found = await selectNotification(ds, userId, id);
+export async function getNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationView> {
+  const found = await selectNotification(ds, organizationId, id);
   if (!found) throw new NotFoundError('notification', id);
   return found;
 }
 
 /** Marks the notification acknowledged, again harmlessly; any status is allowed (docs/notifications.md). */
-export async function acknowledgeNotification(ds: DataSource, userId: number, id: number): Promise<NotificationAcknowledgement> {
-  const done = await markAcknowledged(ds, userId, id);
+export async function acknowledgeNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationAcknowledgement> {
+  const done = await markAcknowledged(ds, organizationId, id);
   if (!done) throw new NotFoundError('notification', id);
   return done;
 }
 
 /** Resolves an active notification by hand; no recovery is sent for it (docs/notifications.md). */
-export async function resolveNotification(ds: DataSource, userId: number, id: number): Promise<NotificationResolution> {
-  const done = await markResolved(ds, userId, id);
+export async function resolveNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationResolution> {
+  const done = await markResolved(ds, organizationId, id);
   if (done) return done;
   // Nothing matched: tell "not yours or missing" (404) apart from "already resolved" (409).
-  if ((await statusOfNotification(ds, userId, id)) === undefined) throw new NotFoundError('notification', id);
+  if ((await statusOfNotification(ds, organizationId, id)) === undefined) throw new NotFoundError('notification', id);
   throw new ConflictError('INVALID_STATE', `Notification ${id} is already resolved`);
 }

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '@uptime/errors';
 import { headerRef, type HeaderName } from './common-schemas';
+import { needOf } from '../auth/permissions';
 import { MAX_PAGE } from '../http/pagination';
 import { EXAMPLE_META } from './examples';
 import { enumOf, INT32_MAX, int, ref, str, TEXT_MAX, type JsonSchema } from './json-schema';
@@ -187,7 +188,10 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     ...(access === 'outside' ? OUTSIDE_ERRORS : access === 'anonymous' ? ANONYMOUS_ERRORS : API_ERRORS),
     ...(access === 'caller' || access === 'session' ? (['UNAUTHORIZED'] as const) : []),
     // A state-changing request with a session cookie from another site (docs/security.md).
-    ...((access === 'caller' || access === 'session') && spec.method !== 'get' ? (['INSUFFICIENT_PERMISSIONS'] as const) : []),
+    // A role below the one the operation needs, or a read token on a write (docs/organizations.md).
+    ...((access === 'caller' || access === 'session') && (spec.method !== 'get' || !['viewer', 'signed-in'].includes(needOf(spec.method, spec.path)))
+      ? (['INSUFFICIENT_PERMISSIONS'] as const)
+      : []),
     ...(spec.errors ?? []),
   ]);
   const byStatus = new Map<number, ErrorCode[]>();
@@ -212,6 +216,8 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     // The probes are not rate limited (paths/operations.ts says why): said so for gateways.
     ...(access === 'outside' ? { 'x-rate-limited': false } : {}),
     ...(spec.capability ? { 'x-capability-url': true } : {}),
+    // What the caller must be in the organization the request acts in (docs/organizations.md, "Roles").
+    ...(access === 'caller' || access === 'session' ? { 'x-required-role': needOf(spec.method, spec.path) } : {}),
   };
   if (spec.parameters?.length) {
     operation.parameters = spec.parameters.map(({ required, ...p }) => ({ ...p, required: p.in === 'path' ? true : (required ?? false) }));

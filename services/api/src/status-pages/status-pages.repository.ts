@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import type { DataSource, EntityManager } from '@uptime/db';
 
 /** A status page as its owner sees it, monitors in page order. */
@@ -15,7 +16,7 @@ export interface StatusPageRow {
 type Db = DataSource | EntityManager;
 
 /** The owner's pages among `ids`, id order, each with its monitors. */
-export async function readOwnPages(db: Db, ownerId: number, ids: number[]): Promise<StatusPageRow[]> {
+export async function readOwnPages(db: Db, organizationId: number, ids: number[]): Promise<StatusPageRow[]> {
   return db.query(
     `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.created_at, sp.updated_at,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY spm.position)
@@ -23,18 +24,18 @@ export async function readOwnPages(db: Db, ownerId: number, ids: number[]): Prom
        FROM status_pages sp
        LEFT JOIN status_page_monitors spm ON spm.status_page_id = sp.id
        LEFT JOIN monitors m ON m.id = spm.monitor_id
-      WHERE sp.owner_id = $1 AND sp.id = ANY($2)
+      WHERE sp.organization_id = $1 AND sp.id = ANY($2)
       GROUP BY sp.id
       ORDER BY sp.id`,
-    [ownerId, ids],
+    [organizationId, ids],
   );
 }
 
 /** One page of the owner's page ids, id order, and how many there are. */
-export async function listOwnPageIds(ds: DataSource, ownerId: number, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
+export async function listOwnPageIds(ds: DataSource, organizationId: number, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    ds.query(`SELECT id FROM status_pages WHERE owner_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [ownerId, limit, offset]) as Promise<{ id: number }[]>,
-    ds.query(`SELECT count(*)::int AS total FROM status_pages WHERE owner_id = $1`, [ownerId]) as Promise<{ total: number }[]>,
+    ds.query(`SELECT id FROM status_pages WHERE organization_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [organizationId, limit, offset]) as Promise<{ id: number }[]>,
+    ds.query(`SELECT count(*)::int AS total FROM status_pages WHERE organization_id = $1`, [organizationId]) as Promise<{ total: number }[]>,
   ]);
   return { ids: rows.map((r) => r.id), total: count?.total ?? 0 };
 }
@@ -42,20 +43,20 @@ export async function listOwnPageIds(ds: DataSource, ownerId: number, limit: num
 /** Inserts a page; null when its slug is taken (the unique constraint, without an error that would abort the transaction). */
 export async function insertStatusPage(
   em: EntityManager,
-  ownerId: number,
+  creator: Creator,
   page: { slug: string; title: string; description?: string | null; published?: boolean },
 ): Promise<number | null> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO status_pages (owner_id, slug, title, description, published) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
-    [ownerId, page.slug, page.title, page.description ?? null, page.published ?? true],
+    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true],
   );
   return row?.id ?? null;
 }
 
 /** The slug of the owner's page, read under a row lock until the transaction ends; null when there is none. */
-export async function lockOwnPageSlug(em: EntityManager, ownerId: number, id: number): Promise<string | null> {
-  const [current]: { slug: string }[] = await em.query(`SELECT slug FROM status_pages WHERE id = $1 AND owner_id = $2 FOR UPDATE`, [id, ownerId]);
+export async function lockOwnPageSlug(em: EntityManager, organizationId: number, id: number): Promise<string | null> {
+  const [current]: { slug: string }[] = await em.query(`SELECT slug FROM status_pages WHERE id = $1 AND organization_id = $2 FOR UPDATE`, [id, organizationId]);
   return current?.slug ?? null;
 }
 
@@ -75,8 +76,8 @@ export async function updatePageFields(
 }
 
 /** Deletes the owner's page and returns its slug; null when there is none. */
-export async function deleteOwnPage(db: Db, ownerId: number, id: number): Promise<string | null> {
-  const [deleted]: [{ slug: string }[], number] = await db.query(`DELETE FROM status_pages WHERE id = $1 AND owner_id = $2 RETURNING slug`, [id, ownerId]);
+export async function deleteOwnPage(db: Db, organizationId: number, id: number): Promise<string | null> {
+  const [deleted]: [{ slug: string }[], number] = await db.query(`DELETE FROM status_pages WHERE id = $1 AND organization_id = $2 RETURNING slug`, [id, organizationId]);
   return deleted[0]?.slug ?? null;
 }
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { callerOf } from '../auth/caller';
+import { callerOf, creatorOf } from '../auth/caller';
 import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -21,13 +21,13 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
   const { ds, publicUrl } = deps;
 
   router.post('/', async (req, res) => {
-    const page = await createStatusPage(deps, callerOf(req).id, await parseStatusPageCreate(req.body));
+    const page = await createStatusPage(deps, creatorOf(req), await parseStatusPageCreate(req.body));
     sendData(res, toStatusPageResponse(page, publicUrl), 201);
   });
 
   router.get('/', async (req, res) => {
     const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 25, maxLimit: 100 });
-    const { items, total } = await listStatusPages(ds, callerOf(req).id, page);
+    const { items, total } = await listStatusPages(ds, callerOf(req).organizationId, page);
     sendList(
       res,
       items.map((p) => toStatusPageResponse(p, publicUrl)),
@@ -36,13 +36,13 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
   });
 
   router.get('/:id', async (req, res) => {
-    const page = await getStatusPage(ds, callerOf(req).id, parseId(req.params.id, 'status page'));
+    const page = await getStatusPage(ds, callerOf(req).organizationId, parseId(req.params.id, 'status page'));
     sendData(res, toStatusPageResponse(page, publicUrl));
   });
 
   ownedItemRoutes(router, 'status page', {
-    update: async (ownerId, id, body) => toStatusPageResponse(await updateStatusPage(deps, ownerId, id, await parseStatusPagePatch(body)), publicUrl),
-    remove: (ownerId, id) => deleteStatusPage(deps, ownerId, id),
+    update: async (organizationId, id, body) => toStatusPageResponse(await updateStatusPage(deps, organizationId, id, await parseStatusPagePatch(body)), publicUrl),
+    remove: (organizationId, id) => deleteStatusPage(deps, organizationId, id),
     deleted: 'Status page deleted',
   });
 

@@ -1,3 +1,4 @@
+import type { Creator } from '../auth/caller';
 import { isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
 import { ConflictError, NotFoundError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
@@ -24,49 +25,50 @@ export interface StatusPagesDeps {
 
 const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_EXISTS', `The slug "${slug}" is already taken`);
 
-async function readOne(db: DataSource | EntityManager, ownerId: number, id: number): Promise<StatusPageRow> {
-  const [page] = await readOwnPages(db, ownerId, [id]);
+async function readOne(db: DataSource | EntityManager, organizationId: number, id: number): Promise<StatusPageRow> {
+  const [page] = await readOwnPages(db, organizationId, [id]);
   if (!page) throw new NotFoundError('status page', id);
   return page;
 }
 
-export async function createStatusPage(deps: StatusPagesDeps, ownerId: number, input: NewStatusPage): Promise<StatusPageRow> {
+export async function createStatusPage(deps: StatusPagesDeps, creator: Creator, input: NewStatusPage): Promise<StatusPageRow> {
+  const { organizationId } = creator;
   const page = await deps.ds.transaction(async (em) => {
-    await assertOwnMonitors(em, ownerId, input.monitor_ids);
-    const id = await insertStatusPage(em, ownerId, input);
+    await assertOwnMonitors(em, organizationId, input.monitor_ids);
+    const id = await insertStatusPage(em, creator, input);
     if (id === null) throw slugTaken(input.slug);
     await setPageMonitors(em, id, input.monitor_ids);
-    return readOne(em, ownerId, id);
+    return readOne(em, organizationId, id);
   });
   // A visit before the page existed may have cached "not found".
   await deps.cache.forget([deps.cache.keyOf('page', page.slug)]);
   return page;
 }
 
-export async function getStatusPage(ds: DataSource, ownerId: number, id: number): Promise<StatusPageRow> {
-  return readOne(ds, ownerId, id);
+export async function getStatusPage(ds: DataSource, organizationId: number, id: number): Promise<StatusPageRow> {
+  return readOne(ds, organizationId, id);
 }
 
-export async function listStatusPages(ds: DataSource, ownerId: number, page: PageRequest): Promise<{ items: StatusPageRow[]; total: number }> {
-  const { ids, total } = await listOwnPageIds(ds, ownerId, page.limit, page.offset);
-  return { items: ids.length > 0 ? await readOwnPages(ds, ownerId, ids) : [], total };
+export async function listStatusPages(ds: DataSource, organizationId: number, page: PageRequest): Promise<{ items: StatusPageRow[]; total: number }> {
+  const { ids, total } = await listOwnPageIds(ds, organizationId, page.limit, page.offset);
+  return { items: ids.length > 0 ? await readOwnPages(ds, organizationId, ids) : [], total };
 }
 
 /** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
-export async function updateStatusPage(deps: StatusPagesDeps, ownerId: number, id: number, input: StatusPageFieldsDto): Promise<StatusPageRow> {
+export async function updateStatusPage(deps: StatusPagesDeps, organizationId: number, id: number, input: StatusPageFieldsDto): Promise<StatusPageRow> {
   let oldSlug = '';
   let page: StatusPageRow;
   try {
     page = await deps.ds.transaction(async (em) => {
-      const current = await lockOwnPageSlug(em, ownerId, id);
+      const current = await lockOwnPageSlug(em, organizationId, id);
       if (current === null) throw new NotFoundError('status page', id);
       oldSlug = current;
       if (input.monitor_ids !== undefined) {
-        await assertOwnMonitors(em, ownerId, input.monitor_ids);
+        await assertOwnMonitors(em, organizationId, input.monitor_ids);
         await setPageMonitors(em, id, input.monitor_ids);
       }
       await updatePageFields(em, id, input);
-      return readOne(em, ownerId, id);
+      return readOne(em, organizationId, id);
     });
   } catch (err) {
     if (isUniqueViolation(err) && input.slug !== undefined) throw slugTaken(input.slug);
@@ -76,8 +78,8 @@ export async function updateStatusPage(deps: StatusPagesDeps, ownerId: number, i
   return page;
 }
 
-export async function deleteStatusPage(deps: StatusPagesDeps, ownerId: number, id: number): Promise<void> {
-  const slug = await deleteOwnPage(deps.ds, ownerId, id);
+export async function deleteStatusPage(deps: StatusPagesDeps, organizationId: number, id: number): Promise<void> {
+  const slug = await deleteOwnPage(deps.ds, organizationId, id);
   if (slug === null) throw new NotFoundError('status page', id);
   await deps.cache.forget([deps.cache.keyOf('page', slug)]);
 }

@@ -10,7 +10,7 @@ export interface AlertRow {
   kind: AlertKind;
   monitor_id: number;
   owner_id: number;
-  owner_email: string;
+  member_emails: string[];
   monitor_name: string;
   monitor_url: string;
   email_enabled: boolean;
@@ -32,7 +32,7 @@ export interface AlertRow {
 }
 
 /** What every kind has in common, read from the row by loadAlert(). */
-export type AlertBaseOf = Pick<AlertContext, 'ref' | 'startedAt' | 'resolvedAt' | 'duration' | 'monitorId' | 'ownerId' | 'ownerEmail'
+export type AlertBaseOf = Pick<AlertContext, 'ref' | 'startedAt' | 'resolvedAt' | 'duration' | 'monitorId' | 'ownerId' | 'memberEmails'
   | 'monitorName' | 'monitorUrl' | 'emailEnabled' | 'emailRecipients' | 'slackWebhookUrl' | 'webhook'>;
 
 /** One message of a delivery: which notification, its start or end, the notice or a follow-up. */

@@ -1,4 +1,5 @@
 import { queryRows, type EntityManager } from '@uptime/db';
+import { MEMBER_EMAILS } from '../alert.repository';
 import type { DueFollowup, FollowupState } from './followup-schedule';
 
 /** An open downtime that may have follow-ups due, with what sending them needs. */
@@ -6,7 +7,7 @@ export interface FollowupCandidate extends FollowupState {
   notificationId: number;
   incidentId: number;
   emailRecipients: string[];
-  ownerEmail: string;
+  memberEmails: string[];
   escalationRecipients: string[];
 }
 
@@ -18,7 +19,7 @@ interface Row {
   escalation_after_minutes: number | null;
   escalation_recipients: string[];
   email_recipients: string[];
-  owner_email: string;
+  member_emails: string[];
   last_round: number | null;
   last_due: Date | null;
   escalated: boolean;
@@ -33,11 +34,10 @@ interface Row {
 const STATE_SQL = `
   SELECT n.id AS notification_id, n.alert_id AS incident_id, n.started_at,
          m.reminder_interval_minutes, m.escalation_after_minutes, m.escalation_recipients,
-         m.email_recipients, u.email AS owner_email, r.round AS last_round, r.due_at AS last_due,
+         m.email_recipients, ${MEMBER_EMAILS}, r.round AS last_round, r.due_at AS last_due,
          EXISTS (SELECT 1 FROM notification_followups e WHERE e.notification_id = n.id AND e.kind = 'escalation') AS escalated
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id
-    JOIN users u ON u.id = m.owner_id
     LEFT JOIN user_preferences p ON p.user_id = m.owner_id
     LEFT JOIN LATERAL (
       SELECT f.round, f.due_at FROM notification_followups f
@@ -58,7 +58,7 @@ const toCandidate = (row: Row): FollowupCandidate => ({
   hasEscalationRecipients: row.escalation_recipients.length > 0,
   isEscalated: row.escalated,
   emailRecipients: row.email_recipients,
-  ownerEmail: row.owner_email,
+  memberEmails: row.member_emails,
   escalationRecipients: row.escalation_recipients,
 });
 

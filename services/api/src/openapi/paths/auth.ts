@@ -102,7 +102,7 @@ export const AUTH_OPERATIONS: OperationSpec[] = [
       201: {
         description: 'The new token with its value',
         schema: dataEnvelope(ref('CreatedToken')),
-        example: dataExample({ id: 6, name: 'ci', token: 'upt_3q2-7wEvGZ0mHk4tqXfQz1Yw0b9sV8rT6uN5oM4pL3k', created_at: '2026-11-22T10:00:00.000Z', expires_at: '2027-02-20T10:00:00.000Z' }),
+        example: dataExample({ id: 6, name: 'ci', organization_id: 1, scope: 'write', token: 'upt_3q2-7wEvGZ0mHk4tqXfQz1Yw0b9sV8rT6uN5oM4pL3k', created_at: '2026-11-22T10:00:00.000Z', expires_at: '2027-02-20T10:00:00.000Z' }),
       },
     },
   },
