@@ -121,7 +121,7 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
     }
   };
   const uptime: UptimeSource = { ds, redis, prefix };
-  const big = seeded.bigUserId;
+  const big = seeded.bigOrganizationId;
   const totalPages = Math.ceil(Number(seeded.counts.monitors) / 25);
 
   await record('auth.token', 'API token lookup of a request (first of a token in this process: then cached 5 s)', () =>
@@ -144,8 +144,8 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
   }
 
   const page = (query: Record<string, string>): ReturnType<typeof parsePage> => parsePage(query, { defaultLimit: 25, maxLimit: 100 });
-  const list = async (userId: number, query: Record<string, string>): Promise<void> => {
-    const { items } = await listMonitors(ds, userId, parseMonitorFilters(query), page(query));
+  const list = async (organizationId: number, query: Record<string, string>): Promise<void> => {
+    const { items } = await listMonitors(ds, organizationId, parseMonitorFilters(query), page(query));
     await uptimeByMonitor(
       uptime,
       items.map((m) => m.id),
@@ -155,7 +155,7 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
   await record('api.list.deep', `GET /monitors?limit=25&page=${totalPages}, big user: the last page`, () =>
     list(big, { limit: '25', page: String(totalPages) }),
   );
-  await record('api.list.small', 'GET /monitors?limit=25&page=1, small user', () => list(seeded.smallUserId, { limit: '25', page: '1' }));
+  await record('api.list.small', 'GET /monitors?limit=25&page=1, small user', () => list(seeded.smallOrganizationId, { limit: '25', page: '1' }));
   await record(
     'api.list.filtered',
     'GET /monitors?limit=25&status=offline, big user (a filter is counted, not read from the counter)',
@@ -185,7 +185,7 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
   await record('api.dashboard.warm', 'GET /dashboard, big user again (uptime cache warm: every other request of the hour)', () =>
     dashboardOf(uptime, big),
   );
-  await record('api.dashboard.small', 'GET /dashboard, small user', () => dashboardOf(uptime, seeded.smallUserId));
+  await record('api.dashboard.small', 'GET /dashboard, small user', () => dashboardOf(uptime, seeded.smallOrganizationId));
 
   const active: { id: number; version: string }[] = await ds.query(
     `SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused'`,

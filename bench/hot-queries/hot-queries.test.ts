@@ -22,8 +22,8 @@ const ROLLUPS = ['check_rollups_5m', 'check_rollups_1h', 'check_rollups_1d'] as 
 
 /** Statements that read every row of the big user (99.8 % of monitors), where a scan is the plan. */
 const WHOLE_TABLE_READS: { path: RegExp; sql: RegExp }[] = [
-  // The dashboard counts every monitor of its owner by status.
-  { path: /^api\.dashboard(\.warm)?$/, sql: /^SELECT id, status, open_incident_id FROM monitors WHERE owner_id = \$1$/ },
+  // The dashboard counts every monitor of its organization by status.
+  { path: /^api\.dashboard(\.warm)?$/, sql: /^SELECT id, status, open_incident_id FROM monitors WHERE organization_id = \$1$/ },
   // The reconciler compares every active monitor with Redis.
   {
     path: /^reconciler$/,
@@ -97,16 +97,16 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
       return seq.map((rel) => `${s.path}: Seq Scan on ${rel} in ${s.sql.slice(0, 90)}`);
     });
     expect(violations).toEqual([]);
-    // The whole-owner reads are what their exemption says: one scan of monitors, nothing else.
+    // The whole-organization reads are what their exemption says: one scan of monitors, nothing else.
     for (const w of WHOLE_TABLE_READS) {
       for (const s of r.statements.filter((x) => w.path.test(x.path) && w.sql.test(x.sql))) expect(seqScansOf(s)).toEqual(['monitors']);
     }
   });
 
-  it('looks up a bearer token by its hash index and marks it used by primary key', () => {
+  it('looks up a bearer token by its hash index, its user and membership by primary key, and marks it used by primary key', () => {
     const lookup = statement('auth.token', /FROM api_tokens t JOIN users u .* WHERE t\.token_hash = \$1$/);
-    expect(types(lookup)).toEqual(['Nested Loop', 'Index Scan', 'Index Scan']);
-    expect(indexes(lookup)).toEqual(['api_tokens_token_hash_key', 'users_pkey']);
+    expect(types(lookup)).toEqual(['Nested Loop', 'Nested Loop', 'Index Scan', 'Index Scan', 'Index Scan']);
+    expect([...indexes(lookup)].sort()).toEqual(['api_tokens_token_hash_key', 'organization_members_user_idx', 'users_pkey']);
     const touch = statement('auth.token', /^UPDATE api_tokens SET last_used_at/);
     expect(indexes(touch)).toEqual(['api_tokens_pkey']);
   });
@@ -182,7 +182,7 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
 
   it("pages the big user's monitors in id order from an index, without a sort", () => {
     for (const path of ['api.list', 'api.list.deep']) {
-      const page = statement(path, /^SELECT \* FROM monitors WHERE owner_id = \$1 ORDER BY id OFFSET \$2 LIMIT \$3$/);
+      const page = statement(path, /^SELECT \* FROM monitors WHERE organization_id = \$1 ORDER BY id OFFSET \$2 LIMIT \$3$/);
       expect(types(page)).toEqual(['Limit', 'Index Scan']);
       expect(indexes(page)).toEqual(['monitors_pkey']);
       // One statement for the page: no query of its agents' ids (the list does not show them).
@@ -190,43 +190,43 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
     }
   });
 
-  it("reads an unfiltered list's total from the owner's counter rows, counting no monitor", () => {
+  it("reads an unfiltered list's total from the organization's counter rows, counting no monitor", () => {
     for (const path of ['api.list', 'api.list.deep', 'api.list.small']) {
       const total = statement(
         path,
-        /^SELECT coalesce\(sum\(monitors\), 0\)::int AS monitors FROM owner_monitor_counts WHERE owner_id = \$1$/,
+        /^SELECT coalesce\(sum\(monitors\), 0\)::int AS monitors FROM organization_monitor_counts WHERE organization_id = \$1$/,
       );
-      expect(relationsScanned(total)).toEqual(['owner_monitor_counts']);
+      expect(relationsScanned(total)).toEqual(['organization_monitor_counts']);
       expect(total.figures!.rows).toBe(1);
       expect(statementsOf(path).filter((s) => /count\(\*\)/.test(s.sql))).toEqual([]);
     }
   });
 
-  it("pages the small user's monitors through the owner index", () => {
-    const page = statement('api.list.small', /^SELECT \* FROM monitors WHERE owner_id = \$1 ORDER BY id OFFSET \$2 LIMIT \$3$/);
+  it("pages the small user's monitors through the organization index", () => {
+    const page = statement('api.list.small', /^SELECT \* FROM monitors WHERE organization_id = \$1 ORDER BY id OFFSET \$2 LIMIT \$3$/);
     expect(types(page)).toEqual(['Limit', 'Index Scan']);
-    expect(indexes(page)).toEqual(['monitors_owner_idx']);
+    expect(indexes(page)).toEqual(['monitors_organization_idx']);
   });
 
   it("counts a filtered list's monitors through the index of its filter", () => {
-    const count = statement('api.list.filtered', /^SELECT count\(\*\)::int AS total FROM monitors WHERE owner_id = \$1 AND status = \$2$/);
-    expect(indexes(count)).toEqual(['monitors_owner_status_idx']);
+    const count = statement('api.list.filtered', /^SELECT count\(\*\)::int AS total FROM monitors WHERE organization_id = \$1 AND status = \$2$/);
+    expect(indexes(count)).toEqual(['monitors_organization_status_idx']);
     expect(count.figures!.rows).toBe(1);
     expect(relationsScanned(count)).toEqual(['monitors']);
-    expect(statementsOf('api.list.filtered').some((s) => /owner_monitor_counts/.test(s.sql))).toBe(false);
+    expect(statementsOf('api.list.filtered').some((s) => /organization_monitor_counts/.test(s.sql))).toBe(false);
   });
 
-  it('reads one monitor through an index of its id and owner, its agents by their key', () => {
+  it('reads one monitor through an index of its id and organization, its agents by their key', () => {
     for (const path of ['api.get', 'api.history', 'api.results', 'api.stats.24h']) {
       const read = statement(
         path,
-        /^SELECT m\.\*, ARRAY\(SELECT ma\.agent_id FROM monitor_agents ma .* WHERE m\.id = \$1 AND m\.owner_id = \$2$/,
+        /^SELECT m\.\*, ARRAY\(SELECT ma\.agent_id FROM monitor_agents ma .* WHERE m\.id = \$1 AND m\.organization_id = \$2$/,
       );
       // The row by index (no Limit: the primary key makes it one), the agents' ids as its SubPlan.
       expect(types(read)).toEqual(['Index Scan', 'Index Only Scan']);
       const [agents, monitor, ...rest] = indexes(read);
       expect(agents).toBe('monitor_agents_pkey');
-      expect(monitor).toMatch(/^monitors_(pkey|owner_idx)$/);
+      expect(monitor).toMatch(/^monitors_(pkey|organization_idx)$/);
       expect(rest).toEqual([]);
       expect(read.figures!.rows).toBe(1);
     }
@@ -333,10 +333,10 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
     for (const path of ['api.dashboard', 'api.dashboard.small']) {
       const down = statement(path, /LEFT JOIN incidents i ON i\.id = m\.open_incident_id/);
       expect(types(down)).toContain('Nested Loop');
-      expect(indexes(down)).toEqual(['alerts_pkey', 'monitors_owner_status_idx']);
+      expect(indexes(down)).toEqual(['alerts_pkey', 'monitors_organization_status_idx']);
     }
-    const counts = statement('api.dashboard.small', /^SELECT id, status, open_incident_id FROM monitors WHERE owner_id = \$1$/);
-    expect(indexes(counts)[0]).toMatch(/^monitors_owner_/);
+    const counts = statement('api.dashboard.small', /^SELECT id, status, open_incident_id FROM monitors WHERE organization_id = \$1$/);
+    expect(indexes(counts)[0]).toMatch(/^monitors_organization_/);
   });
 
   it('reconciles by reading every active monitor once and the unscheduled ones by primary key', () => {

@@ -55,6 +55,9 @@ export interface Seeded {
   now: Date;
   bigUserId: number;
   smallUserId: number;
+  /** The two users' personal organizations, which the API's reads are scoped by. */
+  bigOrganizationId: number;
+  smallOrganizationId: number;
   bigToken: string;
   smallToken: string;
   /** The big user's monitor with full history: a result every 30 s since yesterday 00:00 UTC, rollups over 400 days, agents. */
@@ -238,10 +241,12 @@ export async function seedHotQueryData(ds: DataSource, size: SeedSize, now = new
     hashApiToken(bigToken),
     hashApiToken(smallToken),
   ]);
+  // Two statements: a user's personal organization is made by a trigger at the end of the
+  // statement that inserts the user, and a token is placed in it.
+  await ds.query(`INSERT INTO users (email) SELECT 'token-user-' || g || '@example.test' FROM generate_series(1, $1::int) AS g`, [size.tokenUsers]);
   await ds.query(
-    `WITH u AS (INSERT INTO users (email) SELECT 'token-user-' || g || '@example.test' FROM generate_series(1, $1::int) AS g RETURNING id)
-     INSERT INTO api_tokens (user_id, name, token_hash, last_used_at) SELECT id, 'ci', encode(sha256(('t' || id)::bytea), 'hex'), now() FROM u`,
-    [size.tokenUsers],
+    `INSERT INTO api_tokens (user_id, name, token_hash, last_used_at)
+     SELECT id, 'ci', encode(sha256(('t' || id)::bytea), 'hex'), now() FROM users WHERE email LIKE 'token-user-%'`,
   );
 
   await seedMonitors(ds, big.id, size.monitors, now, 'big');
@@ -292,6 +297,8 @@ export async function seedHotQueryData(ds: DataSource, size: SeedSize, now = new
     now,
     bigUserId: big.id,
     smallUserId: small.id,
+    bigOrganizationId: (await one<{ id: number }>(ds, `SELECT id FROM organizations WHERE personal_user_id = $1`, [big.id])).id,
+    smallOrganizationId: (await one<{ id: number }>(ds, `SELECT id FROM organizations WHERE personal_user_id = $1`, [small.id])).id,
     bigToken,
     smallToken,
     historyMonitorId,
