@@ -26,7 +26,7 @@ import { seedHotQueryData, seedSizeFor } from './hot-queries/seed';
  * each, as two check-workers at that rate), and meanwhile, every ~100 ms:
  * - times each part of the list as the route runs it, one after another: the page and total
  *   (listMonitors), uptime (uptimeByMonitor), presenting (toMonitorResponse) and serialising
- *   (JSON.stringify of the envelope); plus the owner-wide count(*) and the owner's counter row
+ *   (JSON.stringify of the envelope); plus the organization-wide count(*) and its counter row
  *   on their own, so both can be compared whichever of them the list reads;
  * - times the whole request through the real app over HTTP (pages 1–20, as bench:capacity asks).
  * Prints p50 / p95 / p99 / max of each. A micro-benchmark on a shared machine: indicative only.
@@ -100,26 +100,28 @@ async function main(): Promise<void> {
   const writerDs = await openDatabase(databaseUrl, { poolSize: 4, applicationName: 'bench-list-writer' });
   const redis = createRedisConnection(REDIS_URL, 'bench-list');
   try {
-    let bigUserId: number;
+    let bigOrganizationId: number;
     let token: string;
-    const [existing] = (await ds.query(`SELECT id FROM users WHERE email = 'big@example.test'`)) as { id: number }[];
+    const [existing] = (await ds.query(
+      `SELECT o.id FROM users u JOIN organizations o ON o.personal_user_id = u.id WHERE u.email = 'big@example.test'`,
+    )) as { id: number }[];
     if (existing && args.has('token')) {
-      bigUserId = existing.id;
+      bigOrganizationId = existing.id;
       token = args.get('token')!;
       log(`reusing ${databaseUrl}`);
     } else {
       const t = performance.now();
       const seeded = await seedHotQueryData(ds, seedSizeFor(MONITORS));
-      bigUserId = seeded.bigUserId;
+      bigOrganizationId = seeded.bigOrganizationId;
       token = seeded.bigToken;
       log(
         `seeded ${databaseUrl} in ${Math.round(performance.now() - t)} ms; with --keep 1, reuse it with --database ${databaseUrl} --token ${token}`,
       );
     }
     const ids = (
-      (await ds.query(`SELECT id FROM monitors WHERE owner_id = $1 AND status <> 'paused' ORDER BY id`, [bigUserId])) as { id: number }[]
+      (await ds.query(`SELECT id FROM monitors WHERE organization_id = $1 AND status <> 'paused' ORDER BY id`, [bigOrganizationId])) as { id: number }[]
     ).map((r) => r.id);
-    const [{ counter }] = (await ds.query(`SELECT to_regclass('owner_monitor_counts') IS NOT NULL AS counter`)) as [{ counter: boolean }];
+    const [{ counter }] = (await ds.query(`SELECT to_regclass('organization_monitor_counts') IS NOT NULL AS counter`)) as [{ counter: boolean }];
 
     const config = loadConfig({
       NODE_ENV: 'production',
@@ -145,8 +147,8 @@ async function main(): Promise<void> {
       serialise: [] as number[],
       'route in all (the four above)': [] as number[],
       'page alone (SQL)': [] as number[],
-      'owner count(*) alone': [] as number[],
-      'owner counter rows alone': [] as number[],
+      'organization count(*) alone': [] as number[],
+      'organization counter rows alone': [] as number[],
       'uptime cache read alone (HMGET)': [] as number[],
       'HTTP GET /monitors?limit=25&page=1..20': [] as number[],
     };
@@ -154,7 +156,7 @@ async function main(): Promise<void> {
     const samplePage = async (n: number): Promise<void> => {
       const page = { page: n, limit: 25, offset: (n - 1) * 25 };
       const t = performance.now();
-      const { items, total } = await timed(parts['list (page + total)'], () => listMonitors(ds, bigUserId, {}, page));
+      const { items, total } = await timed(parts['list (page + total)'], () => listMonitors(ds, bigOrganizationId, {}, page));
       const up = await timed(parts.uptime, () =>
         uptimeByMonitor(
           uptime,
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
     for (let n = 1; n <= 20; n += 1) await samplePage(n);
     for (const list of Object.values(parts)) list.length = 0;
 
-    log(`recording ${RATE} checks/s for ${SECONDS} s (owner counter table: ${counter ? 'yes' : 'no'})`);
+    log(`recording ${RATE} checks/s for ${SECONDS} s (organization counter table: ${counter ? 'yes' : 'no'})`);
     const checks = startChecks(writerDs, ids, RATE, 2);
     // The writers stop before the databases close, also when a sample fails: else their next
     // batch meets a closed pool and that error hides the sample's.
@@ -182,7 +184,7 @@ async function main(): Promise<void> {
         const n = 1 + (sample++ % Math.min(20, Math.ceil(ids.length / 25)));
         await samplePage(n);
         await timed(parts['page alone (SQL)'], () =>
-          ds.query('SELECT * FROM monitors WHERE owner_id = $1 ORDER BY id OFFSET $2 LIMIT 25', [bigUserId, (n - 1) * 25]),
+          ds.query('SELECT * FROM monitors WHERE organization_id = $1 ORDER BY id OFFSET $2 LIMIT 25', [bigOrganizationId, (n - 1) * 25]),
         );
         await timed(parts['uptime cache read alone (HMGET)'], () =>
           redis.hmget(
@@ -190,10 +192,10 @@ async function main(): Promise<void> {
             ...ids.slice((n - 1) * 25, n * 25).map(String),
           ),
         );
-        await timed(parts['owner count(*) alone'], () => ds.query('SELECT count(*)::int FROM monitors WHERE owner_id = $1', [bigUserId]));
+        await timed(parts['organization count(*) alone'], () => ds.query('SELECT count(*)::int FROM monitors WHERE organization_id = $1', [bigOrganizationId]));
         if (counter)
-          await timed(parts['owner counter rows alone'], () =>
-            ds.query('SELECT coalesce(sum(monitors), 0)::int AS monitors FROM owner_monitor_counts WHERE owner_id = $1', [bigUserId]),
+          await timed(parts['organization counter rows alone'], () =>
+            ds.query('SELECT coalesce(sum(monitors), 0)::int AS monitors FROM organization_monitor_counts WHERE organization_id = $1', [bigOrganizationId]),
           );
         await timed(parts['HTTP GET /monitors?limit=25&page=1..20'], async () => {
           const res = await fetch(`${api}/monitors?limit=25&page=${n}`, { headers: { authorization: auth } });
