@@ -10,6 +10,8 @@ export interface DocumentedOperation {
   name: string;
   /** Whether it takes a caller (a token or a session): its `security` names a scheme. */
   takesCaller: boolean;
+  /** The security schemes it accepts (`bearerAuth`, `sessionCookie`). */
+  schemes: string[];
   /** `x-required-role`: what the caller must be in the organization (auth/permissions.ts needOf). */
   requiredRole: string | undefined;
   /** The names of its path parameters, in order. */
@@ -45,6 +47,7 @@ export function documentedOperations(): DocumentedOperation[] {
         path,
         name: `${method.toUpperCase()} ${path}`,
         takesCaller: security.length > 0,
+        schemes: security.flatMap((requirement) => Object.keys(requirement as object)),
         requiredRole: op['x-required-role'] as string | undefined,
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
         bodyExample: body?.content?.['application/json']?.example,
