@@ -186,6 +186,45 @@ describe('organization isolation, every documented operation', () => {
     );
   });
 
+  describe('A’s own resources naming B’s', () => {
+    // What a body or a header of A's may name of B's: nothing of B's is found through it.
+    it.each(['session', 'write token'] as const)('X-Organization-Id naming B is 404 ORGANIZATION_NOT_FOUND (%s)', async (via) => {
+      const actor = callersOfA(o.world)[via === 'session' ? 0 : 1]!;
+      const res = await actor.as(request(o.h.app).get('/api/v1/monitors')).set('X-Organization-Id', String(o.world.b.id));
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND' });
+      expect(res.text).not.toContain(B_MARKER);
+    });
+
+    it('a monitor of A may not depend on B’s, made or changed', async () => {
+      const [owner, { b, a }] = [o.world.a.users.owner.writeToken, o.world];
+      const made = await owner.as(request(o.h.app).post('/api/v1/monitors')).send({ name: 'Depends', url: o.world.targetUrl, type: 'http', depends_on: [b.ids.monitors] });
+      const changed = await owner.as(request(o.h.app).patch(`/api/v1/monitors/${a.ids.monitors}`)).send({ depends_on: [b.ids.monitors] });
+      for (const res of [made, changed]) expect({ status: res.status, details: res.body.error?.details }).toEqual({ status: 400, details: { depends_on: [expect.stringContaining(String(b.ids.monitors))] } });
+    });
+
+    it('B’s private agent cannot be assigned to A’s monitor', async () => {
+      const { a, b } = o.world;
+      const res = await a.users.owner.writeToken.as(request(o.h.app).post(`/api/v1/monitors/${a.ids.monitors}/agents`)).send({ agent_ids: [b.ids.agents] });
+      expect({ status: res.status, code: res.body.error?.code, details: res.body.error?.details }).toEqual({ status: 403, code: 'INSUFFICIENT_PERMISSIONS', details: { agent_ids: [b.ids.agents] } });
+    });
+
+    it.each(['status-pages', 'maintenance-windows'] as const)('A’s %s may not list B’s monitor', async (kind) => {
+      const { a, b } = o.world;
+      const res = await a.users.owner.writeToken.as(request(o.h.app).patch(`/api/v1/${kind}/${a.ids[kind]}`)).send({ monitor_ids: [b.ids.monitors] });
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(res.text).not.toContain(B_MARKER);
+    });
+
+    it('a test send of A’s alerts goes to A’s members, never to B’s', async () => {
+      const { a, b } = o.world;
+      const res = await a.users.owner.writeToken.as(request(o.h.app).post(`/api/v1/monitors/${a.ids.monitors}/alerts/test`)).send({});
+      expect(res.status).toBe(200);
+      const recipients: string[] = res.body.data.deliveries.map((d: { recipient: string }) => d.recipient);
+      expect(recipients).toContain(a.users.owner.user.email);
+      expect(recipients).not.toContain(b.owner.user.email);
+    });
+  });
+
   describe('a user in both organizations', () => {
     it('acting in A, neither lists nor revokes their token of B', async () => {
       const world = o.world;
