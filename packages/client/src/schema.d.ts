@@ -725,7 +725,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your API tokens */
+        /**
+         * Your API tokens
+         * @description Those acting in the organization the request acts in (a token its own, a session the one `X-Organization-Id` names, else your personal one); your tokens of other organizations are listed from there.
+         */
         get: operations["listTokens"];
         put?: never;
         /**
@@ -749,7 +752,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token */
+        /**
+         * Revoke an API token
+         * @description One of your tokens acting in the organization the request acts in; any other token is 404 TOKEN_NOT_FOUND.
+         */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -3428,7 +3434,7 @@ export interface components {
                 };
             };
         };
-        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); TOKEN_NOT_FOUND: no such token of the caller */
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); TOKEN_NOT_FOUND: no such token of the caller in the organization the request acts in */
         "ORGANIZATION_NOT_FOUND.TOKEN_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

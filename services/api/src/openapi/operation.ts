@@ -76,7 +76,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   MONITOR_NOT_FOUND: "no such monitor (another user's answers the same)",
   NOTIFICATION_NOT_FOUND: "no such notification (another user's answers the same)",
   AGENT_NOT_FOUND: 'no such agent visible to the caller',
-  TOKEN_NOT_FOUND: 'no such token of the caller',
+  TOKEN_NOT_FOUND: 'no such token of the caller in the organization the request acts in',
   STATUS_PAGE_NOT_FOUND: "no such status page (another user's answers the same)",
   MAINTENANCE_WINDOW_NOT_FOUND: "no such maintenance window (another user's answers the same)",
   ORGANIZATION_NOT_FOUND: 'no such organization of which the caller is a member (X-Organization-Id or the path names it)',
