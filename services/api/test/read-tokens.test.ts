@@ -200,6 +200,44 @@ describe("a token's rights are the lesser of its scope and its user's role", () 
   });
 });
 
+/**
+ * The members API changes a role or removes a member and forgets the member's cached tokens
+ * (TokenCache.forgetMember): through it a change applies to tokens on the next request, not
+ * within TOKEN_CACHE_TTL_MS. Driven by the operations the document has, once it has them.
+ */
+const memberOperation = (method: string): OperationSpec | undefined =>
+  OPERATIONS.find((op) => op.method === method && /^\/api\/v1\/organizations\/\{\w+\}\/members\/\{\w+\}$/.test(op.path));
+const changeRole = memberOperation('patch');
+const removeMember = memberOperation('delete');
+const memberPath = (op: OperationSpec, userId: number): string => {
+  let n = 0;
+  return op.path.replace(/\{\w+\}/g, () => String(n++ === 0 ? org.world.a.id : userId));
+};
+
+describe('a change through the members API applies to tokens at once', () => {
+  const write = (actor: Actor, name: string): request.Test =>
+    actor.as(request(org.h.app).post('/api/v1/monitors')).send({ name, url: org.world.targetUrl, type: 'http', check_interval: 300 });
+
+  (changeRole ? it : it.skip)('PATCH .../members/{user_id} {role: viewer}: the write token is refused on the next request', async () => {
+    const demoted = await aRoleUser(org.h, org.world.a.id, 'member', 'A member demoted through the API');
+    expect((await write(demoted.writeToken, 'before')).status).toBe(201);
+    const res = await org.world.a.users.owner.session.as(request(org.h.app).patch(memberPath(changeRole!, demoted.user.id))).send({ role: 'viewer' });
+    expect(res.status).toBe(200);
+    const byToken = await write(demoted.writeToken, 'after');
+    expect([byToken.status, byToken.body.error?.details]).toEqual([403, { required_role: 'member', role: 'viewer' }]);
+  });
+
+  (removeMember ? it : it.skip)('DELETE .../members/{user_id}: the token is 401 and the session 404 on the next request', async () => {
+    const leaving = await aRoleUser(org.h, org.world.a.id, 'member', 'A member removed through the API');
+    expect((await leaving.readToken.as(request(org.h.app).get('/api/v1/monitors'))).status).toBe(200);
+    const res = await org.world.a.users.owner.session.as(request(org.h.app).delete(memberPath(removeMember!, leaving.user.id)));
+    expect(res.status).toBe(200);
+    expect((await leaving.readToken.as(request(org.h.app).get('/api/v1/monitors'))).status).toBe(401);
+    const bySession = await leaving.session.as(request(org.h.app).get('/api/v1/monitors'));
+    expect([bySession.status, bySession.body.error?.code]).toEqual([404, 'ORGANIZATION_NOT_FOUND']);
+  });
+});
+
 describe('POST /auth/tokens organization_id', () => {
   const create = (actor: Actor, body: object): request.Test => actor.as(request(org.h.app).post('/api/v1/auth/tokens')).send({ name: 'elsewhere', ...body });
 
