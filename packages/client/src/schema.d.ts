@@ -725,7 +725,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your API tokens */
+        /**
+         * Your API tokens
+         * @description Those acting in the organization the request acts in (a token its own, a session the one `X-Organization-Id` names, else your personal one); your tokens of other organizations are listed from there.
+         */
         get: operations["listTokens"];
         put?: never;
         /**
@@ -749,7 +752,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token */
+        /**
+         * Revoke an API token
+         * @description One of your tokens acting in the organization the request acts in; any other token is 404 TOKEN_NOT_FOUND.
+         */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -1180,6 +1186,32 @@ export interface components {
             /** @description The agents the caller may not assign */
             agent_ids: number[];
         };
+        /** @description INSUFFICIENT_PERMISSIONS details when the caller's role is below the one the operation needs (docs/organizations.md, "Roles") */
+        RefusedRoleDetails: {
+            /**
+             * @description The least role the operation needs in the organization the request acts in
+             * @enum {string}
+             */
+            required_role: "viewer" | "member" | "admin" | "owner";
+            /**
+             * @description The caller's role there
+             * @enum {string}
+             */
+            role: "viewer" | "member" | "admin" | "owner";
+        };
+        /** @description INSUFFICIENT_PERMISSIONS details when a read token asks for a change (docs/organizations.md, "Tokens") */
+        RefusedScopeDetails: {
+            /**
+             * @description The scope a change needs
+             * @constant
+             */
+            required_scope: "write";
+            /**
+             * @description The token's scope
+             * @constant
+             */
+            scope: "read";
+        };
         /** @description Every error answer (docs/errors.md) */
         ErrorResponse: {
             error: {
@@ -1190,7 +1222,7 @@ export interface components {
                 code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For people; never a stack trace */
                 message: string;
-                details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"];
+                details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"] | components["schemas"]["RefusedRoleDetails"] | components["schemas"]["RefusedScopeDetails"];
             };
             meta: components["schemas"]["Meta"];
         };
@@ -2945,6 +2977,38 @@ export interface components {
                 };
             };
         };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it) */
+        ORGANIZATION_NOT_FOUND: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
         /** @description PAYLOAD_TOO_LARGE: a JSON body over 1 MiB */
         PAYLOAD_TOO_LARGE: {
             headers: {
@@ -3172,14 +3236,14 @@ export interface components {
                         /** @enum {string} */
                         code: "INSUFFICIENT_PERMISSIONS";
                         message: string;
-                        details?: components["schemas"]["RefusedAgentsDetails"];
+                        details?: components["schemas"]["RefusedRoleDetails"] | components["schemas"]["RefusedScopeDetails"] | components["schemas"]["RefusedAgentsDetails"];
                     };
                     meta: components["schemas"]["Meta"];
                 };
             };
         };
-        /** @description MONITOR_NOT_FOUND: no such monitor (another user's answers the same) */
-        MONITOR_NOT_FOUND: {
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); MONITOR_NOT_FOUND: no such monitor (another user's answers the same) */
+        "ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3191,8 +3255,8 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "MONITOR_NOT_FOUND",
-                 *         "message": "No such monitor (another user's answers the same)"
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3203,15 +3267,15 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "MONITOR_NOT_FOUND";
+                        code: "ORGANIZATION_NOT_FOUND" | "MONITOR_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
                 };
             };
         };
-        /** @description NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
-        NOTIFICATION_NOT_FOUND: {
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
+        "ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3223,8 +3287,8 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "NOTIFICATION_NOT_FOUND",
-                 *         "message": "No such notification (another user's answers the same)"
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3235,7 +3299,7 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "NOTIFICATION_NOT_FOUND";
+                        code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -3306,8 +3370,8 @@ export interface components {
                 };
             };
         };
-        /** @description AGENT_NOT_FOUND: no such agent visible to the caller */
-        AGENT_NOT_FOUND: {
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); AGENT_NOT_FOUND: no such agent visible to the caller */
+        "ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3319,8 +3383,8 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "AGENT_NOT_FOUND",
-                 *         "message": "No such agent visible to the caller"
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3331,7 +3395,7 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "AGENT_NOT_FOUND";
+                        code: "ORGANIZATION_NOT_FOUND" | "AGENT_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -3370,8 +3434,8 @@ export interface components {
                 };
             };
         };
-        /** @description TOKEN_NOT_FOUND: no such token of the caller */
-        TOKEN_NOT_FOUND: {
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); TOKEN_NOT_FOUND: no such token of the caller in the organization the request acts in */
+        "ORGANIZATION_NOT_FOUND.TOKEN_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3383,8 +3447,8 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "TOKEN_NOT_FOUND",
-                 *         "message": "No such token of the caller"
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3395,15 +3459,15 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "TOKEN_NOT_FOUND";
+                        code: "ORGANIZATION_NOT_FOUND" | "TOKEN_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
                 };
             };
         };
-        /** @description STATUS_PAGE_NOT_FOUND: no such status page (another user's answers the same) */
-        STATUS_PAGE_NOT_FOUND: {
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); STATUS_PAGE_NOT_FOUND: no such status page (another user's answers the same) */
+        "ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3415,8 +3479,8 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "STATUS_PAGE_NOT_FOUND",
-                 *         "message": "No such status page (another user's answers the same)"
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3427,15 +3491,15 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "STATUS_PAGE_NOT_FOUND";
+                        code: "ORGANIZATION_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
                 };
             };
         };
-        /** @description MAINTENANCE_WINDOW_NOT_FOUND: no such maintenance window (another user's answers the same) */
-        MAINTENANCE_WINDOW_NOT_FOUND: {
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); MAINTENANCE_WINDOW_NOT_FOUND: no such maintenance window (another user's answers the same) */
+        "ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND": {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3447,8 +3511,8 @@ export interface components {
                 /**
                  * @example {
                  *       "error": {
-                 *         "code": "MAINTENANCE_WINDOW_NOT_FOUND",
-                 *         "message": "No such maintenance window (another user's answers the same)"
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
                  *       },
                  *       "meta": {
                  *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -3459,7 +3523,7 @@ export interface components {
                 "application/json": {
                     error: {
                         /** @enum {string} */
-                        code: "MAINTENANCE_WINDOW_NOT_FOUND";
+                        code: "ORGANIZATION_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -3628,6 +3692,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -3726,6 +3791,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -3799,6 +3865,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -3898,7 +3965,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4002,7 +4069,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4050,7 +4117,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4154,7 +4221,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4258,7 +4325,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4362,7 +4429,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4457,7 +4524,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4552,7 +4619,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4616,7 +4683,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4711,7 +4778,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4803,7 +4870,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4886,7 +4953,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -4955,7 +5022,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5037,7 +5104,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5078,7 +5145,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5132,7 +5199,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5186,7 +5253,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5258,7 +5325,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5329,7 +5396,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5418,6 +5485,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5502,6 +5570,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5585,6 +5654,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5673,7 +5743,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["NOTIFICATION_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5730,7 +5800,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["NOTIFICATION_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5788,7 +5858,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["NOTIFICATION_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND"];
             409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -5875,6 +5945,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5946,6 +6017,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6014,6 +6086,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -6086,6 +6159,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6120,6 +6194,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6181,7 +6256,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6253,7 +6328,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -6302,7 +6377,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6374,7 +6449,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6416,7 +6491,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6458,7 +6533,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6532,7 +6607,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["AGENT_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.AGENT_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6666,6 +6741,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6716,6 +6792,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6757,6 +6834,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6824,6 +6902,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6886,6 +6965,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6933,7 +7013,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["TOKEN_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.TOKEN_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7115,6 +7195,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7165,6 +7246,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7226,6 +7308,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7304,6 +7387,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7381,6 +7465,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -7450,7 +7535,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7533,7 +7618,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -7582,7 +7667,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7665,7 +7750,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["STATUS_PAGE_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
@@ -7719,7 +7804,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7774,7 +7859,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -7822,7 +7907,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MONITOR_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -8941,6 +9026,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -9021,6 +9107,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -9086,7 +9173,7 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
-            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -9165,7 +9252,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -9213,7 +9300,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -9292,7 +9379,7 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
-            404: components["responses"]["MAINTENANCE_WINDOW_NOT_FOUND"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -14,18 +14,23 @@ export async function insertToken(
   return entityFromRow(ds, ApiToken, row!);
 }
 
-/** One page of the user's tokens, id order, and how many there are. */
-export async function listUserTokens(ds: DataSource, userId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
+/**
+ * One page of the user's tokens acting in `organizationId`, id order, and how many there are: a
+ * caller sees only the tokens of the organization it acts in (docs/organizations.md).
+ */
+export async function listUserTokens(ds: DataSource, userId: number, organizationId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    ds.query(`SELECT * FROM api_tokens WHERE user_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [userId, page.limit, page.offset]) as Promise<Record<string, unknown>[]>,
-    ds.query(`SELECT count(*)::int AS total FROM api_tokens WHERE user_id = $1`, [userId]) as Promise<{ total: number }[]>,
+    ds.query(`SELECT * FROM api_tokens WHERE organization_id = $1 AND user_id = $2 ORDER BY id LIMIT $3 OFFSET $4`, [organizationId, userId, page.limit, page.offset]) as Promise<
+      Record<string, unknown>[]
+    >,
+    ds.query(`SELECT count(*)::int AS total FROM api_tokens WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]) as Promise<{ total: number }[]>,
   ]);
   return { items: rows.map((row) => entityFromRow(ds, ApiToken, row)), total: count?.total ?? 0 };
 }
 
-/** Deletes the user's token; false when they have none with this id. */
-export async function deleteUserToken(ds: DataSource, userId: number, tokenId: number): Promise<boolean> {
-  return (await queryAffected(ds.manager, `DELETE FROM api_tokens WHERE id = $1 AND user_id = $2`, [tokenId, userId])) > 0;
+/** Deletes the user's token acting in `organizationId`; false when they have none with this id there. */
+export async function deleteUserToken(ds: DataSource, userId: number, organizationId: number, tokenId: number): Promise<boolean> {
+  return (await queryAffected(ds.manager, `DELETE FROM api_tokens WHERE id = $1 AND organization_id = $2 AND user_id = $3`, [tokenId, organizationId, userId])) > 0;
 }
 
 /** The token with this hash and its user, as a request authenticates with it; undefined when unknown. */

@@ -12,7 +12,7 @@ import { toTokenResponse } from './token.presenter';
 import { CreateTokenDto } from './tokens.dto';
 import { createToken, listTokens, revokeToken } from './tokens.service';
 
-/** `/auth/tokens`: API tokens of the caller (docs/security.md). */
+/** `/auth/tokens`: API tokens of the caller in the organization the request acts in (docs/security.md, docs/organizations.md). */
 export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
   const router = Router();
   router.post('/', async (req, res) => {
@@ -33,11 +33,14 @@ export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
   });
   router.get('/', async (req, res) => {
     const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 50, maxLimit: 100 });
-    const { items, total } = await listTokens(ds, callerOf(req).id, page);
+    const caller = callerOf(req);
+    // Only the tokens of the organization the request acts in: another organization's are not its business.
+    const { items, total } = await listTokens(ds, { userId: caller.id, organizationId: caller.organizationId }, page);
     sendList(res, items.map(toTokenResponse), { page: page.page, limit: page.limit, total });
   });
   router.delete('/:id', async (req, res) => {
-    await revokeToken(ds, tokenCache, callerOf(req).id, parseId(req.params.id, 'token'));
+    const caller = callerOf(req);
+    await revokeToken(ds, tokenCache, { userId: caller.id, organizationId: caller.organizationId }, parseId(req.params.id, 'token'));
     sendMessage(res, 'Token revoked');
   });
   return router;

@@ -28,15 +28,21 @@ export async function createToken(ds: DataSource, { expiresInDays, ...fields }: 
   return { token, plaintext };
 }
 
-export function listTokens(ds: DataSource, userId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
-  return listUserTokens(ds, userId, page);
+/** Whose tokens a request may see and revoke: its user's, in the organization it acts in. */
+export interface TokenHolder {
+  userId: number;
+  organizationId: number;
+}
+
+export function listTokens(ds: DataSource, holder: TokenHolder, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
+  return listUserTokens(ds, holder.userId, holder.organizationId, page);
 }
 
 /**
  * Revokes by deleting: a revoked token can never authenticate again, in this process from the
  * next request on (it is dropped from the process's token cache).
  */
-export async function revokeToken(ds: DataSource, tokenCache: TokenCache, userId: number, tokenId: number): Promise<void> {
-  if (!(await deleteUserToken(ds, userId, tokenId))) throw new NotFoundError('token', tokenId);
+export async function revokeToken(ds: DataSource, tokenCache: TokenCache, holder: TokenHolder, tokenId: number): Promise<void> {
+  if (!(await deleteUserToken(ds, holder.userId, holder.organizationId, tokenId))) throw new NotFoundError('token', tokenId);
   tokenCache.forgetToken(tokenId);
 }

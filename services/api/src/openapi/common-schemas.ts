@@ -1,3 +1,4 @@
+import { ORGANIZATION_ROLES } from '@uptime/db';
 import { ERROR_CODES } from '@uptime/errors';
 import { AgentIdsDto } from '../agents/agent.dto';
 import type { Meta, Pagination } from '../http/envelope';
@@ -58,6 +59,20 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
     { agent_ids: arrayOf(int({ minimum: 1, maximum: INT32_MAX }), { maxItems: AgentIdsMax, description: 'The agents the caller may not assign' }) },
     { description: 'INSUFFICIENT_PERMISSIONS details when assigning agents' },
   ),
+  RefusedRoleDetails: objectOf<{ required_role: string; role: string }>(
+    {
+      required_role: enumOf(ORGANIZATION_ROLES, { description: 'The least role the operation needs in the organization the request acts in' }),
+      role: enumOf(ORGANIZATION_ROLES, { description: "The caller's role there" }),
+    },
+    { description: 'INSUFFICIENT_PERMISSIONS details when the caller\'s role is below the one the operation needs (docs/organizations.md, "Roles")' },
+  ),
+  RefusedScopeDetails: objectOf<{ required_scope: string; scope: string }>(
+    {
+      required_scope: str({ const: 'write', description: 'The scope a change needs' }),
+      scope: str({ const: 'read', description: "The token's scope" }),
+    },
+    { description: 'INSUFFICIENT_PERMISSIONS details when a read token asks for a change (docs/organizations.md, "Tokens")' },
+  ),
   ErrorResponse: objectOf<{ error: unknown; meta: unknown }>(
     {
       error: {
@@ -67,7 +82,7 @@ export const COMMON_SCHEMAS: Record<string, JsonSchema> = {
         properties: {
           code: enumOf(ERROR_CODES, { description: 'Stable, machine-readable (docs/errors.md)' }),
           message: message('For people; never a stack trace'),
-          details: { anyOf: [ref('InvalidTypeDetails'), ref('FieldErrors'), ref('RefusedAgentsDetails')] },
+          details: { anyOf: [ref('InvalidTypeDetails'), ref('FieldErrors'), ref('RefusedAgentsDetails'), ref('RefusedRoleDetails'), ref('RefusedScopeDetails')] },
         },
       },
       meta: ref('Meta'),

@@ -76,7 +76,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   MONITOR_NOT_FOUND: "no such monitor (another user's answers the same)",
   NOTIFICATION_NOT_FOUND: "no such notification (another user's answers the same)",
   AGENT_NOT_FOUND: 'no such agent visible to the caller',
-  TOKEN_NOT_FOUND: 'no such token of the caller',
+  TOKEN_NOT_FOUND: 'no such token of the caller in the organization the request acts in',
   STATUS_PAGE_NOT_FOUND: "no such status page (another user's answers the same)",
   MAINTENANCE_WINDOW_NOT_FOUND: "no such maintenance window (another user's answers the same)",
   ORGANIZATION_NOT_FOUND: 'no such organization of which the caller is a member (X-Organization-Id or the path names it)',
@@ -116,16 +116,19 @@ function baseHeaders(access: Access): HeaderName[] {
   return access === 'outside' ? ['X-Request-Id'] : ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 }
 
-/** The `details` each code may carry; codes not listed carry none. */
-const DETAILS: Partial<Record<ErrorCode, string>> = {
-  VALIDATION_ERROR: 'FieldErrors',
-  INVALID_MONITOR_TYPE: 'InvalidTypeDetails',
-  INSUFFICIENT_PERMISSIONS: 'RefusedAgentsDetails',
+/**
+ * The `details` each code may carry; codes not listed carry none. A refusal names what was missing:
+ * the role (permissions.ts), the write scope of a read token, or the agents one may not assign.
+ */
+const DETAILS: Partial<Record<ErrorCode, readonly string[]>> = {
+  VALIDATION_ERROR: ['FieldErrors'],
+  INVALID_MONITOR_TYPE: ['InvalidTypeDetails'],
+  INSUFFICIENT_PERMISSIONS: ['RefusedRoleDetails', 'RefusedScopeDetails', 'RefusedAgentsDetails'],
 };
 
 /** The error envelope restricted to the codes of one status of one operation. */
 function errorSchema(codes: ErrorCode[]): JsonSchema {
-  const details = [...new Set(codes.flatMap((c) => (DETAILS[c] ? [DETAILS[c]] : [])))];
+  const details = [...new Set(codes.flatMap((c) => DETAILS[c] ?? []))];
   const properties: Record<string, JsonSchema> = { code: enumOf(codes), message: str({ maxLength: TEXT_MAX }) };
   if (details.length === 1) properties.details = ref(details[0]!);
   if (details.length > 1) properties.details = { anyOf: details.map(ref) };
@@ -187,6 +190,9 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
   const codes = new Set<ErrorCode>([
     ...(access === 'outside' ? OUTSIDE_ERRORS : access === 'anonymous' ? ANONYMOUS_ERRORS : API_ERRORS),
     ...(access === 'caller' || access === 'session' ? (['UNAUTHORIZED'] as const) : []),
+    // X-Organization-Id naming an organization the caller is not a member of, or a token asked to
+    // act in another than its own (docs/organizations.md).
+    ...(access === 'caller' || access === 'session' ? (['ORGANIZATION_NOT_FOUND'] as const) : []),
     // A state-changing request with a session cookie from another site (docs/security.md).
     // A role below the one the operation needs, or a read token on a write (docs/organizations.md).
     ...((access === 'caller' || access === 'session') && (spec.method !== 'get' || !['viewer', 'signed-in'].includes(needOf(spec.method, spec.path)))
