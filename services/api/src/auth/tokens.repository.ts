@@ -1,10 +1,10 @@
-import { ApiToken, entityFromRow, queryAffected, type DataSource, type TokenScope } from '@uptime/db';
+import { ApiToken, entityFromRow, type DataSource, type EntityManager, type TokenScope } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
 import type { TokenRow } from './token-cache';
 
 /** Stores a new token by its hash. */
 export async function insertToken(
-  ds: DataSource,
+  ds: DataSource | EntityManager,
   fields: { userId: number; organizationId: number; scope: TokenScope; name: string; tokenHash: string; expiresAt: Date | null },
 ): Promise<ApiToken> {
   const [row]: Record<string, unknown>[] = await ds.query(
@@ -17,15 +17,22 @@ export async function insertToken(
 /** One page of the user's tokens, id order, and how many there are. */
 export async function listUserTokens(ds: DataSource, userId: number, page: PageRequest): Promise<{ items: ApiToken[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    ds.query(`SELECT * FROM api_tokens WHERE user_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [userId, page.limit, page.offset]) as Promise<Record<string, unknown>[]>,
+    ds.query(`SELECT * FROM api_tokens WHERE user_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [userId, page.limit, page.offset]) as Promise<
+      Record<string, unknown>[]
+    >,
     ds.query(`SELECT count(*)::int AS total FROM api_tokens WHERE user_id = $1`, [userId]) as Promise<{ total: number }[]>,
   ]);
   return { items: rows.map((row) => entityFromRow(ds, ApiToken, row)), total: count?.total ?? 0 };
 }
 
 /** Deletes the user's token; false when they have none with this id. */
-export async function deleteUserToken(ds: DataSource, userId: number, tokenId: number): Promise<boolean> {
-  return (await queryAffected(ds.manager, `DELETE FROM api_tokens WHERE id = $1 AND user_id = $2`, [tokenId, userId])) > 0;
+/** Deletes the user's token; answers the organization it acted in, null when the user has no such token. */
+export async function deleteUserToken(em: EntityManager, userId: number, tokenId: number): Promise<number | null> {
+  const [deleted]: [{ organization_id: number }[], number] = await em.query(
+    `DELETE FROM api_tokens WHERE id = $1 AND user_id = $2 RETURNING organization_id`,
+    [tokenId, userId],
+  );
+  return deleted[0]?.organization_id ?? null;
 }
 
 /** The token with this hash and its user, as a request authenticates with it; undefined when unknown. */
