@@ -65,3 +65,11 @@ export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 export function resourceTypeOf(action: AuditAction): AuditResourceType {
   return action.slice(0, action.indexOf('.')) as AuditResourceType;
 }
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+export function isAuditResourceType(value: string): value is AuditResourceType {
+  return (AUDIT_RESOURCE_TYPES as readonly string[]).includes(value);
+}
