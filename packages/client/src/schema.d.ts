@@ -2046,6 +2046,14 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             last_login: string | null;
+            /** @description The organization this request acts in (the token's, or the session's X-Organization-Id, else the personal one) and the caller's role there (docs/organizations.md) */
+            organization: {
+                /** Format: int32 */
+                id: number;
+                name: string;
+                /** @enum {string} */
+                role: "viewer" | "member" | "admin" | "owner";
+            };
         };
         /** @description An API token (never its value) */
         Token: {
@@ -6741,7 +6749,12 @@ export interface operations {
                      *         "avatar_url": "https://avatars.example.com/ada.png",
                      *         "role": "user",
                      *         "created_at": "2026-10-01T08:00:00.000Z",
-                     *         "last_login": "2026-11-22T08:00:00.000Z"
+                     *         "last_login": "2026-11-22T08:00:00.000Z",
+                     *         "organization": {
+                     *           "id": 3,
+                     *           "name": "Acme",
+                     *           "role": "admin"
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",

@@ -451,3 +451,138 @@ describe('the audit log of every write operation', () => {
     }
   });
 });
+
+describe('GET /api/v1/organizations/{org_id}/audit-log', () => {
+  const list = (query = '', headers: Record<string, string> = token.headers): request.Test =>
+    request(h.app).get(`/api/v1/organizations/${organizationId}/audit-log${query}`).set(headers);
+  const countOf = async (where = 'true', params: unknown[] = []): Promise<number> =>
+    ((await h.ds.query(`SELECT count(*)::int AS n FROM audit_log WHERE organization_id = $1 AND ${where}`, [organizationId, ...params])) as { n: number }[])[0]!.n;
+
+  /** A member of the owner's organization with this role, and their bearer header. */
+  async function aMember(role: 'admin' | 'member' | 'viewer'): Promise<Record<string, string>> {
+    const member = await aCaller(h.ds);
+    await h.ds.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)`, [organizationId, member.user.id, role]);
+    return { Authorization: member.auth };
+  }
+
+  it('shows who did what, from where: a token by its id and name, a session as the user', async () => {
+    const id = await monitor();
+    await request(h.app).post(`/api/v1/monitors/${id}/pause`).set(token.headers).send({ reason: 'Deploy' }).expect(200);
+    await request(h.app).post(`/api/v1/monitors/${id}/resume`).set(session.headers).expect(200);
+    const res = await list(`?resource_type=monitor&resource_id=${id}`);
+    expect(res.status).toBe(200);
+    const actor = { user_id: owner.id, email: owner.email };
+    expect(res.body.data).toEqual([
+      {
+        id: expect.any(Number),
+        action: 'monitor.resume',
+        resource_type: 'monitor',
+        resource_id: String(id),
+        changed_fields: [],
+        actor: { type: 'user', ...actor, token_id: null, token_name: null },
+        ip: CLIENT_IP,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      },
+      {
+        id: expect.any(Number),
+        action: 'monitor.pause',
+        resource_type: 'monitor',
+        resource_id: String(id),
+        changed_fields: ['reason'],
+        actor: { type: 'token', ...actor, token_id: token.tokenId, token_name: 'test' },
+        ip: CLIENT_IP,
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(res.body.pagination).toMatchObject({ page: 1, limit: 50, total: 2 });
+  });
+
+  it('pages newest first, every entry once', async () => {
+    const total = await countOf();
+    expect(total).toBeGreaterThan(6);
+    const first = await list('?limit=3&page=1');
+    const second = await list('?limit=3&page=2');
+    expect(first.body.pagination).toMatchObject({ page: 1, limit: 3, total });
+    const ids = [...first.body.data, ...second.body.data].map((e: { id: number }) => e.id);
+    expect(ids).toHaveLength(6);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    expect(new Set(ids).size).toBe(6);
+    const [newest]: { id: string }[] = await h.ds.query(`SELECT max(id)::text AS id FROM audit_log WHERE organization_id = $1`, [organizationId]);
+    expect(String(ids[0])).toBe(newest!.id);
+  });
+
+  it.each([
+    ['action', 'monitor.pause', `action = 'monitor.pause'`],
+    ['resource_type', 'agent', `resource_type = 'agent'`],
+    ['actor_token_id', 'TOKEN', 'actor_token_id = $2'],
+    ['actor_user_id', 'OWNER', 'actor_user_id = $2'],
+  ])('filters by %s', async (name, raw, where) => {
+    const value = raw === 'TOKEN' ? String(token.tokenId) : raw === 'OWNER' ? String(owner.id) : raw;
+    const res = await list(`?${name}=${value}&limit=100`);
+    expect(res.status).toBe(200);
+    const expected = await countOf(where, where.includes('$2') ? [Number(value)] : []);
+    expect(expected).toBeGreaterThan(0);
+    expect(res.body.pagination.total).toBe(expected);
+    for (const entry of res.body.data as { action: string; resource_type: string; actor: { token_id: number; user_id: number } }[]) {
+      if (name === 'action') expect(entry.action).toBe(value);
+      if (name === 'resource_type') expect(entry.resource_type).toBe(value);
+      if (name === 'actor_token_id') expect(entry.actor.token_id).toBe(token.tokenId);
+      if (name === 'actor_user_id') expect(entry.actor.user_id).toBe(owner.id);
+    }
+  });
+
+  it('filters by resource id, and by an actor who did nothing to none', async () => {
+    const id = await agent();
+    await request(h.app).patch(`/api/v1/agents/${id}/status`).set(token.headers).send({ status: 'inactive' }).expect(200);
+    const res = await list(`?resource_type=agent&resource_id=${id}`);
+    expect(res.body.data.map((e: { action: string }) => e.action)).toEqual(['agent.status_update']);
+    const stranger = await aUser(h.ds);
+    expect((await list(`?actor_user_id=${stranger.id}`)).body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it.each([
+    ['action', 'monitor.explode'],
+    ['resource_type', 'planet'],
+    ['actor_user_id', 'abc'],
+    ['actor_token_id', '-1'],
+    ['actor_user_id', '99999999999'],
+    ['resource_id', 'x'.repeat(65)],
+    ['page', '0'],
+    ['limit', '101'],
+  ])('refuses %s=%s with 400 VALIDATION_ERROR', async (name, value) => {
+    const res = await list(`?${name}=${encodeURIComponent(value)}`);
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(res.body.error.details[name]).toBeDefined();
+  });
+
+  it('is open to an admin of the organization', async () => {
+    const res = await list('', await aMember('admin'));
+    expect(res.status).toBe(200);
+    expect(res.body.pagination.total).toBe(await countOf());
+  });
+
+  it.each(['member', 'viewer'] as const)('is 403 INSUFFICIENT_PERMISSIONS naming the admin role to a %s', async (role) => {
+    const res = await list('', await aMember(role));
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 403, code: 'INSUFFICIENT_PERMISSIONS' });
+    expect(res.body.error.message).toContain('admin');
+    expect(res.body.error.details).toMatchObject({ required_role: 'admin' });
+    expect(res.text).not.toContain(CLIENT_IP);
+  });
+
+  it('is 404 ORGANIZATION_NOT_FOUND to a non-member, and for an organization that does not exist', async () => {
+    const stranger = await aCaller(h.ds);
+    const res = await list('', { Authorization: stranger.auth });
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND' });
+    expect(res.text).not.toContain(CLIENT_IP);
+    const missing = await request(h.app).get(`/api/v1/organizations/${NO_SUCH_ID}/audit-log`).set(token.headers);
+    expect({ status: missing.status, code: missing.body.error?.code }).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND' });
+  });
+
+  it("shows only the organization's own entries", async () => {
+    const stranger = await aCaller(h.ds);
+    const strangerMonitor = await aMonitor(h.ds, stranger.user);
+    await request(h.app).post(`/api/v1/monitors/${strangerMonitor.id}/pause`).set('Authorization', stranger.auth).expect(200);
+    expect((await list(`?actor_user_id=${stranger.user.id}`)).body.pagination.total).toBe(0);
+    expect((await list(`?resource_type=monitor&resource_id=${strangerMonitor.id}`)).body.data).toEqual([]);
+  });
+});
