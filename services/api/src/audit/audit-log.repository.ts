@@ -85,15 +85,3 @@ export async function selectAuditEntries(
 export async function deleteAuditEntriesOfResource(em: EntityManager, organizationId: number, resourceType: string, resourceId: string): Promise<void> {
   await em.query(`DELETE FROM audit_log WHERE organization_id = $1 AND resource_type = $2 AND resource_id = $3`, [organizationId, resourceType, resourceId]);
 }
-
-/**
- * Deletes up to `batch` entries created before `cutoff`, oldest first through the created_at
- * index, and answers how many went: the retention job loops until fewer than `batch` go.
- */
-export async function deleteAuditEntriesBefore(db: Db, cutoff: Date, batch: number): Promise<number> {
-  const [rows]: [unknown[], number] = await db.query(
-    `DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE created_at < $1 ORDER BY created_at LIMIT $2) RETURNING id`,
-    [cutoff, batch],
-  );
-  return rows.length;
-}
