@@ -5,6 +5,8 @@ import { createLogger } from '@uptime/logger';
 import { startNotifier, type Notifier } from '@uptime/notifier';
 import { aCaller, aMonitor, aToken, aUser, freePort, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import { generateAgentSecret } from '../src/agents/agents.service';
+import { runMaintenance } from '../src/maintenance/maintenance-job';
+import { applyRetention } from '../src/maintenance/retention';
 import { AUDIT_EXEMPTIONS } from '../src/audit/audit-exemptions';
 import { OPERATIONS } from '../src/openapi/document';
 import type { OperationSpec } from '../src/openapi/operation';
@@ -584,5 +586,41 @@ describe('GET /api/v1/organizations/{org_id}/audit-log', () => {
     await request(h.app).post(`/api/v1/monitors/${strangerMonitor.id}/pause`).set('Authorization', stranger.auth).expect(200);
     expect((await list(`?actor_user_id=${stranger.user.id}`)).body.pagination.total).toBe(0);
     expect((await list(`?resource_type=monitor&resource_id=${strangerMonitor.id}`)).body.data).toEqual([]);
+  });
+});
+
+describe('retention', () => {
+  /** Entries of the owner's organization written `days` ago; their ids. */
+  async function entriesAged(days: number, count: number): Promise<string[]> {
+    const rows: { id: string }[] = await h.ds.query(
+      `INSERT INTO audit_log (organization_id, actor_user_id, action, resource_type, resource_id, created_at)
+       SELECT $1, $2, 'monitor.update', 'monitor', '1', now() - make_interval(days => $3) FROM generate_series(1, $4)
+       RETURNING id::text AS id`,
+      [organizationId, owner.id, days, count],
+    );
+    return rows.map((r) => r.id);
+  }
+  const remaining = async (ids: string[]): Promise<number> =>
+    ((await h.ds.query(`SELECT count(*)::int AS n FROM audit_log WHERE id = ANY($1::bigint[])`, [ids])) as { n: number }[])[0]!.n;
+
+  it('keeps entries AUDIT_RETENTION_DAYS (90 by default); the maintenance job deletes older ones', async () => {
+    expect(h.config.auditRetentionDays).toBe(90);
+    const old = await entriesAged(91, 3);
+    const kept = await entriesAged(89, 2);
+    const report = await runMaintenance(h.ds, h.config.resultRetentionDays, new Date(), h.config.auditRetentionDays);
+    expect(report.retention.auditEntries).toBe(3);
+    expect(await remaining(old)).toBe(0);
+    expect(await remaining(kept)).toBe(2);
+  });
+
+  it('deletes in chunks until none older is left, and follows a shorter retention', async () => {
+    const old = await entriesAged(31, 5);
+    const kept = await entriesAged(29, 1);
+    const [older]: { n: number }[] = await h.ds.query(`SELECT count(*)::int AS n FROM audit_log WHERE created_at < now() - interval '30 days'`);
+    expect(older!.n).toBeGreaterThanOrEqual(5);
+    const report = await applyRetention(h.ds, { resultRetentionDays: h.config.resultRetentionDays, auditRetentionDays: 30 }, new Date(), 2);
+    expect(report.auditEntries).toBe(older!.n);
+    expect(await remaining(old)).toBe(0);
+    expect(await remaining(kept)).toBe(1);
   });
 });
