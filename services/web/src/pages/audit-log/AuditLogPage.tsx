@@ -48,7 +48,7 @@ export function AuditLogPage() {
       <div className="page-head">
         <div>
           <h1>Audit log</h1>
-          <p className="muted">Who changed what{organization ? ` in ${organization.name}` : ''}, newest first. Entries are kept 90 days unless the server says otherwise.</p>
+          <p className="muted">Who changed what{organization ? ` in ${organization.name}` : ''}, newest first. Entries are kept for 90 days by default.</p>
         </div>
       </div>
       {refused ? (
