@@ -61,8 +61,10 @@ const RESOURCE_TYPES: Record<AuditResourceType, string> = {
 export const AUDIT_ACTIONS = Object.keys(ACTIONS) as AuditAction[];
 export const AUDIT_RESOURCE_TYPES = Object.entries(RESOURCE_TYPES).map(([id, label]) => ({ id: id as AuditResourceType, label }));
 
-export const isAuditAction = (value: string | null): value is AuditAction => value !== null && value in ACTIONS;
-export const isAuditResourceType = (value: string | null): value is AuditResourceType => value !== null && value in RESOURCE_TYPES;
+// Own keys only: `?action=toString` must not pass for an action.
+const has = (record: object, key: string | null): boolean => key !== null && Object.prototype.hasOwnProperty.call(record, key);
+export const isAuditAction = (value: string | null): value is AuditAction => has(ACTIONS, value);
+export const isAuditResourceType = (value: string | null): value is AuditResourceType => has(RESOURCE_TYPES, value);
 
 /** "Monitor 42"; a badge is named by its monitor. */
 export function resourceLabel(entry: Pick<Schema<'AuditEntry'>, 'resource_type' | 'resource_id'>): string {
