@@ -1046,6 +1046,26 @@ export interface paths {
         patch: operations["updateMaintenanceWindow"];
         trace?: never;
     };
+    "/api/v1/organizations/{org_id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's audit log
+         * @description Who changed what, newest first: every write of the API records one entry in the transaction of its change (docs/audit-log.md). Owners and admins only: a member or viewer is answered 403 naming the admin role; a caller who is not a member, 404. Entries are kept AUDIT_RETENTION_DAYS days (90 by default).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2058,6 +2078,14 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             last_login: string | null;
+            /** @description The organization this request acts in (the token's, or the session's X-Organization-Id, else the personal one) and the caller's role there (docs/organizations.md) */
+            organization: {
+                /** Format: int32 */
+                id: number;
+                name: string;
+                /** @enum {string} */
+                role: "viewer" | "member" | "admin" | "owner";
+            };
         };
         /** @description An API token (never its value) */
         Token: {
@@ -2904,6 +2932,45 @@ export interface components {
              * @example UTC
              */
             timezone?: string;
+        };
+        /** @description One change to the organization (docs/audit-log.md) */
+        AuditEntry: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `<resource type>.<verb>`
+             * @enum {string}
+             */
+            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            /** @enum {string} */
+            resource_type: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
+            /** @description The resource's id (a badge's: its monitor's) */
+            resource_id: string | null;
+            /** @description The names of the fields the request sent, sorted; never their values */
+            changed_fields: string[];
+            /** @description Who made the change */
+            actor: {
+                /**
+                 * @description `token` when an API token authenticated the request
+                 * @enum {string}
+                 */
+                type: "user" | "token";
+                /** Format: int32 */
+                user_id: number | null;
+                /** @description The user’s address now; null once the user is deleted */
+                email: string | null;
+                /** Format: int32 */
+                token_id: number | null;
+                /** @description Null for a session, or once the token is revoked */
+                token_name: string | null;
+            };
+            /** @description The client address (behind TRUST_PROXY, the forwarded one); null from the CLI */
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
         };
     };
     responses: {
@@ -6725,7 +6792,12 @@ export interface operations {
                      *         "avatar_url": "https://avatars.example.com/ada.png",
                      *         "role": "user",
                      *         "created_at": "2026-10-01T08:00:00.000Z",
-                     *         "last_login": "2026-11-22T08:00:00.000Z"
+                     *         "last_login": "2026-11-22T08:00:00.000Z",
+                     *         "organization": {
+                     *           "id": 3,
+                     *           "name": "Acme",
+                     *           "role": "admin"
+                     *         }
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -9380,6 +9452,99 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page, from 1 */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+                /** @description Only changes by this user (through a session or any of their tokens) */
+                actor_user_id?: number;
+                /** @description Only changes made with this API token */
+                actor_token_id?: number;
+                resource_type?: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
+                /** @description Only entries of this resource (with resource_type, one resource) */
+                resource_id?: string;
+                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The organization's id
+                 * @example 3
+                 */
+                org_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1017,
+                     *           "action": "monitor.update",
+                     *           "resource_type": "monitor",
+                     *           "resource_id": "42",
+                     *           "changed_fields": [
+                     *             "check_interval",
+                     *             "name"
+                     *           ],
+                     *           "actor": {
+                     *             "type": "token",
+                     *             "user_id": 7,
+                     *             "email": "ops@example.com",
+                     *             "token_id": 12,
+                     *             "token_name": "deploy script"
+                     *           },
+                     *           "ip": "203.0.113.9",
+                     *           "created_at": "2026-11-22T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AuditEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -64,6 +64,8 @@ export interface Config {
     readonly redisUrlSet: boolean;
   };
   readonly resultRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS: audit log entries older than this are deleted by the API's maintenance job (docs/audit-log.md). */
+  readonly auditRetentionDays: number;
   /**
    * Port of every process's health and metrics listener (`/healthz`, `/readyz`, `/metrics`;
    * docs/operations.md); unset = the process's default, 0 = an ephemeral port.

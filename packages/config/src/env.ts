@@ -49,6 +49,7 @@ export class Env {
   @IsOptional() @Matches(/^[A-Za-z0-9 ._:/()-]{1,64}$/, { message: 'must be 1-64 letters, digits, spaces or "._:/()-"' }) CHECK_LOCATION?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) RESULT_RETENTION_DAYS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650) AUDIT_RETENTION_DAYS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535) HEALTH_PORT?: number;
   @IsOptional() @IsString() HEALTH_HOST?: string;
   @IsOptional() @IsString() WEB_DIST_DIR?: string;

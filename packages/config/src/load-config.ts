@@ -118,6 +118,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       redisUrlSet: env.REDIS_URL !== undefined,
     },
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,
     healthHost: env.HEALTH_HOST ?? '127.0.0.1',
     // Relative to the working directory, as a self-hoster types it.

@@ -72,7 +72,10 @@ async function run(argv: string[]): Promise<number> {
       return 2;
     }
     const organizationId = await findPersonalOrganizationId(ds, user.id);
-    const { plaintext } = await createToken(ds, { userId: user.id, organizationId, scope: 'write', name: values.name ?? 'cli', expiresInDays: days });
+    // The audit log records the CLI as the user acting without a request: no token, no IP.
+    const actor = { userId: user.id, tokenId: null, ip: null };
+    const fields = { userId: user.id, organizationId, scope: 'write' as const, name: values.name ?? 'cli', expiresInDays: days };
+    const { plaintext } = await createToken(ds, fields, actor, days === undefined ? ['name'] : ['expires_in_days', 'name']);
     process.stdout.write(`${plaintext}\n`);
     return 0;
   } finally {

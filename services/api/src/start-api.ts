@@ -126,7 +126,14 @@ function startBackgroundJobsWhenReady(
       if (stopped) return;
       jobs.push(startScheduleReconciler({ ds: dataSource, scheduler, redis, logger }));
       jobs.push(
-        startMaintenanceJob({ ds: dataSource, redis, prefix: config.redis.queuePrefix, resultRetentionDays: config.resultRetentionDays, logger }),
+        startMaintenanceJob({
+          ds: dataSource,
+          redis,
+          prefix: config.redis.queuePrefix,
+          resultRetentionDays: config.resultRetentionDays,
+          auditRetentionDays: config.auditRetentionDays,
+          logger,
+        }),
       );
     },
     () => undefined,

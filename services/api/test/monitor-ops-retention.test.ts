@@ -39,7 +39,7 @@ describe('retention', () => {
       }
     }
 
-    const report = await applyRetention(ds, 90, now, 2);
+    const report = await applyRetention(ds, { resultRetentionDays: 90, auditRetentionDays: 90 }, now, 2);
 
     // The cutoff is the start of the UTC day 90 days ago (2026-08-24): that day stays whole.
     expect(report).toEqual({
@@ -48,6 +48,7 @@ describe('retention', () => {
       locationResults: 4,
       rollups5m: 2,
       rollups1h: 1,
+      auditEntries: 0,
     });
     const left: { scheduled_at: Date }[] = await ds.query('SELECT scheduled_at FROM check_results ORDER BY scheduled_at');
     expect(left.map((r) => r.scheduled_at.toISOString())).toEqual([ago(90.25), ago(89), ago(1)].map((d) => d.toISOString()));
@@ -56,7 +57,7 @@ describe('retention', () => {
     expect(names).toEqual(expect.arrayContaining(['check_results_p20260824', 'check_results_p20260825']));
     expect(names).not.toContain('check_results_p20260823');
     expect([await count('check_rollups_5m'), await count('check_rollups_1h'), await count('check_rollups_1d')]).toEqual([2, 2, 2]);
-    expect(await applyRetention(ds, 90, now, 2)).toEqual({ results: 0, resultPartitions: [], locationResults: 0, rollups5m: 0, rollups1h: 0 });
+    expect(await applyRetention(ds, { resultRetentionDays: 90, auditRetentionDays: 90 }, now, 2)).toEqual({ results: 0, resultPartitions: [], locationResults: 0, rollups5m: 0, rollups1h: 0, auditEntries: 0 });
   });
 });
 

@@ -1,3 +1,4 @@
+import { auditActorOf } from '../audit/audit';
 import { Router } from 'express';
 import { callerOf, creatorOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
@@ -38,7 +39,7 @@ export function agentsRouter(deps: AgentsDeps): Router {
 
   router.post('/', async (req, res) => {
     const dto = await parseAgentCreate(req.body, deps);
-    const agent = await createAgent(deps, creatorOf(req), dto);
+    const agent = await createAgent(deps, creatorOf(req), dto, auditActorOf(req));
     // The secret is shown here to the owner who just created it, and later only by /credentials.
     sendData(res, { ...toAgentResponse(agent), secret: agent.secret }, 201);
   });
@@ -68,19 +69,19 @@ function addAgentActions(router: Router, deps: AgentsDeps): void {
   router.put('/:id', async (req, res) => {
     const id = agentId(req.params.id);
     const dto = await parseAgentPatch(req.body ?? {}, deps);
-    sendData(res, toAgentResponse(await updateAgent(deps, callerOf(req), id, dto)));
+    sendData(res, toAgentResponse(await updateAgent(deps, callerOf(req), id, dto, auditActorOf(req))));
   });
 
   router.patch('/:id/status', async (req, res) => {
     const id = agentId(req.params.id);
     const dto = await parseInput(AgentStatusDto, req.body ?? {});
-    sendData(res, toAgentResponse(await setAgentStatus(ds, callerOf(req), id, dto)));
+    sendData(res, toAgentResponse(await setAgentStatus(ds, callerOf(req), id, dto, auditActorOf(req))));
   });
 
   router.post('/:id/validate', async (req, res) => {
     const id = agentId(req.params.id);
     assertNoBodyFields(req.body);
-    sendData(res, await validateAgent(ds, callerOf(req), id, { allowPrivateTargets: deps.allowPrivateTargets }));
+    sendData(res, await validateAgent(ds, callerOf(req), id, { allowPrivateTargets: deps.allowPrivateTargets }, auditActorOf(req)));
   });
 
   router.get('/:id/credentials', async (req, res) => {
@@ -88,14 +89,14 @@ function addAgentActions(router: Router, deps: AgentsDeps): void {
   });
 
   router.delete('/:id', async (req, res) => {
-    await deleteAgent(deps, callerOf(req), agentId(req.params.id));
+    await deleteAgent(deps, callerOf(req), agentId(req.params.id), auditActorOf(req));
     sendMessage(res, 'Agent deleted');
   });
 
   router.patch('/:id/toggle-publishing', async (req, res) => {
     const id = agentId(req.params.id);
     const dto = await parseInput(TogglePublishingDto, req.body ?? {});
-    const agent = await togglePublishing(deps, callerOf(req), id, dto.is_public);
+    const agent = await togglePublishing(deps, callerOf(req), id, dto.is_public, auditActorOf(req));
     sendMessage(res, agent.isPublic ? 'Agent published' : 'Agent unpublished', toAgentResponse(agent));
   });
 }

@@ -1,4 +1,5 @@
 import type { Creator } from '../auth/caller';
+import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { randomBytes } from 'node:crypto';
 import { isUniqueViolation, type Agent, type DataSource, type EntityManager } from '@uptime/db';
 import { ConflictError } from '@uptime/errors';
@@ -42,7 +43,7 @@ async function saveUniquely<T>(work: () => Promise<T>, name: string | undefined)
   }
 }
 
-export async function createAgent(deps: AgentsDeps, creator: Creator, dto: NewAgent): Promise<Agent> {
+export async function createAgent(deps: AgentsDeps, creator: Creator, dto: NewAgent, actor: AuditActor): Promise<Agent> {
   const fields: Partial<Agent> = {
     ownerId: creator.userId,
     organizationId: creator.organizationId,
@@ -55,7 +56,21 @@ export async function createAgent(deps: AgentsDeps, creator: Creator, dto: NewAg
     version: null,
     lastSeenAt: null,
   };
-  return saveUniquely(() => insertAgent(deps.ds, fields), dto.name);
+  return saveUniquely(
+    () =>
+      deps.ds.transaction(async (em) => {
+        const agent = await insertAgent(em, fields);
+        await recordAudit(em, {
+          organizationId: creator.organizationId,
+          actor,
+          action: 'agent.create',
+          resourceId: agent.id,
+          changedFields: changedFieldsOf(dto),
+        });
+        return agent;
+      }),
+    dto.name,
+  );
 }
 
 /** The caller's agents (an admin's: everyone's), by id. */
@@ -79,10 +94,26 @@ async function withdrawFromOthers(em: EntityManager, scheduler: MonitorScheduler
   await rescheduleMonitors(em, scheduler, monitorIds);
 }
 
-/** Applies the given fields (owner or admin). Making it private withdraws it from other users' monitors. */
-export async function updateAgent(deps: AgentsDeps, caller: AgentCaller, id: number, dto: AgentFieldsDto): Promise<Agent> {
+/**
+ * Applies the given fields (owner or admin). Making it private withdraws it from other users' monitors.
+ * Audit entries of agents go to the agent's organization, also when a service admin acts on it.
+ */
+export async function updateAgent(
+  deps: AgentsDeps,
+  caller: AgentCaller,
+  id: number,
+  dto: AgentFieldsDto,
+  actor: AuditActor,
+): Promise<Agent> {
   return deps.ds.transaction(async (em) => {
     const agent = await findManageableAgent(em, caller, id);
+    await recordAudit(em, {
+      organizationId: agent.organizationId,
+      actor,
+      action: 'agent.update',
+      resourceId: id,
+      changedFields: changedFieldsOf(dto),
+    });
     const changes: Partial<Agent> = {};
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.location !== undefined) changes.location = dto.location;
@@ -94,18 +125,44 @@ export async function updateAgent(deps: AgentsDeps, caller: AgentCaller, id: num
   });
 }
 
-export async function setAgentStatus(ds: DataSource, caller: AgentCaller, id: number, dto: AgentStatusDto): Promise<Agent> {
+export async function setAgentStatus(
+  ds: DataSource,
+  caller: AgentCaller,
+  id: number,
+  dto: AgentStatusDto,
+  actor: AuditActor,
+): Promise<Agent> {
   return ds.transaction(async (em) => {
-    await findManageableAgent(em, caller, id);
+    const agent = await findManageableAgent(em, caller, id);
+    await recordAudit(em, {
+      organizationId: agent.organizationId,
+      actor,
+      action: 'agent.status_update',
+      resourceId: id,
+      changedFields: ['status'],
+    });
     await updateAgentRow(em, id, { status: dto.status });
     return reloadAgent(em, id);
   });
 }
 
 /** Publishes or unpublishes (flips when `isPublic` is undefined). */
-export async function togglePublishing(deps: AgentsDeps, caller: AgentCaller, id: number, isPublic: boolean | undefined): Promise<Agent> {
+export async function togglePublishing(
+  deps: AgentsDeps,
+  caller: AgentCaller,
+  id: number,
+  isPublic: boolean | undefined,
+  actor: AuditActor,
+): Promise<Agent> {
   return deps.ds.transaction(async (em) => {
     const agent = await findManageableAgent(em, caller, id);
+    await recordAudit(em, {
+      organizationId: agent.organizationId,
+      actor,
+      action: 'agent.publishing_update',
+      resourceId: id,
+      changedFields: ['is_public'],
+    });
     const next = isPublic ?? !agent.isPublic;
     if (agent.isPublic && !next) await withdrawFromOthers(em, deps.scheduler, agent);
     if (next !== agent.isPublic) await updateAgentRow(em, id, { isPublic: next });
@@ -119,9 +176,10 @@ export async function agentCredentials(ds: DataSource, caller: AgentCaller, id: 
 }
 
 /** Deletes the agent, its assignments and counters; the monitors that used it are rescheduled without it. */
-export async function deleteAgent(deps: AgentsDeps, caller: AgentCaller, id: number): Promise<void> {
+export async function deleteAgent(deps: AgentsDeps, caller: AgentCaller, id: number, actor: AuditActor): Promise<void> {
   await deps.ds.transaction(async (em) => {
-    await findManageableAgent(em, caller, id);
+    const agent = await findManageableAgent(em, caller, id);
+    await recordAudit(em, { organizationId: agent.organizationId, actor, action: 'agent.delete', resourceId: id });
     const monitorIds = await lockMonitorsOfAgent(em, id);
     await deleteAgentRow(em, id);
     await rescheduleMonitors(em, deps.scheduler, monitorIds);

@@ -1,9 +1,17 @@
+import { recordAudit, type AuditActor } from '../audit/audit';
 import type { Agent, DataSource } from '@uptime/db';
 import { DomainError, NotFoundError, ValidationError } from '@uptime/errors';
 import type { MonitorScheduler } from '@uptime/queues';
 import { lockOwnMonitor } from '../monitors/monitors.repository';
 import { canAssign, type AgentCaller } from './agent-access';
-import { countAgentsWith, deleteAssignments, insertAssignments, ownsMonitor, selectAgentsByIds, selectAssignedAgents } from './agents.repository';
+import {
+  countAgentsWith,
+  deleteAssignments,
+  insertAssignments,
+  ownsMonitor,
+  selectAgentsByIds,
+  selectAssignedAgents,
+} from './agents.repository';
 import { rescheduleMonitors } from './reschedule-monitors';
 
 /** Each agent adds a call per check; a monitor checked from more places than this is a mistake. */
@@ -29,10 +37,18 @@ export async function assignAgents(
   caller: AgentCaller,
   monitorId: number,
   agentIds: readonly number[],
+  actor: AuditActor,
 ): Promise<Agent[]> {
   const ids = [...new Set(agentIds)];
   return deps.ds.transaction(async (em) => {
     await lockOwnMonitor(em, caller.organizationId, monitorId);
+    await recordAudit(em, {
+      organizationId: caller.organizationId,
+      actor,
+      action: 'monitor.agents_assign',
+      resourceId: monitorId,
+      changedFields: ['agent_ids'],
+    });
     const agents = await selectAgentsByIds(em, ids);
     const usable = new Set(agents.filter((a) => canAssign(a, caller)).map((a) => a.id));
     const refused = ids.filter((id) => !usable.has(id));
@@ -57,9 +73,17 @@ export async function removeAgents(
   caller: AgentCaller,
   monitorId: number,
   agentIds: readonly number[],
+  actor: AuditActor,
 ): Promise<Agent[]> {
   return deps.ds.transaction(async (em) => {
     await lockOwnMonitor(em, caller.organizationId, monitorId);
+    await recordAudit(em, {
+      organizationId: caller.organizationId,
+      actor,
+      action: 'monitor.agents_remove',
+      resourceId: monitorId,
+      changedFields: ['agent_ids'],
+    });
     if ((await deleteAssignments(em, monitorId, [...new Set(agentIds)])) > 0) await rescheduleMonitors(em, deps.scheduler, [monitorId]);
     return selectAssignedAgents(em, monitorId);
   });

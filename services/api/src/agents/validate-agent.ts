@@ -3,6 +3,7 @@ import type { DataSource } from '@uptime/db';
 import type { AgentCaller } from './agent-access';
 import { findManageableAgent } from './agent-access';
 import { markAgentUnreachable, recordAgentAnswer } from './agents.repository';
+import { recordAudit, type AuditActor } from '../audit/audit';
 
 /** The answer of POST /agents/{id}/validate (docs/agent-protocol.md). */
 export interface AgentValidation {
@@ -27,14 +28,22 @@ export async function validateAgent(
   caller: AgentCaller,
   id: number,
   opts: { allowPrivateTargets: boolean },
+  actor: AuditActor,
 ): Promise<AgentValidation> {
   const agent = await findManageableAgent(ds, caller, id);
   const checkedAt = new Date();
   const call = await requestAgentHealth(agent, { allowPrivateTargets: opts.allowPrivateTargets, timeoutMs: HEALTH_TIMEOUT_MS });
+  const audit = { organizationId: agent.organizationId, actor, action: 'agent.validate', resourceId: agent.id } as const;
   if (call.answered) {
-    await recordAgentAnswer(ds, agent.id, call.value.version);
+    await ds.transaction(async (em) => {
+      await recordAgentAnswer(em, agent.id, call.value.version);
+      await recordAudit(em, audit);
+    });
     return { reachable: true, latency_ms: call.latencyMs, version: call.value.version, error: null, checked_at: checkedAt.toISOString() };
   }
-  await markAgentUnreachable(ds, agent.id);
+  await ds.transaction(async (em) => {
+    await markAgentUnreachable(em, agent.id);
+    await recordAudit(em, audit);
+  });
   return { reachable: false, latency_ms: call.latencyMs, version: null, error: call.error, checked_at: checkedAt.toISOString() };
 }

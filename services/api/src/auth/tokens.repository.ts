@@ -1,10 +1,10 @@
-import { ApiToken, entityFromRow, queryAffected, type DataSource, type TokenScope } from '@uptime/db';
+import { ApiToken, entityFromRow, queryAffected, type DataSource, type EntityManager, type TokenScope } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
 import type { TokenRow } from './token-cache';
 
 /** Stores a new token by its hash. */
 export async function insertToken(
-  ds: DataSource,
+  ds: DataSource | EntityManager,
   fields: { userId: number; organizationId: number; scope: TokenScope; name: string; tokenHash: string; expiresAt: Date | null },
 ): Promise<ApiToken> {
   const [row]: Record<string, unknown>[] = await ds.query(
@@ -29,8 +29,8 @@ export async function listUserTokens(ds: DataSource, userId: number, organizatio
 }
 
 /** Deletes the user's token acting in `organizationId`; false when they have none with this id there. */
-export async function deleteUserToken(ds: DataSource, userId: number, organizationId: number, tokenId: number): Promise<boolean> {
-  return (await queryAffected(ds.manager, `DELETE FROM api_tokens WHERE id = $1 AND organization_id = $2 AND user_id = $3`, [tokenId, organizationId, userId])) > 0;
+export async function deleteUserToken(em: EntityManager, userId: number, organizationId: number, tokenId: number): Promise<boolean> {
+  return (await queryAffected(em, `DELETE FROM api_tokens WHERE id = $1 AND organization_id = $2 AND user_id = $3`, [tokenId, organizationId, userId])) > 0;
 }
 
 /** The token with this hash and its user, as a request authenticates with it; undefined when unknown. */

@@ -7,6 +7,7 @@ import { parsePage } from '../http/pagination';
 import { parseId } from '../http/id-param';
 import { parseInput } from '../http/validate';
 import { callerOf } from './caller';
+import { auditActorOf, changedFieldsOf } from '../audit/audit';
 import type { TokenCache } from './token-cache';
 import { toTokenResponse } from './token.presenter';
 import { CreateTokenDto } from './tokens.dto';
@@ -21,13 +22,18 @@ export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
     const organizationId = dto.organization_id ?? caller.organizationId;
     // A token may act only where its user is a member; anywhere else is an unknown organization.
     if (!(await findMemberRole(ds, organizationId, caller.id))) throw new NotFoundError('organization', organizationId);
-    const { token, plaintext } = await createToken(ds, {
-      userId: caller.id,
-      organizationId,
-      scope: dto.scope ?? 'write',
-      name: dto.name,
-      expiresInDays: dto.expires_in_days,
-    });
+    const { token, plaintext } = await createToken(
+      ds,
+      {
+        userId: caller.id,
+        organizationId,
+        scope: dto.scope ?? 'write',
+        name: dto.name,
+        expiresInDays: dto.expires_in_days,
+      },
+      auditActorOf(req),
+      changedFieldsOf(dto),
+    );
     const { last_used_at: _unused, ...shown } = toTokenResponse(token);
     sendData(res, { ...shown, token: plaintext }, 201);
   });
@@ -40,7 +46,7 @@ export function tokensRouter(ds: DataSource, tokenCache: TokenCache): Router {
   });
   router.delete('/:id', async (req, res) => {
     const caller = callerOf(req);
-    await revokeToken(ds, tokenCache, { userId: caller.id, organizationId: caller.organizationId }, parseId(req.params.id, 'token'));
+    await revokeToken(ds, tokenCache, { userId: caller.id, organizationId: caller.organizationId }, parseId(req.params.id, 'token'), auditActorOf(req));
     sendMessage(res, 'Token revoked');
   });
   return router;

@@ -3,6 +3,7 @@ import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import type { TokenCache } from './token-cache';
 import { deleteUserToken, insertToken, listUserTokens } from './tokens.repository';
+import { recordAudit, type AuditActor } from '../audit/audit';
 
 export interface CreatedToken {
   token: ApiToken;
@@ -18,12 +19,22 @@ export interface NewToken {
   expiresInDays?: number;
 }
 
-export async function createToken(ds: DataSource, { expiresInDays, ...fields }: NewToken): Promise<CreatedToken> {
+/** Creates the token; its audit entry (names of the fields sent, never the token) goes to the token's organization. */
+export async function createToken(
+  ds: DataSource,
+  { expiresInDays, ...fields }: NewToken,
+  actor: AuditActor,
+  changedFields: readonly string[],
+): Promise<CreatedToken> {
   const plaintext = generateApiToken();
-  const token = await insertToken(ds, {
-    ...fields,
-    tokenHash: hashApiToken(plaintext),
-    expiresAt: expiresInDays ? new Date(Date.now() + expiresInDays * DAY_MS) : null,
+  const token = await ds.transaction(async (em) => {
+    const inserted = await insertToken(em, {
+      ...fields,
+      tokenHash: hashApiToken(plaintext),
+      expiresAt: expiresInDays ? new Date(Date.now() + expiresInDays * DAY_MS) : null,
+    });
+    await recordAudit(em, { organizationId: fields.organizationId, actor, action: 'token.create', resourceId: inserted.id, changedFields });
+    return inserted;
   });
   return { token, plaintext };
 }
@@ -42,7 +53,10 @@ export function listTokens(ds: DataSource, holder: TokenHolder, page: PageReques
  * Revokes by deleting: a revoked token can never authenticate again, in this process from the
  * next request on (it is dropped from the process's token cache).
  */
-export async function revokeToken(ds: DataSource, tokenCache: TokenCache, holder: TokenHolder, tokenId: number): Promise<void> {
-  if (!(await deleteUserToken(ds, holder.userId, holder.organizationId, tokenId))) throw new NotFoundError('token', tokenId);
+export async function revokeToken(ds: DataSource, tokenCache: TokenCache, holder: TokenHolder, tokenId: number, actor: AuditActor): Promise<void> {
+  await ds.transaction(async (em) => {
+    if (!(await deleteUserToken(em, holder.userId, holder.organizationId, tokenId))) throw new NotFoundError('token', tokenId);
+    await recordAudit(em, { organizationId: holder.organizationId, actor, action: 'token.revoke', resourceId: tokenId });
+  });
   tokenCache.forgetToken(tokenId);
 }

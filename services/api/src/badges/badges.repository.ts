@@ -1,7 +1,7 @@
-import type { DataSource, MonitorStatus } from '@uptime/db';
+import type { DataSource, EntityManager, MonitorStatus } from '@uptime/db';
 
 /** Stores the monitor's badge token hash, replacing its old one; returns the old hash (null when it had none). */
-export async function replaceBadgeToken(ds: DataSource, monitorId: number, tokenHash: string): Promise<string | null> {
+export async function replaceBadgeToken(ds: EntityManager, monitorId: number, tokenHash: string): Promise<string | null> {
   const [row]: { old_hash: string | null }[] = await ds.query(
     `WITH old AS (SELECT token_hash FROM monitor_badges WHERE monitor_id = $1)
      INSERT INTO monitor_badges (monitor_id, token_hash) VALUES ($1, $2)
@@ -13,7 +13,7 @@ export async function replaceBadgeToken(ds: DataSource, monitorId: number, token
 }
 
 /** Deletes the monitor's badge and returns the token hashes it had (none or one). */
-export async function deleteBadge(ds: DataSource, monitorId: number): Promise<string[]> {
+export async function deleteBadge(ds: EntityManager, monitorId: number): Promise<string[]> {
   const [rows]: [{ token_hash: string }[], number] = await ds.query(`DELETE FROM monitor_badges WHERE monitor_id = $1 RETURNING token_hash`, [monitorId]);
   return rows.map((r) => r.token_hash);
 }

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { callerOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { sendData, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { createBadge, readBadgeState, revokeBadge, type BadgesDeps } from './badges.service';
@@ -11,10 +12,10 @@ export function badgesRouter(deps: BadgesDeps): Router {
     sendData(res, await readBadgeState(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor')));
   });
   router.post('/:id/badge', async (req, res) => {
-    sendData(res, await createBadge(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor')));
+    sendData(res, await createBadge(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor'), auditActorOf(req)));
   });
   router.delete('/:id/badge', async (req, res) => {
-    const revoked = await revokeBadge(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
+    const revoked = await revokeBadge(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor'), auditActorOf(req));
     sendMessage(res, revoked ? 'Badge revoked' : 'The monitor had no badge');
   });
   return router;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource, MonitorStatus } from '@uptime/db';
 import type { PublicCache } from '../http/public-cache';
+import { recordAudit, type AuditActor } from '../audit/audit';
 import { getMonitor } from '../monitors/monitors.service';
 import { uptimeByMonitor, type UptimeSource } from '../monitor-stats/uptime.repository';
 import { readDailyCounts } from '../status-pages/public-status.repository';
@@ -30,10 +31,15 @@ export interface CreatedBadge {
 }
 
 /** Creates the monitor's badge token, or replaces it (the old one stops working at once). */
-export async function createBadge(deps: BadgesDeps, organizationId: number, monitorId: number): Promise<CreatedBadge> {
+export async function createBadge(deps: BadgesDeps, organizationId: number, monitorId: number, actor: AuditActor): Promise<CreatedBadge> {
   await getMonitor(deps.ds, organizationId, monitorId);
   const token = randomBytes(32).toString('base64url');
-  const oldHash = await replaceBadgeToken(deps.ds, monitorId, hashBadgeToken(token));
+  const oldHash = await deps.ds.transaction(async (em) => {
+    const replaced = await replaceBadgeToken(em, monitorId, hashBadgeToken(token));
+    // The badge is the monitor's (one at most): its entry names the monitor.
+    await recordAudit(em, { organizationId, actor, action: 'badge.create', resourceId: monitorId });
+    return replaced;
+  });
   if (oldHash) await deps.cache.forget([deps.cache.keyOf('badge', oldHash)]);
   const base = `${deps.publicUrl}/badge/${token}`;
   return { badge_token: token, status_url: `${base}/status.svg`, uptime_url: `${base}/uptime.svg` };
@@ -53,9 +59,13 @@ export async function readBadgeState(deps: BadgesDeps, organizationId: number, m
 }
 
 /** Revokes the monitor's badge; true when it had one. */
-export async function revokeBadge(deps: BadgesDeps, organizationId: number, monitorId: number): Promise<boolean> {
+export async function revokeBadge(deps: BadgesDeps, organizationId: number, monitorId: number, actor: AuditActor): Promise<boolean> {
   await getMonitor(deps.ds, organizationId, monitorId);
-  const hashes = await deleteBadge(deps.ds, monitorId);
+  const hashes = await deps.ds.transaction(async (em) => {
+    const deleted = await deleteBadge(em, monitorId);
+    await recordAudit(em, { organizationId, actor, action: 'badge.revoke', resourceId: monitorId });
+    return deleted;
+  });
   await deps.cache.forget(hashes.map((hash) => deps.cache.keyOf('badge', hash)));
   return hashes.length > 0;
 }

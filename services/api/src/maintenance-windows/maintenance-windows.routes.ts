@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { DataSource } from '@uptime/db';
 import { callerOf, creatorOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -21,7 +22,7 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
 
   router.post('/', async (req, res) => {
     const input = await parseMaintenanceWindowCreate(req.body);
-    sendData(res, toMaintenanceWindowResponse(await createMaintenanceWindow(ds, creatorOf(req), input)), 201);
+    sendData(res, toMaintenanceWindowResponse(await createMaintenanceWindow(ds, creatorOf(req), input, auditActorOf(req))), 201);
   });
 
   router.get('/', async (req, res) => {
@@ -31,12 +32,18 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    sendData(res, toMaintenanceWindowResponse(await getMaintenanceWindow(ds, callerOf(req).organizationId, parseId(req.params.id, 'maintenance window'))));
+    sendData(
+      res,
+      toMaintenanceWindowResponse(
+        await getMaintenanceWindow(ds, callerOf(req).organizationId, parseId(req.params.id, 'maintenance window')),
+      ),
+    );
   });
 
   ownedItemRoutes(router, 'maintenance window', {
-    update: async (organizationId, id, body) => toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, organizationId, id, await parseMaintenanceWindowPatch(body))),
-    remove: (organizationId, id) => deleteMaintenanceWindow(ds, organizationId, id),
+    update: async (organizationId, id, body, actor) =>
+      toMaintenanceWindowResponse(await updateMaintenanceWindow(ds, organizationId, id, await parseMaintenanceWindowPatch(body), actor)),
+    remove: (organizationId, id, actor) => deleteMaintenanceWindow(ds, organizationId, id, actor),
     deleted: 'Maintenance window deleted',
   });
 

@@ -1,4 +1,5 @@
 import type { Creator } from '../auth/caller';
+import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
@@ -27,7 +28,12 @@ async function readOne(db: DataSource | EntityManager, organizationId: number, i
   return row;
 }
 
-export async function createMaintenanceWindow(ds: DataSource, creator: Creator, input: NewMaintenanceWindow): Promise<MaintenanceWindowRow> {
+export async function createMaintenanceWindow(
+  ds: DataSource,
+  creator: Creator,
+  input: NewMaintenanceWindow,
+  actor: AuditActor,
+): Promise<MaintenanceWindowRow> {
   const { organizationId } = creator;
   const weekdays = input.weekdays ?? [];
   return ds.transaction(async (em) => {
@@ -41,6 +47,13 @@ export async function createMaintenanceWindow(ds: DataSource, creator: Creator, 
       timezone: canonicalTimeZone(input.timezone),
     });
     await setWindowMonitors(em, id, input.monitor_ids);
+    await recordAudit(em, {
+      organizationId,
+      actor,
+      action: 'maintenance_window.create',
+      resourceId: id,
+      changedFields: changedFieldsOf(input),
+    });
     return readOne(em, organizationId, id);
   });
 }
@@ -49,13 +62,23 @@ export async function getMaintenanceWindow(ds: DataSource, organizationId: numbe
   return readOne(ds, organizationId, id);
 }
 
-export async function listMaintenanceWindows(ds: DataSource, organizationId: number, page: PageRequest): Promise<{ items: MaintenanceWindowRow[]; total: number }> {
+export async function listMaintenanceWindows(
+  ds: DataSource,
+  organizationId: number,
+  page: PageRequest,
+): Promise<{ items: MaintenanceWindowRow[]; total: number }> {
   const { ids, total } = await listOwnWindowIds(ds, organizationId, page.limit, page.offset);
   return { items: ids.length > 0 ? await readOwnWindows(ds, organizationId, ids) : [], total };
 }
 
 /** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
-export async function updateMaintenanceWindow(ds: DataSource, organizationId: number, id: number, input: MaintenanceWindowFieldsDto): Promise<MaintenanceWindowRow> {
+export async function updateMaintenanceWindow(
+  ds: DataSource,
+  organizationId: number,
+  id: number,
+  input: MaintenanceWindowFieldsDto,
+  actor: AuditActor,
+): Promise<MaintenanceWindowRow> {
   return ds.transaction(async (em) => {
     const current = await lockOwnWindowRepeat(em, organizationId, id);
     if (!current) throw new NotFoundError('maintenance window', id);
@@ -75,12 +98,22 @@ export async function updateMaintenanceWindow(ds: DataSource, organizationId: nu
       weekdays,
       timezone: input.timezone === undefined ? undefined : canonicalTimeZone(input.timezone),
     });
+    await recordAudit(em, {
+      organizationId,
+      actor,
+      action: 'maintenance_window.update',
+      resourceId: id,
+      changedFields: changedFieldsOf(input),
+    });
     return readOne(em, organizationId, id);
   });
 }
 
-export async function deleteMaintenanceWindow(ds: DataSource, organizationId: number, id: number): Promise<void> {
-  if (!(await deleteOwnWindow(ds, organizationId, id))) throw new NotFoundError('maintenance window', id);
+export async function deleteMaintenanceWindow(ds: DataSource, organizationId: number, id: number, actor: AuditActor): Promise<void> {
+  await ds.transaction(async (em) => {
+    if (!(await deleteOwnWindow(em, organizationId, id))) throw new NotFoundError('maintenance window', id);
+    await recordAudit(em, { organizationId, actor, action: 'maintenance_window.delete', resourceId: id });
+  });
 }
 
 export interface UpcomingWindow {
@@ -95,9 +128,11 @@ export async function upcomingMaintenance(ds: DataSource, monitorId: number, now
   const windows = await windowsOfMonitor(ds, monitorId);
   return windows
     .flatMap((w) =>
-      upcomingOccurrences({ startsAt: w.starts_at, durationMinutes: w.duration_minutes, repeat: w.repeat, weekdays: w.weekdays, timezone: w.timezone }, now, UPCOMING_WINDOWS).map(
-        (o) => ({ id: w.id, name: w.name, startsAt: o.startsAt, endsAt: o.endsAt }),
-      ),
+      upcomingOccurrences(
+        { startsAt: w.starts_at, durationMinutes: w.duration_minutes, repeat: w.repeat, weekdays: w.weekdays, timezone: w.timezone },
+        now,
+        UPCOMING_WINDOWS,
+      ).map((o) => ({ id: w.id, name: w.name, startsAt: o.startsAt, endsAt: o.endsAt })),
     )
     .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime() || a.id - b.id)
     .slice(0, UPCOMING_WINDOWS)

@@ -15,17 +15,20 @@ export interface MaintenanceReport {
   retention: RetentionReport;
 }
 
-/** One round: raw-result partitions created ahead, old data gone, closed days compacted. */
-export async function runMaintenance(ds: DataSource, resultRetentionDays: number, now = new Date()): Promise<MaintenanceReport> {
+/** AUDIT_RETENTION_DAYS when unset (packages/config). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
+/** One round: raw-result partitions created ahead, old data and audit entries gone, closed days compacted. */
+export async function runMaintenance(ds: DataSource, resultRetentionDays: number, now = new Date(), auditRetentionDays = DEFAULT_AUDIT_RETENTION_DAYS): Promise<MaintenanceReport> {
   const partitions = await ensureResultPartitions(ds, new Date(now.getTime() - DAY_MS), new Date(now.getTime() + PARTITION_DAYS_AHEAD * DAY_MS));
-  const retention = await applyRetention(ds, resultRetentionDays, now);
+  const retention = await applyRetention(ds, { resultRetentionDays, auditRetentionDays }, now);
   const compacted = await compactResultPartitions(ds, new Date(now.getTime() - COMPACT_AFTER_DAY_END_MS));
   return { partitions, compacted, retention };
 }
 
 function worthLogging(r: MaintenanceReport): boolean {
   const { retention: t } = r;
-  return r.partitions.created.length + r.partitions.skipped.length + r.compacted.length + t.resultPartitions.length > 0 || t.results + t.locationResults + t.rollups5m + t.rollups1h > 0;
+  return r.partitions.created.length + r.partitions.skipped.length + r.compacted.length + t.resultPartitions.length > 0 || t.results + t.locationResults + t.rollups5m + t.rollups1h + t.auditEntries > 0;
 }
 
 /** Runs the maintenance now and then every `intervalMs` (an hour), one API instance at a time. */
@@ -34,6 +37,7 @@ export function startMaintenanceJob(opts: {
   redis: Redis;
   prefix: string;
   resultRetentionDays: number;
+  auditRetentionDays: number;
   logger: Logger;
   intervalMs?: number;
 }): SingletonInterval<MaintenanceReport> {
@@ -44,8 +48,8 @@ export function startMaintenanceJob(opts: {
     logger: opts.logger,
     failure: 'maintenance failed; retrying next round',
     run: async () => {
-      const report = await runMaintenance(opts.ds, opts.resultRetentionDays);
-      if (worthLogging(report)) opts.logger.info({ ...report }, 'maintenance: result partitions and retention');
+      const report = await runMaintenance(opts.ds, opts.resultRetentionDays, new Date(), opts.auditRetentionDays);
+      if (worthLogging(report)) opts.logger.info({ ...report }, 'maintenance: result partitions, retention and audit log');
       return report;
     },
   });

@@ -10,6 +10,8 @@ export interface RetentionReport {
   locationResults: number;
   rollups5m: number;
   rollups1h: number;
+  /** Audit log entries older than AUDIT_RETENTION_DAYS (docs/audit-log.md). */
+  auditEntries: number;
 }
 
 export const RETENTION_CHUNK = 10_000;
@@ -34,8 +36,14 @@ async function deleteInChunks(ds: DataSource, table: string, column: string, cut
  * rows of the default partition deleted, and location results by the same cutoff. 5-minute
  * rollups older than 35 days and hourly ones older than 400 days go too; daily rollups stay, so
  * uptime and statistics keep their history (statistics read the rollups, never the raw results).
+ * Audit log entries go AUDIT_RETENTION_DAYS after they were written, in chunks by the created_at index.
  */
-export async function applyRetention(ds: DataSource, resultRetentionDays: number, now = new Date(), chunk = RETENTION_CHUNK): Promise<RetentionReport> {
+export async function applyRetention(
+  ds: DataSource,
+  { resultRetentionDays, auditRetentionDays }: { resultRetentionDays: number; auditRetentionDays: number },
+  now = new Date(),
+  chunk = RETENTION_CHUNK,
+): Promise<RetentionReport> {
   const before = (days: number): Date => new Date(now.getTime() - days * DAY_MS);
   const rollupCutoff = (table: RollupTable): Date => before(ROLLUP_RETENTION_DAYS[table]!);
   const resultCutoff = utcDayStart(before(resultRetentionDays));
@@ -47,5 +55,7 @@ export async function applyRetention(ds: DataSource, resultRetentionDays: number
     locationResults: await deleteInChunks(ds, 'check_location_results', 'checked_at', resultCutoff, chunk),
     rollups5m: await deleteInChunks(ds, 'check_rollups_5m', 'bucket', rollupCutoff('check_rollups_5m'), chunk),
     rollups1h: await deleteInChunks(ds, 'check_rollups_1h', 'bucket', rollupCutoff('check_rollups_1h'), chunk),
+    // audit_log is not partitioned; its created_at index finds the old entries.
+    auditEntries: await deleteInChunks(ds, 'audit_log', 'created_at', before(auditRetentionDays), chunk),
   };
 }

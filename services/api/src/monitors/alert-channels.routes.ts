@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { callerOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { sendData } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { rotateWebhookSecret, toAlertSettingsResponse } from './alert-settings.service';
@@ -10,13 +11,13 @@ export function alertChannelsRouter(deps: AlertTestDeps): Router {
   const router = Router();
 
   router.post('/:id/alerts/webhook-secret', async (req, res) => {
-    const settings = await rotateWebhookSecret(deps.ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
+    const settings = await rotateWebhookSecret(deps.ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'), auditActorOf(req));
     sendData(res, toAlertSettingsResponse(settings));
   });
 
   router.post('/:id/alerts/test', async (req, res) => {
     try {
-      sendData(res, await sendTestAlerts(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor')));
+      sendData(res, await sendTestAlerts(deps, callerOf(req).organizationId, parseId(req.params.id, 'monitor'), auditActorOf(req)));
     } catch (err) {
       if (err instanceof TestRateLimitedError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
       throw err;

@@ -1,10 +1,17 @@
+import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { randomBytes } from 'node:crypto';
 import type { DataSource, Monitor } from '@uptime/db';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
 import { lockOwnMonitor, updateOwnMonitorColumns } from './monitors.repository';
 import { getMonitor } from './monitors.service';
-import { applyEscalationSettings, escalationSettingsOf, toEscalationSettingsResponse, uniqueRecipients, type EscalationSettings } from './escalation-settings';
+import {
+  applyEscalationSettings,
+  escalationSettingsOf,
+  toEscalationSettingsResponse,
+  uniqueRecipients,
+  type EscalationSettings,
+} from './escalation-settings';
 
 export interface AlertSettings extends EscalationSettings {
   emailEnabled: boolean;
@@ -55,7 +62,13 @@ const required = (field: string, flag: string): ValidationError =>
  * targets. The webhook's key is generated the first time the webhook is enabled, and shown in
  * that answer only.
  */
-export async function updateAlertSettings(ds: DataSource, organizationId: number, id: number, dto: AlertSettingsDto): Promise<AlertSettings> {
+export async function updateAlertSettings(
+  ds: DataSource,
+  organizationId: number,
+  id: number,
+  dto: AlertSettingsDto,
+  actor: AuditActor,
+): Promise<AlertSettings> {
   return ds.transaction(async (tx) => {
     const monitor = await lockOwnMonitor(tx, organizationId, id);
     const changes: Partial<Monitor> = {};
@@ -74,16 +87,35 @@ export async function updateAlertSettings(ds: DataSource, organizationId: number
     if (monitor.slackEnabled && !monitor.slackWebhookUrl) throw required('slack_webhook_url', 'slack_enabled');
     if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
     let newWebhookSecret: string | undefined;
-    if (monitor.webhookEnabled && monitor.webhookSecret === null) monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
+    if (monitor.webhookEnabled && monitor.webhookSecret === null)
+      monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
     if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, organizationId, id, changes);
+    // The names the body sent: the webhook URLs and the generated key stay out of the log.
+    await recordAudit(tx, {
+      organizationId,
+      actor,
+      action: 'monitor.alert_settings_update',
+      resourceId: id,
+      changedFields: changedFieldsOf(dto),
+    });
     return { ...settingsOf(monitor), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
   });
 }
 
 /** `POST /monitors/{id}/alerts/webhook-secret`: a new key, shown in this answer only; the old one stops at once. */
-export async function rotateWebhookSecret(ds: DataSource, organizationId: number, id: number): Promise<AlertSettings> {
+export async function rotateWebhookSecret(ds: DataSource, organizationId: number, id: number, actor: AuditActor): Promise<AlertSettings> {
   const newWebhookSecret = generateWebhookSecret();
-  if (!(await updateOwnMonitorColumns(ds, organizationId, id, { webhookSecret: newWebhookSecret }))) throw new NotFoundError('monitor', id);
+  await ds.transaction(async (tx) => {
+    if (!(await updateOwnMonitorColumns(tx, organizationId, id, { webhookSecret: newWebhookSecret })))
+      throw new NotFoundError('monitor', id);
+    await recordAudit(tx, {
+      organizationId,
+      actor,
+      action: 'monitor.webhook_secret_rotate',
+      resourceId: id,
+      changedFields: ['webhook_secret'],
+    });
+  });
   return { ...(await getAlertSettings(ds, organizationId, id)), newWebhookSecret };
 }
 

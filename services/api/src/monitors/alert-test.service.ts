@@ -1,3 +1,4 @@
+import { recordAudit, type AuditActor } from '../audit/audit';
 import { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
@@ -41,9 +42,16 @@ async function takeTestSlot(deps: AlertTestDeps, monitorId: number): Promise<voi
  * or as they stand after {@link TEST_WAIT_MS}. A test no notifier picked up by then is withdrawn
  * and answered 503: nothing was sent.
  */
-export async function sendTestAlerts(deps: AlertTestDeps, organizationId: number, monitorId: number): Promise<AlertTestResult> {
+export async function sendTestAlerts(
+  deps: AlertTestDeps,
+  organizationId: number,
+  monitorId: number,
+  actor: AuditActor,
+): Promise<AlertTestResult> {
   await getMonitor(deps.ds, organizationId, monitorId);
   await takeTestSlot(deps, monitorId);
+  // Nothing changes, but messages go out to the channels: the log records who asked (docs/audit-log.md).
+  await deps.ds.transaction((em) => recordAudit(em, { organizationId, actor, action: 'monitor.alert_test', resourceId: monitorId }));
   const data: AlertTestJob = { monitorId };
   const added = await enqueue(deps.queue, JOBS.alertTest, data);
   const deadline = Date.now() + TEST_WAIT_MS;

@@ -1,3 +1,4 @@
+import { auditActorOf } from '../audit/audit';
 import { Router } from 'express';
 import { callerOf } from '../auth/caller';
 import { sendData, sendMessage } from '../http/envelope';
@@ -24,14 +25,14 @@ export function monitorAgentsRouter(deps: MonitorAgentsDeps): Router {
   router.post('/:id/agents', async (req, res) => {
     const id = monitorId(req.params.id);
     const dto = await parseInput(AgentIdsDto, req.body);
-    const agents = await assignAgents(deps, callerOf(req), id, dto.agent_ids);
+    const agents = await assignAgents(deps, callerOf(req), id, dto.agent_ids, auditActorOf(req));
     sendMessage(res, 'Agents assigned', agents.map(toAgentResponse));
   });
 
   router.delete('/:id/agents', async (req, res) => {
     const id = monitorId(req.params.id);
     const dto = await parseInput(AgentIdsDto, req.body);
-    const agents = await removeAgents(deps, callerOf(req), id, dto.agent_ids);
+    const agents = await removeAgents(deps, callerOf(req), id, dto.agent_ids, auditActorOf(req));
     sendMessage(res, 'Agents removed', agents.map(toAgentResponse));
   });
 

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { callerOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { sendData, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parseInput } from '../http/validate';
@@ -33,12 +34,16 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
 
   router.post('/bulk', async (req, res) => {
     const request = await parseBulkRequest(req.body, deps);
-    const outcome = await runBulk(deps, callerOf(req).organizationId, request);
+    const outcome = await runBulk(deps, callerOf(req).organizationId, request, auditActorOf(req));
     const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted', update: 'updated' }[request.action];
     sendMessage(res, `${outcome.succeeded.length} monitor(s) ${verb}, ${outcome.failed.length} failed`, outcome);
   });
 
-  const sendMonitor = async (res: Parameters<RequestHandler>[1], message: string, monitor: Awaited<ReturnType<typeof pauseMonitor>>): Promise<void> => {
+  const sendMonitor = async (
+    res: Parameters<RequestHandler>[1],
+    message: string,
+    monitor: Awaited<ReturnType<typeof pauseMonitor>>,
+  ): Promise<void> => {
     const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
     sendMessage(res, message, toMonitorResponse(monitor, uptime.get(monitor.id)));
   };
@@ -46,12 +51,16 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   const pause: RequestHandler = async (req, res) => {
     const id = monitorId(req.params.id);
     const dto = await parseInput(PauseMonitorDto, req.body ?? {});
-    await sendMonitor(res, 'Monitor paused', await pauseMonitor(deps, callerOf(req).organizationId, id, normaliseReason(dto.reason)));
+    await sendMonitor(
+      res,
+      'Monitor paused',
+      await pauseMonitor(deps, callerOf(req).organizationId, id, normaliseReason(dto.reason), auditActorOf(req)),
+    );
   };
   const resume: RequestHandler = async (req, res) => {
     const id = monitorId(req.params.id);
     assertNoFields(req.body);
-    await sendMonitor(res, 'Monitor resumed', await resumeMonitor(deps, callerOf(req).organizationId, id));
+    await sendMonitor(res, 'Monitor resumed', await resumeMonitor(deps, callerOf(req).organizationId, id, auditActorOf(req)));
   };
   router.post('/:id/pause', pause);
   router.post('/:id/disable', pause);
@@ -61,7 +70,13 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   router.post('/:id/test', async (req, res) => {
     const id = monitorId(req.params.id);
     assertNoFields(req.body);
-    const result = await testMonitor(ds, callerOf(req).organizationId, id, { allowPrivateTargets: deps.allowPrivateTargets });
+    const result = await testMonitor(
+      ds,
+      callerOf(req).organizationId,
+      id,
+      { allowPrivateTargets: deps.allowPrivateTargets },
+      auditActorOf(req),
+    );
     sendData(res, toTestResultResponse(result));
   });
 
@@ -72,7 +87,7 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   router.put('/:id/alerts', async (req, res) => {
     const id = monitorId(req.params.id);
     const input = await parseAlertSettingsPatch(req.body, deps);
-    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).organizationId, id, input)));
+    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).organizationId, id, input, auditActorOf(req))));
   });
 
   return router;

@@ -1,6 +1,7 @@
 import type { Monitor } from '@uptime/db';
 import { lockOwnMonitor, saveMonitor } from './monitors.repository';
 import type { MonitorsDeps } from './monitors.service';
+import { recordAudit, type AuditActor } from '../audit/audit';
 
 /**
  * Pauses (≡ disables) a monitor: status `paused`, `paused_at`, `pause_reason`, and its schedule
@@ -11,7 +12,13 @@ import type { MonitorsDeps } from './monitors.service';
  * Pausing a paused monitor answers it unchanged (the first `paused_at` stays), except that a
  * given reason replaces the old one.
  */
-export async function pauseMonitor(deps: MonitorsDeps, organizationId: number, id: number, reason: string | null | undefined): Promise<Monitor> {
+export async function pauseMonitor(
+  deps: MonitorsDeps,
+  organizationId: number,
+  id: number,
+  reason: string | null | undefined,
+  actor: AuditActor,
+): Promise<Monitor> {
   return deps.ds.transaction(async (em) => {
     const monitor = await lockOwnMonitor(em, organizationId, id);
     if (monitor.status === 'paused') {
@@ -25,6 +32,13 @@ export async function pauseMonitor(deps: MonitorsDeps, organizationId: number, i
       monitor.pauseReason = reason ?? null;
       await saveMonitor(em, monitor);
     }
+    await recordAudit(em, {
+      organizationId,
+      actor,
+      action: 'monitor.pause',
+      resourceId: id,
+      changedFields: reason === undefined ? [] : ['reason'],
+    });
     // Before commit, like every schedule change: a Redis failure rolls the pause back.
     await deps.scheduler.unschedule(monitor.id);
     return monitor;
@@ -36,10 +50,12 @@ export async function pauseMonitor(deps: MonitorsDeps, organizationId: number, i
  * again and checked at once (docs/monitors.md). Resuming a monitor that is not paused changes nothing
  * and answers it as it is.
  */
-export async function resumeMonitor(deps: MonitorsDeps, organizationId: number, id: number): Promise<Monitor> {
+export async function resumeMonitor(deps: MonitorsDeps, organizationId: number, id: number, actor: AuditActor): Promise<Monitor> {
   let resumed = false;
   const monitor = await deps.ds.transaction(async (em) => {
     const locked = await lockOwnMonitor(em, organizationId, id);
+    // Recorded even when already running: the log says who asked, not only what moved.
+    await recordAudit(em, { organizationId, actor, action: 'monitor.resume', resourceId: id });
     if (locked.status !== 'paused') return locked;
     locked.status = 'pending';
     locked.pausedAt = null;

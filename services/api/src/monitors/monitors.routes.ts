@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { callerOf, creatorOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -34,7 +35,7 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
 
   router.post('/', async (req, res) => {
     const dto = await parseMonitorCreate(req.body, deps);
-    const monitor = await createMonitor(deps, creatorOf(req), dto);
+    const monitor = await createMonitor(deps, creatorOf(req), dto, auditActorOf(req));
     sendData(res, toMonitorResponse(monitor), 201);
   });
 
@@ -45,12 +46,12 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
   });
 
   ownedItemRoutes(router, 'monitor', {
-    update: async (organizationId, id, body) => {
-      const monitor = await updateMonitor(deps, organizationId, id, await parseMonitorPatch(body, deps));
+    update: async (organizationId, id, body, actor) => {
+      const monitor = await updateMonitor(deps, organizationId, id, await parseMonitorPatch(body, deps), actor);
       const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
       return toMonitorResponse(monitor, uptime.get(monitor.id));
     },
-    remove: (organizationId, id) => deleteMonitor(deps, organizationId, id),
+    remove: (organizationId, id, actor) => deleteMonitor(deps, organizationId, id, actor),
     deleted: 'Monitor deleted',
   });
 

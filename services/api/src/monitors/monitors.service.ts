@@ -1,4 +1,6 @@
 import type { Creator } from '../auth/caller';
+import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
+import { deleteAuditEntriesOfResource } from '../audit/audit-log.repository';
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager, Monitor } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
@@ -9,7 +11,15 @@ import type { PageRequest } from '../http/pagination';
 import type { PublicCache } from '../http/public-cache';
 import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
 import { assertDependencies } from './monitor-dependencies';
-import { deleteMonitorRow, deleteOwnMonitor, insertMonitor, lockOwnMonitor, selectMonitors, selectOwnMonitor, updateMonitorFields } from './monitors.repository';
+import {
+  deleteMonitorRow,
+  deleteOwnMonitor,
+  insertMonitor,
+  lockOwnMonitor,
+  selectMonitors,
+  selectOwnMonitor,
+  updateMonitorFields,
+} from './monitors.repository';
 
 export interface MonitorsDeps {
   ds: DataSource;
@@ -42,18 +52,34 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
  * check can reach a worker before the monitor exists, and the request waits for two round trips
  * in all. Should Redis fail, the row is deleted again: a failed create leaves no monitor behind,
  * and a schedule or check that did get written finds none (the worker drops the check, the
- * reconciler removes the schedule), as after a failed commit of saveAndSchedule.
+ * reconciler removes the schedule), as after a failed commit of saveAndSchedule. The audit entry
+ * commits with the row, and goes with it when the row is deleted again (docs/audit-log.md).
  */
-export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto): Promise<Monitor> {
+export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
   if (dto.depends_on) await assertDependencies(deps.ds.manager, creator.organizationId, null, dto.depends_on);
-  const monitor = await insertMonitor(deps.ds.manager, creator, dto, deps.minCheckIntervalSeconds);
+  const monitor = await deps.ds.transaction(async (em) => {
+    const inserted = await insertMonitor(em, creator, dto, deps.minCheckIntervalSeconds);
+    await recordAudit(em, {
+      organizationId: creator.organizationId,
+      actor,
+      action: 'monitor.create',
+      resourceId: inserted.id,
+      changedFields: changedFieldsOf(dto),
+    });
+    return inserted;
+  });
   // allSettled: the row goes only once neither write can still land after it.
   const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
   const failure = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) {
     // Should this fail too, the monitor stays and the reconciler gives it its schedule; the
     // caller still learns that the create failed, from the original error.
-    await deleteMonitorRow(deps.ds.manager, monitor.id).catch(() => undefined);
+    await deps.ds
+      .transaction(async (em) => {
+        await deleteMonitorRow(em, monitor.id);
+        await deleteAuditEntriesOfResource(em, creator.organizationId, 'monitor', String(monitor.id));
+      })
+      .catch(() => undefined);
     throw failure.reason;
   }
   return monitor;
@@ -66,12 +92,19 @@ export async function getMonitor(ds: DataSource, organizationId: number, id: num
   return monitor;
 }
 
-export async function updateMonitor(deps: MonitorsDeps, organizationId: number, id: number, dto: MonitorFieldsDto): Promise<Monitor> {
+export async function updateMonitor(
+  deps: MonitorsDeps,
+  organizationId: number,
+  id: number,
+  dto: MonitorFieldsDto,
+  actor: AuditActor,
+): Promise<Monitor> {
   return deps.ds.transaction(async (em: EntityManager) => {
     // Read under a row lock: a check-worker's status update waits for this commit instead of
     // landing between our read and our write.
     const monitor = await lockOwnMonitor(em, organizationId, id);
     if (dto.depends_on) await assertDependencies(em, organizationId, id, dto.depends_on);
+    await recordAudit(em, { organizationId, actor, action: 'monitor.update', resourceId: id, changedFields: changedFieldsOf(dto) });
     return saveAndSchedule(em, deps, monitor, dto);
   });
 }
@@ -80,18 +113,27 @@ export async function updateMonitor(deps: MonitorsDeps, organizationId: number, 
  * Removes the monitor with its schedule, results, incidents and notifications, its place on
  * status pages and its badge (all by cascade), and drops the cached public views of it.
  */
-export async function deleteMonitor(deps: MonitorsDeps, organizationId: number, id: number): Promise<void> {
+export async function deleteMonitor(deps: MonitorsDeps, organizationId: number, id: number, actor: AuditActor): Promise<void> {
   const views = await deps.ds.transaction(async (em: EntityManager) => {
     const shown = await publicViewsOfMonitor(em, id);
     if (!(await deleteOwnMonitor(em, organizationId, id))) throw new NotFoundError('monitor', id);
+    await recordAudit(em, { organizationId, actor, action: 'monitor.delete', resourceId: id });
     await deps.scheduler.unschedule(id);
     return shown;
   });
   const { publicCache: cache } = deps;
-  await cache.forget([...views.slugs.map((slug) => cache.keyOf('page', slug)), ...views.badgeHashes.map((hash) => cache.keyOf('badge', hash))]);
+  await cache.forget([
+    ...views.slugs.map((slug) => cache.keyOf('page', slug)),
+    ...views.badgeHashes.map((hash) => cache.keyOf('badge', hash)),
+  ]);
 }
 
 /** One page of the caller's monitors by id, filtered (docs/monitors.md), and how many match. */
-export function listMonitors(ds: DataSource, organizationId: number, filters: MonitorFilters, page: PageRequest): Promise<{ items: Monitor[]; total: number }> {
+export function listMonitors(
+  ds: DataSource,
+  organizationId: number,
+  filters: MonitorFilters,
+  page: PageRequest,
+): Promise<{ items: Monitor[]; total: number }> {
   return selectMonitors(ds, organizationId, filters, page);
 }

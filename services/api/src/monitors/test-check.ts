@@ -2,13 +2,22 @@ import type { DataSource } from '@uptime/db';
 import { runProbe, type ProbeResult } from '@uptime/probe';
 import { checkConfigOf } from '@uptime/queues';
 import { getMonitor } from './monitors.service';
+import { recordAudit, type AuditActor } from '../audit/audit';
 
 /**
  * POST /monitors/{id}/test: one check now, through the probe the check-workers use, with the
  * same SSRF policy. A dry run: nothing is recorded and the status does not move. A paused
- * monitor can be tested too (that is how one checks a fix before resuming).
+ * monitor can be tested too (that is how one checks a fix before resuming). It changes nothing,
+ * but calls out to the target, so the audit log records who asked (docs/audit-log.md).
  */
-export async function testMonitor(ds: DataSource, organizationId: number, id: number, options: { allowPrivateTargets: boolean }): Promise<ProbeResult> {
+export async function testMonitor(
+  ds: DataSource,
+  organizationId: number,
+  id: number,
+  options: { allowPrivateTargets: boolean },
+  actor: AuditActor,
+): Promise<ProbeResult> {
   const monitor = await getMonitor(ds, organizationId, id);
+  await ds.transaction((em) => recordAudit(em, { organizationId, actor, action: 'monitor.test', resourceId: id }));
   return runProbe(checkConfigOf(monitor), { allowPrivateTargets: options.allowPrivateTargets });
 }

@@ -1,4 +1,4 @@
-import { queryRows, type DataSource, type NotificationErrorDetails, type NotificationStatus, type NotificationType } from '@uptime/db';
+import { queryRows, type DataSource, type EntityManager, type NotificationErrorDetails, type NotificationStatus, type NotificationType } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
 import type { NotificationFilters } from './notifications.params';
 
@@ -101,9 +101,9 @@ export async function selectNotification(ds: DataSource, organizationId: number,
  * Marks the user's notification acknowledged; undefined when there is none. COALESCE keeps the
  * first acknowledgement time, so repeating the call (or two racing calls) is harmless.
  */
-export async function markAcknowledged(ds: DataSource, organizationId: number, id: number): Promise<NotificationAcknowledgement | undefined> {
+export async function markAcknowledged(em: EntityManager, organizationId: number, id: number): Promise<NotificationAcknowledgement | undefined> {
   const rows = await queryRows<NotificationAcknowledgement>(
-    ds.manager,
+    em,
     `UPDATE notifications SET acknowledged = true, acknowledged_at = COALESCE(acknowledged_at, now())
       WHERE id = $1 AND organization_id = $2
       RETURNING id, acknowledged, acknowledged_at AS "acknowledgedAt"`,
@@ -117,9 +117,9 @@ export async function markAcknowledged(ds: DataSource, organizationId: number, i
  * decides it: of two concurrent calls, the second waits on the row lock, then sees status
  * 'resolved' and matches nothing. `resolved_manually` tells the notifier not to send a recovery.
  */
-export async function markResolved(ds: DataSource, organizationId: number, id: number): Promise<NotificationResolution | undefined> {
+export async function markResolved(em: EntityManager, organizationId: number, id: number): Promise<NotificationResolution | undefined> {
   const rows = await queryRows<NotificationResolution>(
-    ds.manager,
+    em,
     `UPDATE notifications
         SET status = 'resolved', resolved_at = now(), resolved_manually = true,
             duration = GREATEST(0, floor(extract(epoch FROM now() - started_at)))::int

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { DataSource } from '@uptime/db';
 import { callerOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { metaFor, sendData, sendList, sendMessage, type Pagination } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage, type PageRequest } from '../http/pagination';
@@ -65,12 +66,12 @@ export function notificationsRouter(ds: DataSource): Router {
   });
 
   router.post('/:id/acknowledge', async (req, res) => {
-    const acknowledged = await acknowledgeNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'));
+    const acknowledged = await acknowledgeNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'), auditActorOf(req));
     sendMessage(res, 'Notification acknowledged', toAcknowledgementResponse(acknowledged));
   });
 
   router.post('/:id/resolve', async (req, res) => {
-    const resolved = await resolveNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'));
+    const resolved = await resolveNotification(ds, callerOf(req).organizationId, parseId(req.params.id, 'notification'), auditActorOf(req));
     sendMessage(res, 'Notification resolved', toResolutionResponse(resolved));
   });
 

@@ -1,6 +1,7 @@
 import type { DataSource } from '@uptime/db';
 import { ConflictError, NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
+import { recordAudit, type AuditActor } from '../audit/audit';
 import {
   markAcknowledged,
   markResolved,
@@ -36,15 +37,22 @@ export async function getNotification(ds: DataSource, organizationId: number, id
 }
 
 /** Marks the notification acknowledged, again harmlessly; any status is allowed (docs/notifications.md). */
-export async function acknowledgeNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationAcknowledgement> {
-  const done = await markAcknowledged(ds, organizationId, id);
-  if (!done) throw new NotFoundError('notification', id);
-  return done;
+export async function acknowledgeNotification(ds: DataSource, organizationId: number, id: number, actor: AuditActor): Promise<NotificationAcknowledgement> {
+  return ds.transaction(async (em) => {
+    const done = await markAcknowledged(em, organizationId, id);
+    if (!done) throw new NotFoundError('notification', id);
+    await recordAudit(em, { organizationId, actor, action: 'notification.acknowledge', resourceId: id });
+    return done;
+  });
 }
 
 /** Resolves an active notification by hand; no recovery is sent for it (docs/notifications.md). */
-export async function resolveNotification(ds: DataSource, organizationId: number, id: number): Promise<NotificationResolution> {
-  const done = await markResolved(ds, organizationId, id);
+export async function resolveNotification(ds: DataSource, organizationId: number, id: number, actor: AuditActor): Promise<NotificationResolution> {
+  const done = await ds.transaction(async (em) => {
+    const resolved = await markResolved(em, organizationId, id);
+    if (resolved) await recordAudit(em, { organizationId, actor, action: 'notification.resolve', resourceId: id });
+    return resolved;
+  });
   if (done) return done;
   // Nothing matched: tell "not yours or missing" (404) apart from "already resolved" (409).
   if ((await statusOfNotification(ds, organizationId, id)) === undefined) throw new NotFoundError('notification', id);

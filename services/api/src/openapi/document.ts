@@ -3,6 +3,8 @@ import { COMMON_HEADERS, COMMON_SCHEMAS } from './common-schemas';
 import type { JsonSchema } from './json-schema';
 import { buildOperation, type OperationSpec, type Tag } from './operation';
 import { ACCOUNT_OPERATIONS } from './paths/account';
+import { AUDIT_LOG_OPERATIONS } from './paths/audit-log';
+import { auditSchemas } from './audit-schemas';
 import { ALERT_CHANNEL_OPERATIONS } from './paths/alert-channels';
 import { AGENT_OPERATIONS } from './paths/agents';
 import { AUTH_OPERATIONS } from './paths/auth';
@@ -37,6 +39,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...ACCOUNT_OPERATIONS,
   ...STATUS_PAGE_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
+  ...AUDIT_LOG_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
 ];
 
@@ -49,6 +52,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Preferences', description: 'Per-user settings' },
   { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Maintenance windows', description: 'Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md)' },
+  { name: 'Organizations', description: 'Organizations, their members and their audit log (docs/organizations.md, docs/audit-log.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
 
@@ -108,7 +112,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!)),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { callerOf, creatorOf } from '../auth/caller';
+import { auditActorOf } from '../audit/audit';
 import { sendData, sendList } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
@@ -21,7 +22,7 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
   const { ds, publicUrl } = deps;
 
   router.post('/', async (req, res) => {
-    const page = await createStatusPage(deps, creatorOf(req), await parseStatusPageCreate(req.body));
+    const page = await createStatusPage(deps, creatorOf(req), await parseStatusPageCreate(req.body), auditActorOf(req));
     sendData(res, toStatusPageResponse(page, publicUrl), 201);
   });
 
@@ -41,8 +42,9 @@ export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string })
   });
 
   ownedItemRoutes(router, 'status page', {
-    update: async (organizationId, id, body) => toStatusPageResponse(await updateStatusPage(deps, organizationId, id, await parseStatusPagePatch(body)), publicUrl),
-    remove: (organizationId, id) => deleteStatusPage(deps, organizationId, id),
+    update: async (organizationId, id, body, actor) =>
+      toStatusPageResponse(await updateStatusPage(deps, organizationId, id, await parseStatusPagePatch(body), actor), publicUrl),
+    remove: (organizationId, id, actor) => deleteStatusPage(deps, organizationId, id, actor),
     deleted: 'Status page deleted',
   });
 

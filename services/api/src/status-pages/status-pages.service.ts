@@ -1,4 +1,5 @@
 import type { Creator } from '../auth/caller';
+import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
 import { ConflictError, NotFoundError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
@@ -31,13 +32,19 @@ async function readOne(db: DataSource | EntityManager, organizationId: number, i
   return page;
 }
 
-export async function createStatusPage(deps: StatusPagesDeps, creator: Creator, input: NewStatusPage): Promise<StatusPageRow> {
+export async function createStatusPage(
+  deps: StatusPagesDeps,
+  creator: Creator,
+  input: NewStatusPage,
+  actor: AuditActor,
+): Promise<StatusPageRow> {
   const { organizationId } = creator;
   const page = await deps.ds.transaction(async (em) => {
     await assertOwnMonitors(em, organizationId, input.monitor_ids);
     const id = await insertStatusPage(em, creator, input);
     if (id === null) throw slugTaken(input.slug);
     await setPageMonitors(em, id, input.monitor_ids);
+    await recordAudit(em, { organizationId, actor, action: 'status_page.create', resourceId: id, changedFields: changedFieldsOf(input) });
     return readOne(em, organizationId, id);
   });
   // A visit before the page existed may have cached "not found".
@@ -49,13 +56,23 @@ export async function getStatusPage(ds: DataSource, organizationId: number, id: 
   return readOne(ds, organizationId, id);
 }
 
-export async function listStatusPages(ds: DataSource, organizationId: number, page: PageRequest): Promise<{ items: StatusPageRow[]; total: number }> {
+export async function listStatusPages(
+  ds: DataSource,
+  organizationId: number,
+  page: PageRequest,
+): Promise<{ items: StatusPageRow[]; total: number }> {
   const { ids, total } = await listOwnPageIds(ds, organizationId, page.limit, page.offset);
   return { items: ids.length > 0 ? await readOwnPages(ds, organizationId, ids) : [], total };
 }
 
 /** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
-export async function updateStatusPage(deps: StatusPagesDeps, organizationId: number, id: number, input: StatusPageFieldsDto): Promise<StatusPageRow> {
+export async function updateStatusPage(
+  deps: StatusPagesDeps,
+  organizationId: number,
+  id: number,
+  input: StatusPageFieldsDto,
+  actor: AuditActor,
+): Promise<StatusPageRow> {
   let oldSlug = '';
   let page: StatusPageRow;
   try {
@@ -68,6 +85,7 @@ export async function updateStatusPage(deps: StatusPagesDeps, organizationId: nu
         await setPageMonitors(em, id, input.monitor_ids);
       }
       await updatePageFields(em, id, input);
+      await recordAudit(em, { organizationId, actor, action: 'status_page.update', resourceId: id, changedFields: changedFieldsOf(input) });
       return readOne(em, organizationId, id);
     });
   } catch (err) {
@@ -78,8 +96,12 @@ export async function updateStatusPage(deps: StatusPagesDeps, organizationId: nu
   return page;
 }
 
-export async function deleteStatusPage(deps: StatusPagesDeps, organizationId: number, id: number): Promise<void> {
-  const slug = await deleteOwnPage(deps.ds, organizationId, id);
-  if (slug === null) throw new NotFoundError('status page', id);
+export async function deleteStatusPage(deps: StatusPagesDeps, organizationId: number, id: number, actor: AuditActor): Promise<void> {
+  const slug = await deps.ds.transaction(async (em) => {
+    const deleted = await deleteOwnPage(em, organizationId, id);
+    if (deleted === null) throw new NotFoundError('status page', id);
+    await recordAudit(em, { organizationId, actor, action: 'status_page.delete', resourceId: id });
+    return deleted;
+  });
   await deps.cache.forget([deps.cache.keyOf('page', slug)]);
 }

@@ -24,6 +24,8 @@ export interface OwnedWorld {
    * owner's page of `ids['status-pages']`, which lists the owner's monitor and is not published.
    */
   slugs: { published: string; unpublished: string };
+  /** The owner's personal organization, where the owner is `owner` and the other user no member. */
+  organizationId: number;
 }
 
 /**
@@ -65,16 +67,19 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   );
   await ds.query(`INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES ($1, $2)`, [window!.id, monitor.id]);
   await page(other.user.id, `published-${other.user.id}`, 'Public status', true);
+  const [organization]: { id: number }[] = await ds.query(`SELECT id FROM organizations WHERE personal_user_id = $1`, [owner.user.id]);
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
     ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id },
     slugs,
+    organizationId: organization!.id,
   };
 }
 
 /** The owner's id for a documented path's `{id}`, by the resource the path is under. */
 export function ownedIdFor(path: string, world: OwnedWorld): number | undefined {
+  if (path.startsWith('/api/v1/organizations/{org_id}')) return world.organizationId;
   const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows)\/\{id\}/.exec(path)?.[1];
   if (kind === undefined) return undefined;
   return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as Exclude<keyof OwnedWorld['ids'], 'tokens'>)];

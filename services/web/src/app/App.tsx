@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { AgentsPage } from '../pages/agents/AgentsPage';
+import { AuditLogPage } from '../pages/audit-log/AuditLogPage';
 import { DashboardPage } from '../pages/dashboard/DashboardPage';
 import { MonitorDetailPage } from '../pages/monitor-detail/MonitorDetailPage';
 import { MonitorFormPage } from '../pages/monitor-form/MonitorFormPage';
@@ -57,6 +58,7 @@ export function App() {
           }
         />
         <Route path="settings" element={<SettingsPage />} />
+        <Route path="organization/audit-log" element={<AuditLogPage />} />
         <Route path="dashboard" element={<Navigate to="/" replace />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

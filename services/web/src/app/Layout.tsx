@@ -16,6 +16,7 @@ const NAV = [
   { to: '/notifications', label: 'Notifications', end: false },
   { to: '/status-pages', label: 'Status pages', end: false },
   { to: '/agents', label: 'Agents', end: false },
+  { to: '/organization/audit-log', label: 'Audit log', end: false },
   { to: '/settings', label: 'Settings', end: false },
 ];
 
