@@ -39,6 +39,7 @@ const ALONE = [
   'services/all-in-one/test/web-pages.browser.test.ts',
   'services/all-in-one/test/web-phone.browser.test.ts',
   'services/all-in-one/test/web-maintenance.browser.test.ts',
+  'services/all-in-one/test/web-organizations.browser.test.ts',
 ];
 
 const project = {
