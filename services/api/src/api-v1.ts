@@ -29,6 +29,7 @@ import { statusPagesRouter } from './status-pages/status-pages.routes';
 import { maintenanceWindowsRouter } from './maintenance-windows/maintenance-windows.routes';
 import { badgesRouter } from './badges/badges.routes';
 import { alertChannelsRouter } from './monitors/alert-channels.routes';
+import { invitationsRouter, organizationsRouter } from './organizations/organizations.routes';
 
 /** `/api/v1` but its public part: who calls, the rate limit and the body rules, then each resource's routes. */
 export function apiV1Router(deps: AppDeps, publicCache: PublicCache): Router {
@@ -97,4 +98,7 @@ function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, 
   v1.use('/dashboard', dashboardRouter(stats));
   v1.use('/preferences', preferencesRouter({ ds, minCheckIntervalSeconds: config.minCheckIntervalSeconds }));
   v1.use('/notifications', notificationsRouter(ds));
+  // Invitation emails are sent by the notifiers, as alert tests are (docs/organizations.md).
+  v1.use('/organizations', organizationsRouter({ ds, scheduler, tokenCache, publicCache, statusChanges, publicUrl: config.http.publicUrl }));
+  v1.use('/invitations', invitationsRouter({ ds }));
 }

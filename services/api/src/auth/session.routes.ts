@@ -8,6 +8,7 @@ import { linkedProviders } from './identities.service';
 import { SESSION_COOKIE, sessionCookieOptions } from './session';
 import { toUserResponse } from './user.presenter';
 import { findUser } from './users.repository';
+import { organizationOfMember } from '../organizations/organization-access';
 
 /** Refresh and logout act on the session cookie; a bearer token is revoked with DELETE /auth/tokens/{id}. */
 function requireSession(req: Request): void {
@@ -28,7 +29,8 @@ export function sessionRouter({ ds, config }: { ds: DataSource; config: Config }
     const user = await findUser(ds, caller.id);
     if (!user) throw new UnauthorizedError('The signed-in user no longer exists');
     const provider = caller.via === 'session' ? (req.session.provider ?? null) : null;
-    sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id)));
+    const organization = await organizationOfMember(ds, caller.organizationId, caller.id);
+    sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id), { id: organization.id, name: organization.name, role: organization.role }));
   });
 
   router.post('/refresh', async (req, res: Response) => {

@@ -1,4 +1,11 @@
-import type { OAuthProvider, User } from '@uptime/db';
+import type { OAuthProvider, OrganizationRole, User } from '@uptime/db';
+
+/** The organization a request acts in (docs/organizations.md, "Tenancy"), with the caller's role there. */
+export interface ActingOrganization {
+  id: number;
+  name: string;
+  role: OrganizationRole;
+}
 
 export interface UserResponse {
   id: number;
@@ -12,9 +19,11 @@ export interface UserResponse {
   role: User['role'];
   created_at: string;
   last_login: string | null;
+  /** The organization this request acts in: the token's, else the session's X-Organization-Id, else the personal one. */
+  organization: ActingOrganization;
 }
 
-export function toUserResponse(user: User, provider: OAuthProvider | null, providers: OAuthProvider[]): UserResponse {
+export function toUserResponse(user: User, provider: OAuthProvider | null, providers: OAuthProvider[], organization: ActingOrganization): UserResponse {
   return {
     id: user.id,
     email: user.email,
@@ -25,5 +34,6 @@ export function toUserResponse(user: User, provider: OAuthProvider | null, provi
     role: user.role,
     created_at: user.createdAt.toISOString(),
     last_login: user.lastLogin?.toISOString() ?? null,
+    organization,
   };
 }

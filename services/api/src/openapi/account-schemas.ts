@@ -1,4 +1,4 @@
-import { OAUTH_PROVIDERS, THEMES, TOKEN_SCOPES, USER_ROLES } from '@uptime/db';
+import { OAUTH_PROVIDERS, ORGANIZATION_ROLES, THEMES, TOKEN_SCOPES, USER_ROLES } from '@uptime/db';
 import type { ReadinessReport } from '@uptime/observability';
 import type { TokenResponse } from '../auth/token.presenter';
 import type { UserResponse } from '../auth/user.presenter';
@@ -20,6 +20,10 @@ const user = objectOf<UserResponse>(
     role: enumOf(USER_ROLES),
     created_at: timestamp(),
     last_login: nullable(timestamp()),
+    organization: objectOf<UserResponse['organization']>(
+      { id: id(), name: str({ minLength: 1, maxLength: 100 }), role: enumOf(ORGANIZATION_ROLES) },
+      { description: "The organization this request acts in (the token's; else the session's X-Organization-Id; else the personal one) and the user's role there (docs/organizations.md)" },
+    ),
   },
   { description: 'The signed-in user' },
 );

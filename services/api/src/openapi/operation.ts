@@ -16,7 +16,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
-export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Operations';
+export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Organizations' | 'Operations';
 
 export interface ParameterSpec {
   name: string;
@@ -187,6 +187,8 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
   const codes = new Set<ErrorCode>([
     ...(access === 'outside' ? OUTSIDE_ERRORS : access === 'anonymous' ? ANONYMOUS_ERRORS : API_ERRORS),
     ...(access === 'caller' || access === 'session' ? (['UNAUTHORIZED'] as const) : []),
+    // A session's X-Organization-Id naming an organization the caller is not a member of (docs/organizations.md).
+    ...(access === 'caller' || access === 'session' ? (['ORGANIZATION_NOT_FOUND'] as const) : []),
     // A state-changing request with a session cookie from another site (docs/security.md).
     // A role below the one the operation needs, or a read token on a write (docs/organizations.md).
     ...((access === 'caller' || access === 'session') && (spec.method !== 'get' || !['viewer', 'signed-in'].includes(needOf(spec.method, spec.path)))
