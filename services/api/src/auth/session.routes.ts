@@ -30,7 +30,8 @@ export function sessionRouter({ ds, config }: { ds: DataSource; config: Config }
     if (!user) throw new UnauthorizedError('The signed-in user no longer exists');
     const provider = caller.via === 'session' ? (req.session.provider ?? null) : null;
     const organization = await organizationOfMember(ds, caller.organizationId, caller.id);
-    sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id), { id: organization.id, name: organization.name, role: organization.role }));
+    // The role this request acts with (a token's is the one its permissions were checked against).
+    sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id), { id: organization.id, name: organization.name, role: caller.organizationRole }));
   });
 
   router.post('/refresh', async (req, res: Response) => {

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, OrganizationRole } from '@uptime/db';
+import { queryAffected, type DataSource, type EntityManager, type OrganizationRole } from '@uptime/db';
 
 type Db = DataSource | EntityManager;
 
@@ -19,12 +19,12 @@ const INVITATION_COLUMNS = `i.id, i.email, i.role, i.expires_at, i.created_at,
 
 export async function insertInvitation(
   em: EntityManager,
-  invitation: { organizationId: number; email: string; role: OrganizationRole; tokenHash: string; invitedBy: number; expiresAt: Date },
+  invitation: { organizationId: number; email: string; role: OrganizationRole; tokenHash: string; invitedBy: number; ttlMs: number },
 ): Promise<InvitationRow> {
   const [row]: { id: number }[] = await em.query(
     `INSERT INTO organization_invitations (organization_id, email, role, token_hash, invited_by, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [invitation.organizationId, invitation.email, invitation.role, invitation.tokenHash, invitation.invitedBy, invitation.expiresAt],
+     VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond') RETURNING id`,
+    [invitation.organizationId, invitation.email, invitation.role, invitation.tokenHash, invitation.invitedBy, invitation.ttlMs],
   );
   const [shown]: InvitationRow[] = await em.query(
     `SELECT ${INVITATION_COLUMNS} FROM organization_invitations i LEFT JOIN users u ON u.id = i.invited_by WHERE i.id = $1`,
@@ -47,11 +47,12 @@ export async function selectPendingInvitations(db: Db, organizationId: number, p
 
 /** Revokes (deletes) a pending invitation of the organization; false when there is none. */
 export async function deletePendingInvitation(db: Db, organizationId: number, id: number): Promise<boolean> {
-  const rows: unknown[] = await db.query(
-    `DELETE FROM organization_invitations WHERE id = $2 AND organization_id = $1 AND accepted_at IS NULL AND expires_at > now() RETURNING id`,
+  const deleted = await queryAffected(
+    'manager' in db ? db.manager : db,
+    `DELETE FROM organization_invitations WHERE id = $2 AND organization_id = $1 AND accepted_at IS NULL AND expires_at > now()`,
     [organizationId, id],
   );
-  return rows.length > 0;
+  return deleted > 0;
 }
 
 /** The invitation a link's secret names, locked until the transaction ends. */

@@ -47,7 +47,7 @@ export async function createInvitation(
       role: input.role,
       tokenHash: hashApiToken(token),
       invitedBy: actorId,
-      expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      ttlMs: INVITATION_TTL_MS,
     });
     await sendInvitation(deps, organization, invitation, token);
     return invitation;

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, OrganizationRole, UserRole } from '@uptime/db';
+import { queryRows, type DataSource, type EntityManager, type OrganizationRole, type UserRole } from '@uptime/db';
 
 type Db = DataSource | EntityManager;
 
@@ -98,7 +98,7 @@ export async function updateMemberRow(em: EntityManager, organizationId: number,
 /** Removes the member and deletes their API tokens of the organization; answers those tokens' ids. */
 export async function deleteMemberRow(em: EntityManager, organizationId: number, userId: number): Promise<number[]> {
   await em.query(`DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [organizationId, userId]);
-  const tokens: { id: number }[] = await em.query(`DELETE FROM api_tokens WHERE organization_id = $1 AND user_id = $2 RETURNING id`, [organizationId, userId]);
+  const tokens = await queryRows<{ id: number }>(em, `DELETE FROM api_tokens WHERE organization_id = $1 AND user_id = $2 RETURNING id`, [organizationId, userId]);
   return tokens.map((t) => t.id);
 }
 
