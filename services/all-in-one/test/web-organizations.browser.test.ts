@@ -113,6 +113,8 @@ describe('the web app: organizations', () => {
       expect(await actions.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
       expect(await actions.getByRole('button', { name: 'Pause' }).isDisabled()).toBe(true);
       await actions.getByText('Viewers cannot change monitors').waitFor();
+      expect(await bobPage.getByRole('button', { name: 'Save alert settings' }).isDisabled()).toBe(true);
+      expect(await bobPage.getByRole('button', { name: 'Create badge' }).isDisabled()).toBe(true);
       await bob.checkPage('organizations-viewer');
 
       await bob.nav('Members');

@@ -109,6 +109,8 @@ function MembersCard({ orgId, role }: { orgId: number; role: OrganizationRole })
   const members = useQuery({
     queryKey: ['members', orgId],
     queryFn: async () => (await data(api.get('/api/v1/organizations/{org_id}/members', { path: { org_id: orgId }, query: { limit: 100 } }))).data,
+    // Others join, leave and change roles: read afresh each time the page opens.
+    staleTime: 0,
   });
   const change = useMutation({
     mutationFn: async ({ userId, body }: { userId: number; email: string; body: { role?: OrganizationRole; alerts?: boolean } }) =>
@@ -216,6 +218,7 @@ function InvitationsCard({ orgId }: { orgId: number }) {
   const invitations = useQuery({
     queryKey: ['invitations', orgId],
     queryFn: async () => (await data(api.get('/api/v1/organizations/{org_id}/invitations', { path: { org_id: orgId }, query: { limit: 100 } }))).data,
+    staleTime: 0,
   });
   const revoke = useMutation({
     mutationFn: async ({ id }: { id: number; email: string }) =>
