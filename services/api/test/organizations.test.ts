@@ -222,6 +222,14 @@ describe('roles', () => {
     expectError(await as(admin).patch(`/organizations/${org}/members/${admin.id}`, { role: 'member' }), 409, 'INVALID_STATE');
   });
 
+  it('keeps an owner when the only two leave at the same moment: one goes, the other is refused', async () => {
+    await as(owner).patch(`/organizations/${org}/members/${admin.id}`, { role: 'owner' });
+    const answers = await Promise.all([as(owner).delete(`/organizations/${org}/members/${owner.id}`), as(admin).delete(`/organizations/${org}/members/${admin.id}`)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    const owners: unknown[] = await h.ds.query(`SELECT user_id FROM organization_members WHERE organization_id = $1 AND role = 'owner'`, [org]);
+    expect(owners).toHaveLength(1);
+  });
+
   it('lets a member leave: the organization is unknown to them afterwards', async () => {
     const left = await as(viewer).delete(`/organizations/${org}/members/${viewer.id}`);
     expect(left.status).toBe(200);

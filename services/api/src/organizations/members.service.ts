@@ -16,15 +16,21 @@ export async function listMembers(ds: DataSource, organizationId: number, userId
   return selectMembers(ds, organizationId, page);
 }
 
-async function targetOf(em: EntityManager, organizationId: number, userId: number): Promise<MemberRow> {
+/**
+ * The member to change, locked, after the organization's owners: every change of members locks
+ * the owners first, in one order, so two owners stepping down at once wait for each other
+ * instead of both seeing the other one left (or deadlocking).
+ */
+async function targetOf(em: EntityManager, organizationId: number, userId: number): Promise<{ member: MemberRow; owners: number }> {
+  const owners = await countOwnersLocked(em, organizationId);
   const member = await lockMember(em, organizationId, userId);
   if (!member) throw new NotFoundError('member', userId);
-  return member;
+  return { member, owners };
 }
 
 /** The last owner may not stop being one (docs/organizations.md, "Members"). */
-async function keepAnOwner(em: EntityManager, organizationId: number, what: string): Promise<void> {
-  if ((await countOwnersLocked(em, organizationId)) <= 1) {
+function keepAnOwner(owners: number, what: string): void {
+  if (owners <= 1) {
     throw new ConflictError('INVALID_STATE', `${what}: an organization keeps at least one owner; make another member owner first`);
   }
 }
@@ -43,12 +49,12 @@ export async function updateMember(
 ): Promise<MemberRow> {
   const updated = await deps.ds.transaction(async (em: EntityManager) => {
     const actor = await organizationOfMember(em, organizationId, actorId);
-    const target = await targetOf(em, organizationId, userId);
+    const { member: target, owners } = await targetOf(em, organizationId, userId);
     const ownAlertsOnly = actorId === userId && (change.role === undefined || change.role === target.role);
     if (!ownAlertsOnly) requireRole(actor.role, 'admin', "Changing another member's role or alerts");
     if (change.role !== undefined && change.role !== target.role) {
       if (change.role === 'owner' || target.role === 'owner') requireRole(actor.role, 'owner', 'Making or changing an owner');
-      if (target.role === 'owner') await keepAnOwner(em, organizationId, 'The last owner cannot be demoted');
+      if (target.role === 'owner') keepAnOwner(owners, 'The last owner cannot be demoted');
     }
     await updateMemberRow(em, organizationId, userId, change);
     return (await lockMember(em, organizationId, userId))!;
@@ -67,12 +73,12 @@ export async function updateMember(
 export async function removeMember(deps: MembersDeps, organizationId: number, actorId: number, userId: number): Promise<void> {
   await deps.ds.transaction(async (em: EntityManager) => {
     const actor = await organizationOfMember(em, organizationId, actorId);
-    const target = await targetOf(em, organizationId, userId);
+    const { member: target, owners } = await targetOf(em, organizationId, userId);
     if (actorId !== userId) {
       requireRole(actor.role, 'admin', 'Removing another member');
       if (target.role === 'owner') requireRole(actor.role, 'owner', 'Removing an owner');
     }
-    if (target.role === 'owner') await keepAnOwner(em, organizationId, actorId === userId ? 'The last owner cannot leave' : 'The last owner cannot be removed');
+    if (target.role === 'owner') keepAnOwner(owners, actorId === userId ? 'The last owner cannot leave' : 'The last owner cannot be removed');
     await deleteMemberRow(em, organizationId, userId);
   });
   deps.tokenCache.forgetMember(organizationId, userId);
