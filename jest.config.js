@@ -40,6 +40,7 @@ const ALONE = [
   'services/all-in-one/test/web-phone.browser.test.ts',
   'services/all-in-one/test/web-maintenance.browser.test.ts',
   'services/all-in-one/test/web-audit-log.browser.test.ts',
+  'services/all-in-one/test/web-organizations.browser.test.ts',
 ];
 
 const project = {

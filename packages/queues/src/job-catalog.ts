@@ -1,5 +1,6 @@
 import type { BackoffOptions, JobsOptions, KeepJobs } from 'bullmq';
 import { AlertTestJob } from './alert-test.job';
+import { InvitationEmailJob } from './invitation-email.job';
 import { QueueName } from './queue-names';
 import { RunCheckJob } from './run-check.job';
 import { StatusChangedJob, statusChangedJobId } from './status-changed.job';
@@ -71,6 +72,16 @@ export const JOBS = {
     attempts: 1,
     retention: { completed: { age: 3600 }, failed: { age: 3600 } },
   }),
+  /** The email of a new organization invitation (`POST /organizations/{org_id}/invitations`). */
+  invitationEmail: defineJob({
+    queue: QueueName.statusChanges,
+    name: 'invitation-email',
+    payload: InvitationEmailJob,
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 2000 },
+    // Its link is a credential: nothing keeps it once sent, and a failed one only an hour.
+    retention: { completed: true, failed: { age: 3600 } },
+  }),
 } as const;
 
 /** Any job of the catalog. */
@@ -84,6 +95,7 @@ export const JobName = {
   runCheck: JOBS.runCheck.name,
   statusChanged: JOBS.statusChanged.name,
   alertTest: JOBS.alertTest.name,
+  invitationEmail: JOBS.invitationEmail.name,
 } as const;
 
 /** The catalog's jobs of one queue. */

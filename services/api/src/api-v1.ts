@@ -30,6 +30,7 @@ import { maintenanceWindowsRouter } from './maintenance-windows/maintenance-wind
 import { badgesRouter } from './badges/badges.routes';
 import { alertChannelsRouter } from './monitors/alert-channels.routes';
 import { auditLogRouter } from './audit/audit-log.routes';
+import { invitationsRouter, organizationsRouter } from './organizations/organizations.routes';
 
 /** `/api/v1` but its public part: who calls, the rate limit and the body rules, then each resource's routes. */
 export function apiV1Router(deps: AppDeps, publicCache: PublicCache): Router {
@@ -99,4 +100,7 @@ function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, 
   v1.use('/preferences', preferencesRouter({ ds, minCheckIntervalSeconds: config.minCheckIntervalSeconds }));
   v1.use('/notifications', notificationsRouter(ds));
   v1.use('/organizations/:org_id/audit-log', auditLogRouter(ds));
+  // Invitation emails are sent by the notifiers, as alert tests are (docs/organizations.md).
+  v1.use('/organizations', organizationsRouter({ ds, scheduler, tokenCache, publicCache, statusChanges, publicUrl: config.http.publicUrl }));
+  v1.use('/invitations', invitationsRouter({ ds }));
 }

@@ -40,6 +40,13 @@ describe('the api serves the built web app (WEB_DIST_DIR)', () => {
     },
   );
 
+  it('serves the invitation page (docs/organizations.md) without letting its link leak through Referer', async () => {
+    const res = await request(h.app).get('/invitations/pZ3x9Qm1vR7tK2wE5yN8bC4dF6gH0jL3aS5uV7iO9qW').set('Accept', 'text/html');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('data-fixture="web-app"');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
   it('answers a client-side route with a query string and a HEAD the same way', async () => {
     const withQuery = await request(h.app).get('/sign-in?error=invalid_link');
     expect(withQuery.status).toBe(200);

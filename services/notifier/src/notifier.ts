@@ -17,6 +17,7 @@ import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
 import { MeteredEmailChannel } from './channels/metered-email';
 import { createAlertTestProcessor } from './alert-test.processor';
+import { createInvitationEmailProcessor } from './invitation-email.processor';
 import { createDeliveryDeps } from './deliveries/delivery-deps';
 import { startDeliverySweeper } from './deliveries/delivery-sweeper';
 import { startFollowupSweeper } from './followups/followup-sweeper';
@@ -97,6 +98,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
       [JobName.statusChanged]: createStatusChangedProcessor(delivery),
       // Its return value is the job's result (the deliveries), which the api waits for.
       [JobName.alertTest]: createAlertTestProcessor(delivery),
+      [JobName.invitationEmail]: createInvitationEmailProcessor(delivery),
     },
     // How long finished jobs stay in Redis is the catalog's (job-catalog.ts), set on each job.
     { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },

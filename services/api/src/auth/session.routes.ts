@@ -7,7 +7,8 @@ import { callerOf } from './caller';
 import { linkedProviders } from './identities.service';
 import { SESSION_COOKIE, sessionCookieOptions } from './session';
 import { toUserResponse } from './user.presenter';
-import { findUser, organizationName } from './users.repository';
+import { findUser } from './users.repository';
+import { organizationOfMember } from '../organizations/organization-access';
 
 /** Refresh and logout act on the session cookie; a bearer token is revoked with DELETE /auth/tokens/{id}. */
 function requireSession(req: Request): void {
@@ -28,8 +29,9 @@ export function sessionRouter({ ds, config }: { ds: DataSource; config: Config }
     const user = await findUser(ds, caller.id);
     if (!user) throw new UnauthorizedError('The signed-in user no longer exists');
     const provider = caller.via === 'session' ? (req.session.provider ?? null) : null;
-    const organization = { id: caller.organizationId, name: await organizationName(ds, caller.organizationId), role: caller.organizationRole };
-    sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id), organization));
+    const organization = await organizationOfMember(ds, caller.organizationId, caller.id);
+    // The role this request acts with (a token's is the one its permissions were checked against).
+    sendData(res, toUserResponse(user, provider, await linkedProviders(ds, user.id), { id: organization.id, name: organization.name, role: caller.organizationRole }));
   });
 
   router.post('/refresh', async (req, res: Response) => {

@@ -1,7 +1,7 @@
 import type { OAuthProvider, OrganizationRole, User } from '@uptime/db';
 
-/** The organization a request acts in, and the caller's role there (docs/organizations.md). */
-export interface CurrentOrganization {
+/** The organization a request acts in (docs/organizations.md, "Tenancy"), with the caller's role there. */
+export interface ActingOrganization {
   id: number;
   name: string;
   role: OrganizationRole;
@@ -19,11 +19,11 @@ export interface UserResponse {
   role: User['role'];
   created_at: string;
   last_login: string | null;
-  /** The organization this request acts in: the token's, or the session's X-Organization-Id, else the personal one. */
-  organization: CurrentOrganization;
+  /** The organization this request acts in: the token's, else the session's X-Organization-Id, else the personal one. */
+  organization: ActingOrganization;
 }
 
-export function toUserResponse(user: User, provider: OAuthProvider | null, providers: OAuthProvider[], organization: CurrentOrganization): UserResponse {
+export function toUserResponse(user: User, provider: OAuthProvider | null, providers: OAuthProvider[], organization: ActingOrganization): UserResponse {
   return {
     id: user.id,
     email: user.email,

@@ -52,9 +52,3 @@ export async function saveUser(db: Db, user: User): Promise<User> {
   ]);
   return user;
 }
-
-/** The name of an organization the caller acts in (it exists: the caller's membership was just read). */
-export async function organizationName(db: Db, organizationId: number): Promise<string> {
-  const [row]: { name: string }[] = await db.query(`SELECT name FROM organizations WHERE id = $1`, [organizationId]);
-  return row?.name ?? '';
-}

@@ -1,7 +1,7 @@
 import { OAUTH_PROVIDERS, ORGANIZATION_ROLES, THEMES, TOKEN_SCOPES, USER_ROLES } from '@uptime/db';
 import type { ReadinessReport } from '@uptime/observability';
 import type { TokenResponse } from '../auth/token.presenter';
-import type { CurrentOrganization, UserResponse } from '../auth/user.presenter';
+import type { UserResponse } from '../auth/user.presenter';
 import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
 import type { toPreferencesResponse } from '../preferences/preferences.presenter';
 import { arrayOf, bool, enumOf, INT32_MAX, nullable, num, objectOf, ref, str, TEXT_MAX, timestamp, type JsonSchema } from './json-schema';
@@ -20,9 +20,9 @@ const user = objectOf<UserResponse>(
     role: enumOf(USER_ROLES),
     created_at: timestamp(),
     last_login: nullable(timestamp()),
-    organization: objectOf<CurrentOrganization>(
-      { id: id(), name: str({ maxLength: 100 }), role: enumOf(ORGANIZATION_ROLES) },
-      { description: "The organization this request acts in (the token's, or the session's X-Organization-Id, else the personal one) and the caller's role there (docs/organizations.md)" },
+    organization: objectOf<UserResponse['organization']>(
+      { id: id(), name: str({ minLength: 1, maxLength: 100 }), role: enumOf(ORGANIZATION_ROLES) },
+      { description: "The organization this request acts in (the token's; else the session's X-Organization-Id; else the personal one) and the user's role there (docs/organizations.md)" },
     ),
   },
   { description: 'The signed-in user' },

@@ -14,6 +14,8 @@ import { OUTSIDE_OPERATIONS } from './paths/operations';
 import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
+import { ORGANIZATION_OPERATIONS } from './paths/organizations';
+import { organizationSchemas } from './organization-schemas';
 import { maintenanceWindowSchemas } from './maintenance-window-schemas';
 import { statusPageSchemas } from './status-page-schemas';
 import { requestSchemas } from './request-schemas';
@@ -40,6 +42,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...STATUS_PAGE_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
+  ...ORGANIZATION_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
 ];
 
@@ -52,7 +55,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Preferences', description: 'Per-user settings' },
   { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Maintenance windows', description: 'Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md)' },
-  { name: 'Organizations', description: 'Organizations, their members and their audit log (docs/organizations.md, docs/audit-log.md)' },
+  { name: 'Organizations', description: 'Organizations, their members, invitations and audit log: who shares the monitors, with which role, and who changed what (docs/organizations.md, docs/audit-log.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
 
@@ -112,7 +115,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas(), organizationSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

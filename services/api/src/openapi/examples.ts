@@ -188,7 +188,7 @@ export const EXAMPLE_USER: UserResponse = {
   role: 'user',
   created_at: '2026-10-01T08:00:00.000Z',
   last_login: '2026-11-22T08:00:00.000Z',
-  organization: { id: 3, name: 'Acme', role: 'admin' },
+  organization: { id: 1, name: 'Ada', role: 'owner' },
 };
 
 export const EXAMPLE_TOKEN: TokenResponse = {

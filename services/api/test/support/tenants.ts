@@ -17,15 +17,13 @@ export interface OwnedWorld {
   owner: Tenant;
   other: Tenant;
   /** The owner's resource ids, by the path segment that names their kind. */
-  ids: { monitors: number; agents: number; notifications: number; tokens: number; 'status-pages': number; 'maintenance-windows': number };
+  ids: { monitors: number; agents: number; notifications: number; tokens: number; 'status-pages': number; 'maintenance-windows': number; organizations: number };
   /**
    * Status page slugs for the public reads: `published` is the owner's published page (public by
    * design, so it names nothing of the owner's: no monitor, no marker); `unpublished` is the
    * owner's page of `ids['status-pages']`, which lists the owner's monitor and is not published.
    */
   slugs: { published: string; unpublished: string };
-  /** The owner's personal organization, where the owner is `owner` and the other user no member. */
-  organizationId: number;
 }
 
 /**
@@ -67,19 +65,21 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   );
   await ds.query(`INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES ($1, $2)`, [window!.id, monitor.id]);
   await page(other.user.id, `published-${other.user.id}`, 'Public status', true);
-  const [organization]: { id: number }[] = await ds.query(`SELECT id FROM organizations WHERE personal_user_id = $1`, [owner.user.id]);
+  // An organization of the owner's besides their personal one, for the /organizations/{org_id} routes.
+  const [organization]: { id: number }[] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`Team ${OWNER_MARKER}`]);
+  await ds.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'owner')`, [organization!.id, owner.user.id]);
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, organizations: organization!.id },
     slugs,
-    organizationId: organization!.id,
   };
 }
 
 /** The owner's id for a documented path's `{id}`, by the resource the path is under. */
 export function ownedIdFor(path: string, world: OwnedWorld): number | undefined {
-  if (path.startsWith('/api/v1/organizations/{org_id}')) return world.organizationId;
+  // Every id under an organization's path is tried as its id: an unknown member or invitation is a 404 of its own.
+  if (path.startsWith('/api/v1/organizations/{org_id}')) return world.ids.organizations;
   const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows)\/\{id\}/.exec(path)?.[1];
   if (kind === undefined) return undefined;
   return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as Exclude<keyof OwnedWorld['ids'], 'tokens'>)];

@@ -10,9 +10,11 @@ import { MonitorsPage } from '../pages/monitors/MonitorsPage';
 import { NotificationsPage } from '../pages/notifications/NotificationsPage';
 import { SettingsPage } from '../pages/settings/SettingsPage';
 import { SignInPage } from '../pages/sign-in/SignInPage';
-import { setUnauthorizedListener } from './api';
+import { setOrganizationLostListener, setUnauthorizedListener } from './api';
 import { Layout } from './Layout';
 import { NotFoundPage } from './NotFoundPage';
+import { MembersPage } from '../pages/organization/MembersPage';
+import { InvitationPage } from '../pages/organization/InvitationPage';
 import { keys, signInPath } from './session';
 
 // Loaded on first visit: the first load stays small (docs/web.md, "Build, develop, serve").
@@ -36,6 +38,8 @@ export function App() {
       queryClient.removeQueries({ queryKey: keys.user });
       navigate(signInPath(here), { replace: true });
     });
+    // The organization chosen is gone (deleted, or the user was removed): all in the personal one again.
+    setOrganizationLostListener(() => void queryClient.resetQueries());
   }, [navigate, queryClient]);
 
   return (
@@ -59,6 +63,8 @@ export function App() {
         />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="organization/audit-log" element={<AuditLogPage />} />
+        <Route path="organization/members" element={<MembersPage />} />
+        <Route path="invitations/:token" element={<InvitationPage />} />
         <Route path="dashboard" element={<Navigate to="/" replace />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

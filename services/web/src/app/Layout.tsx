@@ -7,6 +7,8 @@ import { useApiReachable } from './connection';
 import { useNotices, type Notices } from './notices';
 import { signInPath, signOut, takeNext, usePreferences, useUser } from './session';
 import { applyTheme } from './theme';
+import { chosenOrganization } from './api';
+import { useOrganizations, useSwitchOrganization } from './organizations';
 
 const UNREACHABLE_RETRY_MS = 5_000;
 
@@ -16,6 +18,7 @@ const NAV = [
   { to: '/notifications', label: 'Notifications', end: false },
   { to: '/status-pages', label: 'Status pages', end: false },
   { to: '/agents', label: 'Agents', end: false },
+  { to: '/organization/members', label: 'Members', end: false },
   { to: '/organization/audit-log', label: 'Audit log', end: false },
   { to: '/settings', label: 'Settings', end: false },
 ];
@@ -98,6 +101,7 @@ function TopBar({ user, onSignOut }: { user: Schema<'User'> | undefined; onSignO
     <header className="topbar">
       <MainNav />
       <div className="account">
+        {user && <OrganizationSwitcher current={user.organization.id} />}
         {user && <span className="muted account-name">{user.name ?? user.email}</span>}
         <button type="button" className="button ghost" onClick={onSignOut}>
           Sign out
@@ -149,6 +153,32 @@ function MainNav() {
         ))}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * Which organization the app acts in (docs/web.md, "Organizations"): the choice is sent as
+ * X-Organization-Id on every request, and every page reloads in the new one.
+ */
+function OrganizationSwitcher({ current }: { current: number }) {
+  const organizations = useOrganizations();
+  const switchTo = useSwitchOrganization();
+  const list = organizations.data ?? [];
+  // A stored choice the user is no longer in: the API answers in the personal one meanwhile.
+  const chosen = chosenOrganization();
+  const value = list.some((o) => o.id === chosen) ? chosen : current;
+  if (list.length === 0) return null;
+  return (
+    <label className="organization-switcher">
+      <span className="visually-hidden">Organization</span>
+      <select value={value ?? current} onChange={(e) => switchTo(Number(e.target.value))}>
+        {list.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.personal ? `${o.name} (personal)` : o.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

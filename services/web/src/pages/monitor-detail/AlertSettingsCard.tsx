@@ -1,3 +1,4 @@
+import { useViewerReason } from '../../app/organizations';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useState, type ReactNode } from 'react';
@@ -100,6 +101,7 @@ function useAlertSettingsActions(id: number, initial: Schema<'AlertSettings'>) {
 }
 
 function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'AlertSettings'> }) {
+  const viewer = useViewerReason();
   const [values, setValues] = useState(() => alertFormValuesOf(initial));
   const [followups, setFollowups] = useState(() => escalationToForm(initial));
   const followupsBody = formToEscalationBody(followups);
@@ -146,7 +148,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
           onChange={set('certificateDays')}
           errors={errors.certificate_expiry_days}
         />
-        <button type="submit" className="button" disabled={save.isPending || hasFormErrors}>
+        <button type="submit" className="button" disabled={save.isPending || hasFormErrors || viewer !== null} title={viewer ?? undefined}>
           Save alert settings
         </button>
       </form>
@@ -226,6 +228,7 @@ function WebhookSecret({
   secretSet: boolean;
   rotate: { mutate: () => void; isPending: boolean };
 }) {
+  const viewer = useViewerReason();
   return (
     <>
       {secret ? (
@@ -236,7 +239,7 @@ function WebhookSecret({
         </p>
       )}
       {secretSet && (
-        <button type="button" className="button small" onClick={() => rotate.mutate()} disabled={rotate.isPending}>
+        <button type="button" className="button small" onClick={() => rotate.mutate()} disabled={rotate.isPending || viewer !== null} title={viewer ?? undefined}>
           Rotate webhook secret
         </button>
       )}
@@ -246,6 +249,7 @@ function WebhookSecret({
 
 /** Sends a test on every enabled channel now and shows how each delivery ended. */
 function TestAlert({ id }: { id: number }) {
+  const viewer = useViewerReason();
   const notices = useNotices();
   const test = useMutation({
     mutationFn: async () => (await data(api.post('/api/v1/monitors/{id}/alerts/test', { path: { id } }))).data,
@@ -263,7 +267,7 @@ function TestAlert({ id }: { id: number }) {
   });
   return (
     <div className="test-alert">
-      <button type="button" className="button" onClick={() => test.mutate()} disabled={test.isPending}>
+      <button type="button" className="button" onClick={() => test.mutate()} disabled={test.isPending || viewer !== null} title={viewer ?? undefined}>
         {test.isPending ? 'Sending test alert…' : 'Send test alert'}
       </button>
       <p className="muted small">Uses the saved settings: save first.</p>

@@ -1,3 +1,4 @@
+import { useViewerReason } from '../../app/organizations';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useState } from 'react';
@@ -18,6 +19,7 @@ export const badgeMarkdown = (badge: Schema<'BadgeCreated'>): string =>
  * monitor has one.
  */
 export function BadgeCard({ id }: { id: number }) {
+  const viewer = useViewerReason();
   const notices = useNotices();
   const fmt = useFormat();
   const queryClient = useQueryClient();
@@ -59,11 +61,11 @@ export function BadgeCard({ id }: { id: number }) {
         <p>{exists ? `This monitor has a badge, made ${fmt.dateTime(state.data.created_at)}.` : 'This monitor has no badge.'}</p>
       )}
       <div className="row-wrap">
-        <button type="button" className="button" onClick={() => create.mutate()} disabled={create.isPending}>
+        <button type="button" className="button" onClick={() => create.mutate()} disabled={create.isPending || viewer !== null} title={viewer ?? undefined}>
           {exists ? 'Replace badge' : 'Create badge'}
         </button>
         {exists && (
-          <button type="button" className="button danger" onClick={() => setConfirming(true)} disabled={revoke.isPending}>
+          <button type="button" className="button danger" onClick={() => setConfirming(true)} disabled={revoke.isPending || viewer !== null} title={viewer ?? undefined}>
             Revoke badge
           </button>
         )}

@@ -1,4 +1,6 @@
 import type { Schema } from '@uptime/client';
+import { useViewerReason } from '../../app/organizations';
+import { ViewerReason } from '../../components/ViewerReason';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { duration, millis, percent, useFormat } from '../../app/format';
@@ -92,23 +94,32 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
   const navigate = useNavigate();
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
+  const viewer = useViewerReason();
+  const described = viewer === null ? undefined : 'monitor-actions-reason';
   return (
     <section className="card actions-card" aria-label="Actions">
+      <ViewerReason id="monitor-actions-reason" reason={viewer} />
       <div className="row-wrap">
         {m.status === 'paused' ? (
-          <button type="button" className="button" disabled={actions.resume.isPending} onClick={() => actions.resume.mutate()}>
+          <button type="button" className="button" disabled={actions.resume.isPending || viewer !== null} aria-describedby={described} onClick={() => actions.resume.mutate()}>
             Resume
           </button>
         ) : (
-          <PauseGroup pause={actions.pause} reason={reason} onReason={setReason} />
+          <PauseGroup pause={actions.pause} reason={reason} onReason={setReason} viewer={viewer} />
         )}
-        <button type="button" className="button" disabled={actions.test.isPending} onClick={() => actions.test.mutate()}>
+        <button type="button" className="button" disabled={actions.test.isPending || viewer !== null} aria-describedby={described} onClick={() => actions.test.mutate()}>
           Test now
         </button>
-        <Link to={`/monitors/${m.id}/edit`} className="button">
-          Edit
-        </Link>
-        <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+        {viewer === null ? (
+          <Link to={`/monitors/${m.id}/edit`} className="button">
+            Edit
+          </Link>
+        ) : (
+          <button type="button" className="button" disabled aria-describedby={described}>
+            Edit
+          </button>
+        )}
+        <button type="button" className="button danger" disabled={viewer !== null} aria-describedby={described} onClick={() => setConfirming(true)}>
           Delete
         </button>
       </div>
@@ -133,7 +144,7 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
 }
 
 /** The pause reason and button. MonitorActions keeps the reason, so it outlives the group while the monitor is paused. */
-function PauseGroup({ pause, reason, onReason }: { pause: Actions['pause']; reason: string; onReason: (reason: string) => void }) {
+function PauseGroup({ pause, reason, onReason, viewer }: { pause: Actions['pause']; reason: string; onReason: (reason: string) => void; viewer: string | null }) {
   return (
     <span className="row-wrap pause-group">
       <label className="inline-label">
@@ -148,7 +159,8 @@ function PauseGroup({ pause, reason, onReason }: { pause: Actions['pause']; reas
       <button
         type="button"
         className="button"
-        disabled={pause.isPending}
+        disabled={pause.isPending || viewer !== null}
+        aria-describedby={viewer === null ? undefined : 'monitor-actions-reason'}
         onClick={() => pause.mutate(reason, { onSuccess: () => onReason('') })}
       >
         Pause

@@ -1,3 +1,5 @@
+import { useViewerReason } from '../../app/organizations';
+import { ViewerReason } from '../../components/ViewerReason';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -53,6 +55,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   }, [formError, errors]);
   const set = <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
+  const viewer = useViewerReason();
   const save = useSaveMonitor(monitorId, (refused) => {
     setErrors(refused.errors);
     setFormError(refused.message);
@@ -89,7 +92,8 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />
       <div className="form-actions">
-        <button type="submit" className="button primary" disabled={save.isPending}>
+        <ViewerReason id="monitor-form-reason" reason={viewer} />
+        <button type="submit" className="button primary" disabled={save.isPending || viewer !== null} aria-describedby={viewer === null ? undefined : 'monitor-form-reason'}>
           Save
         </button>
         <Link className="button ghost" to={monitorId === undefined ? '/monitors' : `/monitors/${monitorId}`}>

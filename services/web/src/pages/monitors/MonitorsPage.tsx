@@ -1,4 +1,6 @@
 import type { Schema } from '@uptime/client';
+import { useViewerReason } from '../../app/organizations';
+import { ViewerReason } from '../../components/ViewerReason';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { millis, percent, useFormat } from '../../app/format';
@@ -31,16 +33,24 @@ export function MonitorsPage() {
     setParams(next, { replace: true });
   };
 
+  const viewer = useViewerReason();
   const list = useMonitorList({ page, limit: PAGE_SIZE, search: search || undefined, status, tags: tags || undefined });
 
   return (
     <>
       <div className="page-head">
         <h1>Monitors</h1>
-        <button type="button" className="button primary" onClick={() => navigate('/monitors/new')}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={viewer !== null}
+          aria-describedby={viewer === null ? undefined : 'monitors-reason'}
+          onClick={() => navigate('/monitors/new')}
+        >
           Add monitor
         </button>
       </div>
+      <ViewerReason id="monitors-reason" reason={viewer} />
       <MonitorFilters
         searchText={searchText}
         onSearchText={setSearchText}
