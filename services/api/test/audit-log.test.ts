@@ -29,7 +29,16 @@ const NO_SUCH_ID = 2_147_480_000;
 
 const writes = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.method !== 'get');
 const exempt = (op: OperationSpec): boolean => op.operationId in AUDIT_EXEMPTIONS;
-const audited = writes.filter((op) => !exempt(op));
+/**
+ * Organizations, members and invitations write operations (docs/organizations.md) that are in the
+ * document but not wired to the audit log yet: only such operations may be listed, and only until
+ * they record their entries (actions organization.*, member.*, invitation.* of audit-actions.ts).
+ * Empty: every write operation of the document records its entry or is exempt with a reason, so
+ * an organizations route that arrives without its entry fails here.
+ */
+const ORGANIZATION_ROUTES_WIRED_LATER: readonly string[] = [];
+const wiredLater = (op: OperationSpec): boolean => ORGANIZATION_ROUTES_WIRED_LATER.includes(op.operationId);
+const audited = writes.filter((op) => !exempt(op) && !wiredLater(op));
 
 /** A secret value no entry may hold; remembered so the final check looks for it everywhere. */
 const secrets: string[] = [];
@@ -360,8 +369,13 @@ function send(op: OperationSpec, path: string, actor: Actor, body?: object): req
 describe('the audit log of every write operation', () => {
   it('knows every write operation of the document: audited with a case here, or exempt with a reason', () => {
     expect(writes.length).toBeGreaterThan(30);
-    const unknown = writes.filter((op) => !exempt(op) && !CASES[op.operationId]).map((op) => `${op.operationId} (${op.method.toUpperCase()} ${op.path})`);
+    const unknown = audited.filter((op) => !CASES[op.operationId]).map((op) => `${op.operationId} (${op.method.toUpperCase()} ${op.path})`);
     expect(unknown).toEqual([]);
+    // Only organizations routes may wait for their wiring, and only ones the document has.
+    for (const operationId of ORGANIZATION_ROUTES_WIRED_LATER) {
+      const op = writes.find((w) => w.operationId === operationId);
+      expect([operationId, op?.path]).toEqual([operationId, expect.stringMatching(/^\/api\/v1\/(organizations|invitations)(\/|$)/)]);
+    }
     // An exemption names an operation that exists, and says why.
     const ids = new Set(writes.map((op) => op.operationId));
     for (const [operationId, reason] of Object.entries(AUDIT_EXEMPTIONS)) {
