@@ -33,10 +33,20 @@ const exempt = (op: OperationSpec): boolean => op.operationId in AUDIT_EXEMPTION
  * Organizations, members and invitations write operations (docs/organizations.md) that are in the
  * document but not wired to the audit log yet: only such operations may be listed, and only until
  * they record their entries (actions organization.*, member.*, invitation.* of audit-actions.ts).
- * Empty: every write operation of the document records its entry or is exempt with a reason, so
- * an organizations route that arrives without its entry fails here.
+ * Any other write operation without its entry fails here.
  */
-const ORGANIZATION_ROUTES_WIRED_LATER: readonly string[] = [];
+// Merged the same day as the audit log and not yet wired to it: their entries (organization.*,
+// member.*, invitation.*, reserved in services/api/src/audit/audit-actions.ts) are the next step.
+const ORGANIZATION_ROUTES_WIRED_LATER: readonly string[] = [
+  'createOrganization',
+  'updateOrganization',
+  'deleteOrganization',
+  'updateMember',
+  'removeMember',
+  'createInvitation',
+  'revokeInvitation',
+  'acceptInvitation',
+];
 const wiredLater = (op: OperationSpec): boolean => ORGANIZATION_ROUTES_WIRED_LATER.includes(op.operationId);
 const audited = writes.filter((op) => !exempt(op) && !wiredLater(op));
 
