@@ -9801,8 +9801,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only changes by this user (through a session or any of their tokens) */
                 actor_user_id?: number;
-                /** @description Only changes made with this API token */
-                actor_token_id?: number;
+                /** @description Only changes made with the API token of this id */
+                actor_credential_id?: number;
                 resource_type?: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
                 /** @description Only entries of this resource (with resource_type, one resource) */
                 resource_id?: string;

@@ -540,7 +540,7 @@ describe('GET /api/v1/organizations/{org_id}/audit-log', () => {
   it.each([
     ['action', 'monitor.pause', `action = 'monitor.pause'`],
     ['resource_type', 'agent', `resource_type = 'agent'`],
-    ['actor_token_id', 'TOKEN', 'actor_token_id = $2'],
+    ['actor_credential_id', 'TOKEN', 'actor_token_id = $2'],
     ['actor_user_id', 'OWNER', 'actor_user_id = $2'],
   ])('filters by %s', async (name, raw, where) => {
     const value = raw === 'TOKEN' ? String(token.tokenId) : raw === 'OWNER' ? String(owner.id) : raw;
@@ -552,7 +552,7 @@ describe('GET /api/v1/organizations/{org_id}/audit-log', () => {
     for (const entry of res.body.data as { action: string; resource_type: string; actor: { token_id: number; user_id: number } }[]) {
       if (name === 'action') expect(entry.action).toBe(value);
       if (name === 'resource_type') expect(entry.resource_type).toBe(value);
-      if (name === 'actor_token_id') expect(entry.actor.token_id).toBe(token.tokenId);
+      if (name === 'actor_credential_id') expect(entry.actor.token_id).toBe(token.tokenId);
       if (name === 'actor_user_id') expect(entry.actor.user_id).toBe(owner.id);
     }
   });
@@ -570,7 +570,7 @@ describe('GET /api/v1/organizations/{org_id}/audit-log', () => {
     ['action', 'monitor.explode'],
     ['resource_type', 'planet'],
     ['actor_user_id', 'abc'],
-    ['actor_token_id', '-1'],
+    ['actor_credential_id', '-1'],
     ['actor_user_id', '99999999999'],
     ['resource_id', 'x'.repeat(65)],
     ['page', '0'],

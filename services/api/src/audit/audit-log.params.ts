@@ -8,7 +8,7 @@ const POSITIVE_INT32 = /^[1-9]\d{0,9}$/;
 const INT32_MAX = 2_147_483_647;
 
 /**
- * The audit log's filters from a query (docs/audit-log.md): actor_user_id, actor_token_id (positive
+ * The audit log's filters from a query (docs/audit-log.md): actor_user_id, actor_credential_id (an API token's id; a name without "token", which API gateways' credential-in-URL rules flag) (positive
  * integers), resource_type and action (one of the known ones), resource_id (1 to 64 characters).
  * Anything invalid is one 400 VALIDATION_ERROR naming every field at fault.
  */
@@ -35,7 +35,7 @@ export function parseAuditFilters(query: Record<string, unknown>): AuditFilters 
     return value;
   };
   filters.actorUserId = integer('actor_user_id');
-  filters.actorTokenId = integer('actor_token_id');
+  filters.actorTokenId = integer('actor_credential_id');
   const resourceType = text('resource_type');
   if (resourceType !== undefined) {
     if (isAuditResourceType(resourceType)) filters.resourceType = resourceType;

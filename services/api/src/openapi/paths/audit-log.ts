@@ -21,7 +21,7 @@ export const AUDIT_LOG_OPERATIONS: OperationSpec[] = [
       { name: 'org_id', in: 'path', description: "The organization's id", schema: int({ minimum: 1, maximum: INT32_MAX }), example: 3 },
       ...pageParams(AUDIT_PAGE.defaultLimit, AUDIT_PAGE.maxLimit),
       { name: 'actor_user_id', in: 'query', description: 'Only changes by this user (through a session or any of their tokens)', schema: int({ minimum: 1, maximum: INT32_MAX }) },
-      { name: 'actor_token_id', in: 'query', description: 'Only changes made with this API token', schema: int({ minimum: 1, maximum: INT32_MAX }) },
+      { name: 'actor_credential_id', in: 'query', description: 'Only changes made with the API token of this id', schema: int({ minimum: 1, maximum: INT32_MAX }) },
       { name: 'resource_type', in: 'query', schema: enumOf(AUDIT_RESOURCE_TYPES) },
       { name: 'resource_id', in: 'query', description: 'Only entries of this resource (with resource_type, one resource)', schema: str({ minLength: 1, maxLength: RESOURCE_ID_MAX }) },
       { name: 'action', in: 'query', schema: enumOf(AUDIT_ACTIONS) },
