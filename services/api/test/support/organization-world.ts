@@ -1,12 +1,11 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import type { DataSource, OrganizationRole, TokenScope, User } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
-import { startNotifier, type Notifier } from '@uptime/notifier';
-import { aToken, aUser, freePort, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { aToken, aUser, freePort } from '@uptime/testing';
 import { ORGANIZATION_HEADER } from '../../src/organizations/organization-header';
 import { startApiHarness, type ApiHarness } from './api-harness';
 import { signedInSessionCookie } from './session-cookie';
+import { useWorldBesideNotifier } from './tenants';
 
 /**
  * Two organizations, A and B, side by side in one database, as docs/organizations.md describes
@@ -198,31 +197,9 @@ export async function buildOrganizationWorld(h: ApiHarness, targetUrl: string): 
  * Members are available from the hooks and tests on.
  */
 export function useOrganizationWorld(): { readonly h: ApiHarness; readonly world: OrganizationWorld } {
-  let h: ApiHarness | undefined;
-  let target: FakeHttpServer | undefined;
-  let world: OrganizationWorld | undefined;
-  let notifier: Notifier | undefined;
-  beforeAll(async () => {
-    h = await startApiHarness({ SESSION_SECRET, APP_URL: APP_ORIGIN });
-    notifier = await startNotifier({ config: h.config, dataSource: h.ds, logger: createLogger({ level: h.config.logLevel, service: 'notifier-test' }) });
-    target = await startFakeHttpServer();
-    world = await buildOrganizationWorld(h, `${target.url}/health`);
-  });
-  afterAll(async () => {
-    await notifier?.close();
-    await h?.close();
-    await target?.close();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the organization world starts in beforeAll: use it from hooks and tests');
-    return value;
-  };
-  return {
-    get h() {
-      return started(h);
-    },
-    get world() {
-      return started(world);
-    },
-  };
+  return useWorldBesideNotifier(
+    'organization world',
+    () => startApiHarness({ SESSION_SECRET, APP_URL: APP_ORIGIN }),
+    (h, targetUrl) => buildOrganizationWorld(h, targetUrl),
+  );
 }

@@ -101,15 +101,28 @@ export function publishedValueFor(path: string, world: OwnedWorld): string | und
  * hooks and tests on.
  */
 export function useOwnedWorld(): { readonly h: ApiHarness; readonly world: OwnedWorld } {
+  return useWorldBesideNotifier('owned world', () => startApiHarness(), (h, targetUrl) => buildOwnedWorld(h.ds, targetUrl));
+}
+
+/**
+ * Starts, in `beforeAll`, an API harness, a notifier beside it and a local target, then `build`s a
+ * world aimed at the target's /health; stops them all in `afterAll`. Shared by the test worlds
+ * (this file's and organization-world.ts's).
+ */
+export function useWorldBesideNotifier<W>(
+  what: string,
+  startHarness: () => Promise<ApiHarness>,
+  build: (h: ApiHarness, targetUrl: string) => Promise<W>,
+): { readonly h: ApiHarness; readonly world: W } {
   let h: ApiHarness | undefined;
   let target: FakeHttpServer | undefined;
-  let world: OwnedWorld | undefined;
+  let world: W | undefined;
   let notifier: Notifier | undefined;
   beforeAll(async () => {
-    h = await startApiHarness();
+    h = await startHarness();
     notifier = await startNotifier({ config: h.config, dataSource: h.ds, logger: createLogger({ level: h.config.logLevel, service: 'notifier-test' }) });
     target = await startFakeHttpServer();
-    world = await buildOwnedWorld(h.ds, `${target.url}/health`);
+    world = await build(h, `${target.url}/health`);
   });
   afterAll(async () => {
     await notifier?.close();
@@ -117,7 +130,7 @@ export function useOwnedWorld(): { readonly h: ApiHarness; readonly world: Owned
     await target?.close();
   });
   const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the owned world starts in beforeAll: use it from hooks and tests');
+    if (value === undefined) throw new Error(`the ${what} starts in beforeAll: use it from hooks and tests`);
     return value;
   };
   return {
