@@ -167,6 +167,7 @@ describe('roles', () => {
       const res = await as(who).patch(`/organizations/${org}`, { name: 'Mine' });
       expectError(res, 403, 'INSUFFICIENT_PERMISSIONS');
       expect(res.body.error.message).toMatch(/admin role/);
+      expect(res.body.error.details).toEqual({ required_role: 'admin', role: who === member ? 'member' : 'viewer' });
     }
     expect((await as(owner).get(`/organizations/${org}`)).body.data.name).toBe('Renamed');
   });
@@ -176,6 +177,7 @@ describe('roles', () => {
       const res = await as(who).delete(`/organizations/${org}`);
       expectError(res, 403, 'INSUFFICIENT_PERMISSIONS');
       expect(res.body.error.message).toMatch(/owner role/);
+      expect(res.body.error.details).toMatchObject({ required_role: 'owner' });
     }
     expect((await as(owner).get(`/organizations/${org}`)).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 import { type DataSource, type EntityManager, type OrganizationRole } from '@uptime/db';
 import { ConflictError, NotFoundError } from '@uptime/errors';
+import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import type { TokenCache } from '../auth/token-cache';
 import type { PageRequest } from '../http/pagination';
 import { countOwnersLocked, deleteMemberRow, lockMember, selectMembers, updateMemberRow, type MemberRow } from './members.repository';
@@ -43,10 +44,11 @@ function keepAnOwner(owners: number, what: string): void {
 export async function updateMember(
   deps: MembersDeps,
   organizationId: number,
-  actorId: number,
+  auditActor: AuditActor,
   userId: number,
   change: { role?: OrganizationRole; alerts?: boolean },
 ): Promise<MemberRow> {
+  const actorId = auditActor.userId;
   const updated = await deps.ds.transaction(async (em: EntityManager) => {
     const actor = await organizationOfMember(em, organizationId, actorId);
     const { member: target, owners } = await targetOf(em, organizationId, userId);
@@ -57,6 +59,7 @@ export async function updateMember(
       if (target.role === 'owner') keepAnOwner(owners, 'The last owner cannot be demoted');
     }
     await updateMemberRow(em, organizationId, userId, change);
+    await recordAudit(em, { organizationId, actor: auditActor, action: 'member.update', resourceId: userId, changedFields: changedFieldsOf(change) });
     return (await lockMember(em, organizationId, userId))!;
   });
   // Their tokens carry the role they had: the next request reads it again.
@@ -70,7 +73,8 @@ export async function updateMember(
  * of the organization are deleted, so the next request with one is a 401; a session of theirs
  * acting there gets 404 ORGANIZATION_NOT_FOUND on its next request (the membership is read on each).
  */
-export async function removeMember(deps: MembersDeps, organizationId: number, actorId: number, userId: number): Promise<void> {
+export async function removeMember(deps: MembersDeps, organizationId: number, auditActor: AuditActor, userId: number): Promise<void> {
+  const actorId = auditActor.userId;
   await deps.ds.transaction(async (em: EntityManager) => {
     const actor = await organizationOfMember(em, organizationId, actorId);
     const { member: target, owners } = await targetOf(em, organizationId, userId);
@@ -80,6 +84,7 @@ export async function removeMember(deps: MembersDeps, organizationId: number, ac
     }
     if (target.role === 'owner') keepAnOwner(owners, actorId === userId ? 'The last owner cannot leave' : 'The last owner cannot be removed');
     await deleteMemberRow(em, organizationId, userId);
+    await recordAudit(em, { organizationId, actor: auditActor, action: 'member.remove', resourceId: userId });
   });
   deps.tokenCache.forgetMember(organizationId, userId);
 }

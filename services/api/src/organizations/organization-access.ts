@@ -12,8 +12,11 @@ export async function organizationOfMember(db: DataSource | EntityManager, organ
   return organization;
 }
 
-/** 403 INSUFFICIENT_PERMISSIONS naming the role needed, unless `role` is at least `needed`. */
+/**
+ * 403 INSUFFICIENT_PERMISSIONS naming the role needed, in the message and in `details` as every
+ * other role refusal does (`RefusedRoleDetails`), unless `role` is at least `needed`.
+ */
 export function requireRole(role: OrganizationRole, needed: OrganizationRole, what: string): void {
   if (roleAtLeast(role, needed)) return;
-  throw new ForbiddenError(`${what} needs the ${needed} role in the organization; you are ${role === 'admin' ? 'an' : 'a'} ${role}`);
+  throw new ForbiddenError(`${what} needs the ${needed} role in the organization; you are ${role === 'admin' ? 'an' : 'a'} ${role}`, { required_role: needed, role });
 }

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { auditActorOf } from '../audit/audit';
 import { callerOf } from '../auth/caller';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
@@ -30,7 +31,7 @@ export function organizationsRouter(deps: OrganizationRoutesDeps): Router {
 
   router.post('/', async (req, res) => {
     const { name } = await parseInput(OrganizationNameDto, req.body);
-    sendData(res, toOrganizationResponse(await createOrganization(ds, callerOf(req).id, name)), 201);
+    sendData(res, toOrganizationResponse(await createOrganization(ds, auditActorOf(req), name)), 201);
   });
 
   router.get('/:org_id', async (req, res) => {
@@ -40,11 +41,11 @@ export function organizationsRouter(deps: OrganizationRoutesDeps): Router {
   router.patch('/:org_id', async (req, res) => {
     const organizationId = orgIdOf(req.params.org_id);
     const { name } = await parseInput(OrganizationNameDto, req.body);
-    sendData(res, toOrganizationResponse(await updateOrganization(ds, organizationId, callerOf(req).id, name)));
+    sendData(res, toOrganizationResponse(await updateOrganization(ds, organizationId, auditActorOf(req), name)));
   });
 
   router.delete('/:org_id', async (req, res) => {
-    await deleteOrganization(deps, orgIdOf(req.params.org_id), callerOf(req).id);
+    await deleteOrganization(deps, orgIdOf(req.params.org_id), auditActorOf(req));
     sendMessage(res, 'Organization deleted');
   });
 
@@ -59,21 +60,21 @@ export function organizationsRouter(deps: OrganizationRoutesDeps): Router {
     const organizationId = orgIdOf(req.params.org_id);
     const userId = parseId(req.params.user_id, 'member');
     const change = await parseInput(MemberUpdateDto, req.body);
-    sendData(res, toMemberResponse(await updateMember(deps, organizationId, callerOf(req).id, userId, change)));
+    sendData(res, toMemberResponse(await updateMember(deps, organizationId, auditActorOf(req), userId, change)));
   });
 
   router.delete('/:org_id/members/:user_id', async (req, res) => {
     const organizationId = orgIdOf(req.params.org_id);
     const userId = parseId(req.params.user_id, 'member');
-    const actorId = callerOf(req).id;
-    await removeMember(deps, organizationId, actorId, userId);
-    sendMessage(res, actorId === userId ? 'You left the organization' : 'Member removed');
+    const actor = auditActorOf(req);
+    await removeMember(deps, organizationId, actor, userId);
+    sendMessage(res, actor.userId === userId ? 'You left the organization' : 'Member removed');
   });
 
   router.post('/:org_id/invitations', async (req, res) => {
     const organizationId = orgIdOf(req.params.org_id);
     const input = await parseInput(InvitationCreateDto, req.body);
-    sendData(res, toInvitationResponse(await createInvitation(deps, organizationId, callerOf(req).id, input)), 201);
+    sendData(res, toInvitationResponse(await createInvitation(deps, organizationId, auditActorOf(req), input)), 201);
   });
 
   router.get('/:org_id/invitations', async (req, res) => {
@@ -85,7 +86,7 @@ export function organizationsRouter(deps: OrganizationRoutesDeps): Router {
 
   router.delete('/:org_id/invitations/:id', async (req, res) => {
     const organizationId = orgIdOf(req.params.org_id);
-    await revokeInvitation(ds, organizationId, callerOf(req).id, parseId(req.params.id, 'invitation'));
+    await revokeInvitation(ds, organizationId, auditActorOf(req), parseId(req.params.id, 'invitation'));
     sendMessage(res, 'Invitation revoked');
   });
 
@@ -97,8 +98,7 @@ export function invitationsRouter(deps: { ds: OrganizationRoutesDeps['ds'] }): R
   const router = Router();
   router.post('/accept', async (req, res) => {
     const { token } = await parseInput(InvitationAcceptDto, req.body);
-    const caller = callerOf(req);
-    sendData(res, toOrganizationResponse(await acceptInvitation(deps.ds, { id: caller.id, email: caller.email }, token)));
+    sendData(res, toOrganizationResponse(await acceptInvitation(deps.ds, { email: callerOf(req).email }, auditActorOf(req), token)));
   });
   return router;
 }
