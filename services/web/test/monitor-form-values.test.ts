@@ -32,6 +32,7 @@ const MONITOR: Schema<'Monitor'> = {
   excluded_content: null,
   json_path: '$.status',
   expected_json_value: 'up',
+  tcp_send: null,
   locations: ['eu'],
   tags: ['prod', 'shop'],
   status: 'online',
@@ -156,6 +157,8 @@ describe('the monitor form mapped to the API body', () => {
       in_maintenance: _im,
       created_at: _ca,
       updated_at: _ua,
+      // Another type's field: an http form has none to send.
+      tcp_send: _ts,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);

@@ -8,7 +8,7 @@ import { DECLARED_FORM_FIELDS } from './check-field-labels';
 export interface MonitorFormValues {
   name: string;
   url: string;
-  method: Schema<'Monitor'>['method'];
+  method: NonNullable<Schema<'Monitor'>['method']>;
   /** Seconds, as typed */
   check_interval: string;
   timeout: string;
@@ -72,15 +72,16 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
   return {
     name: m.name,
     url: m.url,
-    method: m.method,
+    // An http form: a field another type's monitor does not have (null) starts at http's default.
+    method: m.method ?? 'GET',
     check_interval: String(m.check_interval),
     timeout: String(m.timeout),
     retry_count: String(m.retry_count),
     response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
     recovery_threshold: String(m.recovery_threshold),
     depends_on: m.depends_on,
-    expected_status: m.expected_status.join(', '),
-    headers: Object.entries(m.headers)
+    expected_status: (m.expected_status ?? []).join(', '),
+    headers: Object.entries(m.headers ?? {})
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n'),
     body: m.body ?? '',
@@ -88,7 +89,7 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     excluded_content: m.excluded_content ?? '',
     json_path: m.json_path ?? '',
     expected_json_value: m.expected_json_value ?? '',
-    follow_redirects: m.follow_redirects,
+    follow_redirects: m.follow_redirects ?? true,
     verify_ssl: m.verify_ssl,
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
