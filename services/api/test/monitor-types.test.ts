@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { expandCheck, type RunCheckJob } from '@uptime/queues';
 import { aCaller } from '@uptime/testing';
@@ -79,5 +80,22 @@ describe('monitor types', () => {
     expect(await ids('?type=tcp')).toEqual([tcp]);
     expect(await ids('?type=http')).toEqual([http]);
     expect(await ids('?type=https')).toEqual([http]);
+  });
+
+  it('tests a tcp monitor now through its own probe (POST /monitors/{id}/test)', async () => {
+    const server = createServer((socket) => socket.end('220 smtp.local ESMTP\r\n'));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { id } = (await createTcp({ url: `tcp://127.0.0.1:${port}`, expected_content: '220 ' })).body.data;
+      const up = await api('post', `/monitors/${id}/test`).send();
+      expect(up.status).toBe(200);
+      expect(up.body.data).toMatchObject({ status: 'up', status_code: null, error: null });
+      await api('patch', `/monitors/${id}`).send({ expected_content: '250 ' }).expect(200);
+      const down = await api('post', `/monitors/${id}/test`).send();
+      expect(down.body.data).toMatchObject({ status: 'down', error: 'Expected content not found: "250 "' });
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 });
