@@ -1,4 +1,4 @@
-import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, fieldProblems } from '@uptime/probe';
+import { MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, isMonitorType, type FieldSpec } from '@uptime/probe';
 import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult } from './payloads';
 
 /** A parsed payload, or every problem found in it (field → message). */
@@ -33,7 +33,7 @@ class Reader {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
- * Every declared field of the check (packages/probe/src/http/fields.ts), by the same rules as
+ * Every declared field of the check's type (packages/probe/src/<type>/fields.ts), by the same rules as
  * the API's DTO validates a monitor's body with (fieldProblems()): an agent accepts exactly the
  * checks the API can store, services/api/test/check-fields-agree.test.ts shows it.
  */
@@ -42,9 +42,15 @@ function readCheck(source: unknown, problems: string[]): WireCheckConfig | null 
     problems.push('check: must be an object');
     return null;
   }
-  const check: Record<string, unknown> = {};
-  for (const field of CHECK_FIELD_NAMES) {
-    const spec = CHECK_FIELD_SPECS[field];
+  const type = source.type ?? 'http';
+  if (!isMonitorType(type)) {
+    problems.push(`check.type: must be one of ${MONITOR_TYPES.join(', ')}`);
+    return null;
+  }
+  const check: Record<string, unknown> = { type };
+  const specs: Readonly<Record<string, FieldSpec>> = MONITOR_TYPE_FIELDS[type];
+  for (const field of TYPE_CHECK_FIELDS[type]) {
+    const spec = specs[field]!;
     const value = source[spec.wire];
     for (const problem of fieldProblems(spec, value)) problems.push(`check.${spec.wire}: ${problem}`);
     check[spec.wire] = value;

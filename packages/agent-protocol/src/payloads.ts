@@ -1,10 +1,13 @@
-import { CHECK_FIELD_NAMES, CHECK_FIELDS, type CheckConfig, type CheckField, type ProbeResult } from '@uptime/probe';
+import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType, type ProbeResult } from '@uptime/probe';
 
 /** Paths of the agent protocol, relative to the agent's registered URL. */
 export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const;
 
-/** The check configuration as it travels: CheckConfig under the snake_case names of CHECK_FIELDS (like the REST API). */
-export type WireCheckConfig = { -readonly [F in CheckField as (typeof CHECK_FIELDS)[F]]: CheckConfig[F] };
+/**
+ * The check configuration as it travels: its type (absent: http, as before other types) and its
+ * type's fields under the snake_case names of CHECK_FIELDS (like the REST API).
+ */
+export type WireCheckConfig = { type?: MonitorType } & { -readonly [F in CheckField as (typeof CHECK_FIELDS)[F]]?: CheckFieldValues[F] };
 
 /** Body of `POST /v1/check`. `request_id` is unique per request: the agent refuses a repeat. */
 export interface AgentCheckRequest {
@@ -46,14 +49,17 @@ export interface AgentErrorResponse {
 }
 
 export function toWireCheck(c: CheckConfig): WireCheckConfig {
-  const wire: Partial<Record<string, unknown>> = {};
-  for (const field of CHECK_FIELD_NAMES) wire[CHECK_FIELDS[field]] = c[field];
+  const values = c as unknown as Record<CheckField, unknown>;
+  const wire: Record<string, unknown> = { type: c.type };
+  for (const field of TYPE_CHECK_FIELDS[c.type]) wire[CHECK_FIELDS[field]] = values[field];
   return wire as WireCheckConfig;
 }
 
 export function fromWireCheck(w: WireCheckConfig): CheckConfig {
-  const config: Partial<Record<CheckField, unknown>> = {};
-  for (const field of CHECK_FIELD_NAMES) config[field] = w[CHECK_FIELDS[field]];
+  const type = w.type ?? 'http';
+  const wire = w as Record<string, unknown>;
+  const config: Record<string, unknown> = { type };
+  for (const field of TYPE_CHECK_FIELDS[type]) config[field] = wire[CHECK_FIELDS[field]];
   return config as CheckConfig;
 }
 

@@ -2,6 +2,7 @@ import { fromWireCheck, parseCheckRequest, parseCheckResponse, parseHealthRespon
 import type { CheckConfig } from '@uptime/probe';
 
 const check: CheckConfig = {
+  type: 'http',
   url: 'https://example.com/',
   method: 'POST',
   headers: { 'x-a': '1' },

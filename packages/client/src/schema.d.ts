@@ -1417,28 +1417,32 @@ export interface components {
              * Format: uri
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
+             * @example tcp://db.example.com:5432
              */
             url: string;
-            /** @enum {string} */
-            type: "http";
             /**
-             * @description HTTP method of the check
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
              * @enum {string}
              */
-            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+            type: "http" | "tcp";
             /**
-             * @description Request headers sent with each check
+             * @description HTTP method of the check (http monitors; null for other types)
+             * @enum {string|null}
+             */
+            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | null;
+            /**
+             * @description Request headers sent with each check (http monitors; null for other types)
              * @example {
              *       "Accept": "application/json"
              *     }
              */
             headers: {
                 [key: string]: string;
-            };
-            /** @description Request body sent with each check */
+            } | null;
+            /** @description Request body sent with each check (http monitors; null for other types) */
             body: string | null;
-            /** @description Statuses counted as up; empty means any 2xx */
-            expected_status: number[];
+            /** @description Statuses counted as up; empty means any 2xx (http monitors; null for other types) */
+            expected_status: number[] | null;
             /**
              * Format: int32
              * @description Seconds each attempt may take
@@ -1454,18 +1458,20 @@ export interface components {
              * @description Retries of a failed attempt within one check
              */
             retry_count: number;
-            /** @description Whether redirects are followed */
-            follow_redirects: boolean;
+            /** @description Whether redirects are followed (http monitors; null for other types) */
+            follow_redirects: boolean | null;
             /** @description Whether an https target's certificate must be valid */
             verify_ssl: boolean;
             /** @description Text the response must contain */
             expected_content: string | null;
             /** @description Text the response must not contain */
             excluded_content: string | null;
-            /** @description JSONPath that must exist in a JSON response */
+            /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
-            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON) (http monitors; null for other types) */
             expected_json_value: string | null;
+            /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
+            tcp_send: string | null;
             locations: string[];
             tags: string[];
             /**
@@ -1490,7 +1496,7 @@ export interface components {
             recovery_threshold: number;
             /**
              * Format: date-time
-             * @description notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)
+             * @description notAfter of the https:// or tls:// target's leaf certificate as the last checks received it; null for http://, tcp:// or when none was received (docs/alert-rules.md)
              * @example 2026-11-22T10:00:00.000Z
              */
             certificate_expires_at: string | null;
@@ -1803,7 +1809,9 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
              * @example https://example.com/health
+             * @example tcp://db.example.com:5432
              */
             monitor_url: string;
             /**
@@ -1947,7 +1955,9 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
              * @example https://example.com/health
+             * @example tcp://db.example.com:5432
              */
             monitor_url: string;
             /**
@@ -2341,7 +2351,9 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
+                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
                  * @example https://example.com/health
+                 * @example tcp://db.example.com:5432
                  */
                 url: string;
                 /**
@@ -2404,13 +2416,14 @@ export interface components {
              * Format: uri
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
+             * @example tcp://db.example.com:5432
              */
             url: string;
             /**
-             * @description Only http (HTTP and HTTPS URLs); anything else is 400 INVALID_MONITOR_TYPE
+             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type: "http";
+            type: "http" | "tcp";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2493,6 +2506,8 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
+            tcp_send?: string | null;
         };
         /** @description PUT and PATCH: a partial body, each field validated as on create */
         MonitorUpdate: {
@@ -2501,13 +2516,14 @@ export interface components {
              * Format: uri
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
+             * @example tcp://db.example.com:5432
              */
             url?: string;
             /**
-             * @description Only http (HTTP and HTTPS URLs); anything else is 400 INVALID_MONITOR_TYPE
+             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type?: "http";
+            type?: "http" | "tcp";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2590,6 +2606,8 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
+            tcp_send?: string | null;
         };
         PauseRequest: {
             /** @description Why; blank or null means none */
@@ -2892,28 +2910,32 @@ export interface components {
              * Format: uri
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
+             * @example tcp://db.example.com:5432
              */
             url: string;
-            /** @enum {string} */
-            type: "http";
             /**
-             * @description HTTP method of the check
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
              * @enum {string}
              */
-            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+            type: "http" | "tcp";
             /**
-             * @description Request headers sent with each check
+             * @description HTTP method of the check (http monitors; null for other types)
+             * @enum {string|null}
+             */
+            method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | null;
+            /**
+             * @description Request headers sent with each check (http monitors; null for other types)
              * @example {
              *       "Accept": "application/json"
              *     }
              */
             headers: {
                 [key: string]: string;
-            };
-            /** @description Request body sent with each check */
+            } | null;
+            /** @description Request body sent with each check (http monitors; null for other types) */
             body: string | null;
-            /** @description Statuses counted as up; empty means any 2xx */
-            expected_status: number[];
+            /** @description Statuses counted as up; empty means any 2xx (http monitors; null for other types) */
+            expected_status: number[] | null;
             /**
              * Format: int32
              * @description Seconds each attempt may take
@@ -2929,18 +2951,20 @@ export interface components {
              * @description Retries of a failed attempt within one check
              */
             retry_count: number;
-            /** @description Whether redirects are followed */
-            follow_redirects: boolean;
+            /** @description Whether redirects are followed (http monitors; null for other types) */
+            follow_redirects: boolean | null;
             /** @description Whether an https target's certificate must be valid */
             verify_ssl: boolean;
             /** @description Text the response must contain */
             expected_content: string | null;
             /** @description Text the response must not contain */
             excluded_content: string | null;
-            /** @description JSONPath that must exist in a JSON response */
+            /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
-            /** @description Expected value of the first json_path match (strings raw, other values as JSON) */
+            /** @description Expected value of the first json_path match (strings raw, other values as JSON) (http monitors; null for other types) */
             expected_json_value: string | null;
+            /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
+            tcp_send: string | null;
             locations: string[];
             tags: string[];
             /**
@@ -2965,7 +2989,7 @@ export interface components {
             recovery_threshold: number;
             /**
              * Format: date-time
-             * @description notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)
+             * @description notAfter of the https:// or tls:// target's leaf certificate as the last checks received it; null for http://, tcp:// or when none was received (docs/alert-rules.md)
              * @example 2026-11-22T10:00:00.000Z
              */
             certificate_expires_at: string | null;
@@ -3995,8 +4019,8 @@ export interface operations {
                 status?: "pending" | "online" | "offline" | "warning" | "paused" | "true";
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
-                /** @description `https` keeps monitors whose URL is https */
-                type?: "http" | "https";
+                /** @description Monitors of this type; `https` keeps http monitors whose URL is https */
+                type?: "http" | "tcp" | "https";
                 /** @description Comma-separated (`production,eu`): monitors having all of them */
                 tags?: string;
                 /** @description Created at or after; ISO 8601 date or date-time (a time without zone is UTC) */
@@ -4045,6 +4069,7 @@ export interface operations {
                      *           "excluded_content": null,
                      *           "json_path": "$.status",
                      *           "expected_json_value": "ok",
+                     *           "tcp_send": null,
                      *           "locations": [],
                      *           "tags": [
                      *             "production"
@@ -4153,6 +4178,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4320,6 +4346,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4431,6 +4458,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4583,6 +4611,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4686,6 +4715,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4790,6 +4820,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4885,6 +4916,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4980,6 +5012,7 @@ export interface operations {
                      *         "excluded_content": null,
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
+                     *         "tcp_send": null,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"

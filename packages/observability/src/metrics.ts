@@ -22,10 +22,10 @@ export interface ServiceMetrics {
   readonly registry: Registry;
   /** `http_request_duration_seconds{method,route,status}` (api). */
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
-  /** `checks_total{result="up|down|skipped"}`: checks finished by this process. */
-  readonly checks: Counter<'result'>;
-  /** `check_duration_seconds{result}`: from the first attempt's start to the verdict, retries included. */
-  readonly checkDuration: Histogram<'result'>;
+  /** `checks_total{result="up|down|skipped",type}`: checks finished by this process, by monitor type. */
+  readonly checks: Counter<'result' | 'type'>;
+  /** `check_duration_seconds{result,type}`: from the first attempt's start to the verdict, retries included. */
+  readonly checkDuration: Histogram<'result' | 'type'>;
   /** `uptime_check_lag_seconds`: when a check started minus when its schedule planned it. */
   readonly checkLag: Histogram<string>;
   /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
@@ -67,11 +67,11 @@ export interface MetricsOptions {
 
 /** The check-worker's metrics: checks by result, their duration, their lag and the concurrency. */
 function checkMetrics(registers: Registry[]) {
-  const checks = new Counter({ name: 'checks_total', help: 'Checks finished, by result', labelNames: ['result'] as const, registers });
+  const checks = new Counter({ name: 'checks_total', help: 'Checks finished, by result and monitor type', labelNames: ['result', 'type'] as const, registers });
   const checkDuration = new Histogram({
     name: 'check_duration_seconds',
-    help: 'Duration of a check (all attempts) from its first request to its verdict',
-    labelNames: ['result'] as const,
+    help: 'Duration of a check (all attempts) from its first request to its verdict, by result and monitor type',
+    labelNames: ['result', 'type'] as const,
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers,
   });

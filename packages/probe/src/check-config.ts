@@ -1,25 +1,64 @@
 import type { FieldSpecs, ValuesOf, WireNames } from './fields/field-spec';
 import { HTTP_FIELDS } from './http/fields';
+import { TCP_FIELDS } from './tcp/fields';
 
 export type { ProbeResult, CheckTimings } from './http/result';
 
 /** The fields of a type that are part of its check configuration (`check: true`). */
 type CheckPart<F extends FieldSpecs> = { [K in keyof F as F[K]['check'] extends true ? K : never]: F[K] };
 
-/** The declared fields of the check, in the order of the agent protocol's `check` object. */
-export const CHECK_FIELD_SPECS = Object.fromEntries(Object.entries(HTTP_FIELDS).filter(([, spec]) => spec.check)) as CheckPart<typeof HTTP_FIELDS>;
+/**
+ * Every monitor type and its declared fields (its folder's `fields.ts`), in the order the API
+ * lists the types (docs/architecture.md, "A new monitor type").
+ */
+export const MONITOR_TYPE_FIELDS = { http: HTTP_FIELDS, tcp: TCP_FIELDS } as const;
+
+/** A monitor type: how a monitor is checked. */
+export type MonitorType = keyof typeof MONITOR_TYPE_FIELDS;
+export const MONITOR_TYPES = Object.keys(MONITOR_TYPE_FIELDS) as MonitorType[];
+export const isMonitorType = (value: unknown): value is MonitorType => typeof value === 'string' && Object.hasOwn(MONITOR_TYPE_FIELDS, value);
+
+/** The check of one type: its type and the values of its check fields, by property name. */
+export type HttpCheckConfig = { type: 'http' } & ValuesOf<CheckPart<typeof HTTP_FIELDS>>;
+export type TcpCheckConfig = { type: 'tcp' } & ValuesOf<CheckPart<typeof TCP_FIELDS>>;
 
 /**
  * Everything one check needs, carried in the scheduler's job template (no database read per
- * check): the values of the check fields declared in `http/fields.ts`, by property name.
+ * check): its type and the values of that type's check fields, by property name.
  */
-export type CheckConfig = ValuesOf<typeof CHECK_FIELD_SPECS>;
+export type CheckConfig = HttpCheckConfig | TcpCheckConfig;
 
-/** A property of CheckConfig. */
+const checkPart = <F extends FieldSpecs>(fields: F): CheckPart<F> => Object.fromEntries(Object.entries(fields).filter(([, spec]) => spec.check)) as CheckPart<F>;
+
+/**
+ * The declared check fields of every type, by property name: a field two types share (the
+ * timeout, the content rules) is one property, one column and one wire name; the url is the
+ * first type's declaration here (each type's own is in MONITOR_TYPE_FIELDS).
+ */
+export const CHECK_FIELD_SPECS = { ...checkPart(TCP_FIELDS), ...checkPart(HTTP_FIELDS) };
+
+/** A property of some type's check. */
 export type CheckField = keyof typeof CHECK_FIELD_SPECS;
 
-/** The properties of CheckConfig, in declaration order. */
-export const CHECK_FIELD_NAMES = Object.keys(CHECK_FIELD_SPECS) as CheckField[];
+/** The values of every type's check fields, as a monitor row holds them. */
+export type CheckFieldValues = ValuesOf<typeof CHECK_FIELD_SPECS>;
+
+/** The check properties, http's in declaration order, then the other types' own. */
+export const CHECK_FIELD_NAMES = [
+  ...new Set([...Object.keys(checkPart(HTTP_FIELDS)), ...Object.values(MONITOR_TYPE_FIELDS).flatMap((f) => Object.keys(checkPart(f)))]),
+] as CheckField[];
+
+/** The check properties of each type, in its declaration order. */
+export const TYPE_CHECK_FIELDS: { readonly [T in MonitorType]: readonly CheckField[] } = {
+  http: Object.keys(checkPart(HTTP_FIELDS)) as CheckField[],
+  tcp: Object.keys(checkPart(TCP_FIELDS)) as CheckField[],
+};
+
+/** The check fields every type has (the url, the timeout...): never shown as null for another type's. */
+export type SharedCheckField = Exclude<keyof HttpCheckConfig & keyof TcpCheckConfig, 'type'>;
+
+/** Whether a check field belongs to a type (a field of another type is refused, and shown as null). */
+export const isFieldOfType = (type: MonitorType, field: CheckField): boolean => TYPE_CHECK_FIELDS[type].includes(field);
 
 /**
  * Each field of a check and its snake_case name, the one the REST API and the agent protocol

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from './blocked-addresses';
+import { tcpTargetOf } from './fields/value-tests';
 
 export { isBlockedAddress };
 
@@ -59,7 +60,9 @@ export function checkUrlTarget(url: URL, policy: AddressPolicy): string | null {
 export function refusedTargetReason(url: string): string | null {
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    // A tcp:// or tls:// target's host, normalised as an http URL's is (fields/value-tests.ts).
+    const tcp = tcpTargetOf(url);
+    parsed = new URL(tcp === null ? url : `http://${tcp.host.includes(':') ? `[${tcp.host}]` : tcp.host}:${tcp.port}`);
   } catch {
     return 'Invalid URL';
   }

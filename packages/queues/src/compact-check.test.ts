@@ -1,10 +1,11 @@
 import type { CheckConfig } from '@uptime/probe';
-import { aCheckConfig } from '@uptime/testing';
+import { aCheckConfig, aTcpCheckConfig } from '@uptime/testing';
 import { compactCheck, expandCheck } from './compact-check';
 
 const usual: CheckConfig = aCheckConfig('https://example.test/health', { timeout: 30 });
 
 const unusual: CheckConfig = {
+  type: 'http',
   url: 'https://example.test/api',
   method: 'POST',
   headers: { authorization: 'Bearer x', 'x-probe': '1' },
@@ -27,7 +28,8 @@ describe('compact check configuration', () => {
   });
 
   it('keeps every field that differs, so nothing is lost', () => {
-    expect(compactCheck(unusual)).toEqual(unusual);
+    // The type http is left out too: a template without one is http's, as before other types.
+    expect(compactCheck(unusual)).toEqual({ ...unusual, type: undefined });
     expect(expandCheck(compactCheck(unusual))).toEqual(unusual);
     // Falsy values that differ from the usual ones are kept too.
     const falsy: CheckConfig = { ...usual, method: 'HEAD', body: '', expectedContent: '', jsonPath: '', expectedJsonValue: '' };
@@ -41,5 +43,14 @@ describe('compact check configuration', () => {
 
   it('makes a usual template less than a third of its JSON', () => {
     expect(JSON.stringify(compactCheck(usual)).length * 3).toBeLessThan(JSON.stringify(usual).length);
+  });
+
+  it('keeps the type of another type, with its own fields only, and reads a template without a type as http', () => {
+    const tcp = aTcpCheckConfig('tls://mail.example.test:993', { timeout: 30 });
+    expect(compactCheck(tcp)).toEqual({ type: 'tcp', url: 'tls://mail.example.test:993', timeout: 30 });
+    expect(expandCheck(compactCheck(tcp))).toEqual(tcp);
+    const sending = { ...tcp, tcpSend: 'a1 NOOP\r\n', expectedContent: 'OK', verifySsl: false };
+    expect(expandCheck(compactCheck(sending))).toEqual(sending);
+    expect(expandCheck({ url: 'https://example.test/health', timeout: 30 })).toEqual(usual);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { CHECK_FIELD_NAMES, type CheckConfig, type CheckField } from '@uptime/probe';
+import { TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType } from '@uptime/probe';
 import { compactCheck } from './compact-check';
 import { enqueue, openQueue, type CatalogQueue } from './enqueue';
 import { JOBS, jobOptionsOf } from './job-catalog';
@@ -8,7 +8,8 @@ import { QueueName } from './queue-names';
 import { monitorIdOfScheduler, schedulerIdOf, type RunCheckJob } from './run-check.job';
 
 /** The fields of a monitor that its schedule and checks depend on: its check plus how often. */
-export interface SchedulableMonitor extends CheckConfig {
+export interface SchedulableMonitor extends CheckFieldValues {
+  type: MonitorType;
   id: number;
   configVersion: number;
   checkInterval: number;
@@ -16,10 +17,13 @@ export interface SchedulableMonitor extends CheckConfig {
   agentIds?: readonly number[];
 }
 
-/** The check configuration of a monitor: the CHECK_FIELDS properties, copied (packages/probe). */
+/**
+ * The check configuration of a monitor: its type and that type's check properties, copied
+ * (TYPE_CHECK_FIELDS of packages/probe); another type's fields a row still holds stay behind.
+ */
 export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
-  const config: Partial<Record<CheckField, unknown>> = {};
-  for (const field of CHECK_FIELD_NAMES) config[field] = m[field];
+  const config: Partial<Record<CheckField | 'type', unknown>> = { type: m.type };
+  for (const field of TYPE_CHECK_FIELDS[m.type]) config[field] = m[field];
   return config as CheckConfig;
 }
 

@@ -7,7 +7,7 @@ export * from './fake-webhook-receiver';
 export * from './fake-oauth-provider';
 export * from './builders';
 // Kept with the probe, whose own tests cannot depend on this package (see that file).
-export { aCheckConfig } from '@uptime/probe/test/support/check-config-builder';
+export { aCheckConfig, aTcpCheckConfig } from '@uptime/probe/test/support/check-config-builder';
 export { selfSignedCertificate, type TlsMaterial } from '@uptime/probe/test/support/test-servers';
 export * from './wait-for';
 export * from './service-process';

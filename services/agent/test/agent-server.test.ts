@@ -8,7 +8,8 @@ import {
   type AgentCheckRequest,
 } from '@uptime/agent-protocol';
 import { createLogger } from '@uptime/logger';
-import { aCheckConfig, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { aCheckConfig, aTcpCheckConfig, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import { startAgent, type RunningAgent } from '../src/agent-server';
 import { AGENT_VERSION } from '../src/version';
 
@@ -55,9 +56,9 @@ describe('reference agent', () => {
   async function post(
     body: string,
     headers: Record<string, string> = signedHeaders('7', SECRET, body),
-  ): Promise<{ status: number; json: { error?: { code: string } } }> {
+  ): Promise<{ status: number; json: { error?: { code: string; message: string } } }> {
     const res = await fetch(`${agent.url}/v1/check`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    return { status: res.status, json: (await res.json()) as { error?: { code: string } } };
+    return { status: res.status, json: (await res.json()) as { error?: { code: string; message: string } } };
   }
 
   it('runs a check with the probe and answers a signed result for the request', async () => {
@@ -87,6 +88,30 @@ describe('reference agent', () => {
     } finally {
       target.respond(answer(200, 'all good'));
     }
+  });
+
+  it('runs a tcp check (protocol 2: check.type) against a listener, judging its banner', async () => {
+    const listener = createNetServer((socket) => socket.end('220 mail.local ESMTP\r\n'));
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    try {
+      const url = `tcp://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+      const check = toWireCheck(aTcpCheckConfig(url, { expectedContent: '220 ' }));
+      expect(check).toMatchObject({ type: 'tcp', url, tcp_send: null });
+      const call = await requestAgentCheck(endpoint(), { request_id: randomUUID(), monitor_id: 1, check }, options);
+      expect(call).toMatchObject({ answered: true, value: { result: { ok: true, status_code: null, error: null } } });
+      const refused = await requestAgentCheck(endpoint(), { request_id: randomUUID(), check: toWireCheck(aTcpCheckConfig(url, { expectedContent: '250 ' })) }, options);
+      expect(refused).toMatchObject({ answered: true, value: { result: { ok: false, error: 'Expected content not found: "250 "' } } });
+    } finally {
+      await new Promise((done) => listener.close(done));
+    }
+  });
+
+  it('refuses a check of a type it does not know, or a field of another type, with 400 naming it', async () => {
+    const unknown = await post(JSON.stringify({ request_id: randomUUID(), check: { type: 'smtp', url: 'smtp://x:25', timeout: 5 } }));
+    expect(unknown).toMatchObject({ status: 400, json: { error: { code: 'INVALID_REQUEST', message: expect.stringContaining('check.type') } } });
+    // A tcp url in a check without a type is an http check's, as an agent of protocol 1 read it: refused, naming the url.
+    const untyped = await post(JSON.stringify({ request_id: randomUUID(), check: { ...toWireCheck(aTcpCheckConfig('tcp://example.com:22')), type: undefined } }));
+    expect(untyped).toMatchObject({ status: 400, json: { error: { code: 'INVALID_REQUEST', message: expect.stringContaining('check.url') } } });
   });
 
   it('refuses a wrong signature with 401 and runs nothing', async () => {

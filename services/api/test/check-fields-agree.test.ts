@@ -3,12 +3,16 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import fc from 'fast-check';
 import { parseCheckRequest, toWireCheck } from '@uptime/agent-protocol';
-import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, type FieldSpec } from '@uptime/probe';
-import { aCheckConfig } from '@uptime/testing';
+import { MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, type FieldSpec, type MonitorType } from '@uptime/probe';
+import { aCheckConfig, aTcpCheckConfig } from '@uptime/testing';
 import { MonitorFieldsDto } from '../src/monitors/monitor-fields.dto';
 
-/** A check every rule accepts, into which one field's value is put. */
-const valid = toWireCheck(aCheckConfig('https://example.com/health', { method: 'POST', body: 'x', jsonPath: '$.a', expectedStatus: [200] }));
+/** A check of each type every rule accepts, into which one field's value is put. */
+const VALID: Record<MonitorType, Record<string, unknown>> = {
+  http: toWireCheck(aCheckConfig('https://example.com/health', { method: 'POST', body: 'x', jsonPath: '$.a', expectedStatus: [200] })),
+  tcp: toWireCheck(aTcpCheckConfig('tls://example.com:993', { tcpSend: 'a1 NOOP\r\n', expectedContent: 'OK' })),
+};
+const specOf = (type: MonitorType, field: string): FieldSpec => (MONITOR_TYPE_FIELDS[type] as Readonly<Record<string, FieldSpec>>)[field]!;
 
 /** Strings around a length bound: ASCII, and characters outside the BMP (two UTF-16 units, one character). */
 const around = (n: number): fc.Arbitrary<string> =>
@@ -20,6 +24,12 @@ function valuesFor(spec: FieldSpec): fc.Arbitrary<unknown> {
   const near = ((): fc.Arbitrary<unknown> => {
     switch (t.kind) {
       case 'url':
+        if (t.scheme === 'tcp') {
+          return fc.oneof(
+            fc.tuple(fc.constantFrom('tcp', 'tls', 'TLS', 'udp'), fc.domain(), fc.integer({ min: -1, max: 65536 })).map(([s, h, p]) => `${s}://${h}:${p}`),
+            fc.constantFrom('tcp://example.com', 'tcp://[::1]:22', 'tcp://127.1:5432', 'tls://a@example.com:1', 'tcp://example.com:22/x', 'https://example.com/'),
+          );
+        }
         return fc.oneof(
           fc.webUrl(),
           fc.constantFrom('ftp://example.com/', 'http:example.com', ' https://example.com', 'https://', 'HTTPS://EXAMPLE.COM/x', 'http://[::1]:80/'),
@@ -57,23 +67,27 @@ const asStored = (spec: FieldSpec, value: unknown): unknown =>
 const dtoAccepts = (wire: string, value: unknown): boolean =>
   validateSync(plainToInstance(MonitorFieldsDto, { [wire]: value }), { whitelist: true, forbidNonWhitelisted: true }).length === 0;
 
-const agentAccepts = (wire: string, value: unknown): boolean =>
-  parseCheckRequest({ request_id: 'agree-0001', check: { ...valid, [wire]: value } }).ok;
+const agentAccepts = (type: MonitorType, wire: string, value: unknown): boolean =>
+  parseCheckRequest({ request_id: 'agree-0001', check: { ...VALID[type], [wire]: value } }).ok;
+
+/** Every field of every type. */
+const CASES = MONITOR_TYPES.flatMap((type) => TYPE_CHECK_FIELDS[type].map((field) => [type, field] as const));
 
 describe('a check field, as the API and the agent protocol read it', () => {
-  it('starts from a check both accept', () => {
-    expect(agentAccepts('url', valid.url)).toBe(true);
-    for (const field of CHECK_FIELD_NAMES) expect(dtoAccepts(CHECK_FIELD_SPECS[field].wire, valid[CHECK_FIELD_SPECS[field].wire])).toBe(true);
+  it.each(MONITOR_TYPES)('starts from a %s check both accept', (type) => {
+    expect(agentAccepts(type, 'url', VALID[type].url)).toBe(true);
+    for (const field of TYPE_CHECK_FIELDS[type]) expect(dtoAccepts(specOf(type, field).wire, VALID[type][specOf(type, field).wire])).toBe(true);
   });
 
-  it.each(CHECK_FIELD_NAMES)('%s: the DTO accepts a value exactly when an agent accepts it as stored', (field) => {
-    const spec = CHECK_FIELD_SPECS[field];
+  // The DTO takes any type's url; that it is its type's is the next rule (monitor-type.ts), the type's own url rule.
+  it.each(CASES)('%s %s: the DTO accepts a value exactly when an agent accepts it as stored', (type, field) => {
+    const spec = specOf(type, field);
     let accepted = 0;
     let refused = 0;
     fc.assert(
       fc.property(valuesFor(spec), (value) => {
-        const dto = dtoAccepts(spec.wire, value);
-        expect({ value, agent: agentAccepts(spec.wire, asStored(spec, value)) }).toEqual({ value, agent: dto });
+        const dto = dtoAccepts(spec.wire, value) && (spec.wire !== 'url' || fieldProblems(spec, value).length === 0);
+        expect({ value, agent: agentAccepts(type, spec.wire, asStored(spec, value)) }).toEqual({ value, agent: dto });
         if (dto) accepted++;
         else refused++;
       }),

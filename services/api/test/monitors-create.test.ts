@@ -74,6 +74,7 @@ describe('POST /monitors', () => {
       excluded_content: null,
       json_path: null,
       expected_json_value: null,
+      tcp_send: null,
       locations: [],
       tags: [],
       status: 'pending',
@@ -156,6 +157,7 @@ describe('POST /monitors', () => {
       monitorId: id,
       configVersion: 1,
       check: {
+        type: 'http',
         url: 'https://example.com/health',
         method: 'GET',
         headers: { 'X-A': 'b' },
@@ -241,7 +243,7 @@ describe('POST /monitors', () => {
   });
 
   describe('type', () => {
-    it.each([['tcp'], ['ping'], ['dns'], ['https'], ['x'], [123], [null]])('answers INVALID_MONITOR_TYPE for %p', async (type) => {
+    it.each([['ping'], ['dns'], ['https'], ['x'], [123], [null]])('answers INVALID_MONITOR_TYPE for %p', async (type) => {
       const res = await create({ ...valid, type });
       expectError(res, 400, 'INVALID_MONITOR_TYPE');
       expect(res.body.error.details).toEqual({ field: 'type', value: type });

@@ -164,13 +164,14 @@ describe('GET /monitors filters', () => {
     expect(idsOf(await list(`?search=${encodeURIComponent('\\')}`))).toEqual([]);
   });
 
-  it('filters by type: http keeps all, https keeps https URLs', async () => {
+  it('filters by type: http keeps http monitors, https keeps those of https URLs', async () => {
     const plain = await aMonitor(h.ds, user, { url: 'http://plain.example/' });
     const secure = await aMonitor(h.ds, user, { url: 'https://secure.example/' });
     const upper = await aMonitor(h.ds, user, { url: 'HTTPS://UPPER.example/' });
     expect(idsOf(await list('?type=http'))).toEqual([plain.id, secure.id, upper.id]);
     expect(idsOf(await list('?type=https'))).toEqual([secure.id, upper.id]);
-    expectValidation(await list('?type=tcp'), 'type');
+    expect(idsOf(await list('?type=tcp'))).toEqual([]);
+    expectValidation(await list('?type=smtp'), 'type');
   });
 
   it('filters by tags, keeping monitors that have all of them', async () => {

@@ -162,7 +162,7 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
     expect(await rowOf(created.id)).toEqual(before);
   });
 
-  it.each(['tcp', 'https', 7])('answers INVALID_MONITOR_TYPE for type %p', async (type) => {
+  it.each(['ping', 'https', 7])('answers INVALID_MONITOR_TYPE for type %p', async (type) => {
     const { id } = await createMonitor();
     const res = await api(method, `/monitors/${id}`).send({ type });
     expect(res.status).toBe(400);
@@ -171,7 +171,7 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
 
   it('accepts type http', async () => {
     const { id } = await createMonitor();
-    const res = await api(method, `/monitors/${id}`).send({ type: 'http', name: 'still http' });
+    const res = await api(method, `/monitors/${id}`).send({ type: 'http', url: 'https://example.com/still', name: 'still http' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ type: 'http', name: 'still http' });
   });

@@ -127,10 +127,10 @@ describe('request schemas generated from the DTOs', () => {
     expect(refused.length).toBeGreaterThan(0);
   });
 
-  it('requires what the create routes require and keeps monitor type to http', () => {
+  it('requires what the create routes require and lists the monitor types', () => {
     const schemas = doc.components.schemas;
     expect(schemas.MonitorCreate!.required).toEqual(expect.arrayContaining(['name', 'url', 'type']));
-    expect(schemas.MonitorCreate!.properties!.type!.enum).toEqual(['http']);
+    expect(schemas.MonitorCreate!.properties!.type!.enum).toEqual(['http', 'tcp']);
     expect(schemas.MonitorUpdate!.required).toBeUndefined();
     expect(schemas.AgentCreate!.required).toEqual(expect.arrayContaining(['name', 'location', 'url']));
     expect(schemas.BulkRequest!.properties!.settings).toEqual(expect.objectContaining({ $ref: '#/components/schemas/MonitorUpdate' }));

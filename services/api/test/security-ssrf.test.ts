@@ -34,6 +34,12 @@ const REFUSED_LITERALS = [
   'http://[fe80::1]/',
   'http://[fc00::1]/',
   'http://[ff02::1]/',
+  // tcp targets: the host is normalised as an http URL's (packages/probe/src/fields/value-tests.ts).
+  'tcp://127.0.0.1:6379',
+  'tcp://127.1:5432',
+  'tcp://2130706433:22',
+  'tls://[::1]:443',
+  'tls://169.254.169.254:443',
 ];
 
 describe('SSRF guard at monitor create/update (ALLOW_PRIVATE_TARGETS=false)', () => {
@@ -45,7 +51,10 @@ describe('SSRF guard at monitor create/update (ALLOW_PRIVATE_TARGETS=false)', ()
   beforeEach(() => h.reset());
 
   const create = (auth: string, url: string) =>
-    request(h.app).post('/api/v1/monitors').set('Authorization', auth).send({ name: 'target', url, type: 'http' });
+    request(h.app)
+      .post('/api/v1/monitors')
+      .set('Authorization', auth)
+      .send({ name: 'target', url, type: /^(tcp|tls):/.test(url) ? 'tcp' : 'http' });
 
   it.each(REFUSED_LITERALS)('refuses %s with a 400 on url', async (url) => {
     const { auth } = await aCaller(h.ds);

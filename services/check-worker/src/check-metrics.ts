@@ -14,7 +14,8 @@ export function meteredRecord(
     const result = outcome.result.ok ? 'up' : 'down';
     const seconds = Math.max(0, Date.now() - outcome.result.checkedAt.getTime()) / 1000;
     await record(outcome);
-    metrics.checks.inc({ result });
-    metrics.checkDuration.observe({ result }, seconds);
+    const type = outcome.type ?? 'http';
+    metrics.checks.inc({ result, type });
+    metrics.checkDuration.observe({ result, type }, seconds);
   };
 }

@@ -1,4 +1,4 @@
-import type { ProbeResult } from '@uptime/probe';
+import type { MonitorType, ProbeResult } from '@uptime/probe';
 import type { LocationOutcome } from './location-vote';
 
 /**
@@ -11,6 +11,8 @@ export interface CheckOutcome {
   configVersion: number;
   /** The time the schedule planned this check for; identifies it (a redelivery is a no-op). */
   scheduledAt: Date;
+  /** The monitor's type, for the metrics (absent: http, as in a backlog written before other types). */
+  type?: MonitorType;
   /** The check's result; with several locations, the majority's (docs/agent-protocol.md). */
   result: ProbeResult;
   /** Each location's result, when the check also ran through agents; absent for a plain check. */

@@ -11,7 +11,7 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
-import { runProbe } from '@uptime/probe';
+import { isMonitorType, runProbe, type MonitorType } from '@uptime/probe';
 import { createQueueWorker, createRedisConnection, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
@@ -121,7 +121,7 @@ function runCheckHandler(
     lag.observe(job, started);
     const run = slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
     const finished = (outcome: RunCheckOutcome): void => {
-      if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped' });
+      if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped', type: checkTypeOf(job.data) });
       logger.debug(
         { job_id: job.id, monitor_id: (job.data as { monitorId?: number }).monitorId, outcome, duration_ms: Date.now() - started },
         'check finished',
@@ -253,4 +253,10 @@ async function stopCheckWorker(
     p.commands.disconnect();
   }
   return outcome;
+}
+
+/** The type of a run-check job's check, for the metrics: a template without one is http's (compact-check.ts). */
+function checkTypeOf(data: unknown): MonitorType {
+  const type = (data as { check?: { type?: unknown } } | null)?.check?.type;
+  return isMonitorType(type) ? type : 'http';
 }

@@ -126,7 +126,7 @@ async function stepMonitor(em: EntityManager, batch: RecordedBatch, o: CheckOutc
   const { openIncidentId, incidentId } = await stepIncident(em, batch.windows, o, { before, step, wasInMaintenance, newest });
   const recordedBefore = previous ?? monitor;
   // A check that received no certificate (a failure, an agent's result) keeps the last one seen.
-  const certificateExpiresAt = /^https:/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
+  const certificateExpiresAt = /^(https|tls):/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
   const episodes = await stepEpisodes(
     em,
     o.monitorId,

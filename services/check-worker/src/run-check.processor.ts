@@ -53,11 +53,11 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
       const agents = data.agentIds?.length && deps.agents ? await deps.agents.usable(data.agentIds) : [];
       if (agents.length === 0) {
         const result = await deps.probe(check, deps.probeOptions);
-        await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, result });
+        await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, type: data.check.type, result });
         return 'recorded';
       }
       const { result, locations } = await runAtEveryLocation(deps, deps.agents!, agents, data);
-      await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, result, locations });
+      await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, type: data.check.type, result, locations });
       return 'recorded';
     } finally {
       await release().catch(() => undefined);

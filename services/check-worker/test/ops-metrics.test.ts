@@ -96,6 +96,14 @@ describe('check-worker metrics', () => {
     expect(metricValue(text, 'checks_total', { result: 'down' })).toBe(1);
     expect(metricValue(text, 'check_duration_seconds_count', { result: 'down' })).toBe(1);
     expect(metricValue(text, 'uptime_check_lag_seconds_count')).toBe(2);
+
+    // Each check is counted under its monitor's type.
+    expect(metricValue(text, 'checks_total', { result: 'up', type: 'http' })).toBe(1);
+    const port = new URL(target.url).port;
+    const tcp = await aMonitor(ds, owner, { type: 'tcp', url: `tcp://127.0.0.1:${port}`, timeout: 5 });
+    await scheduler.checkNow(tcp);
+    await waitFor(async () => metricValue(await scrape(), 'checks_total', { result: 'up', type: 'tcp' }) === 1, { what: 'the tcp check, counted under its type' });
+    expect(metricValue(await scrape(), 'check_duration_seconds_count', { result: 'up', type: 'tcp' })).toBe(1);
   });
 
   it('counts a check skipped because the previous one of its monitor still runs', async () => {

@@ -32,6 +32,7 @@ const MONITOR: Schema<'Monitor'> = {
   excluded_content: null,
   json_path: '$.status',
   expected_json_value: 'up',
+  tcp_send: null,
   locations: ['eu'],
   tags: ['prod', 'shop'],
   status: 'online',
@@ -156,6 +157,8 @@ describe('the monitor form mapped to the API body', () => {
       in_maintenance: _im,
       created_at: _ca,
       updated_at: _ua,
+      // Another type's field: an http form has none to send.
+      tcp_send: _ts,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);
@@ -179,5 +182,18 @@ describe('the monitor form mapped to the API body', () => {
     expect(fieldOfErrorKey('timeout')).toBe('timeout');
     expect(fieldOfErrorKey('headers.X-Key')).toBe('headers');
     expect(fieldOfErrorKey('tags[2]')).toBe('tags');
+  });
+});
+
+describe('the monitor form of a tcp monitor', () => {
+  it('sends the tcp fields and none of the http ones, and reads a tcp monitor back', () => {
+    const values = { ...emptyMonitorForm(), name: 'Postgres', type: 'tcp' as const, url: 'tcp://db.example.com:5432', tcp_send: 'PING', expected_content: 'PONG' };
+    const { body, errors } = formToMonitorBody(values, 'create');
+    expect(errors).toEqual({});
+    expect(body).toMatchObject({ type: 'tcp', url: 'tcp://db.example.com:5432', tcp_send: 'PING', expected_content: 'PONG', verify_ssl: true });
+    for (const field of ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value']) expect(body).not.toHaveProperty(field);
+    const read = monitorToForm({ ...MONITOR, type: 'tcp', url: 'tls://mail.example.com:993', tcp_send: null, method: null, headers: null, expected_status: null, follow_redirects: null });
+    expect(read).toMatchObject({ type: 'tcp', url: 'tls://mail.example.com:993', tcp_send: '', method: 'GET' });
+    expect(formToMonitorBody(read, 'update').body).toMatchObject({ type: 'tcp', tcp_send: null });
   });
 });

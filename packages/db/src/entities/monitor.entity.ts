@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinTable, ManyToMany, PrimaryGeneratedColumn, RelationId, UpdateDateColumn } from 'typeorm';
+import type { MonitorType } from '@uptime/probe';
 import { Agent } from './agent.entity';
 
 export const MONITOR_STATUSES = ['pending', 'online', 'offline', 'warning', 'paused'] as const;
@@ -12,7 +13,8 @@ export class Monitor {
   @Column({ type: 'integer', name: 'organization_id' }) organizationId!: number;
   @Column({ type: 'varchar', length: 200 }) name!: string;
   @Column({ type: 'text' }) url!: string;
-  @Column({ type: 'varchar', length: 10, default: 'http' }) type!: 'http';
+  /** How it is checked: one of MONITOR_TYPES (packages/probe/src/check-config.ts). */
+  @Column({ type: 'varchar', length: 10, default: 'http' }) type!: MonitorType;
   @Column({ type: 'varchar', length: 10, default: 'GET' }) method!: string;
   @Column({ type: 'jsonb', default: () => "'{}'::jsonb" }) headers!: Record<string, string>;
   @Column({ type: 'text', nullable: true }) body!: string | null;
@@ -25,6 +27,8 @@ export class Monitor {
   @Column({ type: 'text', name: 'expected_content', nullable: true }) expectedContent!: string | null;
   @Column({ type: 'text', name: 'excluded_content', nullable: true }) excludedContent!: string | null;
   @Column({ type: 'text', name: 'json_path', nullable: true }) jsonPath!: string | null;
+  /** What a tcp check sends once connected; null for other types. */
+  @Column({ type: 'text', name: 'tcp_send', nullable: true }) tcpSend!: string | null;
   @Column({ type: 'text', name: 'expected_json_value', nullable: true }) expectedJsonValue!: string | null;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];

@@ -10,8 +10,11 @@ import { HEADER_MAP_LIMITS } from './value-tests';
 
 /** What values a field takes. Bounds are inclusive; lengths count characters as class-validator does. */
 export type FieldKind =
-  /** An absolute http(s) URL: scheme, `//`, a host, no spaces. */
-  | { kind: 'url'; maxLength: number }
+  /**
+   * A target URL of one monitor type: `http`, an absolute http(s) URL (scheme, `//`, a host, no
+   * spaces); `tcp`, `tcp://HOST:PORT` or `tls://HOST:PORT`.
+   */
+  | { kind: 'url'; maxLength: number; scheme: 'http' | 'tcp' }
   /** One of `values`; `upperCase`: the API upper-cases what a body gives before checking it. */
   | { kind: 'choice'; values: readonly string[]; upperCase?: true }
   /** Request headers: name → value, as HTTP allows them, none that frames or routes the request. */
@@ -75,7 +78,7 @@ export type WireValuesOf<F extends FieldSpecs> = { -readonly [P in keyof F as F[
  * the two read the same list, so they cannot disagree (services/api/test/check-fields-agree.test.ts).
  */
 export type FieldRule =
-  | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
+  | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isTcpUrl' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
   | { rule: 'isInt'; each?: true }
   | { rule: 'min' | 'max' | 'maxLength' | 'arrayMaxSize'; bound: number; each?: true }
   | { rule: 'length'; min: number; max: number }
@@ -87,7 +90,7 @@ export function rulesOf(spec: FieldSpec): FieldRule[] {
   const t = spec.type;
   switch (t.kind) {
     case 'url':
-      return [{ rule: 'isHttpUrl' }];
+      return [{ rule: t.scheme === 'tcp' ? 'isTcpUrl' : 'isHttpUrl' }];
     case 'choice':
       return [{ rule: 'isIn', values: t.values, message: `${spec.wire} must be one of ${t.values.join(', ')}` }];
     case 'headers':
@@ -118,7 +121,9 @@ export function describeKind(spec: FieldSpec): string {
   const what = ((): string => {
     switch (t.kind) {
       case 'url':
-        return `an absolute http(s) URL of at most ${t.maxLength} characters`;
+        return t.scheme === 'tcp'
+          ? `tcp://HOST:PORT or tls://HOST:PORT, at most ${t.maxLength} characters`
+          : `an absolute http(s) URL of at most ${t.maxLength} characters`;
       case 'choice':
         return `one of ${t.values.join(', ')}`;
       case 'headers':

@@ -21,6 +21,36 @@ export function isHttpUrl(value: unknown): value is string {
   }
 }
 
+/** `tcp://HOST:PORT` or `tls://HOST:PORT`: a host, a port, nothing else. */
+const TCP_URL = /^(tcp|tls):\/\/[^\s/?#@]+$/i;
+
+/**
+ * A TCP target, `tcp://HOST:PORT` or `tls://HOST:PORT` (HOST a name, an IPv4 address or a
+ * bracketed IPv6 address; PORT 1 to 65535), with no user, path, query or fragment.
+ */
+export function isTcpUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > HTTP_URL_MAX_LENGTH || !TCP_URL.test(value)) return false;
+  const target = tcpTargetOf(value);
+  return target !== null && target.port > 0;
+}
+
+/**
+ * The host and port of a `tcp://` or `tls://` URL, parsed as WHATWG parses an http URL's
+ * authority, so a host is normalised as it is for http (`127.1`, `0x7f.1` and `2130706433` are
+ * 127.0.0.1, an IPv6 literal loses its brackets); null when it is not one.
+ */
+export function tcpTargetOf(value: string): { tls: boolean; host: string; port: number } | null {
+  const m = /^(tcp|tls):\/\/(.+)$/i.exec(value);
+  if (!m) return null;
+  try {
+    const url = new URL(`http://${m[2]}`);
+    if (url.hostname.length === 0 || url.port === '' || url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return null;
+    return { tls: m[1]!.toLowerCase() === 'tls', host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) };
+  } catch {
+    return null;
+  }
+}
+
 /** How many headers a check may send and how long each may be (the OpenAPI schema says the same). */
 export const HEADER_MAP_LIMITS = { entries: 50, nameLength: 100, valueLength: 4096 } as const;
 

@@ -13,7 +13,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const HTTP_FIELDS = {
   url: {
     wire: 'url',
-    type: { kind: 'url', maxLength: HTTP_URL_MAX_LENGTH },
+    type: { kind: 'url', maxLength: HTTP_URL_MAX_LENGTH, scheme: 'http' },
     nullable: false,
     description: 'Absolute http(s) URL to check',
     check: true,

@@ -1,29 +1,17 @@
-import type { CheckConfig, ProbeOptions } from '../check-config';
+import type { HttpCheckConfig } from '../check-config';
 import type { ProbeResult } from './result';
 import { runAttempt, type AttemptOutcome } from './probe-attempt';
 import { responseRuleFailure } from './response-rules';
-import { allowAnyAddress, allowPublicAddressesOnly, type AddressPolicy } from '../ssrf-guard';
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+import type { AddressPolicy } from '../ssrf-guard';
 
 /**
- * Runs one check (docs/monitors.md#what-a-check-is): up to 1 + retryCount attempts, stopping at the first
- * success. Resolves with a failed result for anything the target did (including being an address
- * the SSRF guard refuses); rejects only for errors on our side.
+ * The http type's check (docs/monitors.md#what-a-check-is): up to 1 + retryCount requests,
+ * stopping at the first that passes the response rules. Resolves with a failed result for anything
+ * the target did (including being an address the SSRF guard refuses); rejects only for errors on
+ * our side.
  */
-export function runProbe(config: CheckConfig, options: ProbeOptions): Promise<ProbeResult> {
-  const policy = options.allowPrivateTargets ? allowAnyAddress : allowPublicAddressesOnly;
-  return runProbeWithPolicy(config, policy, options.maxBodyBytes);
-}
-
-/**
- * runProbe with an explicit address policy instead of the on/off switch. For tests and special
- * deployments, e.g. "public addresses plus this one test server" to prove a redirect from an
- * allowed host to a refused one is stopped. Pass a long-lived function: keep-alive pools are
- * kept per policy function.
- */
-export async function runProbeWithPolicy(config: CheckConfig, policy: AddressPolicy, maxBodyBytes = DEFAULT_MAX_BODY_BYTES): Promise<ProbeResult> {
-  assertUsable(config, maxBodyBytes);
+export async function runHttpProbe(config: HttpCheckConfig, policy: AddressPolicy, maxBodyBytes: number): Promise<ProbeResult> {
+  assertUsable(maxBodyBytes);
   const checkedAt = new Date();
   let attempts = 0;
   let outcome: AttemptOutcome;
@@ -46,8 +34,6 @@ export async function runProbeWithPolicy(config: CheckConfig, policy: AddressPol
 }
 
 /** The API validates configs; one that slips through is our bug, not the target's failure. */
-function assertUsable(config: CheckConfig, maxBodyBytes: number): void {
-  if (!(Number.isFinite(config.timeout) && config.timeout > 0)) throw new RangeError(`Invalid check timeout: ${config.timeout}`);
-  if (!(Number.isInteger(config.retryCount) && config.retryCount >= 0)) throw new RangeError(`Invalid retry count: ${config.retryCount}`);
+function assertUsable(maxBodyBytes: number): void {
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError(`Invalid body cap: ${maxBodyBytes}`);
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Got, Method } from 'got';
 import { leafCertificateExpiry } from './certificate-expiry';
-import type { CheckConfig } from '../check-config';
+import type { HttpCheckConfig } from '../check-config';
 import type { CheckTimings } from './result';
 import { refusedCheckHeaderProblems } from './check-headers';
 import { transportFor } from './probe-transport';
@@ -35,7 +35,7 @@ export interface AttemptOutcome {
  * (lookup, connect, TLS, every redirect hop and the body read share the one deadline).
  * Rejects only for errors that are not the target's doing.
  */
-export function runAttempt(config: CheckConfig, settings: AttemptSettings): Promise<AttemptOutcome> {
+export function runAttempt(config: HttpCheckConfig, settings: AttemptSettings): Promise<AttemptOutcome> {
   return new Promise<AttemptOutcome>((resolve, reject) => {
     const startedAt = performance.now();
     const chunks: Buffer[] = [];
@@ -87,7 +87,7 @@ export function runAttempt(config: CheckConfig, settings: AttemptSettings): Prom
 }
 
 /** What a monitor configures; the rest is the transport's client's (probe-transport.ts). */
-function requestOptions(config: CheckConfig) {
+function requestOptions(config: HttpCheckConfig) {
   const method = config.method.toUpperCase();
   return {
     method: method as Method,

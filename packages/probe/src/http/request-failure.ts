@@ -1,6 +1,7 @@
 import { RequestError } from 'got';
 import { UNSUPPORTED_REDIRECT } from './probe-transport';
 import { TARGET_REFUSED_CODE, TargetRefusedError } from '../ssrf-guard';
+import { SOCKET_ERROR_MESSAGES, TLS_ERROR_CODE } from '../socket-errors';
 
 /**
  * Turns an error raised while requesting the target into the short reason shown to people, or
@@ -14,7 +15,7 @@ export function describeRequestFailure(error: unknown): string | null {
   if (code === TARGET_REFUSED_CODE) return message;
   const known = MESSAGES_BY_CODE[code];
   if (known !== undefined) return known;
-  if (TLS_CODE.test(code)) return `TLS error: ${message}`;
+  if (TLS_ERROR_CODE.test(code)) return `TLS error: ${message}`;
   if (/^HPE_/.test(code)) return `Invalid HTTP response: ${message}`;
   if (/^Z_/.test(code)) return `Invalid compressed response: ${message}`;
   if (INVALID_REQUEST_CODES.has(code)) return `Invalid request: ${message}`;
@@ -26,14 +27,7 @@ export function describeRequestFailure(error: unknown): string | null {
 }
 
 const MESSAGES_BY_CODE: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'Connection refused',
-  ECONNRESET: 'Connection reset by the server',
-  EPIPE: 'Connection closed by the server',
-  ENOTFOUND: 'Host not found (DNS)',
-  EAI_AGAIN: 'DNS lookup failed (temporary failure)',
-  EHOSTUNREACH: 'Host unreachable',
-  ENETUNREACH: 'Network unreachable',
-  ETIMEDOUT: 'Connection timed out',
+  ...SOCKET_ERROR_MESSAGES,
   ERR_TOO_MANY_REDIRECTS: 'Too many redirects (more than 10)',
   ERR_UNSUPPORTED_PROTOCOL: 'Unsupported protocol (only http and https can be checked)',
   ERR_INVALID_URL: 'Invalid URL',
@@ -41,8 +35,6 @@ const MESSAGES_BY_CODE: Readonly<Record<string, string>> = {
   ERR_INVALID_PROTOCOL: UNSUPPORTED_REDIRECT,
 };
 
-/** OpenSSL certificate-verification codes and Node's TLS/SSL error codes. */
-const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|INVALID_CA$|PATH_LENGTH_EXCEEDED$|INVALID_PURPOSE$|HOSTNAME_MISMATCH$)/;
 
 /** errno-style codes (ECONNABORTED, EPROTO, ...), not Node's ERR_* programming-error codes. */
 const SYSTEM_ERROR_CODE = /^E(?!RR_)[A-Z0-9_]+$/;

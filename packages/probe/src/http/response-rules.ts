@@ -1,5 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
-import type { CheckConfig } from '../check-config';
+import type { HttpCheckConfig } from '../check-config';
 
 export interface ReceivedResponse {
   statusCode: number;
@@ -9,7 +9,7 @@ export interface ReceivedResponse {
   truncated: boolean;
 }
 
-type ResponseRules = Pick<CheckConfig, 'expectedStatus' | 'expectedContent' | 'excludedContent' | 'jsonPath' | 'expectedJsonValue'>;
+type ResponseRules = Pick<HttpCheckConfig, 'expectedStatus' | 'expectedContent' | 'excludedContent' | 'jsonPath' | 'expectedJsonValue'>;
 
 /** Why a response that did arrive fails the monitor's rules, or null when it passes them all. */
 export function responseRuleFailure(rules: ResponseRules, response: ReceivedResponse): string | null {

@@ -1,12 +1,13 @@
-import type { CheckConfig } from '../../src/check-config';
+import type { HttpCheckConfig, TcpCheckConfig } from '../../src/check-config';
 
 /**
  * A check of `url` with the API's defaults (docs/monitors.md) and a short timeout for local servers.
  * It lives beside CheckConfig because the probe's own tests need it and the probe cannot depend
  * on @uptime/testing (which depends on the probe); @uptime/testing re-exports it for everyone else.
  */
-export function aCheckConfig(url: string, overrides: Partial<CheckConfig> = {}): CheckConfig {
+export function aCheckConfig(url: string, overrides: Partial<HttpCheckConfig> = {}): HttpCheckConfig {
   return {
+    type: 'http',
     url,
     method: 'GET',
     headers: {},
@@ -22,4 +23,9 @@ export function aCheckConfig(url: string, overrides: Partial<CheckConfig> = {}):
     retryCount: 0,
     ...overrides,
   };
+}
+
+/** A tcp check of `url` (tcp:// or tls://) with the API's defaults and a short timeout for local servers. */
+export function aTcpCheckConfig(url: string, overrides: Partial<TcpCheckConfig> = {}): TcpCheckConfig {
+  return { type: 'tcp', url, timeout: 5, verifySsl: true, tcpSend: null, expectedContent: null, excludedContent: null, retryCount: 0, ...overrides };
 }

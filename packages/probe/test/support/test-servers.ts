@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +43,36 @@ export function selfSignedCertificate(days = 1): TlsMaterial {
       '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
     ], { stdio: 'ignore' });
     return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1/localhost valid from `notBefore` to `notAfter` (an
+ * expired one, for a client that trusts it), made with the machine's openssl (`ca -selfsign`,
+ * since `req -days` takes no date in the past).
+ */
+export function certificateBetween(notBefore: Date, notAfter: Date): TlsMaterial {
+  const dir = mkdtempSync(join(tmpdir(), 'probe-tls-'));
+  const at = (d: Date): string => `${d.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+  try {
+    const file = (name: string): string => join(dir, name);
+    writeFileSync(file('index.txt'), '');
+    writeFileSync(file('serial'), '01\n');
+    writeFileSync(
+      file('ca.cnf'),
+      `[ca]\ndefault_ca = d\n[d]\ndatabase = ${file('index.txt')}\nnew_certs_dir = ${dir}\nserial = ${file('serial')}\ndefault_md = sha256\npolicy = p\ncopy_extensions = copy\n[p]\ncommonName = supplied\n`,
+    );
+    execFileSync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file('key.pem')], { stdio: 'ignore' });
+    execFileSync('openssl', [
+      'req', '-new', '-key', file('key.pem'), '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-out', file('req.csr'),
+    ], { stdio: 'ignore' });
+    execFileSync('openssl', [
+      'ca', '-batch', '-config', file('ca.cnf'), '-selfsign', '-keyfile', file('key.pem'), '-in', file('req.csr'), '-out', file('cert.pem'),
+      '-startdate', at(notBefore), '-enddate', at(notAfter), '-notext',
+    ], { stdio: 'ignore' });
+    return { key: readFileSync(file('key.pem'), 'utf8'), cert: readFileSync(file('cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { rulesOf, type FieldRule, type FieldSpec } from '@uptime/probe';
-import { HasNoRefusedCheckHeaders, IsHeaderMap, IsHttpUrl, Nullable, Optional } from './validators';
+import { HasNoRefusedCheckHeaders, IsHeaderMap, IsHttpUrl, IsTcpUrl, Nullable, Optional } from './validators';
 
 /** Each rule of a declared field as its class-validator decorator (the agent protocol calls the same functions). */
 function decoratorOf(r: FieldRule): PropertyDecorator {
@@ -31,6 +31,8 @@ function decoratorOf(r: FieldRule): PropertyDecorator {
       return IsIn([...r.values], { message: r.message });
     case 'isHttpUrl':
       return IsHttpUrl();
+    case 'isTcpUrl':
+      return IsTcpUrl();
     case 'isHeaderMap':
       return IsHeaderMap();
     case 'hasNoRefusedCheckHeaders':

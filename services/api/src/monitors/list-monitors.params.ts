@@ -1,10 +1,12 @@
 import { ValidationError } from '@uptime/errors';
 import { MONITOR_STATUSES, type MonitorStatus } from '@uptime/db';
+import { MONITOR_TYPES, isMonitorType, type MonitorType } from '@uptime/probe';
 
 export interface MonitorFilters {
   status?: MonitorStatus;
   search?: string;
-  type?: 'http' | 'https';
+  /** A monitor type, or https: http monitors whose url is https. */
+  type?: MonitorType | 'https';
   tags?: string[];
   createdAfter?: Date;
   updatedSince?: Date;
@@ -44,8 +46,8 @@ export function parseMonitorFilters(query: Record<string, unknown>): MonitorFilt
   }
   const type = str(query.type);
   if (type !== undefined) {
-    if (type === 'http' || type === 'https') filters.type = type;
-    else details.type = ['type must be http or https'];
+    if (type === 'https' || isMonitorType(type)) filters.type = type;
+    else details.type = [`type must be one of ${[...MONITOR_TYPES, 'https'].join(', ')}`];
   }
   const search = str(query.search);
   if (search !== undefined) {

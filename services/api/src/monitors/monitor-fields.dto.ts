@@ -11,25 +11,26 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { HTTP_FIELDS, type FieldSpec, type WireValuesOf } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, type FieldSpec, type MonitorType, type WireValuesOf } from '@uptime/probe';
 import { FieldRules } from '../http/field-decorators';
-import { Nullable, Optional } from '../http/validators';
+import { IsMonitorUrl, Nullable, Optional } from '../http/validators';
 
-type Check = WireValuesOf<typeof HTTP_FIELDS>;
-const f = HTTP_FIELDS;
+type Check = WireValuesOf<typeof CHECK_FIELD_SPECS>;
+const f = CHECK_FIELD_SPECS;
 
 /**
  * The writable fields of a monitor, all optional: PATCH and PUT take this as it is; create adds
  * what is required. The fields of the check take their rules from their declaration
- * (packages/probe/src/http/fields.ts), the others are the monitor's own. `min_check_interval`
+ * (packages/probe/src/<type>/fields.ts), the others are the monitor's own. `min_check_interval`
  * comes from config, so the interval floor is checked in the service. Nullable fields accept
  * null to clear them. The order is the OpenAPI document's.
  */
 export class MonitorFieldsDto {
   @Optional() @IsString() @Length(1, 200) name?: string;
-  @FieldRules(f.url) url?: Check['url'];
+  /** Any type's target here; that its scheme is its type's is checked after (monitors/monitor-type.ts). */
+  @Optional() @IsMonitorUrl() url?: Check['url'];
   /** Checked by the service first: a present but unsupported type is INVALID_MONITOR_TYPE. */
-  @IsOptional() type?: unknown;
+  @IsOptional() type?: MonitorType;
   @FieldRules(f.method) method?: Check['method'];
   @FieldRules(f.expectedStatus) expected_status?: Check['expected_status'];
   @FieldRules(f.timeout) timeout?: Check['timeout'];
@@ -65,4 +66,4 @@ export class MonitorFieldsDto {
 // A declared field the class does not list (one declared later) gets its rules too, after the
 // others: those listed keep the order the OpenAPI document has always given them.
 const listed = new Set(getMetadataStorage().getTargetValidationMetadatas(MonitorFieldsDto, '', true, false).map((m) => m.propertyName));
-for (const spec of Object.values<FieldSpec>(HTTP_FIELDS)) if (!listed.has(spec.wire)) FieldRules(spec)(MonitorFieldsDto.prototype, spec.wire);
+for (const spec of Object.values<FieldSpec>(CHECK_FIELD_SPECS)) if (!listed.has(spec.wire)) FieldRules(spec)(MonitorFieldsDto.prototype, spec.wire);

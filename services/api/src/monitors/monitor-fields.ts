@@ -1,5 +1,5 @@
 import type { Monitor } from '@uptime/db';
-import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, CHECK_FIELDS, type CheckField } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, CHECK_FIELDS, MONITOR_TYPES, isFieldOfType, type CheckField, type SharedCheckField } from '@uptime/probe';
 import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
 import type { Uptime } from '../monitor-stats/uptime.repository';
 
@@ -57,18 +57,22 @@ const writable = <A extends string, P extends keyof Monitor>(api: A, property: P
 const shown = <A extends string, P extends keyof Monitor>(api: A, property: P, options: StoreOptions = {}) =>
   stored(api, property, false, options);
 /**
- * A field of the check, as its declaration says (packages/probe/src/http/fields.ts): its name,
- * its default, and how its kind is stored (headers as jsonb, a list of integers as a set).
+ * A field of the check, as its declaration says (packages/probe/src/<type>/fields.ts): its name,
+ * its default, and how its kind is stored (headers as jsonb, a list of integers as a set). A
+ * field not every type has is shown as null on a monitor of another type (docs/monitors.md).
  * `options` overrides, e.g. a default taken from the owner's preferences.
  */
 const checkField = <P extends CheckField & keyof Monitor>(property: P, options: StoreOptions = {}) => {
   const spec: { wire: (typeof CHECK_FIELD_SPECS)[P]['wire']; type: { kind: string }; default?: unknown } = CHECK_FIELD_SPECS[property];
   const store = spec.type.kind === 'headers' ? json : spec.type.kind === 'integers' ? unique : undefined;
-  return writable(spec.wire, property, {
+  const row = writable(spec.wire, property, {
     ...('default' in spec ? { default: value(spec.default) } : {}),
     ...(store ? { store } : {}),
     ...options,
   });
+  const shared = MONITOR_TYPES.every((type) => isFieldOfType(type, property));
+  const show = (m: Monitor): Monitor[P] | null => (isFieldOfType(m.type, property) ? m[property] : null);
+  return (shared ? row : { ...row, show }) as P extends SharedCheckField ? typeof row : typeof row & { show: typeof show };
 };
 /** A stored field the answer shows through `show` rather than as stored. */
 const presented = <A extends string, P extends keyof Monitor, R>(api: A, property: P, show: (m: Monitor) => R) => ({
@@ -82,8 +86,8 @@ const LEADING = [
   shown('id', 'id'),
   writable('name', 'name'),
   checkField('url'),
-  // Accepted in bodies and validated (monitor-type.ts), never stored: only http exists.
-  shown('type', 'type', { default: value('http') }),
+  // Validated before the DTO (monitor-type.ts): its fields and its url's scheme depend on it.
+  writable('type', 'type', { default: value('http') }),
   checkField('method'),
   checkField('headers'),
   checkField('body'),
@@ -128,7 +132,7 @@ const TRAILING = [
   writable('response_time_threshold', 'responseTimeThreshold', { default: value(null) }),
   writable('recovery_threshold', 'recoveryThreshold', { default: value(1) }),
   writable('depends_on', 'dependsOn', { default: value([]), store: unique }),
-  presented('certificate_expires_at', 'certificateExpiresAt', (m) => (/^https:/i.test(m.url) ? iso(m.certificateExpiresAt) : null)),
+  presented('certificate_expires_at', 'certificateExpiresAt', (m) => (/^(https|tls):/i.test(m.url) ? iso(m.certificateExpiresAt) : null)),
   computed('uptime_24h', (_m, uptime) => uptime['24h']),
   computed('uptime_7d', (_m, uptime) => uptime['7d']),
   computed('uptime_30d', (_m, uptime) => uptime['30d']),

@@ -3,7 +3,7 @@ import { parseWithRequired } from '../http/required-fields';
 import { assertTargetAllowed } from '../http/target-check';
 import { parseInput, type FieldErrors } from '../http/validate';
 import { MonitorFieldsDto } from './monitor-fields.dto';
-import { assertMonitorType } from './monitor-type';
+import { assertFieldsOfType, assertMonitorType } from './monitor-type';
 
 /** The rules of a monitor body that come from configuration. */
 export interface MonitorInputRules {
@@ -37,17 +37,22 @@ function assertConfiguredRules(dto: MonitorFieldsDto, rules: MonitorInputRules):
  * Every rule of a create body, in the order they answer: not an object; a present but
  * unsupported type (INVALID_MONITOR_TYPE, docs/monitors.md); then every invalid field and every
  * missing required one together, so one answer names all of them (a missing type is one of them);
- * then the interval floor and the target.
+ * then the fields and url of the type, the interval floor and the target.
  */
 export async function parseMonitorCreate(body: unknown, rules: MonitorInputRules): Promise<MonitorFieldsDto> {
   if (isJsonObject(body)) assertMonitorType(body);
-  return assertConfiguredRules(await parseWithRequired(MonitorFieldsDto, body, MONITOR_REQUIRED_ON_CREATE), rules);
+  const dto = await parseWithRequired(MonitorFieldsDto, body, MONITOR_REQUIRED_ON_CREATE);
+  assertFieldsOfType(dto.type!, dto, false);
+  return assertConfiguredRules(dto, rules);
 }
 
 /** Every rule of a PUT or PATCH body (all fields optional), in the order of parseMonitorCreate. */
 export async function parseMonitorPatch(body: unknown, rules: MonitorInputRules): Promise<MonitorFieldsDto> {
   if (isJsonObject(body)) assertMonitorType(body);
-  return assertConfiguredRules(await parseInput(MonitorFieldsDto, body), rules);
+  const dto = await parseInput(MonitorFieldsDto, body);
+  // Without a type, the stored one decides, once the service has read it (updateMonitor()).
+  if (dto.type !== undefined) assertFieldsOfType(dto.type, dto, true);
+  return assertConfiguredRules(dto, rules);
 }
 
 /**

@@ -154,7 +154,8 @@ function monitorFilterSql(organizationId: number, filters: MonitorFilters): { wh
   const param = (value: unknown): string => `$${params.push(value)}`;
   const conditions = ['organization_id = $1'];
   if (filters.status) conditions.push(`status = ${param(filters.status)}`);
-  if (filters.type === 'https') conditions.push(`lower(url) LIKE 'https:%'`);
+  if (filters.type === 'https') conditions.push(`type = 'http' AND lower(url) LIKE 'https:%'`);
+  else if (filters.type) conditions.push(`type = ${param(filters.type)}`);
   if (filters.search) {
     const pattern = param(likePattern(filters.search));
     conditions.push(`(lower(name) LIKE ${pattern} OR lower(url) LIKE ${pattern})`);

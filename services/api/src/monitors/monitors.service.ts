@@ -11,6 +11,7 @@ import type { PageRequest } from '../http/pagination';
 import type { PublicCache } from '../http/public-cache';
 import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
 import { assertDependencies } from './monitor-dependencies';
+import { assertFieldsOfType } from './monitor-type';
 import {
   deleteMonitorRow,
   deleteOwnMonitor,
@@ -103,6 +104,7 @@ export async function updateMonitor(
     // Read under a row lock: a check-worker's status update waits for this commit instead of
     // landing between our read and our write.
     const monitor = await lockOwnMonitor(em, organizationId, id);
+    if (dto.type === undefined) assertFieldsOfType(monitor.type, dto, false);
     if (dto.depends_on) await assertDependencies(em, organizationId, id, dto.depends_on);
     await recordAudit(em, { organizationId, actor, action: 'monitor.update', resourceId: id, changedFields: changedFieldsOf(dto) });
     return saveAndSchedule(em, deps, monitor, dto);

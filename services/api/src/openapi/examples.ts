@@ -5,7 +5,7 @@ import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
 import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import type { toCheckResultResponse } from '../check-results/check-result.presenter';
-import { HTTP_FIELDS, type FieldSpec } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, type FieldSpec } from '@uptime/probe';
 import { UNPLACED_CHECK_FIELDS, type UnplacedCheckWire } from '../monitors/monitor-fields';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
 import type { toNoDataSpanResponse } from '../check-results/check-result.presenter';
@@ -24,7 +24,7 @@ export const EXAMPLE_META: Meta = { timestamp: '2026-11-22T10:00:00.000Z', reque
 function unplacedCheckExamples(): Pick<MonitorResponse, UnplacedCheckWire> {
   const values: Record<string, unknown> = {};
   for (const field of UNPLACED_CHECK_FIELDS) {
-    const spec: FieldSpec = HTTP_FIELDS[field];
+    const spec: FieldSpec = CHECK_FIELD_SPECS[field];
     if (spec.default === undefined) throw new Error(`examples: ${spec.wire} has no default to show; give EXAMPLE_MONITOR its value`);
     values[spec.wire] = spec.default;
   }

@@ -9,7 +9,7 @@ import { MONITOR_REQUIRED_ON_CREATE } from '../monitors/monitor-input';
 import { SUPPORTED_MONITOR_TYPES } from '../monitors/monitor-type';
 import { PauseMonitorDto } from '../monitors/pause.dto';
 import { UpdatePreferencesDto } from '../preferences/preferences.dto';
-import { CHECK_FIELD_NAMES, HTTP_FIELDS, type FieldSpec } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, type FieldSpec } from '@uptime/probe';
 import { annotate, schemaOfDto } from './dto-schema';
 import { enumOf, ref, type JsonSchema } from './json-schema';
 
@@ -22,8 +22,8 @@ import { enumOf, ref, type JsonSchema } from './json-schema';
 function monitorFields(): JsonSchema {
   return annotate(schemaOfDto(MonitorFieldsDto), {
     ...checkFieldNotes(),
-    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'Only http (HTTP and HTTPS URLs); anything else is 400 INVALID_MONITOR_TYPE' }),
-    timeout: { description: `${HTTP_FIELDS.timeout.description}; default: the preference default_timeout (30)`, default: 30 },
+    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)' }),
+    timeout: { description: `${CHECK_FIELD_SPECS.timeout.description}; default: the preference default_timeout (30)`, default: 30 },
     check_interval: { description: 'Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)', default: 300 },
     response_time_threshold: { description: 'Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)' },
     depends_on: {
@@ -44,7 +44,7 @@ function monitorFields(): JsonSchema {
 function checkFieldNotes(): Record<string, JsonSchema> {
   const notes: Record<string, JsonSchema> = {};
   for (const field of CHECK_FIELD_NAMES) {
-    const spec: FieldSpec = HTTP_FIELDS[field];
+    const spec: FieldSpec = CHECK_FIELD_SPECS[field];
     const caseInsensitive = spec.type.kind === 'choice' && spec.type.upperCase ? ' (case-insensitive)' : '';
     const clears = spec.nullable ? '; null clears it' : '';
     notes[spec.wire] = {

@@ -1,5 +1,5 @@
 import { MONITOR_STATUSES } from '@uptime/db';
-import { HTTP_FIELDS, HTTP_METHODS, type CheckField } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, HTTP_METHODS, MONITOR_TYPES, isFieldOfType, type CheckField } from '@uptime/probe';
 import { ERROR_CODES } from '@uptime/errors';
 import type { toCheckResultResponse, toNoDataSpanResponse } from '../check-results/check-result.presenter';
 import type { LocationResultItem } from '../check-results/location-results.repository';
@@ -30,12 +30,20 @@ type Stats = ReturnType<typeof toStatsResponse>;
 
 /** A field of the check as the answer shows it: the DTO's schema, the declaration's description (packages/probe/src/http/fields.ts). */
 const checkField = (field: CheckField, extra: JsonSchema = {}): JsonSchema =>
-  monitorField(HTTP_FIELDS[field].wire, { ...extra, description: HTTP_FIELDS[field].description });
+  ofSomeTypes(field, monitorField(CHECK_FIELD_SPECS[field].wire, { ...extra, description: CHECK_FIELD_SPECS[field].description }));
+
+/** A field not every type has is null on a monitor of another type (docs/monitors.md). */
+function ofSomeTypes(field: CheckField, schema: JsonSchema): JsonSchema {
+  if (MONITOR_TYPES.every((type) => isFieldOfType(type, field))) return schema;
+  const types = MONITOR_TYPES.filter((type) => isFieldOfType(type, field));
+  const widened = nullable(schema);
+  return { ...widened, description: `${schema.description ?? ''} (${types.join(', ')} monitors; null for other types)`.trim() };
+}
 
 /** The check fields declared after those placed above, each as `checkField` shows it (none until one is declared). */
 function unplacedCheckFields(): Record<UnplacedCheckWire, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
-  for (const field of UNPLACED_CHECK_FIELDS) schemas[HTTP_FIELDS[field].wire] = checkField(field);
+  for (const field of UNPLACED_CHECK_FIELDS) schemas[CHECK_FIELD_SPECS[field].wire] = checkField(field);
   return schemas as Record<UnplacedCheckWire, JsonSchema>;
 }
 
@@ -44,16 +52,16 @@ const monitor = objectOf<MonitorResponse>(
     id: id(),
     name: monitorField('name'),
     url: checkField('url', { format: 'uri' }),
-    type: enumOf(['http']),
-    method: enumOf(HTTP_METHODS, { description: HTTP_FIELDS.method.description }),
+    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md' }),
+    method: ofSomeTypes('method', enumOf(HTTP_METHODS, { description: CHECK_FIELD_SPECS.method.description })),
     headers: checkField('headers'),
     body: checkField('body'),
     expected_status: checkField('expectedStatus'),
     timeout: checkField('timeout'),
     check_interval: monitorField('check_interval', { description: 'Seconds between checks' }),
     retry_count: checkField('retryCount'),
-    follow_redirects: bool({ description: HTTP_FIELDS.followRedirects.description }),
-    verify_ssl: bool({ description: HTTP_FIELDS.verifySsl.description }),
+    follow_redirects: ofSomeTypes('followRedirects', bool({ description: CHECK_FIELD_SPECS.followRedirects.description })),
+    verify_ssl: bool({ description: CHECK_FIELD_SPECS.verifySsl.description }),
     expected_content: checkField('expectedContent'),
     excluded_content: checkField('excludedContent'),
     json_path: checkField('jsonPath'),
@@ -68,7 +76,7 @@ const monitor = objectOf<MonitorResponse>(
     status_reason: nullable(enumOf(['failing', 'slow'], { description: 'Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)' })),
     response_time_threshold: monitorField('response_time_threshold', { description: 'A success slower than this many milliseconds reads warning (slow); null: off' }),
     recovery_threshold: monitorField('recovery_threshold', { description: 'Successes in a row needed to go from offline to online' }),
-    certificate_expires_at: nullable(timestamp({ description: "notAfter of the https target's leaf certificate as the last checks received it; null for http or when none was received (docs/alert-rules.md)" })),
+    certificate_expires_at: nullable(timestamp({ description: "notAfter of the https:// or tls:// target's leaf certificate as the last checks received it; null for http://, tcp:// or when none was received (docs/alert-rules.md)" })),
     depends_on: monitorField('depends_on', { description: 'Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed' }),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),

@@ -1,4 +1,5 @@
 import { MONITOR_STATUSES } from '@uptime/db';
+import { MONITOR_TYPES } from '@uptime/probe';
 import { TAG_FILTER_MAX_LENGTH } from '../../monitors/list-monitors.params';
 import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitor-stats/stats.params';
 import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.params';
@@ -47,7 +48,7 @@ const listFilters: ParameterSpec[] = [
     schema: enumOf([...MONITOR_STATUSES, 'true']),
   },
   { name: 'search', in: 'query', description: 'Case-insensitive, in name and URL', schema: str({ maxLength: 200 }) },
-  { name: 'type', in: 'query', description: '`https` keeps monitors whose URL is https', schema: enumOf(['http', 'https']) },
+  { name: 'type', in: 'query', description: 'Monitors of this type; `https` keeps http monitors whose URL is https', schema: enumOf([...MONITOR_TYPES, 'https']) },
   { name: 'tags', in: 'query', description: 'Comma-separated (`production,eu`): monitors having all of them', schema: str({ maxLength: TAG_FILTER_MAX_LENGTH }) },
   isoDate('created_after', 'Created at or after'),
   isoDate('updated_since', 'Updated at or after'),

@@ -41,7 +41,7 @@ function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
             {m.name} <MonitorStateBadge monitor={m} />
           </h1>
           <p className="muted">
-            <span className="mono">{m.method}</span> {m.url} · every {duration(m.check_interval)} · timeout {m.timeout} s
+            <span className="mono">{m.method ?? m.type.toUpperCase()}</span> {m.url} · every {duration(m.check_interval)} · timeout {m.timeout} s
           </p>
           {m.status === 'paused' && (
             <p className="info-box">

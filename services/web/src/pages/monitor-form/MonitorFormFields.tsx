@@ -1,7 +1,9 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, type DeclaredFormField } from './check-field-labels';
-import type { FormErrors, MonitorFormValues } from './monitor-form-values';
+import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
+import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
+
+const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port' };
 
 /** What each group of the monitor form's fields gets from the form. */
 export interface FieldsProps {
@@ -21,27 +23,40 @@ export function CheckFields(props: FieldsProps) {
         <Field label="Name" {...field('name')}>
           {(p) => <input {...p} value={values.name} onChange={(e) => set('name', e.target.value)} autoComplete="off" required />}
         </Field>
-        <Field {...checkFieldLabel('url')} {...field('url')}>
+        <Field label="Type" {...field('type')}>
+          {(p) => (
+            <select {...p} value={values.type} onChange={(e) => set('type', e.target.value as MonitorFormType)}>
+              {(Object.keys(TYPE_LABELS) as MonitorFormType[]).map((t) => (
+                <option key={t} value={t}>
+                  {TYPE_LABELS[t]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field {...(values.type === 'tcp' ? tcpFieldLabel('url') : checkFieldLabel('url'))} {...field('url')}>
           {(p) => (
             <input
               {...p}
               type="url"
               value={values.url}
               onChange={(e) => set('url', e.target.value)}
-              placeholder="https://example.com/health"
+              placeholder={values.type === 'tcp' ? 'tcp://db.example.com:5432' : 'https://example.com/health'}
               required
             />
           )}
         </Field>
-        <Field {...checkFieldLabel('method')} {...field('method')}>
-          {(p) => (
-            <select {...p} value={values.method} onChange={(e) => set('method', e.target.value as MonitorFormValues['method'])}>
-              {CHECK_METHODS.map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {values.type === 'http' && (
+          <Field {...checkFieldLabel('method')} {...field('method')}>
+            {(p) => (
+              <select {...p} value={values.method} onChange={(e) => set('method', e.target.value as MonitorFormValues['method'])}>
+                {CHECK_METHODS.map((m) => (
+                  <option key={m}>{m}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <NumberField {...props} name="check_interval" label="Check interval" hint="seconds between checks" />
         <NumberField {...props} name="timeout" {...checkFieldLabel('timeout')} />
         <NumberField {...props} name="retry_count" {...checkFieldLabel('retryCount')} />
@@ -68,8 +83,30 @@ function NumberField({ values, set, field, name, label, hint }: FieldsProps & { 
   );
 }
 
+/** A tcp check's connection: what it sends once connected, and TLS verification for tls://. */
+export function ConnectionFields({ values, set, field, errors }: FieldsProps) {
+  if (values.type !== 'tcp') return null;
+  return (
+    <fieldset className="card">
+      <legend>Connection</legend>
+      <div className="grid-2">
+        <Field {...tcpFieldLabel('tcpSend')} {...field('tcp_send')}>
+          {(p) => <textarea {...p} rows={2} value={values.tcp_send} onChange={(e) => set('tcp_send', e.target.value)} spellCheck={false} />}
+        </Field>
+      </div>
+      <div className="checks">
+        <label className="check">
+          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> {tcpFieldLabel('verifySsl').label}
+        </label>
+      </div>
+      <FieldError id="err-verify_ssl" messages={errors.verify_ssl} />
+    </fieldset>
+  );
+}
+
 /** The request sent: headers, body, redirects and TLS verification. */
 export function RequestFields({ values, set, field, errors }: FieldsProps) {
+  if (values.type !== 'http') return null;
   return (
     <fieldset className="card">
       <legend>Request</legend>
@@ -103,23 +140,29 @@ export function UpWhenFields({ values, set, field }: FieldsProps) {
     <fieldset className="card">
       <legend>When is it up</legend>
       <div className="grid-2">
-        <Field {...checkFieldLabel('expectedStatus')} {...field('expected_status')}>
-          {(p) => (
-            <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />
-          )}
-        </Field>
+        {values.type === 'http' && (
+          <Field {...checkFieldLabel('expectedStatus')} {...field('expected_status')}>
+            {(p) => (
+              <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />
+            )}
+          </Field>
+        )}
         <Field {...checkFieldLabel('expectedContent')} {...field('expected_content')}>
           {(p) => <input {...p} value={values.expected_content} onChange={(e) => set('expected_content', e.target.value)} />}
         </Field>
         <Field {...checkFieldLabel('excludedContent')} {...field('excluded_content')}>
           {(p) => <input {...p} value={values.excluded_content} onChange={(e) => set('excluded_content', e.target.value)} />}
         </Field>
-        <Field {...checkFieldLabel('jsonPath')} {...field('json_path')}>
-          {(p) => <input {...p} value={values.json_path} onChange={(e) => set('json_path', e.target.value)} spellCheck={false} />}
-        </Field>
-        <Field {...checkFieldLabel('expectedJsonValue')} {...field('expected_json_value')}>
-          {(p) => <input {...p} value={values.expected_json_value} onChange={(e) => set('expected_json_value', e.target.value)} />}
-        </Field>
+        {values.type === 'http' && (
+          <>
+            <Field {...checkFieldLabel('jsonPath')} {...field('json_path')}>
+              {(p) => <input {...p} value={values.json_path} onChange={(e) => set('json_path', e.target.value)} spellCheck={false} />}
+            </Field>
+            <Field {...checkFieldLabel('expectedJsonValue')} {...field('expected_json_value')}>
+              {(p) => <input {...p} value={values.expected_json_value} onChange={(e) => set('expected_json_value', e.target.value)} />}
+            </Field>
+          </>
+        )}
       </div>
     </fieldset>
   );
@@ -130,7 +173,7 @@ export function UpWhenFields({ values, set, field }: FieldsProps) {
  * the input its kind calls for, with its declared label and hint; nothing while there are none.
  */
 export function DeclaredFields({ values, set, field }: FieldsProps) {
-  if (DECLARED_FORM_FIELDS.length === 0) return null;
+  if (DECLARED_FORM_FIELDS.length === 0 || values.type !== 'http') return null;
   const put = (f: DeclaredFormField, value: string | boolean) => set('declared', { ...values.declared, [f.wire]: value });
   return (
     <fieldset className="card">

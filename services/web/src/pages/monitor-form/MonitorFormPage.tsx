@@ -9,7 +9,7 @@ import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { CheckFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -88,6 +88,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       )}
       <CheckFields {...fieldsProps} />
       <RequestFields {...fieldsProps} />
+      <ConnectionFields {...fieldsProps} />
       <UpWhenFields {...fieldsProps} />
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />

@@ -1,5 +1,6 @@
 import { HTTP_FIELDS, HTTP_METHODS } from '@uptime/probe/src/http/fields';
 import type { FieldSpec } from '@uptime/probe/src/fields/field-spec';
+import { TCP_FIELDS } from '@uptime/probe/src/tcp/fields';
 
 /** The methods the form offers: those the http type declares (packages/probe/src/http/fields.ts). */
 export const CHECK_METHODS = HTTP_METHODS;
@@ -7,6 +8,11 @@ export const CHECK_METHODS = HTTP_METHODS;
 /** A check field's label and hint as its declaration gives them; an integer's hint adds its bounds. */
 export function checkFieldLabel(field: keyof typeof HTTP_FIELDS): { label: string; hint?: string } {
   return labelOf(HTTP_FIELDS[field]);
+}
+
+/** A tcp check field's label and hint (packages/probe/src/tcp/fields.ts). */
+export function tcpFieldLabel(field: keyof typeof TCP_FIELDS): { label: string; hint?: string } {
+  return labelOf(TCP_FIELDS[field]);
 }
 
 function labelOf(spec: FieldSpec): { label: string; hint?: string } {

@@ -7,8 +7,10 @@ import { DECLARED_FORM_FIELDS } from './check-field-labels';
  */
 export interface MonitorFormValues {
   name: string;
+  /** Which fields the form shows and sends (check-field-labels.ts, MonitorFormFields.tsx). */
+  type: MonitorFormType;
   url: string;
-  method: Schema<'Monitor'>['method'];
+  method: NonNullable<Schema<'Monitor'>['method']>;
   /** Seconds, as typed */
   check_interval: string;
   timeout: string;
@@ -29,6 +31,8 @@ export interface MonitorFormValues {
   expected_json_value: string;
   follow_redirects: boolean;
   verify_ssl: boolean;
+  /** tcp only: sent once connected */
+  tcp_send: string;
   /** Comma-separated */
   tags: string;
   locations: string;
@@ -37,6 +41,10 @@ export interface MonitorFormValues {
 }
 
 export type MonitorBody = Schema<'MonitorCreate'>;
+export type MonitorFormType = Schema<'Monitor'>['type'];
+
+/** The fields only an http monitor has: a tcp monitor's body never carries them (docs/monitors.md). */
+const HTTP_ONLY = ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value'] as const;
 
 /** A new monitor's form, with the user's default interval and timeout. */
 export function emptyMonitorForm(
@@ -44,6 +52,7 @@ export function emptyMonitorForm(
 ): MonitorFormValues {
   return {
     name: '',
+    type: 'http',
     url: '',
     method: 'GET',
     check_interval: String(defaults?.default_check_interval ?? 300),
@@ -61,6 +70,7 @@ export function emptyMonitorForm(
     expected_json_value: '',
     follow_redirects: true,
     verify_ssl: true,
+    tcp_send: '',
     tags: '',
     locations: (defaults?.default_locations ?? []).join(', '),
     declared: Object.fromEntries(DECLARED_FORM_FIELDS.map((f) => [f.wire, f.initial])),
@@ -71,16 +81,18 @@ export function emptyMonitorForm(
 export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
   return {
     name: m.name,
+    type: m.type,
     url: m.url,
-    method: m.method,
+    // An http form: a field another type's monitor does not have (null) starts at http's default.
+    method: m.method ?? 'GET',
     check_interval: String(m.check_interval),
     timeout: String(m.timeout),
     retry_count: String(m.retry_count),
     response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
     recovery_threshold: String(m.recovery_threshold),
     depends_on: m.depends_on,
-    expected_status: m.expected_status.join(', '),
-    headers: Object.entries(m.headers)
+    expected_status: (m.expected_status ?? []).join(', '),
+    headers: Object.entries(m.headers ?? {})
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n'),
     body: m.body ?? '',
@@ -88,8 +100,9 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     excluded_content: m.excluded_content ?? '',
     json_path: m.json_path ?? '',
     expected_json_value: m.expected_json_value ?? '',
-    follow_redirects: m.follow_redirects,
+    follow_redirects: m.follow_redirects ?? true,
     verify_ssl: m.verify_ssl,
+    tcp_send: m.tcp_send ?? '',
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
     declared: Object.fromEntries(
@@ -161,7 +174,7 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
   const body: MonitorBody = {
     name: values.name.trim(),
     url: values.url.trim(),
-    type: 'http',
+    type: values.type,
     method: values.method,
     headers,
     expected_status: expectedStatus,
@@ -190,7 +203,12 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     expected_json_value: optionalText(values.expected_json_value),
   };
   for (const [k, v] of Object.entries(texts)) if (v !== undefined) body[k as keyof typeof texts] = v;
-  Object.assign(body, declaredBody(values, mode, errors));
+  if (values.type === 'http') Object.assign(body, declaredBody(values, mode, errors));
+  if (values.type === 'tcp') {
+    for (const field of HTTP_ONLY) delete body[field];
+    const send = optionalText(values.tcp_send);
+    if (send !== undefined) body.tcp_send = send;
+  }
   return { body, errors };
 }
 

@@ -1,0 +1,139 @@
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { TcpCheckConfig } from '../check-config';
+import type { CheckTimings, ProbeResult } from '../http/result';
+import { leafCertificateExpiry } from '../http/certificate-expiry';
+import { tcpTargetOf } from '../fields/value-tests';
+import { createGuardedLookup, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
+import { describeSocketFailure } from './socket-failure';
+
+/** The most of the target's first bytes the content rules read (docs/monitors.md). */
+export const TCP_READ_MAX_BYTES = 4096;
+
+/** How long, after the last byte, a check waiting for content keeps reading before it judges what it has. */
+const QUIET_MS = 200;
+
+interface TcpAttempt {
+  failure: string | null;
+  responseTime: number | null;
+  timings: CheckTimings;
+  certificateExpiresAt: Date | null;
+}
+
+/** The guarded lookup of each policy, kept as long as the policy (as http's transports are). */
+const lookups = new WeakMap<AddressPolicy, ReturnType<typeof createGuardedLookup>>();
+const lookupFor = (policy: AddressPolicy): ReturnType<typeof createGuardedLookup> => {
+  let lookup = lookups.get(policy);
+  if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
+  return lookup;
+};
+
+/**
+ * Runs one TCP check (docs/monitors.md, "TCP and TLS ports"): up to 1 + retryCount attempts,
+ * stopping at the first success. Each connects (through the SSRF guard: an IP literal is judged
+ * before connecting, a name on the addresses it resolves to), completes the TLS handshake for
+ * `tls://`, sends `tcpSend` and, when a content rule is set, reads the first bytes.
+ */
+export async function runTcpProbe(config: TcpCheckConfig, policy: AddressPolicy): Promise<ProbeResult> {
+  const checkedAt = new Date();
+  let attempts = 0;
+  let outcome: TcpAttempt;
+  do {
+    attempts += 1;
+    outcome = await runTcpAttempt(config, policy);
+  } while (outcome.failure !== null && attempts <= config.retryCount);
+  return {
+    ok: outcome.failure === null,
+    statusCode: null,
+    responseTime: outcome.responseTime,
+    error: outcome.failure,
+    checkedAt,
+    attempts,
+    timings: outcome.timings,
+    certificateExpiresAt: outcome.certificateExpiresAt,
+  };
+}
+
+function runTcpAttempt(config: TcpCheckConfig, policy: AddressPolicy): Promise<TcpAttempt> {
+  const target = tcpTargetOf(config.url);
+  if (target === null) return Promise.resolve(failed(`Invalid URL: ${config.url}`));
+  if (isIP(target.host) !== 0 && !policy(target.host)) {
+    return Promise.resolve(failed(new TargetRefusedError(`Target address ${target.host} is not allowed (private or reserved range)`).message));
+  }
+  const reads = config.expectedContent !== null || config.excludedContent !== null;
+  return new Promise<TcpAttempt>((resolve) => {
+    const startedAt = performance.now();
+    const marks: { lookup?: number; connect?: number; tls?: number; firstByte?: number } = {};
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let certificateExpiresAt: Date | null = null;
+    let settled = false;
+    let quiet: NodeJS.Timeout | undefined;
+    const since = (from: number | undefined, to: number | undefined): number | null =>
+      from === undefined || to === undefined ? null : Math.max(0, Math.round(to - from));
+    const settle = (failure: string | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      clearTimeout(quiet);
+      socket.destroy();
+      const ready = target.tls ? marks.tls : marks.connect;
+      const timings: CheckTimings = {
+        dns: since(startedAt, marks.lookup ?? (marks.connect === undefined ? undefined : startedAt)),
+        connect: since(marks.lookup ?? startedAt, marks.connect),
+        tls: target.tls ? since(marks.connect, marks.tls) : null,
+        firstByte: since(ready, marks.firstByte),
+      };
+      const content = failure ?? (reads ? contentFailure(config, Buffer.concat(chunks).toString('utf8')) : null);
+      resolve({ failure: content, responseTime: since(startedAt, ready), timings, certificateExpiresAt });
+    };
+    const deadline = setTimeout(() => {
+      // Waiting for content: what arrived by the deadline is what the rules judge.
+      if (reads && (target.tls ? marks.tls : marks.connect) !== undefined) settle(null);
+      else settle(`Timeout after ${config.timeout}s`);
+    }, config.timeout * 1000);
+
+    const options = { host: target.host, port: target.port, lookup: lookupFor(policy), noDelay: true };
+    const socket: Socket | TLSSocket = target.tls
+      ? tlsConnect({ ...options, servername: isIP(target.host) === 0 ? target.host : undefined, rejectUnauthorized: config.verifySsl })
+      : netConnect(options);
+    const onReady = (): void => {
+      if (target.tls) {
+        marks.tls = performance.now();
+        certificateExpiresAt = leafCertificateExpiry(socket);
+      } else marks.connect = performance.now();
+      if (config.tcpSend !== null) socket.write(config.tcpSend);
+      if (!reads) settle(null);
+    };
+    socket.once('lookup', () => (marks.lookup = performance.now()));
+    if (target.tls) {
+      // The TCP connection of a TLS socket: 'connect' of its underlying socket.
+      socket.once('connect', () => (marks.connect = performance.now()));
+      socket.once('secureConnect', onReady);
+    } else socket.once('connect', onReady);
+    socket.on('data', (chunk: Buffer) => {
+      marks.firstByte ??= performance.now();
+      const room = TCP_READ_MAX_BYTES - received;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      received += Math.min(chunk.length, room);
+      if (received >= TCP_READ_MAX_BYTES || contentFailure(config, Buffer.concat(chunks).toString('utf8')) === null) return settle(null);
+      clearTimeout(quiet);
+      quiet = setTimeout(() => settle(null), QUIET_MS);
+    });
+    const closed = (): void => settle((target.tls ? marks.tls : marks.connect) === undefined ? 'Connection closed by the server' : null);
+    socket.on('end', closed);
+    socket.on('error', (error: unknown) => settle(describeSocketFailure(error)));
+    socket.on('close', closed);
+  });
+}
+
+const NO_TIMINGS: CheckTimings = { dns: null, connect: null, tls: null, firstByte: null };
+const failed = (failure: string): TcpAttempt => ({ failure, responseTime: null, timings: NO_TIMINGS, certificateExpiresAt: null });
+
+/** The content rules on the first bytes read: why they fail, or null. */
+function contentFailure(config: TcpCheckConfig, text: string): string | null {
+  if (config.expectedContent !== null && !text.includes(config.expectedContent)) return `Expected content not found: ${JSON.stringify(config.expectedContent)}`;
+  if (config.excludedContent !== null && text.includes(config.excludedContent)) return `Excluded content found: ${JSON.stringify(config.excludedContent)}`;
+  return null;
+}
