@@ -1008,6 +1008,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status-pages/{id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a status page's incidents */
+        get: operations["listStatusPageIncidents"];
+        put?: never;
+        /**
+         * Open an incident on a status page
+         * @description With its first update (status and message). The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        post: operations["createStatusPageIncident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{id}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an incident of a status page */
+        get: operations["getStatusPageIncident"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an incident and its updates
+         * @description The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        delete: operations["deleteStatusPageIncident"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an incident's title, impact, monitors or start
+         * @description Its status moves only through updates. The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        patch: operations["updateStatusPageIncident"];
+        trace?: never;
+    };
+    "/api/v1/status-pages/{id}/incidents/{incident_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an update to an incident
+         * @description Moves the incident to the update's status: resolved sets resolved_at; another status reopens a resolved incident. The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        post: operations["addStatusPageIncidentUpdate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/maintenance-windows": {
         parameters: {
             query?: never;
@@ -1396,7 +1462,7 @@ export interface components {
                  * @description Stable, machine-readable (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "INCIDENT_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For people; never a stack trace */
                 message: string;
                 details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"] | components["schemas"]["RefusedRoleDetails"] | components["schemas"]["RefusedScopeDetails"];
@@ -1789,7 +1855,7 @@ export interface components {
                 id: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "INCIDENT_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 };
             }[];
@@ -2853,6 +2919,97 @@ export interface components {
              */
             published?: boolean;
         };
+        /** @description An incident of a status page, as its operators see it (docs/status-pages.md) */
+        Incident: {
+            /** Format: int32 */
+            id: number;
+            title: string;
+            /** @enum {string} */
+            impact: "none" | "minor" | "major" | "critical";
+            /**
+             * @description The status of its latest update
+             * @enum {string}
+             */
+            status: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description Monitors of the page it affects, in order; empty: the page as a whole */
+            monitor_ids: number[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description Set by a resolved update; null while open
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resolved_at: string | null;
+            /** @description The timeline, newest first (at most 100) */
+            updates: {
+                /** Format: int32 */
+                id: number;
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+                /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+                message: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description A new incident and its first update */
+        IncidentCreate: {
+            /**
+             * @description The status of its first update
+             * @default investigating
+             * @enum {string}
+             */
+            status?: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description The first update. Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+            message: string;
+            title: string;
+            /** @enum {string} */
+            impact: "none" | "minor" | "major" | "critical";
+            /** @description Up to 100 monitors of this page, without repeats, in the order shown; empty: the page as a whole */
+            monitor_ids?: number[];
+            /**
+             * Format: date-time
+             * @description When it began (default: now); not in the future
+             */
+            started_at?: string;
+        };
+        /** @description A partial body; monitor_ids replaces the list. The status moves only through updates */
+        IncidentPatch: {
+            title?: string;
+            /** @enum {string} */
+            impact?: "none" | "minor" | "major" | "critical";
+            /** @description Up to 100 monitors of this page, without repeats, in the order shown; empty: the page as a whole */
+            monitor_ids?: number[];
+            /**
+             * Format: date-time
+             * @description When it began (default: now); not in the future
+             */
+            started_at?: string;
+        };
+        /** @description An update: moves the incident to its status (resolved sets resolved_at; another status reopens a resolved incident) */
+        IncidentUpdateCreate: {
+            /** @enum {string} */
+            status: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+            message: string;
+        };
         /** @description Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md) */
         MaintenanceWindow: {
             /** Format: int32 */
@@ -3098,9 +3255,9 @@ export interface components {
              * @description `<resource type>.<verb>`
              * @enum {string}
              */
-            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             /** @enum {string} */
-            resource_type: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
+            resource_type: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
             /** @description The resource's id (a badge's: its monitor's) */
             resource_id: string | null;
             /** @description The names of the fields the request sent, sorted; never their values */
@@ -3828,6 +3985,38 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "ORGANIZATION_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); STATUS_PAGE_NOT_FOUND: no such status page (another user's answers the same); INCIDENT_NOT_FOUND: no such incident on this status page */
+        "ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "INCIDENT_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -9363,6 +9552,510 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    listStatusPageIncidents: {
+        parameters: {
+            query?: {
+                /** @description Page, from 1 */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its incidents, newest start first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "title": "Checkout errors",
+                     *           "impact": "major",
+                     *           "status": "identified",
+                     *           "monitor_ids": [
+                     *             42
+                     *           ],
+                     *           "started_at": "2026-11-22T09:40:00.000Z",
+                     *           "resolved_at": null,
+                     *           "updates": [
+                     *             {
+                     *               "id": 31,
+                     *               "status": "identified",
+                     *               "message": "A failed deploy of the **payment service**; rolling back.",
+                     *               "created_at": "2026-11-22T10:05:00.000Z"
+                     *             },
+                     *             {
+                     *               "id": 30,
+                     *               "status": "investigating",
+                     *               "message": "Some payments fail. We are looking into it.",
+                     *               "created_at": "2026-11-22T09:45:00.000Z"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T09:45:00.000Z",
+                     *           "updated_at": "2026-11-22T10:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    createStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Checkout errors",
+                 *       "impact": "major",
+                 *       "monitor_ids": [
+                 *         42
+                 *       ],
+                 *       "message": "Some payments fail. We are looking into it."
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncidentCreate"];
+            };
+        };
+        responses: {
+            /** @description The new incident */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    deleteStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Incident deleted",
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    updateStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "impact": "critical",
+                 *       "monitor_ids": [
+                 *         42
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncidentPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    addStatusPageIncidentUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "identified",
+                 *       "message": "A failed deploy of the **payment service**; rolling back."
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncidentUpdateCreate"];
+            };
+        };
+        responses: {
+            /** @description The incident with its new update first */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     listMaintenanceWindows: {
         parameters: {
             query?: {
@@ -9803,10 +10496,10 @@ export interface operations {
                 actor_user_id?: number;
                 /** @description Only changes made with the API token of this id */
                 actor_credential_id?: number;
-                resource_type?: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
+                resource_type?: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
                 /** @description Only entries of this resource (with resource_type, one resource) */
                 resource_id?: string;
-                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             };
             header?: never;
             path: {

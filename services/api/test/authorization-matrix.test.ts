@@ -24,7 +24,7 @@ const api = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.path 
 function concretePath(op: (typeof api)[number]): string {
   return op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (name === 'provider') return 'github';
-    const id = ownedIdFor(op.path, owned.world);
+    const id = ownedIdFor(op.path, owned.world, name);
     if (id !== undefined) return String(id);
     const published = publishedValueFor(op.path, owned.world);
     if (published !== undefined) return published;
