@@ -931,6 +931,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/status-pages/{slug}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an incident of a published status page (no caller needed)
+         * @description The incident with its whole timeline, whatever its age. Cached for PUBLIC_CACHE_SECONDS (dropped when an operator changes it); rate limited per IP.
+         */
+        get: operations["getPublicStatusPageIncident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An incident's own page, as HTML
+         * @description Server-rendered, no script: the incident and its whole timeline, with a link back to the page.
+         */
+        get: operations["viewStatusPageIncident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status/{slug}": {
         parameters: {
             query?: never;
@@ -2861,6 +2901,108 @@ export interface components {
                 started_at: string;
             }[];
             /**
+             * @description The worst impact among the open incidents; null when none is open
+             * @enum {string|null}
+             */
+            impact: "none" | "minor" | "major" | "critical" | null;
+            /** @description The open incidents, newest start first, each with its timeline */
+            incidents: {
+                /** Format: int32 */
+                id: number;
+                title: string;
+                /** @enum {string} */
+                impact: "none" | "minor" | "major" | "critical";
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                started_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                resolved_at: string | null;
+                /**
+                 * Format: uri
+                 * @description Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}
+                 */
+                url: string;
+                /** @description The names of the page's monitors it affects; empty: the page as a whole */
+                monitors: string[];
+                /** @description The timeline, newest first */
+                updates: {
+                    /** Format: int32 */
+                    id: number;
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /** @description As the operator wrote it (Markdown) */
+                    message: string;
+                    /** @description The message as safe HTML. Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+                    message_html: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    created_at: string;
+                }[];
+            }[];
+            /** @description Maintenance in progress, then scheduled within 7 days, by start */
+            maintenance: {
+                name: string;
+                /**
+                 * @description in_progress now, or scheduled to start within 7 days
+                 * @enum {string}
+                 */
+                status: "scheduled" | "in_progress";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                ends_at: string;
+                /** @description The page's monitors it covers */
+                monitors: string[];
+            }[];
+            /** @description The last 90 UTC days, today first */
+            past_incidents: {
+                /**
+                 * Format: date
+                 * @description A UTC day
+                 */
+                date: string;
+                /** @description The incidents that started that day, newest first */
+                incidents: {
+                    /** Format: int32 */
+                    id: number;
+                    title: string;
+                    /** @enum {string} */
+                    impact: "none" | "minor" | "major" | "critical";
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    started_at: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    resolved_at: string | null;
+                    /**
+                     * Format: uri
+                     * @description Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}
+                     */
+                    url: string;
+                }[];
+            }[];
+            /**
              * Format: date-time
              * @description When these figures were read; they are cached for PUBLIC_CACHE_SECONDS
              * @example 2026-11-22T10:00:00.000Z
@@ -2968,6 +3110,56 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             updated_at: string;
+        };
+        /** @description An incident of a published status page, with the page's slug and title */
+        PublicIncidentPage: {
+            page: {
+                slug: string;
+                title: string;
+            };
+            /** @description An operator's incident as anyone reads it */
+            incident: {
+                /** Format: int32 */
+                id: number;
+                title: string;
+                /** @enum {string} */
+                impact: "none" | "minor" | "major" | "critical";
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                started_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                resolved_at: string | null;
+                /**
+                 * Format: uri
+                 * @description Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}
+                 */
+                url: string;
+                /** @description The names of the page's monitors it affects; empty: the page as a whole */
+                monitors: string[];
+                /** @description The timeline, newest first */
+                updates: {
+                    /** Format: int32 */
+                    id: number;
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /** @description As the operator wrote it (Markdown) */
+                    message: string;
+                    /** @description The message as safe HTML. Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+                    message_html: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    created_at: string;
+                }[];
+            };
         };
         /** @description A new incident and its first update */
         IncidentCreate: {
@@ -9289,6 +9481,413 @@ export interface operations {
                      *             "started_at": "2026-11-22T09:41:00.000Z"
                      *           }
                      *         ],
+                     *         "impact": "major",
+                     *         "incidents": [
+                     *           {
+                     *             "id": 12,
+                     *             "title": "Checkout errors",
+                     *             "impact": "major",
+                     *             "status": "identified",
+                     *             "started_at": "2026-11-22T09:40:00.000Z",
+                     *             "resolved_at": null,
+                     *             "monitors": [
+                     *               "API"
+                     *             ],
+                     *             "url": "https://uptime.example.com/status/acme/incidents/12",
+                     *             "updates": [
+                     *               {
+                     *                 "id": 31,
+                     *                 "status": "identified",
+                     *                 "message": "A failed deploy of the **payment service**; rolling back.",
+                     *                 "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
+                     *                 "created_at": "2026-11-22T10:05:00.000Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "maintenance": [
+                     *           {
+                     *             "name": "Database upgrade",
+                     *             "status": "scheduled",
+                     *             "starts_at": "2026-11-28T01:00:00.000Z",
+                     *             "ends_at": "2026-11-28T02:30:00.000Z",
+                     *             "monitors": [
+                     *               "Shop"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "past_incidents": [
+                     *           {
+                     *             "date": "2026-11-22",
+                     *             "incidents": [
+                     *               {
+                     *                 "id": 12,
+                     *                 "title": "Checkout errors",
+                     *                 "impact": "major",
+                     *                 "status": "identified",
+                     *                 "started_at": "2026-11-22T09:40:00.000Z",
+                     *                 "resolved_at": null,
+                     *                 "url": "https://uptime.example.com/status/acme/incidents/12"
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "date": "2026-11-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-31",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-25",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-24",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-23",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-22",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-25",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-24",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-23",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-22",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-31",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-25",
+                     *             "incidents": []
+                     *           }
+                     *         ],
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
                      *       "meta": {
@@ -9318,6 +9917,167 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getPublicStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "page": {
+                     *           "slug": "acme",
+                     *           "title": "Acme services"
+                     *         },
+                     *         "incident": {
+                     *           "id": 12,
+                     *           "title": "Checkout errors",
+                     *           "impact": "major",
+                     *           "status": "identified",
+                     *           "started_at": "2026-11-22T09:40:00.000Z",
+                     *           "resolved_at": null,
+                     *           "monitors": [
+                     *             "API"
+                     *           ],
+                     *           "url": "https://uptime.example.com/status/acme/incidents/12",
+                     *           "updates": [
+                     *             {
+                     *               "id": 31,
+                     *               "status": "identified",
+                     *               "message": "A failed deploy of the **payment service**; rolling back.",
+                     *               "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
+                     *               "created_at": "2026-11-22T10:05:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PublicIncidentPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    viewStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or unpublished page, or no such incident on it: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

@@ -12,6 +12,14 @@ import {
   REQUIRED_ON_UPDATE,
 } from '../status-page-incidents/incident.dto';
 import type { IncidentResponse } from '../status-page-incidents/incident.presenter';
+import type {
+  IncidentDay,
+  IncidentSummary,
+  MaintenanceNotice,
+  PublicIncident,
+  PublicIncidentPage,
+} from '../status-pages/public-page-sections';
+import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import { annotate, schemaOfDto } from './dto-schema';
 import { arrayOf, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
@@ -36,6 +44,8 @@ export const EXAMPLE_INCIDENT: IncidentResponse = {
   updated_at: '2026-11-22T10:05:00.000Z',
 };
 
+/** A bound for the lists of a public page (documented, never reached by a page in use). */
+const PUBLIC_INCIDENTS_MAX = 1000;
 const id = (): JsonSchema => int({ minimum: 1, maximum: INT32_MAX });
 const MARKDOWN =
   'Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text';
@@ -89,6 +99,7 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
       },
       { description: 'An incident of a status page, as its operators see it (docs/status-pages.md)' },
     ),
+    PublicIncidentPage: publicIncidentPageSchema(),
     IncidentCreate: { ...create, description: 'A new incident and its first update' },
     IncidentPatch: { ...fields, description: 'A partial body; monitor_ids replaces the list. The status moves only through updates' },
     IncidentUpdateCreate: {
@@ -97,3 +108,82 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
     },
   };
 }
+
+const NAME_MAX = 200;
+const URL_MAX = 2048;
+const names = (description: string): JsonSchema => arrayOf(str({ maxLength: NAME_MAX }), { maxItems: MAX_INCIDENT_MONITORS, description });
+const incidentUrl = (): JsonSchema =>
+  str({ format: 'uri', maxLength: URL_MAX, description: 'Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}' });
+
+/** The properties of an incident every public answer shows. */
+const summaryProperties = (): { [K in keyof IncidentSummary]-?: JsonSchema } => ({
+  id: id(),
+  title: str({ minLength: 1, maxLength: INCIDENT_TITLE_MAX }),
+  impact: enumOf(INCIDENT_IMPACTS),
+  status: enumOf(INCIDENT_STATUSES),
+  started_at: timestamp(),
+  resolved_at: nullable(timestamp()),
+  url: incidentUrl(),
+});
+
+/** An operator's incident as anyone reads it. */
+export const publicIncidentSchema = (): JsonSchema =>
+  objectOf<PublicIncident>(
+    {
+      ...summaryProperties(),
+      monitors: names("The names of the page's monitors it affects; empty: the page as a whole"),
+      updates: arrayOf(
+        objectOf<PublicIncident['updates'][number]>({
+          id: id(),
+          status: enumOf(INCIDENT_STATUSES),
+          message: str({ minLength: 1, maxLength: MESSAGE_MAX, description: 'As the operator wrote it (Markdown)' }),
+          message_html: str({ maxLength: MESSAGE_MAX * 8, description: `The message as safe HTML. ${MARKDOWN}` }),
+          created_at: timestamp(),
+        }),
+        { maxItems: MAX_UPDATES, description: 'The timeline, newest first' },
+      ),
+    },
+    { description: "An operator's incident as anyone reads it" },
+  );
+
+/** The sections a published page adds about incidents and maintenance, by property of PublicStatusPage. */
+export const publicPageIncidentSections = (): Record<'impact' | 'incidents' | 'maintenance' | 'past_incidents', JsonSchema> => ({
+  impact: nullable(enumOf(INCIDENT_IMPACTS, { description: 'The worst impact among the open incidents; null when none is open' })),
+  incidents: arrayOf(publicIncidentSchema(), {
+    maxItems: PUBLIC_INCIDENTS_MAX,
+    description: 'The open incidents, newest start first, each with its timeline',
+  }),
+  maintenance: arrayOf(
+    objectOf<MaintenanceNotice>({
+      name: str({ minLength: 1, maxLength: NAME_MAX }),
+      status: enumOf(['scheduled', 'in_progress'], { description: 'in_progress now, or scheduled to start within 7 days' }),
+      starts_at: timestamp(),
+      ends_at: timestamp(),
+      monitors: names("The page's monitors it covers"),
+    }),
+    { maxItems: PUBLIC_INCIDENTS_MAX, description: 'Maintenance in progress, then scheduled within 7 days, by start' },
+  ),
+  past_incidents: arrayOf(
+    objectOf<IncidentDay>({
+      date: str({ format: 'date', maxLength: 10, description: 'A UTC day' }),
+      incidents: arrayOf(objectOf<IncidentSummary>(summaryProperties()), {
+        maxItems: PUBLIC_INCIDENTS_MAX,
+        description: 'The incidents that started that day, newest first',
+      }),
+    }),
+    { minItems: PUBLIC_DAYS, maxItems: PUBLIC_DAYS, description: 'The last 90 UTC days, today first' },
+  ),
+});
+
+/** An incident's own page as anyone reads it. */
+export const publicIncidentPageSchema = (): JsonSchema =>
+  objectOf<PublicIncidentPage>(
+    {
+      page: objectOf<PublicIncidentPage['page']>({
+        slug: str({ minLength: 3, maxLength: 64 }),
+        title: str({ minLength: 1, maxLength: 200 }),
+      }),
+      incident: publicIncidentSchema(),
+    },
+    { description: "An incident of a published status page, with the page's slug and title" },
+  );

@@ -64,11 +64,12 @@ async function readOne(db: DataSource | EntityManager, organizationId: number, p
  * Runs `write` in a transaction with the page locked, then drops the page's public cache entry:
  * visitors see the change at once (docs/status-pages.md).
  */
-async function writeOnPage<T>(
+async function writeOnPage<T extends { id: number } | void>(
   deps: IncidentsDeps,
   organizationId: number,
   pageId: number,
   write: (em: EntityManager, page: { monitor_ids: number[] }) => Promise<T>,
+  incidentId?: number,
 ): Promise<T> {
   let slug = '';
   const result = await deps.ds.transaction(async (em) => {
@@ -76,7 +77,9 @@ async function writeOnPage<T>(
     slug = page.slug;
     return write(em, page);
   });
-  await deps.cache.forget([deps.cache.keyOf('page', slug)]);
+  // The incident's own page is cached apart (public-incident.routes.ts).
+  const id = incidentId ?? (result ? result.id : undefined);
+  await deps.cache.forget([deps.cache.keyOf('page', slug), ...(id === undefined ? [] : [deps.cache.keyOf('incident', `${slug}:${id}`)])]);
   return result;
 }
 
@@ -172,8 +175,14 @@ export async function addIncidentUpdate(
 }
 
 export async function deleteIncident(deps: IncidentsDeps, ctx: AuditContext, pageId: number, incidentId: number): Promise<void> {
-  await writeOnPage(deps, ctx.organizationId, pageId, async (em) => {
-    if (!(await deletePageIncident(em, pageId, incidentId))) throw new NotFoundError('incident', incidentId);
-    await recordAudit(em, { ...ctx, action: 'status_page_incident.delete', resourceId: incidentId });
-  });
+  await writeOnPage(
+    deps,
+    ctx.organizationId,
+    pageId,
+    async (em) => {
+      if (!(await deletePageIncident(em, pageId, incidentId))) throw new NotFoundError('incident', incidentId);
+      await recordAudit(em, { ...ctx, action: 'status_page_incident.delete', resourceId: incidentId });
+    },
+    incidentId,
+  );
 }

@@ -11,6 +11,7 @@ import { closeGzip, openGzip } from '../http/open-gzip';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitor-stats/uptime.repository';
+import { addIncidentPage, addPublicIncidentJson } from './public-incident.routes';
 import { readPublicStatusPage } from './public-status';
 import { SLUG_PATTERN } from './status-page.dto';
 import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './status-page.html';
@@ -18,6 +19,8 @@ import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './st
 export interface PublicStatusDeps {
   source: UptimeSource;
   cache: PublicCache;
+  /** PUBLIC_URL: the base of the links a page and its feeds give. */
+  publicUrl: string;
   /** The per-IP limit of public reads (PUBLIC_RATE_LIMIT_PER_MINUTE); undefined when off. */
   limiter?: RequestHandler;
 }
@@ -53,7 +56,7 @@ const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json:
 async function readPageEntry(deps: PublicStatusDeps, slug: string, representation: Representation): Promise<PageEntry | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
   const entry = await deps.cache.read(deps.cache.keyOf('page', slug), FIELDS[representation], async (): Promise<CacheFill> => {
-    const page = await readPublicStatusPage(deps.source, slug);
+    const page = await readPublicStatusPage(deps.source, slug, deps.publicUrl);
     if (!page) return NO_PAGE;
     const json = JSON.stringify(page);
     const html = renderStatusPage(page);
@@ -86,6 +89,7 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
     if (isGzip) sendCached(req, res, { ...answer, etag: `W/"${version}-gz"`, body: closeGzip(entry.json_gz, meta), encoding: 'gzip' });
     else sendCached(req, res, { ...answer, etag: `W/"${version}"`, body: Buffer.concat([DATA_OPEN, entry.json, meta]) });
   });
+  addPublicIncidentJson(router, deps);
   return router;
 }
 
@@ -127,6 +131,7 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
     if (req.acceptsEncodings('gzip') === 'gzip') sendCached(req, res, { ...answer, etag: `"${version}-gz"`, body: entry.html_gz, encoding: 'gzip' });
     else sendCached(req, res, { ...answer, etag: `"${version}"`, body: gunzipSync(entry.html_gz) });
   });
+  addIncidentPage(router, deps, pageNotFound);
   router.use(malformedEscapeAnswers(pageNotFound));
   return router;
 }

@@ -113,6 +113,15 @@ export function publishedValueFor(path: string, world: OwnedWorld): string | und
 }
 
 /**
+ * The unpublished resource a public read's path names: the owner's draft page's slug for an
+ * incident's public read (its `{incident_id}` is the draft page's incident, ownedIdFor). Such a
+ * read is 404 NOT_FOUND to everyone. Undefined for a path naming none.
+ */
+export function unpublishedValueFor(path: string, world: OwnedWorld): string | undefined {
+  return path === '/api/v1/public/status-pages/{slug}/incidents/{incident_id}' ? world.slugs.unpublished : undefined;
+}
+
+/**
  * A test file's API and its owned world, set up once for the whole file (not emptied between
  * tests): the monitor aims at a local target. A notifier runs beside the API, as in production,
  * so a test send (`POST /monitors/{id}/alerts/test`) is carried out; no mail transport is
