@@ -69,7 +69,7 @@ export async function readPublishedIncident(
 /** A maintenance window covering some of the page's monitors, with their names in page order. */
 export type PageWindowRow = Pick<
   MaintenanceWindowRow,
-  'id' | 'name' | 'starts_at' | 'duration_minutes' | 'repeat' | 'weekdays' | 'timezone'
+  'id' | 'name' | 'starts_at' | 'duration_minutes' | 'repeat' | 'weekdays' | 'timezone' | 'updated_at'
 > & {
   monitors: string[];
 };
@@ -77,7 +77,7 @@ export type PageWindowRow = Pick<
 /** The windows covering any of the page's monitors. */
 export async function readPageWindows(ds: DataSource, pageId: number): Promise<PageWindowRow[]> {
   return ds.query(
-    `SELECT w.id, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone,
+    `SELECT w.id, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone, w.updated_at,
             array_agg(m.name ORDER BY spm.position) AS monitors
        FROM status_page_monitors spm
        JOIN maintenance_window_monitors wm ON wm.monitor_id = spm.monitor_id

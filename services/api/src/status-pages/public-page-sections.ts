@@ -78,8 +78,20 @@ export function worstImpact(incidents: readonly { impact: IncidentImpact; resolv
   return open.length === 0 ? null : INCIDENT_IMPACTS[Math.max(...open)]!;
 }
 
+/** An occurrence of a window over the page's monitors, with what its feed entry needs. */
+export interface MaintenanceOccurrence {
+  windowId: number;
+  name: string;
+  inProgress: boolean;
+  startsAt: Date;
+  endsAt: Date;
+  /** When the window was last changed. */
+  windowUpdatedAt: Date;
+  monitors: string[];
+}
+
 /** The occurrences in progress at `now` and those starting within MAINTENANCE_NOTICE_DAYS, in progress first, then by start. */
-export function maintenanceNotices(windows: readonly PageWindowRow[], now: Date): MaintenanceNotice[] {
+export function maintenanceOccurrences(windows: readonly PageWindowRow[], now: Date): MaintenanceOccurrence[] {
   const horizon = now.getTime() + MAINTENANCE_NOTICE_DAYS * DAY_MS;
   return windows
     .flatMap((w) =>
@@ -89,16 +101,28 @@ export function maintenanceNotices(windows: readonly PageWindowRow[], now: Date)
         OCCURRENCES_PER_WINDOW,
       )
         .filter((o) => o.startsAt.getTime() <= horizon)
-        .map((o) => ({ name: w.name, inProgress: o.startsAt <= now, startsAt: o.startsAt, endsAt: o.endsAt, monitors: w.monitors })),
+        .map((o) => ({
+          windowId: w.id,
+          name: w.name,
+          inProgress: o.startsAt <= now,
+          startsAt: o.startsAt,
+          endsAt: o.endsAt,
+          windowUpdatedAt: w.updated_at,
+          monitors: w.monitors,
+        })),
     )
-    .sort((a, b) => Number(b.inProgress) - Number(a.inProgress) || a.startsAt.getTime() - b.startsAt.getTime())
-    .map((o) => ({
-      name: o.name,
-      status: o.inProgress ? 'in_progress' : 'scheduled',
-      starts_at: o.startsAt.toISOString(),
-      ends_at: o.endsAt.toISOString(),
-      monitors: o.monitors,
-    }));
+    .sort((a, b) => Number(b.inProgress) - Number(a.inProgress) || a.startsAt.getTime() - b.startsAt.getTime());
+}
+
+/** The occurrences as the public page lists them. */
+export function maintenanceNotices(occurrences: readonly MaintenanceOccurrence[]): MaintenanceNotice[] {
+  return occurrences.map((o) => ({
+    name: o.name,
+    status: o.inProgress ? 'in_progress' : 'scheduled',
+    starts_at: o.startsAt.toISOString(),
+    ends_at: o.endsAt.toISOString(),
+    monitors: o.monitors,
+  }));
 }
 
 /** The last PUBLIC_DAYS UTC days, today first, each listing the incidents that started on it (newest first). */

@@ -7,12 +7,14 @@ import {
   incidentsByDay,
   incidentUrl,
   maintenanceNotices,
+  maintenanceOccurrences,
   toPublicIncident,
   worstImpact,
   type IncidentDay,
   type MaintenanceNotice,
   type PublicIncident,
 } from './public-page-sections';
+import { feedEntries, renderFeeds } from './page-feed';
 import { PUBLIC_DAYS, readDailyCounts, readPublishedPage, type DailyCounts } from './public-status.repository';
 
 export type PageStatus = 'operational' | 'degraded' | 'outage';
@@ -99,6 +101,16 @@ export const shownInMaintenance = (m: { status: MonitorStatus; in_maintenance: b
  * days and the open ones with their updates, and the maintenance windows over the monitors.
  */
 export async function readPublicStatusPage(source: UptimeSource, slug: string, publicUrl: string, now = new Date()): Promise<PublicStatusPage | undefined> {
+  return (await readPublicStatus(source, slug, publicUrl, now))?.page;
+}
+
+/** The public view of a published page and its feeds (Atom and RSS), from the same query set; undefined when unknown or unpublished. */
+export async function readPublicStatus(
+  source: UptimeSource,
+  slug: string,
+  publicUrl: string,
+  now = new Date(),
+): Promise<{ page: PublicStatusPage; feeds: { atom: string; rss: string } } | undefined> {
   const page = await readPublishedPage(source.ds, slug);
   if (!page) return undefined;
   const ids = page.monitors.map((m) => m.id);
@@ -110,8 +122,10 @@ export async function readPublicStatusPage(source: UptimeSource, slug: string, p
     readPageWindows(source.ds, page.id),
   ]);
   const incidents = incidentRows.map((row) => toPublicIncident(row, incidentUrl(publicUrl, page.slug, row.id)));
+  const occurrences = maintenanceOccurrences(windows, now);
+  const pageUrl = `${publicUrl}/status/${page.slug}`;
   const shown = page.monitors.filter((m) => m.status !== 'paused');
-  return {
+  const view: PublicStatusPage = {
     slug: page.slug,
     title: page.title,
     description: page.description,
@@ -125,8 +139,9 @@ export async function readPublicStatusPage(source: UptimeSource, slug: string, p
       .map((m) => ({ monitor_name: m.name, started_at: new Date(m.incident_started_at!).toISOString() })),
     impact: worstImpact(incidents),
     incidents: incidents.filter((i) => i.resolved_at === null),
-    maintenance: maintenanceNotices(windows, now),
+    maintenance: maintenanceNotices(occurrences),
     past_incidents: incidentsByDay(incidents.filter((i) => i.started_at >= since.toISOString()), now),
     updated_at: now.toISOString(),
   };
+  return { page: view, feeds: renderFeeds(page.title, pageUrl, feedEntries(pageUrl, incidents, occurrences), now) };
 }

@@ -171,6 +171,23 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
       404: { description: 'Unknown or unpublished slug, or one holding a malformed percent-escape: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
     },
   },
+  ...(['atom', 'rss'] as const).map(
+    (kind): OperationSpec => ({
+      method: 'get',
+      path: `/status/{slug}/feed.${kind}`,
+      operationId: kind === 'atom' ? 'getStatusPageAtomFeed' : 'getStatusPageRssFeed',
+      tag: 'Status pages',
+      summary: `The page's ${kind === 'atom' ? 'Atom (RFC 4287)' : 'RSS 2.0'} feed`,
+      description:
+        'One entry per update of each incident the page shows (open, or started in the last 90 days) and one per maintenance in progress or starting within 7 days, newest first. Cached with the page.',
+      access: 'anonymous',
+      parameters: [slugParam],
+      responses: {
+        ...cached('The feed', `application/${kind}+xml`, str({ maxLength: HTML_MAX })),
+        404: { description: 'Unknown or unpublished slug: the HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
+      },
+    }),
+  ),
   {
     method: 'get',
     path: STATUS_PAGE_CSS_PATH,
