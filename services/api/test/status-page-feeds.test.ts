@@ -117,6 +117,20 @@ describe('GET /status/{slug}/feed.atom', () => {
   });
 });
 
+describe('the page names its feeds', () => {
+  it('in its head for feed readers, and as links in its footer', async () => {
+    const html = (await request(h.app).get('/status/acme')).text;
+    expect(html).toContain(
+      '<link rel="alternate" type="application/atom+xml" title="Acme &lt;Corp&gt; status (Atom)" href="/status/acme/feed.atom">',
+    );
+    expect(html).toContain(
+      '<link rel="alternate" type="application/rss+xml" title="Acme &lt;Corp&gt; status (RSS)" href="/status/acme/feed.rss">',
+    );
+    expect(html).toContain('<a href="/status/acme/feed.atom">Atom feed</a>');
+    expect(html).toContain('<a href="/status/acme/feed.rss">RSS feed</a>');
+  });
+});
+
 describe('GET /status/{slug}/feed.rss', () => {
   it('is a valid RSS 2.0 feed with the same entries', async () => {
     await withIncidentAndMaintenance();

@@ -67,7 +67,7 @@ ${articles}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}</section>`;
 }
 
 /** A complete document around `body`: no script, the one stylesheet, the system's colour scheme. */
-function htmlDocument(title: string, body: string): string {
+function htmlDocument(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -75,7 +75,7 @@ function htmlDocument(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${e(title)}</title>
-<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">
+<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">${head}
 </head>
 <body>
 <main>
@@ -109,9 +109,16 @@ ${incidentsSection(page)}
 ${maintenanceSection(page.maintenance)}
 ${page.monitors.map(monitorSection).join('\n')}
 ${pastIncidentsSection(page.slug, page.past_incidents)}
-<footer><p>Updated ${timeOf(page.updated_at)}</p></footer>`,
+<footer><p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,
+    // Feed readers and browsers find the page's feeds from its head.
+    `
+<link rel="alternate" type="application/atom+xml" title="${e(`${page.title} status (Atom)`)}" href="${feedPath(page.slug, 'atom')}">
+<link rel="alternate" type="application/rss+xml" title="${e(`${page.title} status (RSS)`)}" href="${feedPath(page.slug, 'rss')}">`,
   );
 }
+
+/** Where a page's feed is, relative to the host it was read on. */
+const feedPath = (slug: string, kind: 'atom' | 'rss'): string => e(`/status/${encodeURIComponent(slug)}/feed.${kind}`);
 
 function banner(page: PublicStatusPage): string {
   const level = bannerLevel(page.status, page.impact);
