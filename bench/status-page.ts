@@ -111,8 +111,8 @@ async function main(): Promise<void> {
     // Without the cache: each request does what a cache fill does (the same query set and rendering).
     const source = { ds, redis, prefix };
     const uncached = express();
-    uncached.get('/status/:slug', async (req, res) => void res.type('text/html').send(renderStatusPage((await readPublicStatusPage(source, req.params.slug))!)));
-    uncached.get('/json/:slug', async (req, res) => void res.json({ data: await readPublicStatusPage(source, req.params.slug) }));
+    uncached.get('/status/:slug', async (req, res) => void res.type('text/html').send(renderStatusPage((await readPublicStatusPage(source, req.params.slug, config.http.publicUrl))!)));
+    uncached.get('/json/:slug', async (req, res) => void res.json({ data: await readPublicStatusPage(source, req.params.slug, config.http.publicUrl) }));
     const bare = await listen(uncached);
 
     const results: CaseFigures[] = [];

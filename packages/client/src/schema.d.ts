@@ -931,6 +931,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/status-pages/{slug}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an incident of a published status page (no caller needed)
+         * @description The incident with its whole timeline, whatever its age. Cached for PUBLIC_CACHE_SECONDS (dropped when an operator changes it); rate limited per IP.
+         */
+        get: operations["getPublicStatusPageIncident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An incident's own page, as HTML
+         * @description Server-rendered, no script: the incident and its whole timeline, with a link back to the page.
+         */
+        get: operations["viewStatusPageIncident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status/{slug}": {
         parameters: {
             query?: never;
@@ -943,6 +983,46 @@ export interface paths {
          * @description Server-rendered, no script; light or dark after the system setting.
          */
         get: operations["viewStatusPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}/feed.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page's Atom (RFC 4287) feed
+         * @description One entry per update of each incident the page shows (open, or started in the last 90 days) and one per maintenance in progress or starting within 7 days, newest first. Cached with the page.
+         */
+        get: operations["getStatusPageAtomFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status/{slug}/feed.rss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page's RSS 2.0 feed
+         * @description One entry per update of each incident the page shows (open, or started in the last 90 days) and one per maintenance in progress or starting within 7 days, newest first. Cached with the page.
+         */
+        get: operations["getStatusPageRssFeed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1002,6 +1082,72 @@ export interface paths {
         get: operations["getUptimeBadge"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{id}/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a status page's incidents */
+        get: operations["listStatusPageIncidents"];
+        put?: never;
+        /**
+         * Open an incident on a status page
+         * @description With its first update (status and message). The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        post: operations["createStatusPageIncident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/status-pages/{id}/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an incident of a status page */
+        get: operations["getStatusPageIncident"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an incident and its updates
+         * @description The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        delete: operations["deleteStatusPageIncident"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an incident's title, impact, monitors or start
+         * @description Its status moves only through updates. The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        patch: operations["updateStatusPageIncident"];
+        trace?: never;
+    };
+    "/api/v1/status-pages/{id}/incidents/{incident_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an update to an incident
+         * @description Moves the incident to the update's status: resolved sets resolved_at; another status reopens a resolved incident. The page's public cache is dropped in the same request: visitors see the change at once.
+         */
+        post: operations["addStatusPageIncidentUpdate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1396,7 +1542,7 @@ export interface components {
                  * @description Stable, machine-readable (docs/errors.md)
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "INCIDENT_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description For people; never a stack trace */
                 message: string;
                 details?: components["schemas"]["InvalidTypeDetails"] | components["schemas"]["FieldErrors"] | components["schemas"]["RefusedAgentsDetails"] | components["schemas"]["RefusedRoleDetails"] | components["schemas"]["RefusedScopeDetails"];
@@ -1795,7 +1941,7 @@ export interface components {
                 id: number;
                 error: {
                     /** @enum {string} */
-                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                    code: "VALIDATION_ERROR" | "INVALID_MONITOR_TYPE" | "UNAUTHORIZED" | "INSUFFICIENT_PERMISSIONS" | "MONITOR_NOT_FOUND" | "NOTIFICATION_NOT_FOUND" | "AGENT_NOT_FOUND" | "TOKEN_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "MAINTENANCE_WINDOW_NOT_FOUND" | "INCIDENT_NOT_FOUND" | "ORGANIZATION_NOT_FOUND" | "MEMBER_NOT_FOUND" | "INVITATION_NOT_FOUND" | "NOT_FOUND" | "RESOURCE_EXISTS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                     message: string;
                 };
             }[];
@@ -2813,6 +2959,108 @@ export interface components {
                 started_at: string;
             }[];
             /**
+             * @description The worst impact among the open incidents; null when none is open
+             * @enum {string|null}
+             */
+            impact: "none" | "minor" | "major" | "critical" | null;
+            /** @description The open incidents, newest start first, each with its timeline */
+            incidents: {
+                /** Format: int32 */
+                id: number;
+                title: string;
+                /** @enum {string} */
+                impact: "none" | "minor" | "major" | "critical";
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                started_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                resolved_at: string | null;
+                /**
+                 * Format: uri
+                 * @description Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}
+                 */
+                url: string;
+                /** @description The names of the page's monitors it affects; empty: the page as a whole */
+                monitors: string[];
+                /** @description The timeline, newest first */
+                updates: {
+                    /** Format: int32 */
+                    id: number;
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /** @description As the operator wrote it (Markdown) */
+                    message: string;
+                    /** @description The message as safe HTML. Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+                    message_html: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    created_at: string;
+                }[];
+            }[];
+            /** @description Maintenance in progress, then scheduled within 7 days, by start */
+            maintenance: {
+                name: string;
+                /**
+                 * @description in_progress now, or scheduled to start within 7 days
+                 * @enum {string}
+                 */
+                status: "scheduled" | "in_progress";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                ends_at: string;
+                /** @description The page's monitors it covers */
+                monitors: string[];
+            }[];
+            /** @description The last 90 UTC days, today first */
+            past_incidents: {
+                /**
+                 * Format: date
+                 * @description A UTC day
+                 */
+                date: string;
+                /** @description The incidents that started that day, newest first */
+                incidents: {
+                    /** Format: int32 */
+                    id: number;
+                    title: string;
+                    /** @enum {string} */
+                    impact: "none" | "minor" | "major" | "critical";
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    started_at: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    resolved_at: string | null;
+                    /**
+                     * Format: uri
+                     * @description Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}
+                     */
+                    url: string;
+                }[];
+            }[];
+            /**
              * Format: date-time
              * @description When these figures were read; they are cached for PUBLIC_CACHE_SECONDS
              * @example 2026-11-22T10:00:00.000Z
@@ -2870,6 +3118,147 @@ export interface components {
              * @default true
              */
             published?: boolean;
+        };
+        /** @description An incident of a status page, as its operators see it (docs/status-pages.md) */
+        Incident: {
+            /** Format: int32 */
+            id: number;
+            title: string;
+            /** @enum {string} */
+            impact: "none" | "minor" | "major" | "critical";
+            /**
+             * @description The status of its latest update
+             * @enum {string}
+             */
+            status: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description Monitors of the page it affects, in order; empty: the page as a whole */
+            monitor_ids: number[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description Set by a resolved update; null while open
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resolved_at: string | null;
+            /** @description The timeline, newest first (at most 100) */
+            updates: {
+                /** Format: int32 */
+                id: number;
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+                /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+                message: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description An incident of a published status page, with the page's slug and title */
+        PublicIncidentPage: {
+            page: {
+                slug: string;
+                title: string;
+            };
+            /** @description An operator's incident as anyone reads it */
+            incident: {
+                /** Format: int32 */
+                id: number;
+                title: string;
+                /** @enum {string} */
+                impact: "none" | "minor" | "major" | "critical";
+                /** @enum {string} */
+                status: "investigating" | "identified" | "monitoring" | "resolved";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                started_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                resolved_at: string | null;
+                /**
+                 * Format: uri
+                 * @description Its own page, ${PUBLIC_URL}/status/{slug}/incidents/{id}
+                 */
+                url: string;
+                /** @description The names of the page's monitors it affects; empty: the page as a whole */
+                monitors: string[];
+                /** @description The timeline, newest first */
+                updates: {
+                    /** Format: int32 */
+                    id: number;
+                    /** @enum {string} */
+                    status: "investigating" | "identified" | "monitoring" | "resolved";
+                    /** @description As the operator wrote it (Markdown) */
+                    message: string;
+                    /** @description The message as safe HTML. Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+                    message_html: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    created_at: string;
+                }[];
+            };
+        };
+        /** @description A new incident and its first update */
+        IncidentCreate: {
+            /**
+             * @description The status of its first update
+             * @default investigating
+             * @enum {string}
+             */
+            status?: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description The first update. Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+            message: string;
+            title: string;
+            /** @enum {string} */
+            impact: "none" | "minor" | "major" | "critical";
+            /** @description Up to 100 monitors of this page, without repeats, in the order shown; empty: the page as a whole */
+            monitor_ids?: number[];
+            /**
+             * Format: date-time
+             * @description When it began (default: now); not in the future
+             */
+            started_at?: string;
+        };
+        /** @description A partial body; monitor_ids replaces the list. The status moves only through updates */
+        IncidentPatch: {
+            title?: string;
+            /** @enum {string} */
+            impact?: "none" | "minor" | "major" | "critical";
+            /** @description Up to 100 monitors of this page, without repeats, in the order shown; empty: the page as a whole */
+            monitor_ids?: number[];
+            /**
+             * Format: date-time
+             * @description When it began (default: now); not in the future
+             */
+            started_at?: string;
+        };
+        /** @description An update: moves the incident to its status (resolved sets resolved_at; another status reopens a resolved incident) */
+        IncidentUpdateCreate: {
+            /** @enum {string} */
+            status: "investigating" | "identified" | "monitoring" | "resolved";
+            /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+            message: string;
         };
         /** @description Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md) */
         MaintenanceWindow: {
@@ -3122,9 +3511,9 @@ export interface components {
              * @description `<resource type>.<verb>`
              * @enum {string}
              */
-            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             /** @enum {string} */
-            resource_type: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
+            resource_type: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
             /** @description The resource's id (a badge's: its monitor's) */
             resource_id: string | null;
             /** @description The names of the fields the request sent, sorted; never their values */
@@ -3852,6 +4241,38 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "ORGANIZATION_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); STATUS_PAGE_NOT_FOUND: no such status page (another user's answers the same); INCIDENT_NOT_FOUND: no such incident on this status page */
+        "ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND" | "STATUS_PAGE_NOT_FOUND" | "INCIDENT_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -9133,6 +9554,413 @@ export interface operations {
                      *             "started_at": "2026-11-22T09:41:00.000Z"
                      *           }
                      *         ],
+                     *         "impact": "major",
+                     *         "incidents": [
+                     *           {
+                     *             "id": 12,
+                     *             "title": "Checkout errors",
+                     *             "impact": "major",
+                     *             "status": "identified",
+                     *             "started_at": "2026-11-22T09:40:00.000Z",
+                     *             "resolved_at": null,
+                     *             "monitors": [
+                     *               "API"
+                     *             ],
+                     *             "url": "https://uptime.example.com/status/acme/incidents/12",
+                     *             "updates": [
+                     *               {
+                     *                 "id": 31,
+                     *                 "status": "identified",
+                     *                 "message": "A failed deploy of the **payment service**; rolling back.",
+                     *                 "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
+                     *                 "created_at": "2026-11-22T10:05:00.000Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "maintenance": [
+                     *           {
+                     *             "name": "Database upgrade",
+                     *             "status": "scheduled",
+                     *             "starts_at": "2026-11-28T01:00:00.000Z",
+                     *             "ends_at": "2026-11-28T02:30:00.000Z",
+                     *             "monitors": [
+                     *               "Shop"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "past_incidents": [
+                     *           {
+                     *             "date": "2026-11-22",
+                     *             "incidents": [
+                     *               {
+                     *                 "id": 12,
+                     *                 "title": "Checkout errors",
+                     *                 "impact": "major",
+                     *                 "status": "identified",
+                     *                 "started_at": "2026-11-22T09:40:00.000Z",
+                     *                 "resolved_at": null,
+                     *                 "url": "https://uptime.example.com/status/acme/incidents/12"
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "date": "2026-11-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-31",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-25",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-24",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-23",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-22",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-25",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-24",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-23",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-22",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-31",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-25",
+                     *             "incidents": []
+                     *           }
+                     *         ],
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
                      *       "meta": {
@@ -9162,6 +9990,167 @@ export interface operations {
             };
             400: components["responses"]["VALIDATION_ERROR"];
             404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getPublicStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "page": {
+                     *           "slug": "acme",
+                     *           "title": "Acme services"
+                     *         },
+                     *         "incident": {
+                     *           "id": 12,
+                     *           "title": "Checkout errors",
+                     *           "impact": "major",
+                     *           "status": "identified",
+                     *           "started_at": "2026-11-22T09:40:00.000Z",
+                     *           "resolved_at": null,
+                     *           "monitors": [
+                     *             "API"
+                     *           ],
+                     *           "url": "https://uptime.example.com/status/acme/incidents/12",
+                     *           "updates": [
+                     *             {
+                     *               "id": 31,
+                     *               "status": "identified",
+                     *               "message": "A failed deploy of the **payment service**; rolling back.",
+                     *               "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
+                     *               "created_at": "2026-11-22T10:05:00.000Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PublicIncidentPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    viewStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or unpublished page, or no such incident on it: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -9211,6 +10200,132 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown or unpublished slug, or one holding a malformed percent-escape: an HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusPageAtomFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or unpublished slug: the HTML page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusPageRssFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The page's slug
+                 * @example acme
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown or unpublished slug: the HTML page saying so */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9391,6 +10506,510 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    listStatusPageIncidents: {
+        parameters: {
+            query?: {
+                /** @description Page, from 1 */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its incidents, newest start first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 12,
+                     *           "title": "Checkout errors",
+                     *           "impact": "major",
+                     *           "status": "identified",
+                     *           "monitor_ids": [
+                     *             42
+                     *           ],
+                     *           "started_at": "2026-11-22T09:40:00.000Z",
+                     *           "resolved_at": null,
+                     *           "updates": [
+                     *             {
+                     *               "id": 31,
+                     *               "status": "identified",
+                     *               "message": "A failed deploy of the **payment service**; rolling back.",
+                     *               "created_at": "2026-11-22T10:05:00.000Z"
+                     *             },
+                     *             {
+                     *               "id": 30,
+                     *               "status": "investigating",
+                     *               "message": "Some payments fail. We are looking into it.",
+                     *               "created_at": "2026-11-22T09:45:00.000Z"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T09:45:00.000Z",
+                     *           "updated_at": "2026-11-22T10:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 25,
+                     *         "total": 1,
+                     *         "pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"][];
+                        pagination: components["schemas"]["Pagination"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    createStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Checkout errors",
+                 *       "impact": "major",
+                 *       "monitor_ids": [
+                 *         42
+                 *       ],
+                 *       "message": "Some payments fail. We are looking into it."
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncidentCreate"];
+            };
+        };
+        responses: {
+            /** @description The new incident */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    deleteStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Incident deleted",
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    updateStatusPageIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "impact": "critical",
+                 *       "monitor_ids": [
+                 *         42
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncidentPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed incident */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    addStatusPageIncidentUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+                /**
+                 * @description The incident's id
+                 * @example 12
+                 */
+                incident_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "identified",
+                 *       "message": "A failed deploy of the **payment service**; rolling back."
+                 *     }
+                 */
+                "application/json": components["schemas"]["IncidentUpdateCreate"];
+            };
+        };
+        responses: {
+            /** @description The incident with its new update first */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 12,
+                     *         "title": "Checkout errors",
+                     *         "impact": "major",
+                     *         "status": "identified",
+                     *         "monitor_ids": [
+                     *           42
+                     *         ],
+                     *         "started_at": "2026-11-22T09:40:00.000Z",
+                     *         "resolved_at": null,
+                     *         "updates": [
+                     *           {
+                     *             "id": 31,
+                     *             "status": "identified",
+                     *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "created_at": "2026-11-22T10:05:00.000Z"
+                     *           },
+                     *           {
+                     *             "id": 30,
+                     *             "status": "investigating",
+                     *             "message": "Some payments fail. We are looking into it.",
+                     *             "created_at": "2026-11-22T09:45:00.000Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T09:45:00.000Z",
+                     *         "updated_at": "2026-11-22T10:05:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Incident"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -9836,10 +11455,10 @@ export interface operations {
                 actor_user_id?: number;
                 /** @description Only changes made with the API token of this id */
                 actor_credential_id?: number;
-                resource_type?: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
+                resource_type?: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "notification" | "organization" | "member" | "invitation";
                 /** @description Only entries of this resource (with resource_type, one resource) */
                 resource_id?: string;
-                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             };
             header?: never;
             path: {

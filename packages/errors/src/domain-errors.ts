@@ -26,6 +26,7 @@ const NOT_FOUND_CODES = {
   token: 'TOKEN_NOT_FOUND',
   'status page': 'STATUS_PAGE_NOT_FOUND',
   'maintenance window': 'MAINTENANCE_WINDOW_NOT_FOUND',
+  incident: 'INCIDENT_NOT_FOUND',
   organization: 'ORGANIZATION_NOT_FOUND',
   member: 'MEMBER_NOT_FOUND',
   invitation: 'INVITATION_NOT_FOUND',

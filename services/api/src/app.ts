@@ -78,6 +78,7 @@ function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: Publi
   const publicReads = {
     source: { ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix },
     cache: publicCache,
+    publicUrl: config.http.publicUrl,
     limiter: publicRateLimiter(config, deps.redis),
   };
   app.use('/status', statusPageHtmlRouter(publicReads));

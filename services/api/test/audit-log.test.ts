@@ -121,6 +121,19 @@ async function statusPage(): Promise<number> {
   return row!.id;
 }
 
+/** A page listing a fresh monitor, with one incident: their ids. */
+async function pageIncident(): Promise<{ page: number; incident: number; monitor: number }> {
+  const page = await statusPage();
+  const monitorId = await monitor();
+  await h.ds.query(`INSERT INTO status_page_monitors (status_page_id, monitor_id, position) VALUES ($1, $2, 0)`, [page, monitorId]);
+  const [row]: { id: number }[] = await h.ds.query(
+    `INSERT INTO status_page_incidents (status_page_id, title, impact, status) VALUES ($1, 'Errors', 'minor', 'investigating') RETURNING id`,
+    [page],
+  );
+  await h.ds.query(`INSERT INTO status_page_incident_updates (incident_id, status, message) VALUES ($1, 'investigating', 'Looking')`, [row!.id]);
+  return { page, incident: row!.id, monitor: monitorId };
+}
+
 async function maintenanceWindow(): Promise<number> {
   const [row]: { id: number }[] = await h.ds.query(
     `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
@@ -341,6 +354,25 @@ const CASES: Record<string, () => Promise<Prepared>> = {
   deleteStatusPage: async () => {
     const id = await statusPage();
     return { path: `/api/v1/status-pages/${id}`, expected: () => one('status_page.delete', id) };
+  },
+  createStatusPageIncident: async () => {
+    const { page, monitor: monitorId } = await pageIncident();
+    const body = { title: 'Audited', impact: 'major', monitor_ids: [monitorId], message: 'Looking into it' };
+    return { path: `/api/v1/status-pages/${page}/incidents`, body, expected: created('status_page_incident.create', body) };
+  },
+  updateStatusPageIncident: async () => {
+    const { page, incident } = await pageIncident();
+    const body = { title: 'Patched', impact: 'critical' };
+    return { path: `/api/v1/status-pages/${page}/incidents/${incident}`, body, expected: () => one('status_page_incident.update', incident, fieldsOf(body)) };
+  },
+  deleteStatusPageIncident: async () => {
+    const { page, incident } = await pageIncident();
+    return { path: `/api/v1/status-pages/${page}/incidents/${incident}`, expected: () => one('status_page_incident.delete', incident) };
+  },
+  addStatusPageIncidentUpdate: async () => {
+    const { page, incident } = await pageIncident();
+    const body = { status: 'resolved', message: 'Fixed' };
+    return { path: `/api/v1/status-pages/${page}/incidents/${incident}/updates`, body, expected: () => one('status_page_incident.post_update', incident, fieldsOf(body)) };
   },
   createMonitorBadge: async () => {
     const id = await monitor();

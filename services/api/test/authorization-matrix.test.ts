@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { OPERATIONS } from '../src/openapi/document';
-import { OWNER_MARKER, ownedIdFor, publishedValueFor, useOwnedWorld } from './support/tenants';
+import { OWNER_MARKER, ownedIdFor, publishedValueFor, unpublishedValueFor, useOwnedWorld } from './support/tenants';
 
 /**
  * Every operation of the OpenAPI document, driven anonymously, as another user and as the owner
@@ -24,10 +24,12 @@ const api = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.path 
 function concretePath(op: (typeof api)[number]): string {
   return op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     if (name === 'provider') return 'github';
-    const id = ownedIdFor(op.path, owned.world);
+    const id = ownedIdFor(op.path, owned.world, name);
     if (id !== undefined) return String(id);
     const published = publishedValueFor(op.path, owned.world);
     if (published !== undefined) return published;
+    const unpublished = unpublishedValueFor(op.path, owned.world);
+    if (unpublished !== undefined) return unpublished;
     // A public operation names no one's resource: any value will do.
     if (op.access === 'public' || op.access === 'outside') return 'not-a-resource';
     throw new Error(`${op.path}: the authorization matrix does not know whose {${name}} this is; add its resource kind to test/support/tenants.ts`);
@@ -80,6 +82,8 @@ describe('authorization matrix of every documented operation', () => {
     if (access === 'caller' || access === 'session') expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 401, code: 'UNAUTHORIZED' });
     else expect(res.status).toBeLessThan(500);
     if (publishedValueFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
+    if (unpublishedValueFor(op.path, owned.world) !== undefined)
+      expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
   });
 
   it.each(['anonymous', 'another user', 'the owner'] as const)('an unpublished status page is 404 NOT_FOUND to %s', async (who) => {
@@ -121,6 +125,7 @@ describe('authorization matrix of every documented operation', () => {
       expect(res.status).toBeLessThan(500);
       if (op.method === 'get' && ownedIdFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
       if (publishedValueFor(op.path, owned.world) !== undefined) expect(res.status).toBe(200);
+      if (unpublishedValueFor(op.path, owned.world) !== undefined) expect(res.status).toBe(404);
       // The notifier beside the API carries the test send out (the email is only logged).
       if (op.path === '/api/v1/monitors/{id}/alerts/test') expect(res.status).toBe(200);
     });

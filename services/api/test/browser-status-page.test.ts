@@ -80,7 +80,7 @@ describe('a status page in a browser without JavaScript', () => {
 
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Acme Corp');
     await expect(page.getByRole('status').textContent()).resolves.toBe('Outage');
-    await expect(page.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual(['Active incidents', 'Shop <storefront>', 'Public API', 'Docs & help', 'Legacy FTP']);
+    await expect(page.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual(['Active incidents', 'Shop <storefront>', 'Public API', 'Docs & help', 'Legacy FTP', 'Past incidents']);
     for (const name of ['Shop <storefront>', 'Public API', 'Docs & help', 'Legacy FTP']) {
       const days = page.getByRole('group', { name: `${name}, uptime of the last 90 days` }).getByRole('img');
       await expect(days.count()).resolves.toBe(90);
@@ -115,5 +115,73 @@ describe('a status page in a browser without JavaScript', () => {
     await expect(page.getByRole('group', { name: 'Shop <storefront>, uptime of the last 90 days' }).getByRole('img').count()).resolves.toBe(90);
     await page.screenshot({ path: path.join(OUTPUT_DIR, 'status-page-phone.png'), fullPage: true });
     expect(failures).toEqual([]);
+  });
+
+  it('reads an incident’s timeline, a maintenance notice and a monitor in maintenance, and follows the incident to its own page', async () => {
+    const { user, auth } = await aCaller(b.api.ds);
+    const db = await aMonitor(b.api.ds, user, { name: 'Database', status: 'offline', inMaintenance: true });
+    const shop = await aMonitor(b.api.ds, user, { name: 'Checkout', status: 'online' });
+    const post = async (pathname: string, body: object): Promise<{ id: number }> => {
+      const res = await fetch(`${b.baseUrl}/api/v1${pathname}`, {
+        method: 'POST',
+        headers: { Authorization: auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { data: { id: number } }).data;
+    };
+    const statusPage = await post('/status-pages', { slug: 'acme-incidents', title: 'Acme', monitor_ids: [shop.id, db.id] });
+    await post('/maintenance-windows', {
+      name: 'Database upgrade',
+      monitor_ids: [db.id],
+      starts_at: new Date(Date.now() - 30 * 60_000).toISOString(),
+      duration_minutes: 120,
+      repeat: 'none',
+      timezone: 'UTC',
+    });
+    const incident = await post(`/status-pages/${statusPage.id}/incidents`, {
+      title: 'Payments failing',
+      impact: 'major',
+      monitor_ids: [shop.id],
+      message: 'Some *payments* fail.',
+    });
+    await post(`/status-pages/${statusPage.id}/incidents/${incident.id}/updates`, {
+      status: 'identified',
+      message: 'A bad deploy; see [the changelog](https://example.com/changes).',
+    });
+
+    const page: Page = await b.page();
+    const res = await page.goto(`${b.baseUrl}/status/acme-incidents`);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Outage');
+    await expect(page.getByRole('heading', { level: 2 }).allTextContents()).resolves.toEqual([
+      'Active incidents',
+      'Maintenance',
+      'Checkout',
+      'Database',
+      'Past incidents',
+    ]);
+    const article = page.getByRole('article', { name: 'Payments failing' });
+    const timeline = article.getByRole('list', { name: 'Updates of Payments failing' }).getByRole('listitem');
+    await expect(timeline.allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^Identified \d+ \w+ \d{4} \d\d:\d\d UTC\n+A bad deploy; see the changelog\.$/),
+      expect.stringMatching(/^Investigating \d+ \w+ \d{4} \d\d:\d\d UTC\n+Some payments fail\.$/),
+    ]);
+    await expect(article.getByRole('link', { name: 'the changelog' }).getAttribute('rel')).resolves.toBe('nofollow noopener');
+    await expect(page.getByRole('region', { name: 'Maintenance' }).innerText()).resolves.toMatch(
+      /^Maintenance\n+In progress: Database upgrade\n+.* UTC to .* UTC · Database$/,
+    );
+    const database = page.getByRole('region', { name: 'Database' });
+    await expect(database.getByText('Maintenance', { exact: true }).count()).resolves.toBe(1);
+    await expect(database.getByText('Down', { exact: true }).count()).resolves.toBe(0);
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'status-page-incident.png'), fullPage: true });
+
+    await page.getByRole('region', { name: 'Past incidents' }).getByRole('link', { name: 'Payments failing' }).click();
+    await page.waitForURL(`${b.baseUrl}/status/acme-incidents/incidents/${incident.id}`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payments failing');
+    await expect(page.getByRole('listitem').count()).resolves.toBe(2);
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'status-page-incident-detail.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Acme' }).click();
+    await page.waitForURL(`${b.baseUrl}/status/acme-incidents`);
   });
 });

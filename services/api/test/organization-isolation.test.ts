@@ -50,6 +50,8 @@ function valueOfB(world: OrganizationWorld, before: string | undefined): string 
       return String(b.invitationId);
     case 'deliveries':
       return String(b.ids.delivery);
+    case 'incidents':
+      return String(b.ids.incidents);
     default:
       return undefined;
   }

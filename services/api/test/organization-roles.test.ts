@@ -56,6 +56,7 @@ function pathOf(op: DocumentedOperation, ids: Resources, ownTokenId: number): st
         case 'maintenance-windows':
         case 'agents':
         case 'notifications':
+        case 'incidents':
           return String(ids[kind]);
         // A caller's tokens are their own (docs/security.md): each names one of theirs.
         case 'tokens':

@@ -56,7 +56,7 @@ describe('GET /api/v1/public/status-pages/{slug}', () => {
     const res = await readPublic('acme');
     expect(res.status).toBe(200);
     expectMeta(res);
-    expect(Object.keys(res.body.data)).toEqual(['slug', 'title', 'description', 'status', 'monitors', 'active_incidents', 'updated_at']);
+    expect(Object.keys(res.body.data)).toEqual(['slug', 'title', 'description', 'status', 'monitors', 'active_incidents', 'impact', 'incidents', 'maintenance', 'past_incidents', 'updated_at']);
     expect(res.body.data).toEqual(expect.objectContaining({ slug: 'acme', title: 'Acme', description: 'All of it', status: 'operational', active_incidents: [] }));
     const [first, second] = res.body.data.monitors;
     expect(Object.keys(first)).toEqual(['name', 'status', 'in_maintenance', 'uptime_24h', 'uptime_90d', 'days']);

@@ -17,6 +17,10 @@ export const AUDIT_ACTIONS = [
   'status_page.create',
   'status_page.update',
   'status_page.delete',
+  'status_page_incident.create',
+  'status_page_incident.update',
+  'status_page_incident.delete',
+  'status_page_incident.post_update',
   'maintenance_window.create',
   'maintenance_window.update',
   'maintenance_window.delete',
@@ -49,6 +53,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_RESOURCE_TYPES = [
   'monitor',
   'status_page',
+  'status_page_incident',
   'maintenance_window',
   'badge',
   'agent',

@@ -45,8 +45,8 @@ export class PublicCache {
     return this.options.ttlSeconds;
   }
 
-  /** The key of a cached page (by slug) or badge (by token hash). */
-  keyOf(kind: 'page' | 'badge', id: string): string {
+  /** The key of a cached page (by slug), badge (by token hash) or incident page (by `{slug}:{id}`). */
+  keyOf(kind: 'page' | 'badge' | 'incident', id: string): string {
     return `${this.options.prefix}:public:${kind}:${id}`;
   }
 

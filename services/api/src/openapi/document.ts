@@ -13,6 +13,8 @@ import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
 import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
+import { STATUS_PAGE_INCIDENT_OPERATIONS } from './paths/status-page-incidents';
+import { statusPageIncidentSchemas } from './status-page-incident-schemas';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
 import { ORGANIZATION_OPERATIONS } from './paths/organizations';
 import { organizationSchemas } from './organization-schemas';
@@ -40,6 +42,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...SIGN_IN_OPTION_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...STATUS_PAGE_OPERATIONS,
+  ...STATUS_PAGE_INCIDENT_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
   ...ORGANIZATION_OPERATIONS,
@@ -115,7 +118,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas(), organizationSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas(), organizationSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

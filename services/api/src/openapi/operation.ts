@@ -79,6 +79,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   TOKEN_NOT_FOUND: 'no such token of the caller in the organization the request acts in',
   STATUS_PAGE_NOT_FOUND: "no such status page (another user's answers the same)",
   MAINTENANCE_WINDOW_NOT_FOUND: "no such maintenance window (another user's answers the same)",
+  INCIDENT_NOT_FOUND: 'no such incident on this status page',
   ORGANIZATION_NOT_FOUND: 'no such organization of which the caller is a member (X-Organization-Id or the path names it)',
   MEMBER_NOT_FOUND: 'no such member of the organization',
   INVITATION_NOT_FOUND: 'no such pending invitation of the organization',

@@ -1,10 +1,12 @@
 import { MONITOR_STATUSES } from '@uptime/db';
 import { BADGE_TOKEN_LENGTH, BADGE_TOKEN_PATTERN, type BadgeState, type CreatedBadge } from '../badges/badges.service';
 import { PAGE_STATUSES, type PublicStatusPage } from '../status-pages/public-status';
+import type { PublicIncident } from '../status-pages/public-page-sections';
 import { DESCRIPTION_MAX, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
 import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import type { StatusPageResponse } from '../status-pages/status-page.presenter';
 import { annotate, schemaOfDto } from './dto-schema';
+import { publicPageIncidentSections } from './status-page-incident-schemas';
 import { arrayOf, bool, enumOf, int, nullable, num, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
 const percent = (description: string): JsonSchema => nullable(num({ minimum: 0, maximum: 100, description: `${description}; null without checks` }));
@@ -28,6 +30,26 @@ export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
 const exampleDays = (last: number): PublicStatusPage['monitors'][number]['days'] =>
   Array.from({ length: 90 }, (_, i) => ({ date: new Date(Date.UTC(2026, 10, 22 - 89 + i)).toISOString().slice(0, 10), uptime: i === 89 ? last : 100 }));
 
+export const EXAMPLE_PUBLIC_INCIDENT: PublicIncident = {
+  id: 12,
+  title: 'Checkout errors',
+  impact: 'major',
+  status: 'identified',
+  started_at: '2026-11-22T09:40:00.000Z',
+  resolved_at: null,
+  monitors: ['API'],
+  url: 'https://uptime.example.com/status/acme/incidents/12',
+  updates: [
+    {
+      id: 31,
+      status: 'identified',
+      message: 'A failed deploy of the **payment service**; rolling back.',
+      message_html: '<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n',
+      created_at: '2026-11-22T10:05:00.000Z',
+    },
+  ],
+};
+
 export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
   slug: 'acme',
   title: 'Acme services',
@@ -38,6 +60,13 @@ export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
     { name: 'API', status: 'offline', in_maintenance: false, uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
   ],
   active_incidents: [{ monitor_name: 'API', started_at: '2026-11-22T09:41:00.000Z' }],
+  impact: 'major',
+  incidents: [EXAMPLE_PUBLIC_INCIDENT],
+  maintenance: [{ name: 'Database upgrade', status: 'scheduled', starts_at: '2026-11-28T01:00:00.000Z', ends_at: '2026-11-28T02:30:00.000Z', monitors: ['Shop'] }],
+  past_incidents: Array.from({ length: 90 }, (_, i) => ({
+    date: new Date(Date.UTC(2026, 10, 22 - i)).toISOString().slice(0, 10),
+    incidents: i === 0 ? [{ id: 12, title: 'Checkout errors', impact: 'major' as const, status: 'identified' as const, started_at: '2026-11-22T09:40:00.000Z', resolved_at: null, url: EXAMPLE_PUBLIC_INCIDENT.url }] : [],
+  })),
   updated_at: '2026-11-22T10:00:00.000Z',
 };
 
@@ -114,6 +143,7 @@ const publicStatusPage = (): JsonSchema =>
         objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: monitorName(), started_at: timestamp() }),
         { maxItems: MAX_PAGE_MONITORS, description: 'Open downtimes of the monitors shown (not paused)' },
       ),
+      ...publicPageIncidentSections(),
       updated_at: timestamp({ description: 'When these figures were read; they are cached for PUBLIC_CACHE_SECONDS' }),
     },
     { description: 'A published status page as anyone reads it' },

@@ -3,6 +3,7 @@ import type { MonitorStatus } from '@uptime/db';
 import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
 
 export interface PublishedPageRow {
+  id: number;
   slug: string;
   title: string;
   description: string | null;
@@ -16,7 +17,7 @@ export interface PublishedPageRow {
 /** The published page of `slug` with its monitors, in one query; undefined when unknown or unpublished. */
 export async function readPublishedPage(ds: DataSource, slug: string): Promise<PublishedPageRow | undefined> {
   const [row]: PublishedPageRow[] = await ds.query(
-    `SELECT sp.slug, sp.title, sp.description,
+    `SELECT sp.id, sp.slug, sp.title, sp.description,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'status', m.status,
                                                 'in_maintenance', m.in_maintenance, 'incident_started_at', i.started_at) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors

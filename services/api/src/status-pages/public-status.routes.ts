@@ -11,13 +11,16 @@ import { closeGzip, openGzip } from '../http/open-gzip';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitor-stats/uptime.repository';
-import { readPublicStatusPage } from './public-status';
+import { addIncidentPage, addPublicIncidentJson } from './public-incident.routes';
+import { readPublicStatus } from './public-status';
 import { SLUG_PATTERN } from './status-page.dto';
 import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './status-page.html';
 
 export interface PublicStatusDeps {
   source: UptimeSource;
   cache: PublicCache;
+  /** PUBLIC_URL: the base of the links a page and its feeds give. */
+  publicUrl: string;
   /** The per-IP limit of public reads (PUBLIC_RATE_LIMIT_PER_MINUTE); undefined when off. */
   limiter?: RequestHandler;
 }
@@ -32,17 +35,30 @@ const DATA_OPEN = Buffer.from('{"data":');
  * JSON, as text and as an open gzip member (open-gzip.ts) that each answer closes with its own
  * `meta`, and its HTML, gzipped.
  */
-type PageField = 'found' | 'json_version' | 'json' | 'json_gz' | 'html_version' | 'html_gz';
+type PageField = 'found' | 'json_version' | 'json' | 'json_gz' | 'html_version' | 'html_gz' | 'atom' | 'atom_version' | 'rss' | 'rss_version';
 type PageEntry = Record<PageField, Buffer>;
-type Representation = 'json' | 'json_gz' | 'html';
+type Representation = 'json' | 'json_gz' | 'html' | 'atom' | 'rss';
 const FIELDS: Record<Representation, readonly PageField[]> = {
   json: ['found', 'json_version', 'json'],
   json_gz: ['found', 'json_version', 'json_gz'],
   html: ['found', 'html_version', 'html_gz'],
+  atom: ['found', 'atom_version', 'atom'],
+  rss: ['found', 'rss_version', 'rss'],
 };
 
 /** An unknown or unpublished slug, cached too: a flood of made-up slugs costs Postgres no more than a real page. */
-const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json: '', json_gz: '', html_version: '', html_gz: '' };
+const NO_PAGE: Record<PageField, string> = {
+  found: '0',
+  json_version: '',
+  json: '',
+  json_gz: '',
+  html_version: '',
+  html_gz: '',
+  atom: '',
+  atom_version: '',
+  rss: '',
+  rss_version: '',
+};
 
 /**
  * Reads one representation of a page's cache entry. The bodies are compressed once per fill: a
@@ -53,8 +69,9 @@ const NO_PAGE: Record<PageField, string> = { found: '0', json_version: '', json:
 async function readPageEntry(deps: PublicStatusDeps, slug: string, representation: Representation): Promise<PageEntry | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
   const entry = await deps.cache.read(deps.cache.keyOf('page', slug), FIELDS[representation], async (): Promise<CacheFill> => {
-    const page = await readPublicStatusPage(deps.source, slug);
-    if (!page) return NO_PAGE;
+    const read = await readPublicStatus(deps.source, slug, deps.publicUrl);
+    if (!read) return NO_PAGE;
+    const { page, feeds } = read;
     const json = JSON.stringify(page);
     const html = renderStatusPage(page);
     return {
@@ -64,6 +81,10 @@ async function readPageEntry(deps: PublicStatusDeps, slug: string, representatio
       json_gz: openGzip(Buffer.concat([DATA_OPEN, Buffer.from(json)])),
       html_version: hashOf(html),
       html_gz: gzipSync(html),
+      atom: feeds.atom,
+      atom_version: hashOf(feeds.atom),
+      rss: feeds.rss,
+      rss_version: hashOf(feeds.rss),
     };
   });
   return entry.found!.toString() === '1' ? (entry as PageEntry) : undefined;
@@ -86,6 +107,7 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
     if (isGzip) sendCached(req, res, { ...answer, etag: `W/"${version}-gz"`, body: closeGzip(entry.json_gz, meta), encoding: 'gzip' });
     else sendCached(req, res, { ...answer, etag: `W/"${version}"`, body: Buffer.concat([DATA_OPEN, entry.json, meta]) });
   });
+  addPublicIncidentJson(router, deps);
   return router;
 }
 
@@ -127,6 +149,17 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
     if (req.acceptsEncodings('gzip') === 'gzip') sendCached(req, res, { ...answer, etag: `"${version}-gz"`, body: entry.html_gz, encoding: 'gzip' });
     else sendCached(req, res, { ...answer, etag: `"${version}"`, body: gunzipSync(entry.html_gz) });
   });
+  addIncidentPage(router, deps, pageNotFound);
+  for (const [kind, contentType] of [
+    ['atom', 'application/atom+xml'],
+    ['rss', 'application/rss+xml'],
+  ] as const) {
+    router.get(`/:slug/feed.${kind}`, async (req, res) => {
+      const entry = await readPageEntry(deps, req.params.slug, kind);
+      if (!entry) return pageNotFound(req, res);
+      sendCached(req, res, { etag: `"${entry[`${kind}_version`].toString()}"`, maxAge: deps.cache.ttlSeconds, contentType: `${contentType}; charset=utf-8`, body: entry[kind] });
+    });
+  }
   router.use(malformedEscapeAnswers(pageNotFound));
   return router;
 }

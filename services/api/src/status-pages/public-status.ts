@@ -1,6 +1,20 @@
 import type { MonitorStatus } from '@uptime/db';
 import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
 import { uptimeByMonitor, uptimePercent, type UptimeSource } from '../monitor-stats/uptime.repository';
+import type { IncidentImpact } from '../status-page-incidents/incident.dto';
+import { readPageWindows, readPublicIncidents } from './public-incidents.repository';
+import {
+  incidentsByDay,
+  incidentUrl,
+  maintenanceNotices,
+  maintenanceOccurrences,
+  toPublicIncident,
+  worstImpact,
+  type IncidentDay,
+  type MaintenanceNotice,
+  type PublicIncident,
+} from './public-page-sections';
+import { feedEntries, renderFeeds } from './page-feed';
 import { PUBLIC_DAYS, readDailyCounts, readPublishedPage, type DailyCounts } from './public-status.repository';
 
 export type PageStatus = 'operational' | 'degraded' | 'outage';
@@ -25,6 +39,14 @@ export interface PublicStatusPage {
     days: { date: string; uptime: number | null }[];
   }[];
   active_incidents: { monitor_name: string; started_at: string }[];
+  /** The worst impact of the operators' open incidents; null when none is open. */
+  impact: IncidentImpact | null;
+  /** The operators' open incidents, newest start first, each with its timeline. */
+  incidents: PublicIncident[];
+  /** Maintenance of the page's monitors in progress, then starting within 7 days. */
+  maintenance: MaintenanceNotice[];
+  /** The last 90 UTC days, today first, each with the incidents that started on it. */
+  past_incidents: IncidentDay[];
   /** When these figures were read (they are cached for PUBLIC_CACHE_SECONDS). */
   updated_at: string;
 }
@@ -74,16 +96,36 @@ export const shownInMaintenance = (m: { status: MonitorStatus; in_maintenance: b
 
 /**
  * The public view of the published page `slug`, or undefined when it is unknown or unpublished.
- * One query set: the page with its monitors, their daily rollups, and their 24 h uptime (read as
- * the monitor API reads it, so both show the same figure).
+ * One query set: the page with its monitors, their daily rollups, their 24 h uptime (read as
+ * the monitor API reads it, so both show the same figure), the operators' incidents of the 90
+ * days and the open ones with their updates, and the maintenance windows over the monitors.
  */
-export async function readPublicStatusPage(source: UptimeSource, slug: string, now = new Date()): Promise<PublicStatusPage | undefined> {
+export async function readPublicStatusPage(source: UptimeSource, slug: string, publicUrl: string, now = new Date()): Promise<PublicStatusPage | undefined> {
+  return (await readPublicStatus(source, slug, publicUrl, now))?.page;
+}
+
+/** The public view of a published page and its feeds (Atom and RSS), from the same query set; undefined when unknown or unpublished. */
+export async function readPublicStatus(
+  source: UptimeSource,
+  slug: string,
+  publicUrl: string,
+  now = new Date(),
+): Promise<{ page: PublicStatusPage; feeds: { atom: string; rss: string } } | undefined> {
   const page = await readPublishedPage(source.ds, slug);
   if (!page) return undefined;
   const ids = page.monitors.map((m) => m.id);
-  const [daily, uptime] = await Promise.all([readDailyCounts(source.ds, ids, now), uptimeByMonitor(source, ids, now)]);
+  const since = new Date(floorTo(now, DAY_MS).getTime() - (PUBLIC_DAYS - 1) * DAY_MS);
+  const [daily, uptime, incidentRows, windows] = await Promise.all([
+    readDailyCounts(source.ds, ids, now),
+    uptimeByMonitor(source, ids, now),
+    readPublicIncidents(source.ds, page.id, since),
+    readPageWindows(source.ds, page.id),
+  ]);
+  const incidents = incidentRows.map((row) => toPublicIncident(row, incidentUrl(publicUrl, page.slug, row.id)));
+  const occurrences = maintenanceOccurrences(windows, now);
+  const pageUrl = `${publicUrl}/status/${page.slug}`;
   const shown = page.monitors.filter((m) => m.status !== 'paused');
-  return {
+  const view: PublicStatusPage = {
     slug: page.slug,
     title: page.title,
     description: page.description,
@@ -95,6 +137,11 @@ export async function readPublicStatusPage(source: UptimeSource, slug: string, n
     active_incidents: shown
       .filter((m) => m.incident_started_at !== null)
       .map((m) => ({ monitor_name: m.name, started_at: new Date(m.incident_started_at!).toISOString() })),
+    impact: worstImpact(incidents),
+    incidents: incidents.filter((i) => i.resolved_at === null),
+    maintenance: maintenanceNotices(occurrences),
+    past_incidents: incidentsByDay(incidents.filter((i) => i.started_at >= since.toISOString()), now),
     updated_at: now.toISOString(),
   };
+  return { page: view, feeds: renderFeeds(page.title, pageUrl, feedEntries(pageUrl, incidents, occurrences), now) };
 }

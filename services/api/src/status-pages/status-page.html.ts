@@ -1,6 +1,9 @@
 import type { MonitorStatus } from '@uptime/db';
+import type { IncidentImpact } from '../status-page-incidents/incident.dto';
 import { escapeMarkup as e } from './html-escape';
+import type { PublicIncident } from './public-page-sections';
 import { uptimeGrade, type PageStatus, type PublicStatusPage } from './public-status';
+import { dayLabel, incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
 
 /** What a monitor's line says: its status, or maintenance, which is shown in place of it. */
 type ShownState = MonitorStatus | 'maintenance';
@@ -8,11 +11,24 @@ type ShownState = MonitorStatus | 'maintenance';
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
 
-const BANNER: Record<PageStatus, string> = {
+type BannerLevel = PageStatus | 'critical';
+
+const BANNER: Record<BannerLevel, string> = {
   operational: 'All systems operational',
   degraded: 'Degraded performance',
   outage: 'Outage',
+  critical: 'Critical outage',
 };
+
+const RANK: Record<BannerLevel, number> = { operational: 0, degraded: 1, outage: 2, critical: 3 };
+/** What an open incident's impact says at least: a minor one a degradation, a major one an outage. */
+const IMPACT_LEVEL: Record<IncidentImpact, BannerLevel> = { none: 'operational', minor: 'degraded', major: 'outage', critical: 'critical' };
+
+/** The banner: the worse of what the monitors show and the worst impact of the open incidents. */
+export function bannerLevel(status: PageStatus, impact: IncidentImpact | null): BannerLevel {
+  const fromImpact = impact === null ? 'operational' : IMPACT_LEVEL[impact];
+  return RANK[fromImpact] > RANK[status] ? fromImpact : status;
+}
 
 const MONITOR_LABEL: Record<ShownState, string> = {
   online: 'Operational',
@@ -23,17 +39,7 @@ const MONITOR_LABEL: Record<ShownState, string> = {
   maintenance: 'Maintenance',
 };
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `2026-11-25` → `25 Nov 2026`: the same in every locale, as the page is the same for everyone. */
-function dayLabel(date: string): string {
-  const [y, m, d] = date.split('-');
-  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
-}
-
 const percent = (uptime: number | null): string => (uptime === null ? 'no data' : `${uptime.toFixed(2)}%`);
-
-const timeLabel = (iso: string): string => `${dayLabel(iso.slice(0, 10))} ${iso.slice(11, 16)} UTC`;
 
 function monitorSection(m: PublicStatusPage['monitors'][number], index: number): string {
   const heading = `m${index}`;
@@ -51,14 +57,17 @@ function monitorSection(m: PublicStatusPage['monitors'][number], index: number):
 </section>`;
 }
 
+/** The operators' open incidents with their timelines, then the monitors down now; nothing when there is neither. */
 function incidentsSection(page: PublicStatusPage): string {
-  if (page.active_incidents.length === 0) return '';
-  const items = page.active_incidents.map((i) => `<li><strong>${e(i.monitor_name)}</strong> is down since <time datetime="${e(i.started_at)}">${timeLabel(i.started_at)}</time></li>`);
-  return `<section class="incidents" aria-labelledby="incidents"><h2 id="incidents">Active incidents</h2><ul>${items.join('')}</ul></section>`;
+  if (page.active_incidents.length === 0 && page.incidents.length === 0) return '';
+  const articles = page.incidents.map((i) => incidentArticle(page.slug, i, 3)).join('\n');
+  const items = page.active_incidents.map((i) => `<li><strong>${e(i.monitor_name)}</strong> is down since ${timeOf(i.started_at)}</li>`);
+  return `<section class="incidents" aria-labelledby="incidents"><h2 id="incidents">Active incidents</h2>
+${articles}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}</section>`;
 }
 
 /** A complete document around `body`: no script, the one stylesheet, the system's colour scheme. */
-function htmlDocument(title: string, body: string): string {
+function htmlDocument(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -66,7 +75,7 @@ function htmlDocument(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${e(title)}</title>
-<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">
+<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">${head}
 </head>
 <body>
 <main>
@@ -94,11 +103,37 @@ export function renderStatusPage(page: PublicStatusPage): string {
     `<header>
 <h1>${e(page.title)}</h1>
 ${page.description ? `<p class="description">${e(page.description)}</p>` : ''}
-<p class="banner banner-${page.status}" role="status">${BANNER[page.status]}</p>
+${banner(page)}
 </header>
 ${incidentsSection(page)}
+${maintenanceSection(page.maintenance)}
 ${page.monitors.map(monitorSection).join('\n')}
-<footer><p>Updated <time datetime="${e(page.updated_at)}">${timeLabel(page.updated_at)}</time></p></footer>`,
+${pastIncidentsSection(page.slug, page.past_incidents)}
+<footer><p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,
+    // Feed readers and browsers find the page's feeds from its head.
+    `
+<link rel="alternate" type="application/atom+xml" title="${e(`${page.title} status (Atom)`)}" href="${feedPath(page.slug, 'atom')}">
+<link rel="alternate" type="application/rss+xml" title="${e(`${page.title} status (RSS)`)}" href="${feedPath(page.slug, 'rss')}">`,
+  );
+}
+
+/** Where a page's feed is, relative to the host it was read on. */
+const feedPath = (slug: string, kind: 'atom' | 'rss'): string => e(`/status/${encodeURIComponent(slug)}/feed.${kind}`);
+
+function banner(page: PublicStatusPage): string {
+  const level = bannerLevel(page.status, page.impact);
+  return `<p class="banner banner-${level}" role="status">${BANNER[level]}</p>`;
+}
+
+/** An incident's own page: the page's title, the incident and its whole timeline, a link back. */
+export function renderIncidentPage(page: { slug: string; title: string }, incident: PublicIncident): string {
+  return htmlDocument(
+    `${incident.title} · ${statusPageDocumentTitle(page.title)}`,
+    `<header>
+<p class="back"><a href="/status/${e(encodeURIComponent(page.slug))}">${e(page.title)}</a></p>
+<h1>${e(incident.title)}</h1>
+</header>
+${incidentArticle(page.slug, incident, 2)}`,
   );
 }
 

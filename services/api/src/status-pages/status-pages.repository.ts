@@ -104,3 +104,9 @@ export async function publicViewsOfMonitor(db: Db, monitorId: number): Promise<{
   );
   return { slugs: rows.filter((r) => r.kind === 'page').map((r) => r.id), badgeHashes: rows.filter((r) => r.kind === 'badge').map((r) => r.id) };
 }
+
+/** The ids of the page's incidents: their own public pages are cached apart, and dropped with the page's. */
+export async function incidentIdsOfPage(db: Db, pageId: number): Promise<number[]> {
+  const rows: { id: number }[] = await db.query(`SELECT id FROM status_page_incidents WHERE status_page_id = $1`, [pageId]);
+  return rows.map((r) => r.id);
+}

@@ -7,6 +7,7 @@ import { parsePage } from '../http/pagination';
 import { parseStatusPageCreate, parseStatusPagePatch } from './status-page-input';
 import { toStatusPageResponse } from './status-page.presenter';
 import { ownedItemRoutes } from '../http/owned-item-routes';
+import { incidentsRouter } from '../status-page-incidents/incidents.routes';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -20,6 +21,7 @@ import {
 export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string }): Router {
   const router = Router();
   const { ds, publicUrl } = deps;
+  router.use('/:id/incidents', incidentsRouter(deps));
 
   router.post('/', async (req, res) => {
     const page = await createStatusPage(deps, creatorOf(req), await parseStatusPageCreate(req.body), auditActorOf(req));

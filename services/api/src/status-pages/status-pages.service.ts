@@ -9,6 +9,7 @@ import type { NewStatusPage } from './status-page-input';
 import { assertOwnMonitors } from '../monitors/own-monitors';
 import {
   deleteOwnPage,
+  incidentIdsOfPage,
   insertStatusPage,
   listOwnPageIds,
   lockOwnPageSlug,
@@ -30,6 +31,11 @@ async function readOne(db: DataSource | EntityManager, organizationId: number, i
   const [page] = await readOwnPages(db, organizationId, [id]);
   if (!page) throw new NotFoundError('status page', id);
   return page;
+}
+
+/** The public cache entries of a page under `slugs`: the page's and its incidents' own pages. */
+function publicKeysOf(cache: PublicCache, slugs: string[], incidentIds: number[]): string[] {
+  return slugs.flatMap((slug) => [cache.keyOf('page', slug), ...incidentIds.map((i) => cache.keyOf('incident', `${slug}:${i}`))]);
 }
 
 export async function createStatusPage(
@@ -74,12 +80,14 @@ export async function updateStatusPage(
   actor: AuditActor,
 ): Promise<StatusPageRow> {
   let oldSlug = '';
+  let incidentIds: number[] = [];
   let page: StatusPageRow;
   try {
     page = await deps.ds.transaction(async (em) => {
       const current = await lockOwnPageSlug(em, organizationId, id);
       if (current === null) throw new NotFoundError('status page', id);
       oldSlug = current;
+      incidentIds = await incidentIdsOfPage(em, id);
       if (input.monitor_ids !== undefined) {
         await assertOwnMonitors(em, organizationId, input.monitor_ids);
         await setPageMonitors(em, id, input.monitor_ids);
@@ -92,16 +100,18 @@ export async function updateStatusPage(
     if (isUniqueViolation(err) && input.slug !== undefined) throw slugTaken(input.slug);
     throw err;
   }
-  await deps.cache.forget([...new Set([oldSlug, page.slug])].map((slug) => deps.cache.keyOf('page', slug)));
+  await deps.cache.forget(publicKeysOf(deps.cache, [...new Set([oldSlug, page.slug])], incidentIds));
   return page;
 }
 
 export async function deleteStatusPage(deps: StatusPagesDeps, organizationId: number, id: number, actor: AuditActor): Promise<void> {
+  let incidentIds: number[] = [];
   const slug = await deps.ds.transaction(async (em) => {
+    incidentIds = await incidentIdsOfPage(em, id);
     const deleted = await deleteOwnPage(em, organizationId, id);
     if (deleted === null) throw new NotFoundError('status page', id);
     await recordAudit(em, { organizationId, actor, action: 'status_page.delete', resourceId: id });
     return deleted;
   });
-  await deps.cache.forget([deps.cache.keyOf('page', slug)]);
+  await deps.cache.forget(publicKeysOf(deps.cache, [slug], incidentIds));
 }

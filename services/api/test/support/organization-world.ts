@@ -40,6 +40,8 @@ export interface Resources {
   agents: number;
   notifications: number;
   tokens: number;
+  /** An incident of the status page (a path's `{incident_id}`). */
+  incidents: number;
   /** The badge of `monitors` (its plaintext token, for the public image). */
   badge: string;
   /** The delivery of `notifications`. */
@@ -115,7 +117,7 @@ async function created<T>(res: Promise<request.Response> | request.Test, what: s
 /**
  * One of everything, made through the API by `actor` (a write token of the organization's owner):
  * a monitor aimed at `targetUrl` with a badge, a status page listing it, a maintenance window over
- * it, a private agent (at a closed port) assigned to it, a token. A notification cannot be made
+ * it with an incident, a private agent (at a closed port) assigned to it, a token. A notification cannot be made
  * through the API (the check pipeline makes them): its incident, the notification and one email
  * delivery are written to the tables, in the organization of the monitor.
  */
@@ -130,6 +132,10 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
   const page = await created<{ id: number; slug: string }>(
     post('/status-pages', { slug: `page-${unique}`, title: `Status ${opts.marker}`, monitor_ids: [monitor.id] }),
     'a status page',
+  );
+  const pageIncident = await created<{ id: number }>(
+    post(`/status-pages/${page.id}/incidents`, { title: `Incident ${opts.marker}`, impact: 'minor', monitor_ids: [monitor.id], message: `Looking ${opts.marker}` }),
+    'an incident',
   );
   const window = await created<{ id: number }>(
     post('/maintenance-windows', {
@@ -167,6 +173,7 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
     agents: agent.id,
     notifications: notification!.id,
     tokens: token.id,
+    incidents: pageIncident.id,
     badge: badge.badge_token,
     delivery: delivery!.id,
     slug: page.slug,

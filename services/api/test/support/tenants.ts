@@ -17,7 +17,17 @@ export interface OwnedWorld {
   owner: Tenant;
   other: Tenant;
   /** The owner's resource ids, by the path segment that names their kind. */
-  ids: { monitors: number; agents: number; notifications: number; tokens: number; 'status-pages': number; 'maintenance-windows': number; organizations: number };
+  ids: {
+    monitors: number;
+    agents: number;
+    notifications: number;
+    tokens: number;
+    'status-pages': number;
+    'maintenance-windows': number;
+    organizations: number;
+    /** An incident of the `status-pages` page (a path's `{incident_id}`). */
+    incidents: number;
+  };
   /**
    * Status page slugs for the public reads: `published` is the owner's published page (public by
    * design, so it names nothing of the owner's: no monitor, no marker); `unpublished` is the
@@ -57,6 +67,11 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   };
   const draft = await page(owner.user.id, slugs.unpublished, `Status ${OWNER_MARKER}`, false);
   await ds.query(`INSERT INTO status_page_monitors (status_page_id, monitor_id, position) VALUES ($1, $2, 0)`, [draft, monitor.id]);
+  const [pageIncident]: { id: number }[] = await ds.query(
+    `INSERT INTO status_page_incidents (status_page_id, title, impact, status) VALUES ($1, $2, 'minor', 'investigating') RETURNING id`,
+    [draft, `Incident ${OWNER_MARKER}`],
+  );
+  await ds.query(`INSERT INTO status_page_incident_updates (incident_id, status, message) VALUES ($1, 'investigating', $2)`, [pageIncident!.id, `Looking ${OWNER_MARKER}`]);
   await page(owner.user.id, slugs.published, 'Public status', true);
   const [window]: { id: number }[] = await ds.query(
     `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
@@ -71,13 +86,17 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, organizations: organization!.id },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, organizations: organization!.id, incidents: pageIncident!.id },
     slugs,
   };
 }
 
-/** The owner's id for a documented path's `{id}`, by the resource the path is under. */
-export function ownedIdFor(path: string, world: OwnedWorld): number | undefined {
+/**
+ * The owner's id for a documented path's `{id}`, by the resource the path is under; its
+ * `{incident_id}` (`param`) is the incident of that page.
+ */
+export function ownedIdFor(path: string, world: OwnedWorld, param?: string): number | undefined {
+  if (param === 'incident_id') return world.ids.incidents;
   // Every id under an organization's path is tried as its id: an unknown member or invitation is a 404 of its own.
   if (path.startsWith('/api/v1/organizations/{org_id}')) return world.ids.organizations;
   const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows)\/\{id\}/.exec(path)?.[1];
@@ -91,6 +110,15 @@ export function ownedIdFor(path: string, world: OwnedWorld): number | undefined 
  */
 export function publishedValueFor(path: string, world: OwnedWorld): string | undefined {
   return path === '/api/v1/public/status-pages/{slug}' ? world.slugs.published : undefined;
+}
+
+/**
+ * The unpublished resource a public read's path names: the owner's draft page's slug for an
+ * incident's public read (its `{incident_id}` is the draft page's incident, ownedIdFor). Such a
+ * read is 404 NOT_FOUND to everyone. Undefined for a path naming none.
+ */
+export function unpublishedValueFor(path: string, world: OwnedWorld): string | undefined {
+  return path === '/api/v1/public/status-pages/{slug}/incidents/{incident_id}' ? world.slugs.unpublished : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@ import { dataEnvelope, listEnvelope } from '../common-schemas';
 import { dataExample, listExample, messageExample } from '../examples';
 import { enumOf, ref, str, type JsonSchema } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec, type ResponseSpec } from '../operation';
-import { EXAMPLE_BADGE, EXAMPLE_BADGE_STATE, EXAMPLE_PUBLIC_PAGE, EXAMPLE_STATUS_PAGE } from '../status-page-schemas';
+import { EXAMPLE_BADGE, EXAMPLE_BADGE_STATE, EXAMPLE_PUBLIC_INCIDENT, EXAMPLE_PUBLIC_PAGE, EXAMPLE_STATUS_PAGE } from '../status-page-schemas';
 
 const BASE = '/api/v1/status-pages';
 const PAGE = `${BASE}/{id}`;
@@ -24,6 +24,7 @@ const update = (method: 'put' | 'patch'): OperationSpec => ({
   errors: [...notFound, 'RESOURCE_EXISTS'],
 });
 
+const incidentIdParam: ParameterSpec = { name: 'incident_id', in: 'path', description: "The incident's id", schema: str({ pattern: '^[1-9][0-9]{0,9}$', maxLength: 10 }), example: '12' };
 const slugParam: ParameterSpec = { name: 'slug', in: 'path', description: 'The page\'s slug', schema: str({ minLength: 3, maxLength: 64 }), example: 'acme' };
 // Any string is answered (a malformed token is the 404 SVG), but none longer than a path segment can be.
 /** What a badge URL grants, and how to take it back (docs/status-pages.md "Badges"). */
@@ -131,6 +132,33 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
+    path: '/api/v1/public/status-pages/{slug}/incidents/{incident_id}',
+    operationId: 'getPublicStatusPageIncident',
+    tag: 'Status pages',
+    summary: 'Read an incident of a published status page (no caller needed)',
+    description: 'The incident with its whole timeline, whatever its age. Cached for PUBLIC_CACHE_SECONDS (dropped when an operator changes it); rate limited per IP.',
+    access: 'anonymous',
+    parameters: [slugParam, incidentIdParam],
+    responses: cached('The incident', 'application/json', dataEnvelope(ref('PublicIncidentPage')), dataExample({ page: { slug: 'acme', title: 'Acme services' }, incident: EXAMPLE_PUBLIC_INCIDENT })),
+    // NOT_FOUND: an unknown or unpublished page, an incident of another page, or none.
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  },
+  {
+    method: 'get',
+    path: '/status/{slug}/incidents/{incident_id}',
+    operationId: 'viewStatusPageIncident',
+    tag: 'Status pages',
+    summary: "An incident's own page, as HTML",
+    description: 'Server-rendered, no script: the incident and its whole timeline, with a link back to the page.',
+    access: 'anonymous',
+    parameters: [slugParam, incidentIdParam],
+    responses: {
+      ...cached('The incident', 'text/html', html),
+      404: { description: 'Unknown or unpublished page, or no such incident on it: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
+    },
+  },
+  {
+    method: 'get',
     path: '/status/{slug}',
     operationId: 'viewStatusPage',
     tag: 'Status pages',
@@ -143,6 +171,23 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
       404: { description: 'Unknown or unpublished slug, or one holding a malformed percent-escape: an HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
     },
   },
+  ...(['atom', 'rss'] as const).map(
+    (kind): OperationSpec => ({
+      method: 'get',
+      path: `/status/{slug}/feed.${kind}`,
+      operationId: kind === 'atom' ? 'getStatusPageAtomFeed' : 'getStatusPageRssFeed',
+      tag: 'Status pages',
+      summary: `The page's ${kind === 'atom' ? 'Atom (RFC 4287)' : 'RSS 2.0'} feed`,
+      description:
+        'One entry per update of each incident the page shows (open, or started in the last 90 days) and one per maintenance in progress or starting within 7 days, newest first. Cached with the page.',
+      access: 'anonymous',
+      parameters: [slugParam],
+      responses: {
+        ...cached('The feed', `application/${kind}+xml`, str({ maxLength: HTML_MAX })),
+        404: { description: 'Unknown or unpublished slug: the HTML page saying so', contentType: 'text/html', schema: html, headers: ['ETag', 'Cache-Control'] },
+      },
+    }),
+  ),
   {
     method: 'get',
     path: STATUS_PAGE_CSS_PATH,

@@ -20,6 +20,10 @@ const ACTIONS: Record<AuditAction, true> = {
   'status_page.create': true,
   'status_page.update': true,
   'status_page.delete': true,
+  'status_page_incident.create': true,
+  'status_page_incident.update': true,
+  'status_page_incident.delete': true,
+  'status_page_incident.post_update': true,
   'maintenance_window.create': true,
   'maintenance_window.update': true,
   'maintenance_window.delete': true,
@@ -48,6 +52,7 @@ const ACTIONS: Record<AuditAction, true> = {
 const RESOURCE_TYPES: Record<AuditResourceType, string> = {
   monitor: 'Monitor',
   status_page: 'Status page',
+  status_page_incident: 'Status page incident',
   maintenance_window: 'Maintenance window',
   badge: 'Badge',
   agent: 'Agent',

@@ -1,0 +1,88 @@
+import type { IncidentImpact, IncidentStatus } from '../status-page-incidents/incident.dto';
+import { escapeMarkup as e } from './html-escape';
+import type { IncidentDay, MaintenanceNotice, PublicIncident } from './public-page-sections';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `2026-11-25` → `25 Nov 2026`: the same in every locale, as the page is the same for everyone. */
+export function dayLabel(date: string): string {
+  const [y, m, d] = date.split('-');
+  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
+}
+
+/** An instant as `25 Nov 2026 10:05 UTC` in a `<time>` element. */
+export const timeOf = (iso: string): string => `<time datetime="${e(iso)}">${dayLabel(iso.slice(0, 10))} ${iso.slice(11, 16)} UTC</time>`;
+
+export const STATUS_LABEL: Record<IncidentStatus, string> = {
+  investigating: 'Investigating',
+  identified: 'Identified',
+  monitoring: 'Monitoring',
+  resolved: 'Resolved',
+};
+
+export const IMPACT_LABEL: Record<IncidentImpact, string> = {
+  none: 'No impact',
+  minor: 'Minor impact',
+  major: 'Major impact',
+  critical: 'Critical impact',
+};
+
+/** The link of an incident's own page, relative to the host the page was read on. */
+export const incidentPath = (slug: string, id: number): string => `/status/${encodeURIComponent(slug)}/incidents/${id}`;
+
+/**
+ * An incident with its timeline, newest update first. Each update's message is the HTML of the
+ * Markdown subset (incident-markdown.ts), which escapes everything else; all other text is escaped here.
+ */
+export function incidentArticle(slug: string, incident: PublicIncident, headingLevel: 2 | 3): string {
+  const heading = `incident-${incident.id}`;
+  const h = `h${headingLevel}`;
+  const affects = incident.monitors.length > 0 ? ` · Affects ${e(incident.monitors.join(', '))}` : '';
+  const updates = incident.updates
+    .map(
+      (
+        u,
+      ) => `<li class="update"><p class="update-head"><strong class="status-${u.status}">${STATUS_LABEL[u.status]}</strong> ${timeOf(u.created_at)}</p>
+<div class="update-body">${u.message_html}</div></li>`,
+    )
+    .join('\n');
+  return `<article class="incident impact-${incident.impact}" aria-labelledby="${heading}">
+<${h} id="${heading}"><a href="${e(incidentPath(slug, incident.id))}">${e(incident.title)}</a></${h}>
+<p class="incident-meta">${IMPACT_LABEL[incident.impact]}${affects} · Started ${timeOf(incident.started_at)}${incident.resolved_at ? ` · Resolved ${timeOf(incident.resolved_at)}` : ''}</p>
+<ol class="timeline" aria-label="${e(`Updates of ${incident.title}`)}">
+${updates}
+</ol>
+</article>`;
+}
+
+const NOTICE_LABEL: Record<MaintenanceNotice['status'], string> = { in_progress: 'In progress', scheduled: 'Scheduled' };
+
+/** Maintenance in progress and scheduled within 7 days; nothing when there is none. */
+export function maintenanceSection(notices: readonly MaintenanceNotice[]): string {
+  if (notices.length === 0) return '';
+  const items = notices.map(
+    (n) => `<li class="notice notice-${n.status}"><p><strong>${NOTICE_LABEL[n.status]}</strong>: ${e(n.name)}</p>
+<p class="notice-meta">${timeOf(n.starts_at)} to ${timeOf(n.ends_at)}${n.monitors.length > 0 ? ` · ${e(n.monitors.join(', '))}` : ''}</p></li>`,
+  );
+  return `<section class="maintenance" aria-labelledby="maintenance"><h2 id="maintenance">Maintenance</h2><ul>${items.join('\n')}</ul></section>`;
+}
+
+/** The 90 days of incidents: each day that has some, with its incidents linking to their pages. */
+export function pastIncidentsSection(slug: string, days: readonly IncidentDay[]): string {
+  const withIncidents = days.filter((d) => d.incidents.length > 0);
+  const body =
+    withIncidents.length === 0
+      ? '<p class="none">No incidents in the last 90 days.</p>'
+      : withIncidents
+          .map(
+            (d) => `<h3>${dayLabel(d.date)}</h3>
+<ul>${d.incidents
+              .map(
+                (i) =>
+                  `<li><a href="${e(incidentPath(slug, i.id))}">${e(i.title)}</a> <span class="incident-meta">${IMPACT_LABEL[i.impact]} · ${STATUS_LABEL[i.status]}</span></li>`,
+              )
+              .join('')}</ul>`,
+          )
+          .join('\n');
+  return `<section class="past-incidents" aria-labelledby="past-incidents"><h2 id="past-incidents">Past incidents</h2>\n${body}\n</section>`;
+}
