@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   'agent.validate',
   'token.create',
   'token.revoke',
+  'channel.create',
+  'channel.update',
+  'channel.delete',
   'notification.acknowledge',
   'notification.resolve',
   // Reserved for the organizations routes (docs/organizations.md).
@@ -53,6 +56,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'badge',
   'agent',
   'token',
+  'channel',
   'notification',
   'organization',
   'member',

@@ -14,6 +14,8 @@ import { OUTSIDE_OPERATIONS } from './paths/operations';
 import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
+import { CHANNEL_OPERATIONS } from './paths/channels';
+import { channelSchemas } from './channel-schemas';
 import { ORGANIZATION_OPERATIONS } from './paths/organizations';
 import { organizationSchemas } from './organization-schemas';
 import { maintenanceWindowSchemas } from './maintenance-window-schemas';
@@ -41,6 +43,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...ACCOUNT_OPERATIONS,
   ...STATUS_PAGE_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
+  ...CHANNEL_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
   ...ORGANIZATION_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
@@ -55,6 +58,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Preferences', description: 'Per-user settings' },
   { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Maintenance windows', description: 'Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md)' },
+  { name: 'Channels', description: 'Notification channels set up once and attached to monitors (docs/channels.md)' },
   { name: 'Organizations', description: 'Organizations, their members, invitations and audit log: who shares the monitors, with which role, and who changed what (docs/organizations.md, docs/audit-log.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
@@ -115,7 +119,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas(), organizationSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), channelSchemas(), auditSchemas(), organizationSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {
