@@ -1794,6 +1794,8 @@ export interface components {
             webhook_secret_set: boolean;
             /** @description The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret */
             webhook_secret?: string;
+            /** @description The organization's channels this monitor's alerts go to, ascending; a new monitor starts with the default ones (docs/channels.md) */
+            channel_ids: number[];
             alert_on_recovery: boolean;
             /**
              * Format: int32
@@ -2652,6 +2654,7 @@ export interface components {
              * @example https://ops.example.com/hooks/uptime
              */
             webhook_url?: string | null;
+            channel_ids?: number[];
             alert_on_recovery?: boolean;
             /**
              * Format: int32
@@ -5591,6 +5594,9 @@ export interface operations {
                      *         "webhook_enabled": true,
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
+                     *         "channel_ids": [
+                     *           7
+                     *         ],
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2,
                      *         "reminder_interval_minutes": 30,
@@ -5672,6 +5678,9 @@ export interface operations {
                      *         "webhook_enabled": true,
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
+                     *         "channel_ids": [
+                     *           7
+                     *         ],
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2,
                      *         "reminder_interval_minutes": 30,
@@ -5963,6 +5972,9 @@ export interface operations {
                      *         "webhook_enabled": true,
                      *         "webhook_url": "https://ops.example.com/hooks/uptime",
                      *         "webhook_secret_set": true,
+                     *         "channel_ids": [
+                     *           7
+                     *         ],
                      *         "alert_on_recovery": true,
                      *         "alert_threshold": 2,
                      *         "reminder_interval_minutes": 30,

@@ -187,3 +187,39 @@ describe('key rotation', () => {
     expect(await resealChannelSecrets(rotating.ds, new SecretKeyring(newKey, OLD_KEY))).toBe(0);
   });
 });
+
+describe('monitors and their channels', () => {
+  const newMonitor = async (): Promise<number> => {
+    const res = await request(h.app).post('/api/v1/monitors').set('Authorization', auth).send({ name: 'Site', url: 'http://127.0.0.1:9/', type: 'http' });
+    expect(res.status).toBe(201);
+    return res.body.data.id as number;
+  };
+
+  it('gives a new monitor the channels marked default, and only those', async () => {
+    const byDefault = await create({ name: 'Default', type: 'email', config: { recipients: ['a@example.com'] }, is_default: true });
+    await create({ name: 'Not default', type: 'email', config: { recipients: ['b@example.com'] } });
+    await create({ name: 'Other organization', type: 'email', config: { recipients: ['c@example.com'] }, is_default: true }, otherAuth);
+    const id = await newMonitor();
+    const settings = await request(h.app).get(`/api/v1/monitors/${id}/alerts`).set('Authorization', auth);
+    expect(settings.status).toBe(200);
+    expect(settings.body.data.channel_ids).toEqual([byDefault.id]);
+  });
+
+  it('replaces the channels with channel_ids, and refuses another organization’s naming channel_ids', async () => {
+    const a = await create({ name: 'A', type: 'email', config: { recipients: ['a@example.com'] } });
+    const b = await create({ name: 'B', type: 'email', config: { recipients: ['b@example.com'] } });
+    const foreign = await create({ name: 'Foreign', type: 'email', config: { recipients: ['f@example.com'] } }, otherAuth);
+    const id = await newMonitor();
+    const put = (channelIds: number[]) => request(h.app).put(`/api/v1/monitors/${id}/alerts`).set('Authorization', auth).send({ channel_ids: channelIds });
+    const res = await put([b.id, a.id]);
+    expect(res.status).toBe(200);
+    expect(res.body.data.channel_ids).toEqual([a.id, b.id].sort((x, y) => x - y));
+    const refused = await put([a.id, foreign.id]);
+    expectError(refused, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(refused.body.error.details)).toEqual(['channel_ids']);
+    expect((await put([])).body.data.channel_ids).toEqual([]);
+    // The old fields still write the monitor's own settings beside the channels.
+    const old = await request(h.app).put(`/api/v1/monitors/${id}/alerts`).set('Authorization', auth).send({ email_recipients: ['old@example.com'], channel_ids: [a.id] });
+    expect(old.body.data).toMatchObject({ email_recipients: ['old@example.com'], channel_ids: [a.id] });
+  });
+});

@@ -95,3 +95,30 @@ export async function sealedChannelsAfter(db: Db, afterId: number, limit: number
 export async function replaceSealedSecrets(em: EntityManager, id: number, previous: string, sealed: string): Promise<boolean> {
   return (await queryAffected(em, `UPDATE channels SET sealed_secrets = $3 WHERE id = $1 AND sealed_secrets = $2`, [id, previous, sealed])) > 0;
 }
+
+/** The channels attached to the monitor, id order. */
+export async function channelIdsOfMonitor(db: Db, monitorId: number): Promise<number[]> {
+  const rows: { channel_id: number }[] = await db.query(`SELECT channel_id FROM monitor_channels WHERE monitor_id = $1 ORDER BY channel_id`, [monitorId]);
+  return rows.map((r) => r.channel_id);
+}
+
+/** Those of `ids` that are not the organization's channels; the organization's stay locked against deletion until the transaction ends. */
+export async function foreignChannelIds(em: EntityManager, organizationId: number, ids: number[]): Promise<number[]> {
+  const own: { id: number }[] = await em.query(`SELECT id FROM channels WHERE organization_id = $1 AND id = ANY($2) FOR SHARE`, [organizationId, ids]);
+  const owned = new Set(own.map((r) => r.id));
+  return ids.filter((id) => !owned.has(id));
+}
+
+/** Replaces the monitor's channels. */
+export async function setMonitorChannels(em: EntityManager, monitorId: number, channelIds: number[]): Promise<void> {
+  await em.query(`DELETE FROM monitor_channels WHERE monitor_id = $1`, [monitorId]);
+  await em.query(`INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $1, unnest($2::int[])`, [monitorId, channelIds]);
+}
+
+/** Attaches the organization's default channels to its new monitor. */
+export async function attachDefaultChannels(em: EntityManager, organizationId: number, monitorId: number): Promise<void> {
+  await em.query(
+    `INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $2, id FROM channels WHERE organization_id = $1 AND is_default ON CONFLICT DO NOTHING`,
+    [organizationId, monitorId],
+  );
+}
