@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
-import type { DataSource } from '@uptime/db';
+import { loadSecretKeyring, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import {
   closeRedis,
@@ -71,6 +71,8 @@ function deliveryOptionsOf(deps: NotifierDeps, metrics: ServiceMetrics) {
     logger,
     metrics,
     leaseMs: config.deliveryLeaseMs,
+    // Opens channel secrets; in production a missing SECRETS_KEY stops the notifier here.
+    keyring: loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line)),
   };
 }
 

@@ -10,6 +10,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   `secret_fields` names the ones set, so an answer says `<field>_set` without opening the box.
  *   `type` lists every type the product names, so adding a sender needs no migration.
  * - `monitor_channels`: which channels a monitor's alerts go to. Deleting either side detaches.
+ * - `notification_deliveries.channel_id`: the channel a delivery goes through (null: the monitor's own settings).
  *
  * A channel written without `organization_id` lands in its creator's personal organization, by
  * the same trigger function as the other tenant tables.
@@ -43,9 +44,13 @@ export class Channels1796517718261 implements MigrationInterface {
         PRIMARY KEY (monitor_id, channel_id)
       )`);
     await q.query(`CREATE INDEX monitor_channels_channel_idx ON monitor_channels (channel_id)`);
+    // A delivery to a channel names it; its recipient is then an address (email) or
+    // `channel:<id>`, never the channel's secret URL.
+    await q.query(`ALTER TABLE notification_deliveries ADD COLUMN channel_id integer REFERENCES channels (id) ON DELETE SET NULL`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE notification_deliveries DROP COLUMN channel_id`);
     await q.query(`DROP TABLE monitor_channels`);
     await q.query(`DROP TABLE channels`);
   }
