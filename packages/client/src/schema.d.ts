@@ -1084,6 +1084,26 @@ export interface paths {
         patch: operations["updateChannel"];
         trace?: never;
     };
+    "/api/v1/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message through a channel now
+         * @description As the monitor test send: answers once every attempt finished, or after 15 s with what finished by then (the rest pending). Each message is attempted once. At most 5 a minute per channel (429 with Retry-After); 503 when no notifier took the test within 15 s. A Slack or webhook channel shows as recipient `channel:<id>`.
+         */
+        post: operations["sendChannelTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organizations/{org_id}/audit-log": {
         parameters: {
             query?: never;
@@ -3262,7 +3282,7 @@ export interface components {
              * @description `<resource type>.<verb>`
              * @enum {string}
              */
-            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             /** @enum {string} */
             resource_type: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "channel" | "notification" | "organization" | "member" | "invitation";
             /** @description The resource's id (a badge's: its monitor's) */
@@ -10395,6 +10415,69 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    sendChannelTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The channel's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "deliveries": [
+                     *           {
+                     *             "channel": "slack",
+                     *             "recipient": "channel:7",
+                     *             "status": "sent",
+                     *             "attempts": 1,
+                     *             "last_attempt_at": "2026-11-22T10:00:00.100Z",
+                     *             "sent_at": "2026-11-22T10:00:00.400Z",
+                     *             "error": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AlertTestResult"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.CHANNEL_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
@@ -10409,7 +10492,7 @@ export interface operations {
                 resource_type?: "monitor" | "status_page" | "maintenance_window" | "badge" | "agent" | "token" | "channel" | "notification" | "organization" | "member" | "invitation";
                 /** @description Only entries of this resource (with resource_type, one resource) */
                 resource_id?: string;
-                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             };
             header?: never;
             path: {

@@ -97,7 +97,7 @@ function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, 
   v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/maintenance-windows', maintenanceWindowsRouter(ds));
   const keyring = deps.keyring ?? loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => deps.logger.info(line));
-  v1.use('/channels', channelsRouter({ ds, keyring, allowPrivateTargets: config.allowPrivateTargets }));
+  v1.use('/channels', channelsRouter({ ...stats, queue: statusChanges, keyring, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/agents', agentsRouter({ ds, scheduler, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/alerts', alertsRouter(ds));
   v1.use('/dashboard', dashboardRouter(stats));

@@ -372,6 +372,10 @@ const CASES: Record<string, () => Promise<Prepared>> = {
     const body = { config: { recipients: ['other@example.test'] } };
     return { path: `/api/v1/channels/${id}`, body, expected: () => one('channel.update', id, fieldsOf(body)) };
   },
+  sendChannelTest: async () => {
+    const id = await channel();
+    return { path: `/api/v1/channels/${id}/test`, expected: () => one('channel.test', id) };
+  },
   deleteChannel: async () => {
     const id = await channel();
     return { path: `/api/v1/channels/${id}`, expected: () => one('channel.delete', id) };

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { SecretKeyring, SecretOpenError, type User } from '@uptime/db';
 import { resealChannelSecrets } from '../src/channels/channel-secrets';
-import { aCaller, aMonitor } from '@uptime/testing';
+import { createLogger } from '@uptime/logger';
+import { startNotifier, type Notifier } from '@uptime/notifier';
+import { aCaller, aMonitor, startFakeSlack, type FakeSlack } from '@uptime/testing';
 import { expectError, expectMeta, useApiHarness } from './support/api-harness';
 
 /** Channels as organization resources (docs/channels.md). */
@@ -221,5 +223,46 @@ describe('monitors and their channels', () => {
     // The old fields still write the monitor's own settings beside the channels.
     const old = await request(h.app).put(`/api/v1/monitors/${id}/alerts`).set('Authorization', auth).send({ email_recipients: ['old@example.com'], channel_ids: [a.id] });
     expect(old.body.data).toMatchObject({ email_recipients: ['old@example.com'], channel_ids: [a.id] });
+  });
+});
+
+describe('POST /channels/{id}/test', () => {
+  let notifier: Notifier;
+  let slack: FakeSlack;
+  beforeAll(async () => {
+    notifier = await startNotifier({ config: h.config, dataSource: h.ds, logger: createLogger({ level: 'silent', service: 'notifier-test' }) });
+  });
+  afterAll(() => notifier.close());
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+  });
+  afterEach(() => slack.close());
+
+  it('sends a test message through the channel now and answers its delivery, naming the channel and not its URL', async () => {
+    const channel = await create({ name: 'Ops Slack', type: 'slack', config: { webhook_url: slack.webhookUrl } });
+    const res = await api('post', `/${channel.id}/test`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.deliveries).toEqual([
+      { channel: 'slack', recipient: `channel:${channel.id}`, status: 'sent', attempts: 1, last_attempt_at: expect.any(String), sent_at: expect.any(String), error: null },
+    ]);
+    expect(slack.messages.map((m) => m.text)).toEqual(['Test alert through the channel Ops Slack']);
+    expect(res.text).not.toContain(slack.webhookUrl);
+  });
+
+  it('answers a failed send with its error', async () => {
+    slack.setMode({ kind: 'error' });
+    const channel = await create({ name: 'Broken Slack', type: 'slack', config: { webhook_url: slack.webhookUrl } });
+    const res = await api('post', `/${channel.id}/test`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.deliveries).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, error: expect.stringMatching(/slack answered 5\d\d/i) })]);
+  });
+
+  it('is rate limited per channel, and another organization’s channel is 404', async () => {
+    const channel = await create({ name: 'Slack', type: 'slack', config: { webhook_url: slack.webhookUrl } });
+    expectError(await api('post', `/${channel.id}/test`, otherAuth), 404, 'CHANNEL_NOT_FOUND');
+    for (let i = 0; i < 5; i += 1) expect((await api('post', `/${channel.id}/test`)).status).toBe(200);
+    const limited = await api('post', `/${channel.id}/test`);
+    expectError(limited, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 });

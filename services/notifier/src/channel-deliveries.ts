@@ -22,6 +22,12 @@ export function channelRecipients(channel: AttachedChannel): string[] {
 export function channelConfigOf(alert: AlertContext, channelId: number, keyring: SecretKeyring | undefined): Record<string, unknown> {
   const channel = alert.channels.find((c) => c.id === channelId);
   if (!channel) throw new SendError(`channel ${channelId} was detached or deleted before this delivery could be sent`, 'permanent');
+  return openChannelConfig(channel, keyring);
+}
+
+/** A channel's plain fields and its secret ones together; secrets no configured key opens are a permanent failure. */
+export function openChannelConfig(channel: AttachedChannel, keyring: SecretKeyring | undefined): Record<string, unknown> {
+  const channelId = channel.id;
   if (channel.sealed === null) return channel.config;
   if (!keyring) throw new SendError('this notifier has no SECRETS_KEY to open channel secrets with', 'permanent');
   try {

@@ -1,4 +1,5 @@
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
+import { createChannelTestProcessor } from './channel-test.processor';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
 import { loadSecretKeyring, type DataSource } from '@uptime/db';
@@ -101,6 +102,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
       // Its return value is the job's result (the deliveries), which the api waits for.
       [JobName.alertTest]: createAlertTestProcessor(delivery),
       [JobName.invitationEmail]: createInvitationEmailProcessor(delivery),
+      [JobName.channelTest]: createChannelTestProcessor(delivery),
     },
     // How long finished jobs stay in Redis is the catalog's (job-catalog.ts), set on each job.
     { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'channel.create',
   'channel.update',
   'channel.delete',
+  'channel.test',
   'notification.acknowledge',
   'notification.resolve',
   // Reserved for the organizations routes (docs/organizations.md).

@@ -6,10 +6,11 @@ import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { parseChannelCreate, parseChannelPatch } from './channel-input';
 import { toChannelResponse, toSavedChannelResponse } from './channel.presenter';
-import { createChannel, deleteChannel, getChannel, listChannels, updateChannelFields, type ChannelDeps } from './channels.service';
+import { TestRateLimitedError, type AlertTestDeps } from '../monitors/alert-test.service';
+import { createChannel, deleteChannel, getChannel, listChannels, sendChannelTest, updateChannelFields, type ChannelDeps } from './channels.service';
 
 /** `/channels`: the organization's notification channels (docs/channels.md). */
-export function channelsRouter(deps: ChannelDeps): Router {
+export function channelsRouter(deps: ChannelDeps & AlertTestDeps): Router {
   const router = Router();
 
   router.post('/', async (req, res) => {
@@ -38,6 +39,15 @@ export function channelsRouter(deps: ChannelDeps): Router {
   router.delete('/:id', async (req, res) => {
     const detached = await deleteChannel(deps.ds, callerOf(req).organizationId, parseId(req.params.id, 'channel'), auditActorOf(req));
     sendMessage(res, `Channel deleted; detached from ${detached} monitor${detached === 1 ? '' : 's'}`, { detached_monitors: detached });
+  });
+
+  router.post('/:id/test', async (req, res) => {
+    try {
+      sendData(res, await sendChannelTest(deps, callerOf(req).organizationId, parseId(req.params.id, 'channel'), auditActorOf(req)));
+    } catch (err) {
+      if (err instanceof TestRateLimitedError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      throw err;
+    }
   });
 
   return router;

@@ -4,6 +4,8 @@ import type { DataSource, SecretKeyring, StoredChannelConfig } from '@uptime/db'
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { generateWebhookSecret } from '../monitors/alert-settings.service';
+import { awaitTestResult, takeTestSlot, type AlertTestDeps } from '../monitors/alert-test.service';
+import { enqueue, JOBS, type AlertTestResult, type ChannelTestJob } from '@uptime/queues';
 import { checkConfig, type ChannelInputRules } from './channel-input';
 import type { ChannelFieldsDto, NewChannel } from './channel.dto';
 import { attachToAllMonitors, deleteOwnChannel, insertChannel, listOwnChannels, readOwnChannel, updateChannel, type ChannelRow } from './channels.repository';
@@ -94,4 +96,15 @@ export async function deleteChannel(ds: DataSource, organizationId: number, id: 
     await recordAudit(em, { organizationId, actor, action: 'channel.delete', resourceId: id });
     return detached;
   });
+}
+
+/** `POST /channels/{id}/test`: a test message through the channel now, answered as the monitor's test send is. */
+export async function sendChannelTest(deps: ChannelDeps & AlertTestDeps, organizationId: number, id: number, actor: AuditActor): Promise<AlertTestResult> {
+  await getChannel(deps.ds, organizationId, id);
+  await takeTestSlot(deps, `channel-${id}`, 'channel');
+  // Nothing changes, but a message goes out: the log records who asked (docs/audit-log.md).
+  await deps.ds.transaction((em) => recordAudit(em, { organizationId, actor, action: 'channel.test', resourceId: id }));
+  const data: ChannelTestJob = { channelId: id };
+  const added = await enqueue(deps.queue, JOBS.channelTest, data);
+  return awaitTestResult(deps.queue, added.id);
 }

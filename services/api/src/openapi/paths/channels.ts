@@ -67,4 +67,24 @@ export const CHANNEL_OPERATIONS: OperationSpec[] = [
     },
     errors: [...notFound],
   },
+  {
+    method: 'post',
+    path: `${CHANNEL}/test`,
+    operationId: 'sendChannelTest',
+    tag: TAG,
+    summary: 'Send a test message through a channel now',
+    description:
+      'As the monitor test send: answers once every attempt finished, or after 15 s with what finished by then (the rest pending). Each message is attempted once. At most 5 a minute per channel (429 with Retry-After); 503 when no notifier took the test within 15 s. A Slack or webhook channel shows as recipient `channel:<id>`.',
+    parameters: [id],
+    responses: {
+      200: {
+        description: 'The test deliveries',
+        schema: dataEnvelope(ref('AlertTestResult')),
+        example: dataExample({
+          deliveries: [{ channel: 'slack', recipient: 'channel:7', status: 'sent', attempts: 1, last_attempt_at: '2026-11-22T10:00:00.100Z', sent_at: '2026-11-22T10:00:00.400Z', error: null }],
+        }),
+      },
+    },
+    errors: [...notFound],
+  },
 ];

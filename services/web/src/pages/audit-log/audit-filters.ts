@@ -36,6 +36,7 @@ const ACTIONS: Record<AuditAction, true> = {
   'channel.create': true,
   'channel.update': true,
   'channel.delete': true,
+  'channel.test': true,
   'notification.acknowledge': true,
   'notification.resolve': true,
   'organization.create': true,
