@@ -6,6 +6,17 @@ import { uniqueAddresses } from './recipients';
 /** The recipient recorded on a delivery through a channel other than email: the channel, never its URL. */
 export const channelRecipient = (channelId: number): string => `channel:${channelId}`;
 
+/**
+ * The channel a delivery goes through: its `channel_id`, or, once the channel was deleted (the
+ * column is then null), the id its `channel:<id>` recipient still names; null for the monitor's
+ * own settings.
+ */
+export function channelIdOf(target: { channelId: number | null; recipient: string }): number | null {
+  if (target.channelId !== null) return target.channelId;
+  const named = /^channel:(\d+)$/.exec(target.recipient);
+  return named ? Number(named[1]) : null;
+}
+
 export const isDeliveryChannel = (type: string): type is DeliveryChannel => (DELIVERY_CHANNELS as readonly string[]).includes(type);
 
 /** An email channel's addresses, each once. */

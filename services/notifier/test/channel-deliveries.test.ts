@@ -65,13 +65,16 @@ describe('deliveries through attached channels', () => {
     expect(JSON.stringify(deliveries)).not.toContain(SIGNING_KEY);
   });
 
-  it('fails a delivery permanently, sending nothing, once its channel was detached between attempts', async () => {
+  it.each([
+    ['detached', 'DELETE FROM monitor_channels WHERE channel_id = $1'],
+    ['deleted', 'DELETE FROM channels WHERE id = $1'],
+  ])('fails a delivery permanently, sending nothing, once its channel was %s between attempts', async (_what, sql) => {
     const down = await aMonitorThatWentDown(bed.ds, { monitor: { emailEnabled: false } });
     const channel = await attachedChannel(bed.ds, down.monitor.id, 'slack', {}, { webhook_url: slack.webhookUrl });
     const processor = bed.processor(undefined, { keyring });
     slack.setMode({ kind: 'error' });
     await expect(processor(down.offline)).rejects.toThrow(/will retry/);
-    await bed.ds.query(`DELETE FROM monitor_channels WHERE channel_id = $1`, [channel]);
+    await bed.ds.query(sql, [channel]);
     slack.setMode({ kind: 'ok' });
     await bed.ds.query(`UPDATE notification_deliveries SET next_attempt_at = now()`);
     await processor(down.offline);

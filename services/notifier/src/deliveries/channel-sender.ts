@@ -1,5 +1,5 @@
 import type { DataSource, DeliveryChannel, SecretKeyring } from '@uptime/db';
-import { channelConfigOf, configString } from '../channel-deliveries';
+import { channelConfigOf, channelIdOf, configString } from '../channel-deliveries';
 import type { AddressPolicy } from '@uptime/probe';
 import type { EmailChannel } from '../channels/email-channel';
 import { SendError } from '../channels/send-error';
@@ -40,9 +40,10 @@ export function emailSender(channel: EmailChannel, mailFrom: string): ChannelSen
 export function slackSender(appUrl: string, addressPolicy: AddressPolicy, keyring?: SecretKeyring): ChannelSender {
   return {
     // A channel's URL stays sealed: its back-off is the channel's own.
-    providerOf: (target) => (target.channelId === null ? slackProvider(target.recipient) : `slack:${target.recipient}`),
+    providerOf: (target) => (channelIdOf(target) === null ? slackProvider(target.recipient) : `slack:${target.recipient}`),
     send: (target, alert) => {
-      const url = target.channelId === null ? target.recipient : configString(channelConfigOf(alert, target.channelId, keyring), 'webhook_url');
+      const channelId = channelIdOf(target);
+      const url = channelId === null ? target.recipient : configString(channelConfigOf(alert, channelId, keyring), 'webhook_url');
       return postToSlack(url, kindOf(alert).slack(target, alert, appUrl), addressPolicy);
     },
   };
@@ -51,11 +52,12 @@ export function slackSender(appUrl: string, addressPolicy: AddressPolicy, keyrin
 /** Webhook: the signed event to the URL recorded on the delivery, signed with the monitor's key now. */
 export function webhookSender(db: DataSource, addressPolicy: AddressPolicy, keyring?: SecretKeyring): ChannelSender {
   return {
-    providerOf: (target) => (target.channelId === null ? webhookProvider(target.recipient) : `webhook:${target.recipient}`),
+    providerOf: (target) => (channelIdOf(target) === null ? webhookProvider(target.recipient) : `webhook:${target.recipient}`),
     send: async (target, alert) => {
-      if (target.channelId !== null) {
+      const channelId = channelIdOf(target);
+      if (channelId !== null) {
         // Through a channel: its URL and its own signing key.
-        const config = channelConfigOf(alert, target.channelId, keyring);
+        const config = channelConfigOf(alert, channelId, keyring);
         const payload = await composeAlertWebhook(db.manager, target, alert);
         await postWebhook({ url: configString(config, 'url'), secret: configString(config, 'secret'), deliveryId: target.deliveryUid, payload, addressPolicy });
         return;
