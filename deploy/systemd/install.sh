@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs uptime as a system service on Debian or Ubuntu, from the checkout this script is in:
 # a copy of its files in /opt/uptime (owned by root), the system user `uptime`, the settings in
-# /etc/uptime/uptime.env (made once, with a random SESSION_SECRET), and deploy/systemd/uptime.service,
+# /etc/uptime/uptime.env (made once, with a random SESSION_SECRET and SECRETS_KEY), and deploy/systemd/uptime.service,
 # enabled and started. Run it again after `git pull` in your checkout to update: the new copy
 # replaces the old one and the service restarts. docs/operations.md, "A system service", walks
 # through it.
@@ -73,6 +73,8 @@ if [[ ! -f "$CONFIG_DIR/uptime.env" ]]; then
 # Settings of the uptime service (docs/configuration.md); \`systemctl restart uptime\` applies them.
 # The unit sets NODE_ENV=production, DATA_DIR=/var/lib/uptime and LOG_FORMAT=json.
 SESSION_SECRET=$("$NODE" -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))')
+# Seals channel secrets in the database (docs/channels.md): keep it with your backups.
+SECRETS_KEY=$("$NODE" -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))')
 # Behind a TLS reverse proxy on this machine (Caddy, nginx): keep HOST=127.0.0.1, set PUBLIC_URL to
 # https://your.domain and TRUST_PROXY=loopback. To try it over plain HTTP from another machine:
 # HOST=0.0.0.0, PUBLIC_URL=http://<this machine's address>:3000 and REQUIRE_HTTPS=false.

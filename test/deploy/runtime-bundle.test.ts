@@ -60,6 +60,7 @@ describe('the api runtime bundle (the image contents, without Docker)', () => {
         REDIS_URL: process.env.REDIS_URL,
         QUEUE_PREFIX: process.env.QUEUE_PREFIX,
         SESSION_SECRET: 'bundle-test-secret-0123456789',
+        SECRETS_KEY: 'b'.repeat(64),
         REQUIRE_HTTPS: 'false',
         LOG_LEVEL: 'warn',
       },

@@ -75,6 +75,7 @@ describe('uptime.service, run as systemd runs it', () => {
       DATA_DIR: stateDir,
       // What /etc/uptime/uptime.env holds after install.sh.
       SESSION_SECRET: 'a'.repeat(64),
+      SECRETS_KEY: 'c'.repeat(64),
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,

@@ -63,6 +63,12 @@ export interface Config {
     readonly databaseUrlSet: boolean;
     readonly redisUrlSet: boolean;
   };
+  /**
+   * The keys that seal channel secrets in Postgres (docs/channels.md, "Secrets at rest"):
+   * SECRETS_KEY seals and opens, SECRETS_KEY_PREVIOUS only opens, while a rotation re-seals.
+   * Unset outside production: a key made once and kept in the data directory.
+   */
+  readonly secrets: { readonly key?: string; readonly previousKey?: string };
   readonly resultRetentionDays: number;
   /** AUDIT_RETENTION_DAYS: audit log entries older than this are deleted by the API's maintenance job (docs/audit-log.md). */
   readonly auditRetentionDays: number;

@@ -2,6 +2,9 @@ import 'reflect-metadata';
 import { IsBooleanString, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { Type } from 'class-transformer';
 
+/** A 32-byte key: 64 hex digits, or base64 (standard or URL-safe) of 32 bytes. */
+const SECRETS_KEY_FORMAT = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
+
 const URL_OPTS = { require_tld: false, require_protocol: true } as const;
 
 /** The raw environment, exactly as named in docs/configuration.md. Unset values are undefined. */
@@ -55,6 +58,8 @@ export class Env {
   @IsOptional() @IsString() WEB_DIST_DIR?: string;
   @IsOptional() @IsIn(['json', 'pretty']) LOG_FORMAT?: string;
   @IsOptional() @IsString() DATA_DIR?: string;
+  @IsOptional() @Matches(SECRETS_KEY_FORMAT, { message: 'must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)' }) SECRETS_KEY?: string;
+  @IsOptional() @Matches(SECRETS_KEY_FORMAT, { message: 'must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)' }) SECRETS_KEY_PREVIOUS?: string;
   @IsOptional() @IsString() EMBEDDED_POSTGRES_DIR?: string;
   // Tests only: the default addresses that `pnpm start` probes, pointed at closed ports so a test
   // sees what a machine without Postgres or Redis sees (docs/configuration.md).

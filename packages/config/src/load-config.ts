@@ -117,6 +117,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       databaseUrlSet: env.DATABASE_URL !== undefined,
       redisUrlSet: env.REDIS_URL !== undefined,
     },
+    secrets: { key: env.SECRETS_KEY, previousKey: env.SECRETS_KEY_PREVIOUS },
     resultRetentionDays: env.RESULT_RETENTION_DAYS ?? 90,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS ?? 90,
     healthPort: env.HEALTH_PORT,

@@ -15,3 +15,5 @@ export { DataSource, type EntityManager, type Repository } from 'typeorm';
 export * from './entity-rows';
 export * from './batch-transaction';
 export * from './organization-roles';
+export * from './secrets';
+export * from './channels';

@@ -30,6 +30,7 @@ const NOT_FOUND_CODES = {
   organization: 'ORGANIZATION_NOT_FOUND',
   member: 'MEMBER_NOT_FOUND',
   invitation: 'INVITATION_NOT_FOUND',
+  channel: 'CHANNEL_NOT_FOUND',
   route: 'NOT_FOUND',
 } as const satisfies Record<string, ErrorCode>;
 

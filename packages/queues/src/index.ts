@@ -6,6 +6,7 @@ export * from './run-check.job';
 export * from './compact-check';
 export * from './status-changed.job';
 export * from './alert-test.job';
+export * from './channel-test.job';
 export * from './invitation-email.job';
 export * from './parse-job';
 export * from './redis-connection';

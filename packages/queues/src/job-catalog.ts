@@ -1,5 +1,6 @@
 import type { BackoffOptions, JobsOptions, KeepJobs } from 'bullmq';
 import { AlertTestJob } from './alert-test.job';
+import { ChannelTestJob } from './channel-test.job';
 import { InvitationEmailJob } from './invitation-email.job';
 import { QueueName } from './queue-names';
 import { RunCheckJob } from './run-check.job';
@@ -82,6 +83,15 @@ export const JOBS = {
     // Its link is a credential: nothing keeps it once sent, and a failed one only an hour.
     retention: { completed: true, failed: { age: 3600 } },
   }),
+  /** A test send through one channel; the api waits for its result (`POST /channels/{id}/test`). */
+  channelTest: defineJob({
+    queue: QueueName.statusChanges,
+    name: 'channel-test',
+    payload: ChannelTestJob,
+    // Never retried, as alert-test: the caller is waiting.
+    attempts: 1,
+    retention: { completed: { age: 3600 }, failed: { age: 3600 } },
+  }),
 } as const;
 
 /** Any job of the catalog. */
@@ -96,6 +106,7 @@ export const JobName = {
   statusChanged: JOBS.statusChanged.name,
   alertTest: JOBS.alertTest.name,
   invitationEmail: JOBS.invitationEmail.name,
+  channelTest: JOBS.channelTest.name,
 } as const;
 
 /** The catalog's jobs of one queue. */

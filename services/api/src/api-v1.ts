@@ -26,6 +26,8 @@ import { preferencesRouter } from './preferences/preferences.routes';
 import { agentsRouter } from './agents/agents.routes';
 import { monitorAgentsRouter } from './monitors/monitor-agents.routes';
 import { statusPagesRouter } from './status-pages/status-pages.routes';
+import { loadSecretKeyring } from '@uptime/db';
+import { channelsRouter } from './channels/channels.routes';
 import { maintenanceWindowsRouter } from './maintenance-windows/maintenance-windows.routes';
 import { badgesRouter } from './badges/badges.routes';
 import { alertChannelsRouter } from './monitors/alert-channels.routes';
@@ -94,6 +96,8 @@ function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, 
   v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/maintenance-windows', maintenanceWindowsRouter(ds));
+  const keyring = deps.keyring ?? loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => deps.logger.info(line));
+  v1.use('/channels', channelsRouter({ ...stats, queue: statusChanges, keyring, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/agents', agentsRouter({ ds, scheduler, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/alerts', alertsRouter(ds));
   v1.use('/dashboard', dashboardRouter(stats));

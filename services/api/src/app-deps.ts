@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
-import type { DataSource } from '@uptime/db';
+import type { DataSource, SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ReadinessChecker, ServiceMetrics } from '@uptime/observability';
 import type { MonitorScheduler } from '@uptime/queues';
@@ -25,6 +25,8 @@ export interface AppDeps {
    * /healthz and /readyz is a 503. Default: already.
    */
   started?: Promise<void>;
+  /** Seals channel secrets (default: loadSecretKeyring() from the config; docs/channels.md). */
+  keyring?: SecretKeyring;
   /** Sees every answer (the tests check each one against the OpenAPI document). */
   responseInspector?: ResponseInspector;
 }

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Express } from 'express';
 import type { Config } from '@uptime/config';
-import { createDataSource, type DataSource } from '@uptime/db';
+import { createDataSource, loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, createRequestRedisConnection, MonitorScheduler } from '@uptime/queues';
@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { createApiServer } from './http/server-limits';
 import { startScheduleReconciler } from './schedule-reconciler';
 import { startMaintenanceJob } from './maintenance/maintenance-job';
+import { resealChannelSecrets } from './channels/channel-secrets';
 
 export interface ApiDeps {
   config: Config;
@@ -45,9 +46,11 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   const redis = createRedisConnection(config.redis.url, 'uptime-api');
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
   scheduler.queue.on('error', (err) => logger.warn({ error: err.message }, 'queue connection error'));
+  // Before anything connects: in production a missing SECRETS_KEY is a start error of its own.
+  const keyring = loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line));
   const requests = openRequestPath(config, logger, databaseReady);
-  const app = createApp({ config, dataSource: requests.dataSource, redis: requests.redis, scheduler: requests.scheduler, logger, metrics, started: requests.ready });
-  const background = startBackgroundJobsWhenReady({ config, dataSource, scheduler, redis, logger }, databaseReady);
+  const app = createApp({ config, dataSource: requests.dataSource, redis: requests.redis, scheduler: requests.scheduler, logger, metrics, started: requests.ready, keyring });
+  const background = startBackgroundJobsWhenReady({ config, dataSource, scheduler, redis, logger, keyring }, databaseReady);
   // The background jobs stop before their connections go (the database may be open already).
   const stopStarting = (reason: string): void => {
     requests.opening.abort(new Error(reason));
@@ -116,7 +119,14 @@ function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<
  * then there is nothing to start.
  */
 function startBackgroundJobsWhenReady(
-  { config, dataSource, scheduler, redis, logger }: { config: Config; dataSource: DataSource; scheduler: MonitorScheduler; redis: Redis; logger: Logger },
+  {
+    config,
+    dataSource,
+    scheduler,
+    redis,
+    logger,
+    keyring,
+  }: { config: Config; dataSource: DataSource; scheduler: MonitorScheduler; redis: Redis; logger: Logger; keyring: SecretKeyring },
   databaseReady: Promise<void>,
 ): { stop(): void } {
   let stopped = false;
@@ -124,6 +134,11 @@ function startBackgroundJobsWhenReady(
   void databaseReady.then(
     () => {
       if (stopped) return;
+      // A key rotation (SECRETS_KEY_PREVIOUS set) completes here: every box is sealed again under SECRETS_KEY.
+      resealChannelSecrets(dataSource, keyring).then(
+        (resealed) => resealed > 0 && logger.info({ resealed }, 'channel secrets sealed again under the current SECRETS_KEY'),
+        (err: unknown) => logger.error({ error: (err as Error).message }, 'SECRETS_KEY cannot open the stored channel secrets: set SECRETS_KEY (and SECRETS_KEY_PREVIOUS) to the keys they were sealed with'),
+      );
       jobs.push(startScheduleReconciler({ ds: dataSource, scheduler, redis, logger }));
       jobs.push(
         startMaintenanceJob({

@@ -143,6 +143,14 @@ async function maintenanceWindow(): Promise<number> {
   return row!.id;
 }
 
+async function channel(): Promise<number> {
+  const [row]: { id: number }[] = await h.ds.query(
+    `INSERT INTO channels (owner_id, name, type, config) VALUES ($1, 'Channel', 'email', '{"recipients": ["ops@example.test"]}') RETURNING id`,
+    [owner.id],
+  );
+  return row!.id;
+}
+
 async function apiToken(): Promise<number> {
   const plaintext = await aToken(h.ds, owner, { name: 'to revoke' });
   secrets.push(plaintext);
@@ -437,6 +445,27 @@ const CASES: Record<string, () => Promise<Prepared>> = {
   deleteMaintenanceWindow: async () => {
     const id = await maintenanceWindow();
     return { path: `/api/v1/maintenance-windows/${id}`, expected: () => one('maintenance_window.delete', id) };
+  },
+  createChannel: async () => {
+    const body = { name: 'Audited Slack', type: 'slack', config: { webhook_url: 'https://hooks.slack.example/services/T0/B0/audited-secret-path' } };
+    return { path: '/api/v1/channels', body, expected: created('channel.create', body) };
+  },
+  replaceChannel: async () => {
+    const id = await channel();
+    return { path: `/api/v1/channels/${id}`, body: { name: 'Replaced', apply_to_all_monitors: true }, expected: () => one('channel.update', id, ['apply_to_all_monitors', 'name']) };
+  },
+  updateChannel: async () => {
+    const id = await channel();
+    const body = { config: { recipients: ['other@example.test'] } };
+    return { path: `/api/v1/channels/${id}`, body, expected: () => one('channel.update', id, fieldsOf(body)) };
+  },
+  sendChannelTest: async () => {
+    const id = await channel();
+    return { path: `/api/v1/channels/${id}/test`, expected: () => one('channel.test', id) };
+  },
+  deleteChannel: async () => {
+    const id = await channel();
+    return { path: `/api/v1/channels/${id}`, expected: () => one('channel.delete', id) };
   },
 };
 

@@ -61,6 +61,7 @@ async function ownersView(): Promise<string> {
     `/api/v1/notifications/${owned.world.ids.notifications}`,
     `/api/v1/status-pages/${owned.world.ids['status-pages']}`,
     `/api/v1/maintenance-windows/${owned.world.ids['maintenance-windows']}`,
+    `/api/v1/channels/${owned.world.ids.channels}`,
     '/api/v1/auth/tokens',
     '/api/v1/preferences',
   ];

@@ -24,6 +24,7 @@ describe('response validation against the document', () => {
         webhook_enabled: false,
         webhook_url: null,
         webhook_secret_set: false,
+        channel_ids: [],
         alert_on_recovery: true,
         alert_threshold: 1,
         reminder_interval_minutes: null,

@@ -38,6 +38,7 @@ function valueOfB(world: OrganizationWorld, before: string | undefined): string 
     case 'monitors':
     case 'status-pages':
     case 'maintenance-windows':
+    case 'channels':
     case 'agents':
     case 'notifications':
     case 'tokens':
@@ -169,7 +170,7 @@ describe('organization isolation, every documented operation', () => {
         if (res.text.includes(B_MARKER)) seen.push(op.path);
       }
       expect(seen).toEqual(
-        expect.arrayContaining(['/api/v1/monitors', '/api/v1/status-pages', '/api/v1/maintenance-windows', '/api/v1/agents', '/api/v1/notifications', '/api/v1/auth/tokens']),
+        expect.arrayContaining(['/api/v1/monitors', '/api/v1/status-pages', '/api/v1/maintenance-windows', '/api/v1/channels', '/api/v1/agents', '/api/v1/notifications', '/api/v1/auth/tokens']),
       );
     });
 

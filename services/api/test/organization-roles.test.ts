@@ -54,6 +54,7 @@ function pathOf(op: DocumentedOperation, ids: Resources, ownTokenId: number): st
         case 'monitors':
         case 'status-pages':
         case 'maintenance-windows':
+        case 'channels':
         case 'agents':
         case 'notifications':
         case 'incidents':

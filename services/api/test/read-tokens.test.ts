@@ -42,6 +42,7 @@ function pathInA(op: OperationSpec): string {
         case 'notifications':
         case 'status-pages':
         case 'maintenance-windows':
+        case 'channels':
           return String(ids[kind]);
         case 'tokens':
           return String(ids.tokens);

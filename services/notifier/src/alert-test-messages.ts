@@ -20,3 +20,17 @@ export function composeTestSlack(monitor: { id: number; name: string; url: strin
     ],
   };
 }
+
+/** The email of `POST /channels/{id}/test`. */
+export function composeChannelTestEmail(channel: { name: string }, from: string, to: string): EmailMessage {
+  const headline = `Test alert through the channel "${channel.name}": its alerts reach you.`;
+  return { to, from, subject: `[TEST] ${channel.name}`, ...renderEmail(headline, [['Channel', channel.name]]) };
+}
+
+/** The Slack message of `POST /channels/{id}/test`. */
+export function composeChannelTestSlack(channel: { name: string }): SlackMessage {
+  return {
+    text: `Test alert through the channel ${channel.name}`,
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:white_check_mark: Test alert through the channel *${escapeMrkdwn(channel.name)}*` } }],
+  };
+}

@@ -17,7 +17,7 @@ export interface AlertTestQueuedJob {
   updateProgress(progress: AlertTestResult): Promise<void>;
 }
 
-interface TestSend {
+export interface TestSend {
   channel: DeliveryChannel;
   recipient: string;
   provider: string | null;
@@ -111,24 +111,29 @@ export function createAlertTestProcessor(deps: DeliveryOptions): (job: AlertTest
     const { monitorId } = parseJob(AlertTestJob, job.data);
     const monitor = await loadTestTarget(deps.dataSource.manager, monitorId);
     if (!monitor) return { deliveries: [] };
-    const sends = testSendsOf(monitor, deps, policy);
-    const deliveries: AlertTestDelivery[] = sends.map((s) => ({
-      channel: s.channel,
-      recipient: displayRecipient(s.channel, s.recipient),
-      status: 'pending',
-      attempts: 0,
-      last_attempt_at: null,
-      sent_at: null,
-      error: null,
-    }));
-    await job.updateProgress({ deliveries });
-    await Promise.all(
-      sends.map(async (s, i) => {
-        deliveries[i] = await attemptTestSend(s, deps, pauses);
-        await job.updateProgress({ deliveries }).catch(() => undefined);
-      }),
-    );
+    const deliveries = await runTestSends(job, testSendsOf(monitor, deps, policy), deps, pauses);
     deps.logger.info({ monitor_id: monitorId, deliveries: deliveries.map((d) => [d.channel, d.status]) }, 'alert test sent');
     return { deliveries };
   };
+}
+
+/** Attempts every send at once, each once, publishing the deliveries as progress after each attempt; resolves with them all. */
+export async function runTestSends(job: AlertTestQueuedJob, sends: TestSend[], deps: DeliveryOptions, pauses: ProviderPauses): Promise<AlertTestDelivery[]> {
+  const deliveries: AlertTestDelivery[] = sends.map((s) => ({
+    channel: s.channel,
+    recipient: displayRecipient(s.channel, s.recipient),
+    status: 'pending',
+    attempts: 0,
+    last_attempt_at: null,
+    sent_at: null,
+    error: null,
+  }));
+  await job.updateProgress({ deliveries });
+  await Promise.all(
+    sends.map(async (s, i) => {
+      deliveries[i] = await attemptTestSend(s, deps, pauses);
+      await job.updateProgress({ deliveries }).catch(() => undefined);
+    }),
+  );
+  return deliveries;
 }

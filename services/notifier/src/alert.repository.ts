@@ -24,7 +24,9 @@ const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.na
             -- emails off; the notifications themselves are still recorded.
             m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled, m.email_recipients,
             CASE WHEN m.slack_enabled THEN m.slack_webhook_url END AS slack_webhook_url,
-            CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret`;
+            CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret,
+            COALESCE((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'config', c.config, 'sealed', c.sealed_secrets) ORDER BY c.id)
+                        FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE mc.monitor_id = m.id), '[]') AS channels`;
 
 function audienceOf(row: AlertRow): AlertAudience {
   return {
@@ -37,6 +39,7 @@ function audienceOf(row: AlertRow): AlertAudience {
     emailRecipients: row.email_recipients,
     slackWebhookUrl: row.slack_webhook_url,
     webhook: row.webhook_url && row.webhook_secret ? { url: row.webhook_url, secret: row.webhook_secret } : null,
+    channels: row.channels,
   };
 }
 

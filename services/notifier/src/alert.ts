@@ -40,6 +40,16 @@ export interface AlertAudience {
   slackWebhookUrl: string | null;
   /** The webhook's URL and HMAC key when the webhook is enabled, else null. */
   webhook: { url: string; secret: string } | null;
+  /** The organization's channels attached to the monitor (docs/channels.md), id order. */
+  channels: AttachedChannel[];
+}
+
+/** A channel attached to the monitor: its type, plain config and sealed secrets (opened only to send). */
+export interface AttachedChannel {
+  id: number;
+  type: string;
+  config: Record<string, unknown>;
+  sealed: string | null;
 }
 
 /** What every alert has, whatever its kind. */

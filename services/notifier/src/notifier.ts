@@ -1,7 +1,8 @@
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
+import { createChannelTestProcessor } from './channel-test.processor';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
-import type { DataSource } from '@uptime/db';
+import { loadSecretKeyring, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import {
   closeRedis,
@@ -71,6 +72,8 @@ function deliveryOptionsOf(deps: NotifierDeps, metrics: ServiceMetrics) {
     logger,
     metrics,
     leaseMs: config.deliveryLeaseMs,
+    // Opens channel secrets; in production a missing SECRETS_KEY stops the notifier here.
+    keyring: loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line)),
   };
 }
 
@@ -99,6 +102,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
       // Its return value is the job's result (the deliveries), which the api waits for.
       [JobName.alertTest]: createAlertTestProcessor(delivery),
       [JobName.invitationEmail]: createInvitationEmailProcessor(delivery),
+      [JobName.channelTest]: createChannelTestProcessor(delivery),
     },
     // How long finished jobs stay in Redis is the catalog's (job-catalog.ts), set on each job.
     { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },

@@ -61,7 +61,8 @@ export class NotificationDelivery {
  * holding it can post to the channel), so only its origin is shown; other recipients as they are.
  */
 export function displayRecipient(channel: DeliveryChannel, recipient: string): string {
-  if (channel !== 'slack') return recipient;
+  // A channel's delivery names the channel (`channel:<id>`), never its URL (docs/channels.md).
+  if (channel !== 'slack' || recipient.startsWith('channel:')) return recipient;
   try {
     return `${new URL(recipient).origin}/…`;
   } catch {

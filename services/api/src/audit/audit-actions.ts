@@ -34,6 +34,10 @@ export const AUDIT_ACTIONS = [
   'agent.validate',
   'token.create',
   'token.revoke',
+  'channel.create',
+  'channel.update',
+  'channel.delete',
+  'channel.test',
   'notification.acknowledge',
   'notification.resolve',
   // Reserved for the organizations routes (docs/organizations.md).
@@ -58,6 +62,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'badge',
   'agent',
   'token',
+  'channel',
   'notification',
   'organization',
   'member',

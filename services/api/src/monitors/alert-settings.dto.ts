@@ -1,6 +1,9 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsEmail, IsInt, MaxLength, Max, Min, ValidateIf } from 'class-validator';
 import { IsHttpUrl, Nullable } from '../http/validators';
 import { EscalationSettingsDto } from './escalation-settings.dto';
+
+/** The most channels one monitor is attached to. */
+export const MAX_MONITOR_CHANNELS = 50;
 
 const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== undefined);
 
@@ -19,6 +22,15 @@ export class AlertSettingsDto extends EscalationSettingsDto {
   @Optional() @IsBoolean() webhook_enabled?: boolean;
   /** Required while webhook_enabled is true. */
   @Nullable() @MaxLength(2048) @IsHttpUrl() webhook_url?: string | null;
+  /** The organization's channels this monitor's alerts go to (docs/channels.md); replaces the list. */
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_MONITOR_CHANNELS)
+  @ArrayUnique({ message: 'channel_ids must not repeat an id' })
+  @IsInt({ each: true, message: 'each of channel_ids must be an integer' })
+  @Min(1, { each: true })
+  @Max(2_147_483_647, { each: true })
+  channel_ids?: number[];
   @Optional() @IsBoolean() alert_on_recovery?: boolean;
   @Optional() @IsInt() @Min(1) @Max(100) alert_threshold?: number;
   /** Emails when the monitor becomes slow and when it stops (docs/alert-rules.md). */

@@ -1,6 +1,7 @@
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { randomBytes } from 'node:crypto';
-import type { DataSource, Monitor } from '@uptime/db';
+import type { DataSource, EntityManager, Monitor } from '@uptime/db';
+import { channelIdsOfMonitor, foreignChannelIds, setMonitorChannels } from '../channels/channels.repository';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
 import { lockOwnMonitor, updateOwnMonitorColumns } from './monitors.repository';
@@ -21,6 +22,8 @@ export interface AlertSettings extends EscalationSettings {
   webhookEnabled: boolean;
   webhookUrl: string | null;
   webhookSecretSet: boolean;
+  /** The channels attached (docs/channels.md). */
+  channelIds: number[];
   alertOnRecovery: boolean;
   alertThreshold: number;
   alertOnSlow: boolean;
@@ -29,7 +32,7 @@ export interface AlertSettings extends EscalationSettings {
   newWebhookSecret?: string;
 }
 
-const settingsOf = (m: Monitor): AlertSettings => ({
+const settingsOf = (m: Monitor, channelIds: number[]): AlertSettings => ({
   emailEnabled: m.emailEnabled,
   emailRecipients: m.emailRecipients,
   slackEnabled: m.slackEnabled,
@@ -37,6 +40,7 @@ const settingsOf = (m: Monitor): AlertSettings => ({
   webhookEnabled: m.webhookEnabled,
   webhookUrl: m.webhookUrl,
   webhookSecretSet: m.webhookSecret !== null,
+  channelIds,
   alertOnRecovery: m.alertOnRecovery,
   alertThreshold: m.alertThreshold,
   ...escalationSettingsOf(m),
@@ -48,7 +52,17 @@ const settingsOf = (m: Monitor): AlertSettings => ({
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;
 
 export async function getAlertSettings(ds: DataSource, organizationId: number, id: number): Promise<AlertSettings> {
-  return settingsOf(await getMonitor(ds, organizationId, id));
+  const monitor = await getMonitor(ds, organizationId, id);
+  return settingsOf(monitor, await channelIdsOfMonitor(ds, id));
+}
+
+/** Replaces the monitor's channels: 400 naming channel_ids when one is not the organization's. */
+async function replaceChannels(em: EntityManager, organizationId: number, monitorId: number, channelIds: number[]): Promise<void> {
+  const foreign = await foreignChannelIds(em, organizationId, channelIds);
+  if (foreign.length > 0) {
+    throw new ValidationError('Invalid body: channel_ids', { channel_ids: [`channel_ids must hold only your organization's channels; not found: ${foreign.join(', ')}`] });
+  }
+  await setMonitorChannels(em, monitorId, channelIds);
 }
 
 const required = (field: string, flag: string): ValidationError =>
@@ -90,6 +104,7 @@ export async function updateAlertSettings(
     if (monitor.webhookEnabled && monitor.webhookSecret === null)
       monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
     if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, organizationId, id, changes);
+    if (dto.channel_ids !== undefined) await replaceChannels(tx, organizationId, id, dto.channel_ids);
     // The names the body sent: the webhook URLs and the generated key stay out of the log.
     await recordAudit(tx, {
       organizationId,
@@ -98,7 +113,7 @@ export async function updateAlertSettings(
       resourceId: id,
       changedFields: changedFieldsOf(dto),
     });
-    return { ...settingsOf(monitor), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
+    return { ...settingsOf(monitor, await channelIdsOfMonitor(tx, id)), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
   });
 }
 
@@ -130,6 +145,7 @@ export function toAlertSettingsResponse(s: AlertSettings) {
     webhook_url: s.webhookUrl,
     webhook_secret_set: s.webhookSecretSet,
     ...(s.newWebhookSecret === undefined ? {} : { webhook_secret: s.newWebhookSecret }),
+    channel_ids: s.channelIds,
     alert_on_recovery: s.alertOnRecovery,
     alert_threshold: s.alertThreshold,
     ...toEscalationSettingsResponse(s),

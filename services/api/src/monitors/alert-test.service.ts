@@ -23,40 +23,34 @@ export interface AlertTestDeps {
 
 /** Thrown past the limit; `retryAfterSeconds` goes into the answer's Retry-After. */
 export class TestRateLimitedError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('RATE_LIMIT_EXCEEDED', `At most ${TESTS_PER_MINUTE} test alerts a minute per monitor; retry in ${retryAfterSeconds} seconds`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'monitor',
+  ) {
+    super('RATE_LIMIT_EXCEEDED', `At most ${TESTS_PER_MINUTE} test alerts a minute per ${what}; retry in ${retryAfterSeconds} seconds`);
   }
 }
 
-/** A fixed one-minute window per monitor in Redis, shared by every API instance. */
-async function takeTestSlot(deps: AlertTestDeps, monitorId: number): Promise<void> {
-  const key = `${deps.prefix}:alert-test:${monitorId}`;
+/**
+ * A fixed one-minute window per tested thing in Redis, shared by every API instance: a monitor's
+ * key is its id, a channel's `channel-<id>`.
+ */
+export async function takeTestSlot(deps: Pick<AlertTestDeps, 'redis' | 'prefix'>, subject: string, what = 'monitor'): Promise<void> {
+  const key = `${deps.prefix}:alert-test:${subject}`;
   const [[, count], [, ttl]] = (await deps.redis.multi().incr(key).pttl(key).exec()) as [[null, number], [null, number]];
   if (ttl < 0) await deps.redis.pexpire(key, 60_000);
-  if (count > TESTS_PER_MINUTE) throw new TestRateLimitedError(Math.max(1, Math.ceil((ttl < 0 ? 60_000 : ttl) / 1000)));
+  if (count > TESTS_PER_MINUTE) throw new TestRateLimitedError(Math.max(1, Math.ceil((ttl < 0 ? 60_000 : ttl) / 1000)), what);
 }
 
 /**
- * `POST /monitors/{id}/alerts/test`: asks a notifier (the owner of every channel) to send a test
- * message on each enabled channel, and answers with the deliveries once their attempts finished,
- * or as they stand after {@link TEST_WAIT_MS}. A test no notifier picked up by then is withdrawn
- * and answered 503: nothing was sent.
+ * Waits for a test job a notifier runs: its result once its attempts finished, or its progress
+ * as it stands after {@link TEST_WAIT_MS}. A test no notifier picked up by then is withdrawn and
+ * answered 503: nothing was sent.
  */
-export async function sendTestAlerts(
-  deps: AlertTestDeps,
-  organizationId: number,
-  monitorId: number,
-  actor: AuditActor,
-): Promise<AlertTestResult> {
-  await getMonitor(deps.ds, organizationId, monitorId);
-  await takeTestSlot(deps, monitorId);
-  // Nothing changes, but messages go out to the channels: the log records who asked (docs/audit-log.md).
-  await deps.ds.transaction((em) => recordAudit(em, { organizationId, actor, action: 'monitor.alert_test', resourceId: monitorId }));
-  const data: AlertTestJob = { monitorId };
-  const added = await enqueue(deps.queue, JOBS.alertTest, data);
+export async function awaitTestResult(queue: AlertTestDeps['queue'], jobId: string | undefined): Promise<AlertTestResult> {
   const deadline = Date.now() + TEST_WAIT_MS;
   for (;;) {
-    const job = added.id === undefined ? undefined : await Job.fromId<AlertTestJob, AlertTestResult>(deps.queue, added.id);
+    const job = jobId === undefined ? undefined : await Job.fromId<unknown, AlertTestResult>(queue, jobId);
     const state = await job?.getState();
     if (job && state === 'completed') return job.returnvalue;
     const progress = job?.progress as AlertTestResult | undefined;
@@ -67,4 +61,23 @@ export async function sendTestAlerts(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/**
+ * `POST /monitors/{id}/alerts/test`: asks a notifier (the owner of every channel) to send a test
+ * message on each enabled channel, and answers with the deliveries (awaitTestResult).
+ */
+export async function sendTestAlerts(
+  deps: AlertTestDeps,
+  organizationId: number,
+  monitorId: number,
+  actor: AuditActor,
+): Promise<AlertTestResult> {
+  await getMonitor(deps.ds, organizationId, monitorId);
+  await takeTestSlot(deps, String(monitorId));
+  // Nothing changes, but messages go out to the channels: the log records who asked (docs/audit-log.md).
+  await deps.ds.transaction((em) => recordAudit(em, { organizationId, actor, action: 'monitor.alert_test', resourceId: monitorId }));
+  const data: AlertTestJob = { monitorId };
+  const added = await enqueue(deps.queue, JOBS.alertTest, data);
+  return awaitTestResult(deps.queue, added.id);
 }

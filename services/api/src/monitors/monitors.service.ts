@@ -1,4 +1,5 @@
 import type { Creator } from '../auth/caller';
+import { attachDefaultChannels } from '../channels/channels.repository';
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { deleteAuditEntriesOfResource } from '../audit/audit-log.repository';
 import type { Redis } from 'ioredis';
@@ -60,6 +61,7 @@ export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: M
   if (dto.depends_on) await assertDependencies(deps.ds.manager, creator.organizationId, null, dto.depends_on);
   const monitor = await deps.ds.transaction(async (em) => {
     const inserted = await insertMonitor(em, creator, dto, deps.minCheckIntervalSeconds);
+    await attachDefaultChannels(em, creator.organizationId, inserted.id);
     await recordAudit(em, {
       organizationId: creator.organizationId,
       actor,

@@ -16,6 +16,8 @@ import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
 import { STATUS_PAGE_INCIDENT_OPERATIONS } from './paths/status-page-incidents';
 import { statusPageIncidentSchemas } from './status-page-incident-schemas';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
+import { CHANNEL_OPERATIONS } from './paths/channels';
+import { channelSchemas } from './channel-schemas';
 import { ORGANIZATION_OPERATIONS } from './paths/organizations';
 import { organizationSchemas } from './organization-schemas';
 import { maintenanceWindowSchemas } from './maintenance-window-schemas';
@@ -44,6 +46,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...STATUS_PAGE_OPERATIONS,
   ...STATUS_PAGE_INCIDENT_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
+  ...CHANNEL_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
   ...ORGANIZATION_OPERATIONS,
   ...OUTSIDE_OPERATIONS,
@@ -58,6 +61,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Preferences', description: 'Per-user settings' },
   { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Maintenance windows', description: 'Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md)' },
+  { name: 'Channels', description: 'Notification channels set up once and attached to monitors (docs/channels.md)' },
   { name: 'Organizations', description: 'Organizations, their members, invitations and audit log: who shares the monitors, with which role, and who changed what (docs/organizations.md, docs/audit-log.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },
 ];
@@ -118,7 +122,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), auditSchemas(), organizationSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), channelSchemas(), auditSchemas(), organizationSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

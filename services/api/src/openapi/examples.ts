@@ -119,6 +119,7 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   webhook_enabled: true,
   webhook_url: 'https://ops.example.com/hooks/uptime',
   webhook_secret_set: true,
+  channel_ids: [7],
   alert_on_recovery: true,
   alert_threshold: 2,
   reminder_interval_minutes: 30,

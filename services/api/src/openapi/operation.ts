@@ -16,7 +16,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
-export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Operations' | 'Organizations';
+export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Channels' | 'Operations' | 'Organizations';
 
 export interface ParameterSpec {
   name: string;
@@ -83,6 +83,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   ORGANIZATION_NOT_FOUND: 'no such organization of which the caller is a member (X-Organization-Id or the path names it)',
   MEMBER_NOT_FOUND: 'no such member of the organization',
   INVITATION_NOT_FOUND: 'no such pending invitation of the organization',
+  CHANNEL_NOT_FOUND: 'no such channel in the organization (another organization’s answers the same)',
   NOT_FOUND: 'unknown route or sign-in provider',
   RESOURCE_EXISTS: 'a duplicate',
   INVALID_STATE: 'not possible in the current state',

@@ -207,6 +207,10 @@ const alertSettings = optionalKeys(
         pattern: '^whsec_[0-9a-f]{64}$',
         description: 'The webhook signing key, present only in the answer that generated it: enabling the webhook the first time, or POST .../alerts/webhook-secret',
       }),
+      channel_ids: {
+        ...schemaOfDto(AlertSettingsDto).properties!.channel_ids,
+        description: "The organization's channels this monitor's alerts go to, ascending; a new monitor starts with the default ones (docs/channels.md)",
+      },
       alert_on_recovery: bool(),
       alert_threshold: int({ minimum: 1, maximum: 100, description: 'Consecutive failures before offline' }),
       ...escalationSettingsSchema(),

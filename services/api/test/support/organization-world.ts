@@ -37,6 +37,7 @@ export interface Resources {
   monitors: number;
   'status-pages': number;
   'maintenance-windows': number;
+  channels: number;
   agents: number;
   notifications: number;
   tokens: number;
@@ -117,7 +118,7 @@ async function created<T>(res: Promise<request.Response> | request.Test, what: s
 /**
  * One of everything, made through the API by `actor` (a write token of the organization's owner):
  * a monitor aimed at `targetUrl` with a badge, a status page listing it, a maintenance window over
- * it with an incident, a private agent (at a closed port) assigned to it, a token. A notification cannot be made
+ * it with an incident, an email channel, a private agent (at a closed port) assigned to it, a token. A notification cannot be made
  * through the API (the check pipeline makes them): its incident, the notification and one email
  * delivery are written to the tables, in the organization of the monitor.
  */
@@ -149,6 +150,10 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
     }),
     'a maintenance window',
   );
+  const channel = await created<{ id: number }>(
+    post('/channels', { name: `Channel ${opts.marker}`, type: 'email', config: { recipients: [`channel-${unique}@example.test`] } }),
+    'a channel',
+  );
   const agent = await created<{ id: number }>(
     post('/agents', { name: `Agent ${unique}`, location: 'eu', url: `http://127.0.0.1:${await freePort()}` }),
     'an agent',
@@ -170,6 +175,7 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
     monitors: monitor.id,
     'status-pages': page.id,
     'maintenance-windows': window.id,
+    channels: channel.id,
     agents: agent.id,
     notifications: notification!.id,
     tokens: token.id,

@@ -24,6 +24,7 @@ export interface OwnedWorld {
     tokens: number;
     'status-pages': number;
     'maintenance-windows': number;
+    channels: number;
     organizations: number;
     /** An incident of the `status-pages` page (a path's `{incident_id}`). */
     incidents: number;
@@ -79,6 +80,10 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
     [owner.user.id, `Window ${OWNER_MARKER}`],
   );
   await ds.query(`INSERT INTO maintenance_window_monitors (window_id, monitor_id) VALUES ($1, $2)`, [window!.id, monitor.id]);
+  const [channel]: { id: number }[] = await ds.query(
+    `INSERT INTO channels (owner_id, name, type, config) VALUES ($1, $2, 'email', '{"recipients": ["owner@example.test"]}') RETURNING id`,
+    [owner.user.id, `Channel ${OWNER_MARKER}`],
+  );
   await page(other.user.id, `published-${other.user.id}`, 'Public status', true);
   // An organization of the owner's besides their personal one, for the /organizations/{org_id} routes.
   const [organization]: { id: number }[] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`Team ${OWNER_MARKER}`]);
@@ -86,7 +91,7 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, organizations: organization!.id, incidents: pageIncident!.id },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, channels: channel!.id, organizations: organization!.id, incidents: pageIncident!.id },
     slugs,
   };
 }
@@ -99,7 +104,7 @@ export function ownedIdFor(path: string, world: OwnedWorld, param?: string): num
   if (param === 'incident_id') return world.ids.incidents;
   // Every id under an organization's path is tried as its id: an unknown member or invitation is a 404 of its own.
   if (path.startsWith('/api/v1/organizations/{org_id}')) return world.ids.organizations;
-  const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows)\/\{id\}/.exec(path)?.[1];
+  const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows|channels)\/\{id\}/.exec(path)?.[1];
   if (kind === undefined) return undefined;
   return world.ids[kind === 'auth/tokens' ? 'tokens' : (kind as Exclude<keyof OwnedWorld['ids'], 'tokens'>)];
 }

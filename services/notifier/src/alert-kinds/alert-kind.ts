@@ -1,4 +1,5 @@
 import type { DeliveryKind, DeliveryPhase, NotificationErrorDetails, NotificationType } from '@uptime/db';
+import type { AttachedChannel } from '../alert';
 import type { AlertContext, AlertKind } from '../alert';
 import type { EmailMessage } from '../channels/email-channel';
 import type { SlackMessage } from '../channels/slack';
@@ -18,6 +19,7 @@ export interface AlertRow {
   slack_webhook_url: string | null;
   webhook_url: string | null;
   webhook_secret: string | null;
+  channels: AttachedChannel[];
   alert_on_recovery: boolean;
   alert_on_slow: boolean;
   started_at: Date;
@@ -33,7 +35,7 @@ export interface AlertRow {
 
 /** What every kind has in common, read from the row by loadAlert(). */
 export type AlertBaseOf = Pick<AlertContext, 'ref' | 'startedAt' | 'resolvedAt' | 'duration' | 'monitorId' | 'ownerId' | 'memberEmails'
-  | 'monitorName' | 'monitorUrl' | 'emailEnabled' | 'emailRecipients' | 'slackWebhookUrl' | 'webhook'>;
+  | 'monitorName' | 'monitorUrl' | 'emailEnabled' | 'emailRecipients' | 'slackWebhookUrl' | 'webhook' | 'channels'>;
 
 /** One message of a delivery: which notification, its start or end, the notice or a follow-up. */
 export interface MessageTarget {

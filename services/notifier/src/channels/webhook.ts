@@ -12,7 +12,8 @@ export type WebhookEvent = NotificationType | 'slow_resolved' | 'test';
 export interface WebhookPayload {
   event: WebhookEvent;
   notification: Record<string, unknown>;
-  monitor: { id: number; name: string; url: string };
+  /** Null in a channel's test (`POST /channels/{id}/test`), which is about no monitor. */
+  monitor: { id: number; name: string; url: string } | null;
 }
 
 /** Whose back-off a webhook answer sets. */

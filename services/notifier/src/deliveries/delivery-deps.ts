@@ -1,4 +1,4 @@
-import type { DataSource } from '@uptime/db';
+import type { DataSource, SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { allowPublicAddressesOnly, type AddressPolicy } from '@uptime/probe';
@@ -23,6 +23,8 @@ export interface DeliveryOptions {
   appUrl: string;
   /** Where Slack and webhook requests may connect (ALLOW_PRIVATE_TARGETS); public addresses only by default. */
   addressPolicy?: AddressPolicy;
+  /** Opens channel secrets (SECRETS_KEY; docs/channels.md); without it a channel with secrets cannot be sent to. */
+  keyring?: SecretKeyring;
 }
 
 /** What the job and the sweeper share to send deliveries: every channel's sender, the pauses, the lease. */
@@ -30,8 +32,8 @@ export function createDeliveryDeps(options: DeliveryOptions): AttemptDeps {
   const addressPolicy = options.addressPolicy ?? allowPublicAddressesOnly;
   const senders: ChannelSenders = {
     email: emailSender(options.emailChannel, options.mailFrom),
-    slack: slackSender(options.appUrl, addressPolicy),
-    webhook: webhookSender(options.dataSource, addressPolicy),
+    slack: slackSender(options.appUrl, addressPolicy, options.keyring),
+    webhook: webhookSender(options.dataSource, addressPolicy, options.keyring),
   };
   return {
     dataSource: options.dataSource,

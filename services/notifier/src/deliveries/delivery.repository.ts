@@ -10,6 +10,8 @@ export interface ClaimedDelivery {
   /** The notification itself (`opened`) or its end (`resolved`). */
   phase: DeliveryPhase;
   recipient: string;
+  /** The channel it goes through (docs/channels.md); null: the monitor's own settings. */
+  channelId: number | null;
   type: NotificationType;
   /** The notification's own message, a reminder or the escalation (docs/alert-rules.md). */
   kind: DeliveryKind;
@@ -37,6 +39,8 @@ export interface OpenDeliveryRow {
   id: number;
   channel: DeliveryChannel;
   recipient: string;
+  /** The channel it goes through; null: the monitor's own settings. */
+  channelId: number | null;
   kind: DeliveryKind;
 }
 
@@ -51,16 +55,16 @@ export async function queueDeliveries(
   notificationId: number,
   channel: DeliveryChannel,
   recipients: string[],
-  message: { phase?: DeliveryPhase; followup?: { kind: FollowupKind; round: number } } = {},
+  message: { phase?: DeliveryPhase; followup?: { kind: FollowupKind; round: number }; channelId?: number } = {},
 ): Promise<OpenDeliveryRow[]> {
   if (recipients.length === 0) return [];
   return queryRows<OpenDeliveryRow>(
     tx,
-    `INSERT INTO notification_deliveries (notification_id, channel, recipient, kind, round, phase)
-     SELECT $1, $2, unnest($3::text[]), $4::varchar, $5::int, $6::varchar
+    `INSERT INTO notification_deliveries (notification_id, channel, recipient, kind, round, phase, channel_id)
+     SELECT $1, $2, unnest($3::text[]), $4::varchar, $5::int, $6::varchar, $7::int
      ON CONFLICT (notification_id, kind, round, phase, channel, recipient) DO NOTHING
-     RETURNING id, channel, recipient, kind`,
-    [notificationId, channel, recipients, message.followup?.kind ?? 'notice', message.followup?.round ?? 0, message.phase ?? 'opened'],
+     RETURNING id, channel, recipient, channel_id AS "channelId", kind`,
+    [notificationId, channel, recipients, message.followup?.kind ?? 'notice', message.followup?.round ?? 0, message.phase ?? 'opened', message.channelId ?? null],
   );
 }
 
@@ -68,7 +72,7 @@ export async function queueDeliveries(
 export function listOpenDeliveries(db: DataSource, alert: AlertRef): Promise<OpenDeliveryRow[]> {
   return queryRows(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient, d.kind
+    `SELECT d.id, d.channel, d.recipient, d.channel_id AS "channelId", d.kind
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
       WHERE n.alert_id = $1 AND d.status IN ('pending', 'sending', 'ambiguous')
@@ -84,7 +88,7 @@ export function listOpenDeliveries(db: DataSource, alert: AlertRef): Promise<Ope
 export async function listDueDeliveries(db: DataSource, limit: number): Promise<(OpenDeliveryRow & { alert: AlertRef })[]> {
   const rows = await queryRows<OpenDeliveryRow & { alert_id: number }>(
     db.manager,
-    `SELECT d.id, d.channel, d.recipient, d.kind, n.alert_id
+    `SELECT d.id, d.channel, d.recipient, d.channel_id AS "channelId", d.kind, n.alert_id
        FROM notification_deliveries d
        JOIN notifications n ON n.id = d.notification_id
       WHERE d.status IN ('pending', 'sending', 'ambiguous')
@@ -102,6 +106,7 @@ interface ClaimRow {
   channel: DeliveryChannel;
   phase: DeliveryPhase;
   recipient: string;
+  channel_id: number | null;
   type: NotificationType;
   kind: DeliveryKind;
   round: number;
@@ -134,7 +139,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
         AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
-      RETURNING d.id, d.notification_id, d.channel, d.phase, d.recipient, n.type, d.kind, d.round,
+      RETURNING d.id, d.notification_id, d.channel, d.phase, d.recipient, d.channel_id, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
                 d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, o.status AS old_status`,
@@ -147,6 +152,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     channel: row.channel,
     phase: row.phase,
     recipient: row.recipient,
+    channelId: row.channel_id,
     type: row.type,
     kind: row.kind,
     round: row.round,

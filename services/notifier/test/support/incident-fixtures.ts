@@ -104,6 +104,8 @@ export interface DeliveryRow {
   sent_at: Date | null;
   next_attempt_at: Date;
   channel: string;
+  /** The channel it goes through (docs/channels.md); null: the monitor's own settings. */
+  channel_id: number | null;
   possible_duplicate: boolean;
   type: string;
   /** notice, reminder or escalation; round: the reminder's number (docs/alert-rules.md). */

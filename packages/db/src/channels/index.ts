@@ -1,0 +1,2 @@
+export * from './channel-types';
+export * from './channel-config';

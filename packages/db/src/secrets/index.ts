@@ -1,0 +1,2 @@
+export * from './secret-keyring';
+export * from './keyring-source';

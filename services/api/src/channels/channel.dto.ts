@@ -1,0 +1,23 @@
+import { IsBoolean, IsIn, IsObject, IsString, Length } from 'class-validator';
+import { CHANNEL_TYPES, type ChannelType } from '@uptime/db';
+import { Optional } from '../http/validators';
+
+export const CHANNEL_NAME_MAX = 100;
+
+/**
+ * The fields of a channel body. `config` is checked against its type's schema by
+ * channel-input.ts (packages/db/src/channels/), each problem named `config.<field>`.
+ */
+export class ChannelFieldsDto {
+  @Optional() @IsString() @Length(1, CHANNEL_NAME_MAX) name?: string;
+  @Optional() @IsIn(CHANNEL_TYPES) type?: ChannelType;
+  @Optional() @IsObject() config?: Record<string, unknown>;
+  /** Attached to every monitor made from now on. */
+  @Optional() @IsBoolean() is_default?: boolean;
+  /** PUT and PATCH: true attaches the channel to every monitor of the organization now. */
+  @Optional() @IsBoolean() apply_to_all_monitors?: boolean;
+}
+
+export const REQUIRED_ON_CREATE = ['name', 'type', 'config'] as const;
+
+export type NewChannel = Omit<ChannelFieldsDto, 'apply_to_all_monitors'> & Required<Pick<ChannelFieldsDto, (typeof REQUIRED_ON_CREATE)[number]>>;

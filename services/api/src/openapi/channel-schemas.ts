@@ -1,0 +1,95 @@
+import { CHANNEL_CONFIGS, CHANNEL_TYPES, type ChannelFieldSpec } from '@uptime/db';
+import { CHANNEL_NAME_MAX } from '../channels/channel.dto';
+import type { ChannelResponse } from '../channels/channel.presenter';
+import { arrayOf, bool, enumOf, INT32_MAX, int, objectOf, str, timestamp, type JsonSchema } from './json-schema';
+
+export const EXAMPLE_CHANNEL: ChannelResponse = {
+  id: 7,
+  name: 'Ops Slack',
+  type: 'slack',
+  config: { webhook_url_set: true },
+  is_default: true,
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
+
+/** A config field as a body gives it. */
+function inputOf(field: ChannelFieldSpec): JsonSchema {
+  const description = field.secret ? `${field.description}. Write-only: answers show ${field.name}_set` : field.description;
+  switch (field.kind) {
+    case 'url':
+      return str({ format: 'uri', maxLength: field.max, description });
+    case 'text':
+      return str({ minLength: 1, maxLength: field.max, description });
+    case 'emails':
+      return arrayOf(str({ format: 'email', maxLength: 320 }), { minItems: 1, maxItems: field.max, description });
+    case 'choice':
+      return enumOf(field.choices ?? [], { description });
+  }
+}
+
+const specs = CHANNEL_TYPES.map((type) => CHANNEL_CONFIGS[type]);
+
+/** One closed config object per type, as a body gives it (an update may leave any field out). */
+const configInputs = (withRequired: boolean): JsonSchema => ({
+  description: "The type's config (docs/channels.md); on update, the fields given replace the stored ones, secrets left out are kept, null clears an optional field",
+  anyOf: specs.map((spec) => ({
+    type: 'object',
+    description: `${spec.label} config`,
+    properties: Object.fromEntries(spec.fields.map((f) => [f.name, withRequired || f.required ? inputOf(f) : { anyOf: [inputOf(f), { type: 'null' }] }])),
+    ...(withRequired ? { required: spec.fields.filter((f) => f.required).map((f) => f.name) } : {}),
+    additionalProperties: false,
+  })),
+});
+
+/** One closed config object per type, as an answer shows it: plain fields, and `<field>_set` for secret ones. */
+const configAnswer = (): JsonSchema => ({
+  description: "The type's config; a secret field shows only whether it is set (`<field>_set`), except a webhook's signing key in the one answer that generated it",
+  anyOf: specs.map((spec): JsonSchema => {
+    const properties: Record<string, JsonSchema> = {};
+    for (const f of spec.fields) {
+      if (f.secret) properties[`${f.name}_set`] = bool();
+      else properties[f.name] = { anyOf: [inputOf(f), { type: 'null' }] };
+    }
+    const generated: Record<string, JsonSchema> = spec.type === 'webhook' ? { secret: str({ maxLength: 128, description: 'The generated signing key, in the answer that made it only' }) } : {};
+    return { type: 'object', description: `${spec.label} config`, properties: { ...properties, ...generated }, required: Object.keys(properties), additionalProperties: false };
+  }),
+});
+
+/** The channel schemas, answers and bodies, by component name (docs/channels.md). */
+export function channelSchemas(): Record<string, JsonSchema> {
+  const id = (): JsonSchema => int({ minimum: 1, maximum: INT32_MAX });
+  const name = (): JsonSchema => str({ minLength: 1, maxLength: CHANNEL_NAME_MAX });
+  const isDefault = bool({ description: 'Attached to every monitor made from now on' });
+  const channel = objectOf<ChannelResponse>(
+    { id: id(), name: name(), type: enumOf(CHANNEL_TYPES), config: configAnswer(), is_default: bool(), created_at: timestamp(), updated_at: timestamp() },
+    { description: 'A notification channel of the organization, set up once and attached to monitors (docs/channels.md)' },
+  );
+  return {
+    Channel: channel,
+    SavedChannel: {
+      ...channel,
+      properties: { ...(channel.properties as Record<string, JsonSchema>), attached_monitors: int({ minimum: 0, maximum: INT32_MAX, description: 'With apply_to_all_monitors: how many monitors gained the channel' }) },
+      description: 'The saved channel; `attached_monitors` with apply_to_all_monitors',
+    },
+    ChannelCreate: {
+      type: 'object',
+      properties: { name: name(), type: enumOf(CHANNEL_TYPES), config: configInputs(true), is_default: isDefault },
+      required: ['name', 'type', 'config'],
+      additionalProperties: false,
+      description: 'A new channel',
+    },
+    ChannelUpdate: {
+      type: 'object',
+      properties: {
+        name: name(),
+        config: configInputs(false),
+        is_default: isDefault,
+        apply_to_all_monitors: bool({ description: 'true: attach the channel to every monitor of the organization now' }),
+      },
+      additionalProperties: false,
+      description: 'PUT and PATCH: a partial body; the type cannot change',
+    },
+    ChannelDeleted: objectOf<{ detached_monitors: number }>({ detached_monitors: int({ minimum: 0, maximum: INT32_MAX }) }, { description: 'How many monitors the channel was detached from' }),
+  };
+}

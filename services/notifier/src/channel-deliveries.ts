@@ -1,0 +1,56 @@
+import { DELIVERY_CHANNELS, type DeliveryChannel, type SecretKeyring } from '@uptime/db';
+import type { AlertContext, AttachedChannel } from './alert';
+import { SendError } from './channels/send-error';
+import { uniqueAddresses } from './recipients';
+
+/** The recipient recorded on a delivery through a channel other than email: the channel, never its URL. */
+export const channelRecipient = (channelId: number): string => `channel:${channelId}`;
+
+/**
+ * The channel a delivery goes through: its `channel_id`, or, once the channel was deleted (the
+ * column is then null), the id its `channel:<id>` recipient still names; null for the monitor's
+ * own settings.
+ */
+export function channelIdOf(target: { channelId: number | null; recipient: string }): number | null {
+  if (target.channelId !== null) return target.channelId;
+  const named = /^channel:(\d+)$/.exec(target.recipient);
+  return named ? Number(named[1]) : null;
+}
+
+export const isDeliveryChannel = (type: string): type is DeliveryChannel => (DELIVERY_CHANNELS as readonly string[]).includes(type);
+
+/** An email channel's addresses, each once. */
+export function channelRecipients(channel: AttachedChannel): string[] {
+  const list = channel.config.recipients;
+  return uniqueAddresses(Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : []);
+}
+
+/**
+ * The config of the channel a delivery goes through, its secrets opened with `keyring`: the
+ * plain fields and the secret ones together. A channel detached or deleted since the delivery was
+ * recorded, or secrets no configured key opens, cannot be sent to: a permanent failure.
+ */
+export function channelConfigOf(alert: AlertContext, channelId: number, keyring: SecretKeyring | undefined): Record<string, unknown> {
+  const channel = alert.channels.find((c) => c.id === channelId);
+  if (!channel) throw new SendError(`channel ${channelId} was detached or deleted before this delivery could be sent`, 'permanent');
+  return openChannelConfig(channel, keyring);
+}
+
+/** A channel's plain fields and its secret ones together; secrets no configured key opens are a permanent failure. */
+export function openChannelConfig(channel: AttachedChannel, keyring: SecretKeyring | undefined): Record<string, unknown> {
+  const channelId = channel.id;
+  if (channel.sealed === null) return channel.config;
+  if (!keyring) throw new SendError('this notifier has no SECRETS_KEY to open channel secrets with', 'permanent');
+  try {
+    return { ...channel.config, ...(JSON.parse(keyring.open(channel.sealed)) as Record<string, unknown>) };
+  } catch (err) {
+    throw new SendError(`the secrets of channel ${channelId} do not open: ${(err as Error).message}`, 'permanent');
+  }
+}
+
+/** A string field of a channel's config, or a permanent failure naming it. */
+export function configString(config: Record<string, unknown>, field: string): string {
+  const value = config[field];
+  if (typeof value !== 'string' || value === '') throw new SendError(`the channel has no ${field}`, 'permanent');
+  return value;
+}
