@@ -12,6 +12,8 @@ export interface ServiceSendDeps {
   addressPolicy: AddressPolicy;
   /** TELEGRAM_API_URL, PAGERDUTY_EVENTS_URL, PUSHOVER_API_URL. */
   endpoints: Config['channelServices'];
+  /** The send's deadline; outbound/post-json.ts's SEND_TIMEOUT_MS by default. */
+  timeoutMs?: number;
 }
 
 /** The HTTP request a notice becomes: always a JSON POST. */
@@ -65,7 +67,7 @@ export async function sendOnService<T extends ServiceChannelType>(
   deps: ServiceSendDeps,
 ): Promise<void> {
   const request = channel.requestOf(config, notice, deps.endpoints);
-  const answer = await postJson({ url: request.url, body: JSON.stringify(request.payload), headers: request.headers, addressPolicy: deps.addressPolicy });
+  const answer = await postJson({ url: request.url, body: JSON.stringify(request.payload), headers: request.headers, addressPolicy: deps.addressPolicy, timeoutMs: deps.timeoutMs });
   const said = answer.body ? `: ${answer.body.slice(0, 200)}` : '';
   if (isSuccess(answer.status)) {
     if (!channel.isAccepted || channel.isAccepted(answer)) return;
