@@ -188,3 +188,21 @@ describe('the chat services', () => {
     expect(ntfy.server.requests[0]?.headers.authorization).toBeUndefined();
   });
 });
+
+describe('limits', () => {
+  it("keeps a Discord embed within Discord's 6,000 characters whatever the error's length", async () => {
+    const discord = await started(startFakeDiscord());
+    const huge = { ...NOTICES.down, headline: 'h'.repeat(10_000), facts: Array.from({ length: 30 }, (_, i): [string, string] => [`Fact ${i}`, 'v'.repeat(5000)]) };
+    await sendToServiceChannel({ type: 'discord', config: { webhook_url: discord.url } }, huge, serviceDepsFor(discord.url));
+    expect(discord.refused).toEqual([]);
+    expect(discord.received).toHaveLength(1);
+  });
+
+  it('keeps a Telegram message within 4,096 characters once parsed, and still valid HTML', async () => {
+    const telegram = await started(startFakeTelegram());
+    const huge = { ...NOTICES.down, headline: '<&>'.repeat(2000), facts: Array.from({ length: 12 }, (_, i): [string, string] => [`Fact ${i}`, '&'.repeat(3000)]) };
+    await sendToServiceChannel({ type: 'telegram', config: { bot_token: FAKE_TELEGRAM_TOKEN, chat_id: FAKE_TELEGRAM_CHAT } }, huge, serviceDepsFor(telegram.url));
+    expect(telegram.refused.map((r) => r.reason)).toEqual([]);
+    expect(telegram.received[0]?.text.length).toBeLessThanOrEqual(4096);
+  });
+});

@@ -4,10 +4,21 @@ import { isObject, isText, jsonBody, startFakeService, type FakeService, type Ve
 const refuse = <M>(reason: string, status: number, body: unknown): Verdict<M> => ({ refused: reason, answer: { status, body } });
 const pathOf = (req: RecordedRequest): URL => new URL(req.url, 'http://fake');
 
+/** The characters Discord counts against its 6,000 limit: titles, descriptions, field names and values, footers. */
+function embedTextLength(embeds: unknown[]): number {
+  const text = (v: unknown): number => (typeof v === 'string' ? v.length : 0);
+  return embeds.reduce<number>((sum, e) => {
+    if (!isObject(e)) return sum;
+    const fields = Array.isArray(e.fields) ? e.fields.reduce<number>((n, f) => n + (isObject(f) ? text(f.name) + text(f.value) : 0), 0) : 0;
+    return sum + text(e.title) + text(e.description) + fields + (isObject(e.footer) ? text(e.footer.text) : 0);
+  }, 0);
+}
+
 /**
  * Discord's execute webhook: `POST /api/webhooks/{id}/{token}`, the token checked (401 code 50027),
  * `content` or `embeds` required, at most 10 embeds within Discord's limits (title 256,
- * description 4096, 25 fields of name 256 / value 1024, colour 0..0xFFFFFF); answers 204, and
+ * description 4096, 25 fields of name 256 / value 1024, colour 0..0xFFFFFF, 6,000 characters in
+ * all the embeds' text together); answers 204, and
  * a 429 with Retry-After and `retry_after` in the body.
  */
 export function startFakeDiscord(): Promise<FakeService<Record<string, unknown>>> {
@@ -25,7 +36,8 @@ export function startFakeDiscord(): Promise<FakeService<Record<string, unknown>>
         (e.color === undefined || (Number.isInteger(e.color) && (e.color as number) >= 0 && (e.color as number) <= 0xffffff)) &&
         (e.fields === undefined || (Array.isArray(e.fields) && e.fields.length <= 25 && e.fields.every((f) => isObject(f) && isText(f.name, 256) && isText(f.value, 1024))));
       if (!body || (body.content === undefined && embeds === undefined)) return refuse('empty message', 400, { message: 'Cannot send an empty message', code: 50006 });
-      if (embeds !== undefined && !(Array.isArray(embeds) && embeds.length <= 10 && embeds.every(isEmbedValid))) return refuse('embeds', 400, { message: 'Invalid Form Body', code: 50035 });
+      if (embeds !== undefined && !(Array.isArray(embeds) && embeds.length <= 10 && embeds.every(isEmbedValid) && embedTextLength(embeds) <= 6000))
+        return refuse('embeds', 400, { message: 'Invalid Form Body', code: 50035 });
       return { accepted: body, answer: { status: 204, body: undefined } };
     },
     rateLimited: (seconds) => ({ status: 429, headers: { 'retry-after': String(seconds) }, body: { message: 'You are being rate limited.', retry_after: seconds, global: false } }),

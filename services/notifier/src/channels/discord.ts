@@ -17,19 +17,25 @@ export interface DiscordMessage {
   allowed_mentions: { parse: never[] };
 }
 
-/** One embed coloured by event, its facts as fields, titled and linked to the monitor's page; within Discord's embed limits. */
+/**
+ * Within Discord's embed limits (title 256, description 4096, 25 fields of 256 + 1024, footer
+ * 2048) and under its 6,000 characters for all of them together: 256 + 1024 + 8 × (64 + 400) + 256.
+ */
+const LIMITS = { title: 256, description: 1024, fields: 8, name: 64, value: 400, footer: 256 } as const;
+
+/** One embed coloured by event, its facts as fields, titled and linked to the monitor's page. */
 export function composeDiscord(notice: ChannelNotice): DiscordMessage {
   return {
     username: 'Uptime',
     embeds: [
       {
-        title: clip(notice.title, 256),
-        description: clip(notice.headline, 4096),
+        title: clip(notice.title, LIMITS.title),
+        description: clip(notice.headline, LIMITS.description),
         url: notice.link,
         color: EVENT_COLOURS[notice.event],
-        fields: notice.facts.slice(0, 25).map(([name, value]) => ({ name: clip(name, 256), value: clip(value, 1024), inline: true })),
+        fields: notice.facts.slice(0, LIMITS.fields).map(([name, value]) => ({ name: clip(name, LIMITS.name), value: clip(value, LIMITS.value), inline: true })),
         timestamp: notice.at.toISOString(),
-        footer: { text: clip(notice.monitor.name, 2048) },
+        footer: { text: clip(notice.monitor.name, LIMITS.footer) },
       },
     ],
     allowed_mentions: { parse: [] },

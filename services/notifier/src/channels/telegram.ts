@@ -15,10 +15,24 @@ export interface TelegramMessage {
  */
 export const escapeTelegramHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The title in bold, the headline, the error or duration, and a link to the monitor; at most 4,096 characters once parsed. */
+/** Telegram's limit counts the text once parsed (entities as one character); a margin stays for the link line. */
+const MAX_PARSED_LENGTH = 4000;
+
+/**
+ * The title in bold, the headline, one line per fact (the error or duration among them) while
+ * they fit in Telegram's 4,096 characters, and a link to the monitor.
+ */
 export function composeTelegram(notice: ChannelNotice, chatId: string): TelegramMessage {
-  const lines = [`<b>${escapeTelegramHtml(clip(notice.title, 256))}</b>`, escapeTelegramHtml(clip(notice.headline, 1024)), ''];
-  for (const [label, value] of notice.facts) lines.push(`<b>${escapeTelegramHtml(label)}:</b> ${escapeTelegramHtml(clip(value, 512))}`);
+  const title = clip(notice.title, 256);
+  const headline = clip(notice.headline, 1024);
+  const lines = [`<b>${escapeTelegramHtml(title)}</b>`, escapeTelegramHtml(headline), ''];
+  let parsedLength = title.length + headline.length + 2;
+  for (const [label, value] of notice.facts) {
+    const shown = clip(value, 512);
+    parsedLength += label.length + 3 + shown.length;
+    if (parsedLength > MAX_PARSED_LENGTH) break;
+    lines.push(`<b>${escapeTelegramHtml(label)}:</b> ${escapeTelegramHtml(shown)}`);
+  }
   lines.push('', `<a href="${escapeTelegramHtml(notice.link)}">Open the monitor</a>`);
   return { chat_id: chatId, text: lines.join('\n'), parse_mode: 'HTML', link_preview_options: { is_disabled: true } };
 }
