@@ -7,6 +7,7 @@ import {
   FAKE_TELEGRAM_CHAT,
   FAKE_TELEGRAM_TOKEN,
   startFakeDiscord,
+  startFakeHttpServer,
   startFakeGoogleChat,
   startFakeMattermost,
   startFakeNtfy,
@@ -119,6 +120,17 @@ describe.each(TYPES)('the %s channel against its fake', (type) => {
     fake.setMode({ kind: 'hang' });
     await expect(sendToServiceChannel(channelOf(type, c.config(fake)), NOTICES.down, depsFor(fake, { timeoutMs: 300 }))).rejects.toMatchObject({ kind: 'ambiguous' });
     expect(fake.server.requests).toHaveLength(1);
+  });
+
+  it('follows no redirect: a 3xx fails for good and its location is never asked', async () => {
+    const elsewhere = await startFakeHttpServer();
+    fake.server.respond((_req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/stolen` });
+      res.end();
+    });
+    await expect(sendToServiceChannel(channelOf(type, c.config(fake)), NOTICES.down, depsFor(fake))).rejects.toMatchObject({ kind: 'permanent' });
+    expect(elsewhere.requests).toEqual([]);
+    await elsewhere.close();
   });
 
   it('is refused by the SSRF guard before connecting when private targets are not allowed', async () => {
