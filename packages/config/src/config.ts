@@ -15,6 +15,12 @@ export interface Config {
     readonly sendgrid?: { readonly apiKey: string; readonly apiUrl: string };
     readonly smtpUrl?: string;
   };
+  /**
+   * Where the channels of services at a fixed address send (docs/channels.md): Telegram's Bot API
+   * base (`${telegramApiUrl}/bot<token>/sendMessage`), PagerDuty's Events API v2 enqueue URL and
+   * Pushover's messages URL. Overridden for tests and self-hosted Bot API servers.
+   */
+  readonly channelServices: { readonly telegramApiUrl: string; readonly pagerdutyEventsUrl: string; readonly pushoverApiUrl: string };
   readonly rateLimitPerHour: number;
   /** Public status pages and badges (docs/status-pages.md): per-IP limit a minute (0 = off) and cache lifetime. */
   readonly publicPages: { readonly rateLimitPerMinute: number; readonly cacheSeconds: number };

@@ -35,6 +35,9 @@ export class Env {
   @IsOptional() @IsString() MAIL_FROM?: string;
   @IsOptional() @IsString() SENDGRID_API_KEY?: string;
   @IsOptional() @IsUrl(URL_OPTS) SENDGRID_API_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) TELEGRAM_API_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) PAGERDUTY_EVENTS_URL?: string;
+  @IsOptional() @IsUrl(URL_OPTS) PUSHOVER_API_URL?: string;
   @IsOptional() @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }) SMTP_URL?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_PER_HOUR?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) PUBLIC_RATE_LIMIT_PER_MINUTE?: number;

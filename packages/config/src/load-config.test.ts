@@ -53,3 +53,27 @@ describe('loadConfig: what a local run may provide by itself', () => {
     expect(problemsOf({ PORT: '70000', HEALTH_PORT: '-1' })).toEqual(['PORT: must not be greater than 65535', 'HEALTH_PORT: must not be less than 0']);
   });
 });
+
+describe('loadConfig: the channels of services at a fixed address', () => {
+  it("defaults to the services' own endpoints", () => {
+    expect(loadConfig({}).channelServices).toEqual({
+      telegramApiUrl: 'https://api.telegram.org',
+      pagerdutyEventsUrl: 'https://events.pagerduty.com/v2/enqueue',
+      pushoverApiUrl: 'https://api.pushover.net/1/messages.json',
+    });
+  });
+
+  it('takes the overrides, without a trailing slash on the Telegram base, and names a malformed one', () => {
+    const config = loadConfig({
+      TELEGRAM_API_URL: 'http://127.0.0.1:8081/',
+      PAGERDUTY_EVENTS_URL: 'http://127.0.0.1:8082/v2/enqueue',
+      PUSHOVER_API_URL: 'http://127.0.0.1:8083/1/messages.json',
+    });
+    expect(config.channelServices).toEqual({
+      telegramApiUrl: 'http://127.0.0.1:8081',
+      pagerdutyEventsUrl: 'http://127.0.0.1:8082/v2/enqueue',
+      pushoverApiUrl: 'http://127.0.0.1:8083/1/messages.json',
+    });
+    expect(() => loadConfig({ PUSHOVER_API_URL: 'not a url' })).toThrow(/PUSHOVER_API_URL/);
+  });
+});

@@ -97,6 +97,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
       smtpUrl: env.SMTP_URL,
     },
+    channelServices: {
+      telegramApiUrl: (env.TELEGRAM_API_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+      pagerdutyEventsUrl: env.PAGERDUTY_EVENTS_URL ?? 'https://events.pagerduty.com/v2/enqueue',
+      pushoverApiUrl: env.PUSHOVER_API_URL ?? 'https://api.pushover.net/1/messages.json',
+    },
     rateLimitPerHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
     publicPages: { rateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE ?? 300, cacheSeconds: env.PUBLIC_CACHE_SECONDS ?? 30 },
     minCheckIntervalSeconds: env.MIN_CHECK_INTERVAL_SECONDS ?? 30,

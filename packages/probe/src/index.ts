@@ -20,3 +20,4 @@ export { HTTP_FIELDS, HTTP_METHODS, type HttpMethod } from './http/fields';
 export { rulesOf, describeKind, type FieldKind, type FieldRule, type FieldSpec, type FieldSpecs, type ValueOf, type ValuesOf, type WireValuesOf } from './fields/field-spec';
 export { fieldProblems, passesRule } from './fields/field-check';
 export { isHttpUrl, isTcpUrl, tcpTargetOf, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
+export * from './channel-configs';

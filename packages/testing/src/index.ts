@@ -4,6 +4,7 @@ export * from './fake-http-server';
 export * from './fake-sendgrid';
 export * from './fake-slack';
 export * from './fake-webhook-receiver';
+export * from './fake-channels';
 export * from './fake-oauth-provider';
 export * from './builders';
 // Kept with the probe, whose own tests cannot depend on this package (see that file).

@@ -4,6 +4,7 @@ import type { AlertContext, AlertKind } from '../alert';
 import type { EmailMessage } from '../channels/email-channel';
 import type { SlackMessage } from '../channels/slack';
 import type { WebhookEvent } from '../channels/webhook';
+import type { AlertWords } from './messages';
 
 /** An alert's row as loadAlert() (alert.repository.ts) reads it: the columns of every kind, NULL where a kind has none. */
 export interface AlertRow {
@@ -74,6 +75,11 @@ export interface AlertKindSpec<A extends AlertContext> {
   /** A notification created only after its alert ended (a backlog) still sends its opening message. */
   opensWhenOver: boolean;
   end: AlertEnd<A>;
+  /**
+   * What one delivery says, in words every channel renders: its subject, headline and facts.
+   * The service channels (channels/channel-notice.ts) are made from these.
+   */
+  words(target: MessageTarget, alert: A): AlertWords;
   /** The email and the Slack message of one delivery. */
   email(target: MessageTarget, alert: A, from: string, to: string): EmailMessage;
   slack(target: MessageTarget, alert: A, appUrl: string): SlackMessage;

@@ -50,6 +50,7 @@ export const certificate: AlertKindSpec<CertificateAlert> = {
   isSuppressedByDependencies: false,
   opensWhenOver: false,
   end: { tells: 'nothing' },
+  words: (_target, alert) => wordsOf(alert),
   email: (_target, alert, from, to) => emailOf(wordsOf(alert), from, to),
   slack: (_target, alert, appUrl) => slackOf(wordsOf(alert), alert, appUrl),
 };

@@ -1,10 +1,9 @@
 import type { FollowupKind, NotificationType } from '@uptime/db';
 import type { DowntimeAlert } from '../alert';
-import type { EmailMessage } from '../channels/email-channel';
 import type { SlackMessage } from '../channels/slack';
 import { formatDuration, formatSpokenDuration } from '../duration';
-import type { AlertKindSpec } from './alert-kind';
-import { composeSlack, escapeMrkdwn, monitorPageUrl, renderEmail, type Fact } from './messages';
+import type { AlertKindSpec, MessageTarget } from './alert-kind';
+import { composeSlack, emailOf, escapeMrkdwn, monitorPageUrl, type AlertWords, type Fact } from './messages';
 
 /** What failed, in a few words: the probe's error, else the HTTP status. */
 function describeFailure(ctx: DowntimeAlert): string {
@@ -49,12 +48,10 @@ function recoveryFacts(ctx: DowntimeAlert): Fact[] {
   ];
 }
 
-/** The email of a downtime or recovery notification of `ctx`'s incident to `to`. */
-function composeDowntimeEmail(type: NotificationType, ctx: DowntimeAlert, from: string, to: string): EmailMessage {
-  const isDowntime = type === 'downtime';
-  const subject = isDowntime ? `[DOWN] ${ctx.monitorName} is down` : `[UP] ${ctx.monitorName} is back up`;
-  const headline = isDowntime ? `Monitor "${ctx.monitorName}" is down.` : `Monitor "${ctx.monitorName}" is back up.`;
-  return { to, from, subject, ...renderEmail(headline, isDowntime ? downtimeFacts(ctx) : recoveryFacts(ctx)) };
+/** What a downtime or recovery notification of `ctx`'s incident says. */
+function noticeWords(type: NotificationType, ctx: DowntimeAlert): AlertWords {
+  if (type === 'downtime') return { subject: `[DOWN] ${ctx.monitorName} is down`, headline: `Monitor "${ctx.monitorName}" is down.`, facts: downtimeFacts(ctx) };
+  return { subject: `[UP] ${ctx.monitorName} is back up`, headline: `Monitor "${ctx.monitorName}" is back up.`, facts: recoveryFacts(ctx) };
 }
 
 /**
@@ -63,17 +60,25 @@ function composeDowntimeEmail(type: NotificationType, ctx: DowntimeAlert, from: 
  * down for" counts from the downtime's start to then, so a reminder every 15 minutes reads 15, 30,
  * 45 minutes whatever the sweep's delay.
  */
-function composeFollowupEmail(kind: FollowupKind, ctx: DowntimeAlert, dueAt: Date, from: string, to: string): EmailMessage {
+function followupWords(kind: FollowupKind, ctx: DowntimeAlert, dueAt: Date): AlertWords {
   const downFor = formatSpokenDuration((dueAt.getTime() - ctx.startedAt.getTime()) / 1000);
   if (kind === 'reminder') {
-    const subject = `[DOWN] ${ctx.monitorName} is still down for ${downFor}`;
-    const headline = `Monitor "${ctx.monitorName}" is still down for ${downFor}. Reminders stop once the downtime is acknowledged.`;
-    return { to, from, subject, ...renderEmail(headline, downtimeFacts(ctx)) };
+    return {
+      subject: `[DOWN] ${ctx.monitorName} is still down for ${downFor}`,
+      headline: `Monitor "${ctx.monitorName}" is still down for ${downFor}. Reminders stop once the downtime is acknowledged.`,
+      facts: downtimeFacts(ctx),
+    };
   }
-  const subject = `[ESCALATED] ${ctx.monitorName} is still down for ${downFor}, unacknowledged`;
-  const headline = `Monitor "${ctx.monitorName}" is still down for ${downFor} and nobody has acknowledged it; you are its escalation contact.`;
-  return { to, from, subject, ...renderEmail(headline, downtimeFacts(ctx)) };
+  return {
+    subject: `[ESCALATED] ${ctx.monitorName} is still down for ${downFor}, unacknowledged`,
+    headline: `Monitor "${ctx.monitorName}" is still down for ${downFor} and nobody has acknowledged it; you are its escalation contact.`,
+    facts: downtimeFacts(ctx),
+  };
 }
+
+/** The words of one delivery: the notice of its notification, or a reminder or escalation that says how long the downtime has lasted by then. */
+const wordsOf = (target: MessageTarget, ctx: DowntimeAlert): AlertWords =>
+  target.kind === 'notice' ? noticeWords(target.type, ctx) : followupWords(target.kind, ctx, target.followupDueAt ?? new Date());
 
 /**
  * The Slack message of a downtime or recovery notification: a `text` fallback, and blocks naming
@@ -112,10 +117,7 @@ export const downtime: AlertKindSpec<DowntimeAlert> = {
   isSuppressedByDependencies: true,
   opensWhenOver: true,
   end: { tells: 'notification', type: 'recovery', message: recoveryMessage, isSent: (alert) => alert.alertOnRecovery },
-  // A reminder or escalation (email only, docs/alert-rules.md) says how long the downtime has lasted by then.
-  email: (target, alert, from, to) =>
-    target.kind === 'notice'
-      ? composeDowntimeEmail(target.type, alert, from, to)
-      : composeFollowupEmail(target.kind, alert, target.followupDueAt ?? new Date(), from, to),
+  words: wordsOf,
+  email: (target, alert, from, to) => emailOf(wordsOf(target, alert), from, to),
   slack: (target, alert, appUrl) => composeDowntimeSlack(target.type, alert, appUrl),
 };

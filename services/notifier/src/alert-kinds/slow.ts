@@ -54,6 +54,7 @@ export const slow: AlertKindSpec<SlowAlert> = {
   isSuppressedByDependencies: false,
   opensWhenOver: true,
   end: { tells: 'resolved-message', webhookEvent: 'slow_resolved', isSent: (alert) => alert.alertOnSlow },
+  words: (target, alert) => wordsOf(target.phase, alert),
   email: (target, alert, from, to) => emailOf(wordsOf(target.phase, alert), from, to),
   slack: (target, alert, appUrl) => slackOf(wordsOf(target.phase, alert), alert, appUrl),
 };
