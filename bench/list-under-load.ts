@@ -126,6 +126,8 @@ async function main(): Promise<void> {
     const config = loadConfig({
       NODE_ENV: 'production',
       SESSION_SECRET: randomBytes(24).toString('hex'),
+      // Production refuses to start without the key that seals channel secrets (docs/channels.md).
+      SECRETS_KEY: randomBytes(32).toString('hex'),
       REQUIRE_HTTPS: 'false',
       DATABASE_URL: databaseUrl,
       REDIS_URL,

@@ -162,6 +162,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const env = {
       NODE_ENV: 'production',
       SESSION_SECRET: randomBytes(24).toString('hex'),
+      // Production refuses to start without the key that seals channel secrets (docs/channels.md).
+      SECRETS_KEY: randomBytes(32).toString('hex'),
       REQUIRE_HTTPS: 'false',
       DATABASE_URL: databaseUrl,
       REDIS_URL: o.redisUrl,

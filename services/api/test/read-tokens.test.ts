@@ -52,6 +52,8 @@ function pathInA(op: OperationSpec): string {
           return String(org.world.a.users.member.user.id);
         case 'invitations':
           return String(aInvitation);
+        case 'incidents':
+          return String(ids.incidents);
         default:
           throw new Error(`${op.method.toUpperCase()} ${op.path}: which of A's resources is ${segment}? Add its kind to read-tokens.test.ts`);
       }
