@@ -32,6 +32,15 @@ export interface JobDefinition<Q extends QueueName = QueueName, N extends string
 const defineJob = <Q extends QueueName, N extends string, P extends object>(job: JobDefinition<Q, N, P>): JobDefinition<Q, N, P> => job;
 
 /**
+ * A test send the api waits for (a monitor's channels, or one channel): never retried, since the
+ * caller is waiting and a second attempt would send the messages twice; its result kept an hour.
+ */
+const WAITED_TEST_SEND = {
+  attempts: 1,
+  retention: { completed: { age: 3600 }, failed: { age: 3600 } },
+} as const;
+
+/**
  * The queue catalog: every job the processes exchange. Queue names, job names and job ids never
  * change (deployed workers and the jobs already in Redis depend on them); payload fields are only
  * ever added, as optional.
@@ -69,9 +78,7 @@ export const JOBS = {
     queue: QueueName.statusChanges,
     name: 'alert-test',
     payload: AlertTestJob,
-    // Never retried: the caller is waiting, and a second attempt would send the messages twice.
-    attempts: 1,
-    retention: { completed: { age: 3600 }, failed: { age: 3600 } },
+    ...WAITED_TEST_SEND,
   }),
   /** The email of a new organization invitation (`POST /organizations/{org_id}/invitations`). */
   invitationEmail: defineJob({
@@ -88,9 +95,7 @@ export const JOBS = {
     queue: QueueName.statusChanges,
     name: 'channel-test',
     payload: ChannelTestJob,
-    // Never retried, as alert-test: the caller is waiting.
-    attempts: 1,
-    retention: { completed: { age: 3600 }, failed: { age: 3600 } },
+    ...WAITED_TEST_SEND,
   }),
 } as const;
 

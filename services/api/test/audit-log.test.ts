@@ -47,9 +47,7 @@ function aSecretAs(value: string): string {
   return value;
 }
 function aSecret(label: string): string {
-  const value = `${label}-${randomBytes(12).toString('hex')}`;
-  secrets.push(value);
-  return value;
+  return aSecretAs(`${label}-${randomBytes(12).toString('hex')}`);
 }
 
 interface Actor {
