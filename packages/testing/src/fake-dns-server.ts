@@ -93,7 +93,7 @@ export async function startFakeDnsServer(): Promise<FakeDnsServer> {
         const length = buffered.readUInt16BE(0);
         const message = buffered.subarray(0, 2 + length);
         buffered = buffered.subarray(2 + length);
-        respond(dnsPacket.streamDecode(message), 'tcp', (response) => socket.writable && socket.write(response));
+        respond(dnsPacket.streamDecode(message) as DecodedPacket, 'tcp', (response) => socket.writable && socket.write(response));
       }
     });
   });

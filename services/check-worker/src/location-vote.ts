@@ -76,5 +76,6 @@ export function overallResult(local: ProbeResult, localLocation: string, locatio
     attempts: local.attempts,
     // Phases are measured here only; an agent's figures stay with its location's result.
     ...(representative === own && local.timings ? { timings: local.timings } : {}),
+    ...(representative === own && local.dns ? { dns: local.dns } : {}),
   };
 }

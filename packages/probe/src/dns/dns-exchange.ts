@@ -81,7 +81,7 @@ export function queryOverTcp(server: DnsServer, id: number, question: dnsPacket.
       received = Buffer.concat([received, chunk]);
       if (received.length < 2 || received.length < 2 + received.readUInt16BE(0)) return;
       try {
-        const response = dnsPacket.streamDecode(received);
+        const response = dnsPacket.streamDecode(received) as DecodedPacket;
         if (answers(response, id, question)) resolve(response);
         else reject(new Error('the answer over TCP is not for this query'));
       } catch (error) {

@@ -46,7 +46,7 @@ async function runDnsAttempt(config: DnsCheckConfig, policy: AddressPolicy): Pro
   const startedAt = performance.now();
   let response: DecodedPacket;
   try {
-    response = await exchange(server, name, config.dnsRecordType, config.dnsProtocol === 'tcp', deadline);
+    response = await exchange(server, name, config.dnsRecordType as DnsRecordType, config.dnsProtocol === 'tcp', deadline);
   } catch (error) {
     const failure = error instanceof DnsTimeoutError ? `Timeout after ${config.timeout}s` : describeSocketFailure(error);
     return { failure, responseTime: null, dns: NO_ANSWER };
@@ -72,13 +72,14 @@ const isTruncated = (p: DecodedPacket): boolean => (p as { flag_tc?: boolean }).
  * refuses (its values are then not recorded either), or on an expected value it does not hold.
  */
 function judge(config: DnsCheckConfig, response: DecodedPacket, policy: AddressPolicy): { failure: string | null; dns: DnsResult } {
-  const responseCode = response.rcode ?? 'NOERROR';
+  // dns-packet decodes the header's RCODE to its name; its types leave it out.
+  const responseCode = (response as { rcode?: string }).rcode ?? 'NOERROR';
   const records = response.answers ?? [];
   const ttls = records.map((r) => (r as { ttl?: number }).ttl).filter((t): t is number => typeof t === 'number');
   const minTtl = ttls.length === 0 ? null : Math.min(...ttls);
-  const refused = records.find((r) => (r.type === 'A' || r.type === 'AAAA') && typeof r.data === 'string' && !policy(r.data));
+  const refused = records.find((r) => (r.type === 'A' || r.type === 'AAAA') && !policy(r.data));
   if (refused) {
-    const message = new TargetRefusedError(`Answer address ${String(refused.data)} of ${refused.name} is not allowed (private or reserved range)`).message;
+    const message = new TargetRefusedError(`Answer address ${(refused as { data: string }).data} of ${refused.name} is not allowed (private or reserved range)`).message;
     return { failure: message, dns: { responseCode, values: [], minTtl } };
   }
   const values = records
@@ -88,6 +89,6 @@ function judge(config: DnsCheckConfig, response: DecodedPacket, policy: AddressP
   const dns: DnsResult = { responseCode, values: values.slice(0, DNS_VALUES_MAX_ITEMS).map((v) => v.slice(0, DNS_VALUE_MAX_LENGTH)), minTtl };
   if (responseCode !== 'NOERROR') return { failure: `DNS response code ${responseCode}`, dns };
   const held = new Set(values);
-  const missing = config.expectedDnsValues.find((v) => !held.has(normaliseExpected(config.dnsRecordType, v)));
+  const missing = config.expectedDnsValues.find((v) => !held.has(normaliseExpected(config.dnsRecordType as DnsRecordType, v)));
   return { failure: missing === undefined ? null : `Expected DNS value not found: ${JSON.stringify(missing)}`, dns };
 }
