@@ -40,7 +40,7 @@ const keyOf = (name: string, type: string): string => `${name.toLowerCase().repl
 
 /**
  * A DNS server of our own on 127.0.0.1, over UDP and TCP on one port, speaking the wire format
- * through dns-packet: the stand-in for any resolver (docs/testing.md). It answers what `set()`
+ * through dns-packet: the stand-in for any resolver (docs/testing.md, "The test suite"). It answers what `set()`
  * told it, NXDOMAIN for anything else, and records every query with its transport.
  */
 export async function startFakeDnsServer(): Promise<FakeDnsServer> {
