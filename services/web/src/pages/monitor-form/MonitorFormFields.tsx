@@ -1,9 +1,23 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
+import {
+  CHECK_METHODS,
+  checkFieldLabel,
+  DECLARED_FORM_FIELDS,
+  dnsFieldLabel,
+  tcpFieldLabel,
+  type DeclaredFormField,
+} from './check-field-labels';
 import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
 
-const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port' };
+const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port', dns: 'DNS records' };
+
+/** The url's label and hint, and an example, by type (their fields.ts). */
+const URL_FIELD: Record<MonitorFormType, { label: { label: string; hint?: string }; placeholder: string }> = {
+  http: { label: checkFieldLabel('url'), placeholder: 'https://example.com/health' },
+  tcp: { label: tcpFieldLabel('url'), placeholder: 'tcp://db.example.com:5432' },
+  dns: { label: dnsFieldLabel('url'), placeholder: 'dns://example.com' },
+};
 
 /** What each group of the monitor form's fields gets from the form. */
 export interface FieldsProps {
@@ -34,14 +48,14 @@ export function CheckFields(props: FieldsProps) {
             </select>
           )}
         </Field>
-        <Field {...(values.type === 'tcp' ? tcpFieldLabel('url') : checkFieldLabel('url'))} {...field('url')}>
+        <Field {...URL_FIELD[values.type].label} {...field('url')}>
           {(p) => (
             <input
               {...p}
               type="url"
               value={values.url}
               onChange={(e) => set('url', e.target.value)}
-              placeholder={values.type === 'tcp' ? 'tcp://db.example.com:5432' : 'https://example.com/health'}
+              placeholder={URL_FIELD[values.type].placeholder}
               required
             />
           )}
@@ -96,7 +110,8 @@ export function ConnectionFields({ values, set, field, errors }: FieldsProps) {
       </div>
       <div className="checks">
         <label className="check">
-          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> {tcpFieldLabel('verifySsl').label}
+          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} />{' '}
+          {tcpFieldLabel('verifySsl').label}
         </label>
       </div>
       <FieldError id="err-verify_ssl" messages={errors.verify_ssl} />
@@ -136,6 +151,8 @@ export function RequestFields({ values, set, field, errors }: FieldsProps) {
 
 /** When the answer counts as up: status codes, content and JSON. */
 export function UpWhenFields({ values, set, field }: FieldsProps) {
+  // A dns check's rule is its expected values, in its own section (DnsFormFields.tsx).
+  if (values.type === 'dns') return null;
   return (
     <fieldset className="card">
       <legend>When is it up</legend>
@@ -143,7 +160,12 @@ export function UpWhenFields({ values, set, field }: FieldsProps) {
         {values.type === 'http' && (
           <Field {...checkFieldLabel('expectedStatus')} {...field('expected_status')}>
             {(p) => (
-              <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />
+              <input
+                {...p}
+                value={values.expected_status}
+                onChange={(e) => set('expected_status', e.target.value)}
+                placeholder="200, 204"
+              />
             )}
           </Field>
         )}
@@ -193,7 +215,12 @@ export function DeclaredFields({ values, set, field }: FieldsProps) {
                     ))}
                   </select>
                 ) : (
-                  <input {...p} inputMode={f.kind === 'integer' ? 'numeric' : undefined} value={String(value)} onChange={(e) => put(f, e.target.value)} />
+                  <input
+                    {...p}
+                    inputMode={f.kind === 'integer' ? 'numeric' : undefined}
+                    value={String(value)}
+                    onChange={(e) => put(f, e.target.value)}
+                  />
                 )
               }
             </Field>
@@ -228,7 +255,8 @@ interface ControlProps {
   'aria-describedby': string | undefined;
 }
 
-function Field({
+/** A labelled control with its hint and its errors, named for the API field it edits. */
+export function Field({
   label,
   name,
   errors,

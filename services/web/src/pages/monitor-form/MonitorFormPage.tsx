@@ -9,7 +9,16 @@ import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { DnsFields } from './DnsFormFields';
+import {
+  CheckFields,
+  ConnectionFields,
+  DeclaredFields,
+  OrganiseFields,
+  RequestFields,
+  UpWhenFields,
+  type FieldsProps,
+} from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -89,12 +98,18 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <CheckFields {...fieldsProps} />
       <RequestFields {...fieldsProps} />
       <ConnectionFields {...fieldsProps} />
+      <DnsFields {...fieldsProps} />
       <UpWhenFields {...fieldsProps} />
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />
       <div className="form-actions">
         <ViewerReason id="monitor-form-reason" reason={viewer} />
-        <button type="submit" className="button primary" disabled={save.isPending || viewer !== null} aria-describedby={viewer === null ? undefined : 'monitor-form-reason'}>
+        <button
+          type="submit"
+          className="button primary"
+          disabled={save.isPending || viewer !== null}
+          aria-describedby={viewer === null ? undefined : 'monitor-form-reason'}
+        >
           Save
         </button>
         <Link className="button ghost" to={monitorId === undefined ? '/monitors' : `/monitors/${monitorId}`}>
