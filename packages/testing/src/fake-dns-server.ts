@@ -28,13 +28,23 @@ export interface FakeDnsServer {
   /** `127.0.0.1:PORT`, as a dns monitor's `dns_resolver` takes it. */
   resolver: string;
   queries: FakeDnsQuery[];
-  /** How to answer `name` (case-insensitive) asked as `type`; a name and type not set is NXDOMAIN. */
+  /** How to answer `name` (case-insensitive) asked as `type`; a name and type not set is the fallback's, else NXDOMAIN. */
   set(name: string, type: RecordType, answer: FakeDnsAnswer): void;
   close(): Promise<void>;
 }
 
 /** The response codes the fake answers with, by name (RFC 1035 4.1.1; dns-packet decodes them to these names). */
 const RCODES: Readonly<Record<string, number>> = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 };
+
+export interface FakeDnsServerOptions {
+  /** How to answer a name and type `set()` did not: NXDOMAIN when absent or when it answers undefined. */
+  fallback?: (name: string, type: string) => FakeDnsAnswer | undefined;
+  /**
+   * Called with each query as it arrives, instead of keeping it in `queries` (a benchmark's
+   * millions of queries are counted, not kept).
+   */
+  onQuery?: (query: FakeDnsQuery) => void;
+}
 
 const keyOf = (name: string, type: string): string => `${name.toLowerCase().replace(/\.$/, '')} ${type}`;
 
@@ -43,7 +53,7 @@ const keyOf = (name: string, type: string): string => `${name.toLowerCase().repl
  * through dns-packet: the stand-in for any resolver (docs/testing.md, "The test suite"). It answers what `set()`
  * told it, NXDOMAIN for anything else, and records every query with its transport.
  */
-export async function startFakeDnsServer(): Promise<FakeDnsServer> {
+export async function startFakeDnsServer(options: FakeDnsServerOptions = {}): Promise<FakeDnsServer> {
   const answers = new Map<string, FakeDnsAnswer>();
   const queries: FakeDnsQuery[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -52,8 +62,10 @@ export async function startFakeDnsServer(): Promise<FakeDnsServer> {
   const respond = (query: DecodedPacket, transport: 'udp' | 'tcp', send: (response: Buffer) => void): void => {
     const question = query.questions?.[0];
     if (!question) return;
-    queries.push({ name: question.name, type: question.type, transport });
-    const answer = answers.get(keyOf(question.name, question.type)) ?? { rcode: 'NXDOMAIN' };
+    const received: FakeDnsQuery = { name: question.name, type: question.type, transport };
+    if (options.onQuery) options.onQuery(received);
+    else queries.push(received);
+    const answer = answers.get(keyOf(question.name, question.type)) ?? options.fallback?.(question.name, question.type) ?? { rcode: 'NXDOMAIN' };
     const truncated = transport === 'udp' && answer.truncateOverUdp === true;
     // The header's TC bit (1 << 9) and RCODE (the low 4 bits) are only written through `flags`.
     const flags = dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (truncated ? 1 << 9 : 0) | (RCODES[answer.rcode ?? 'NOERROR'] ?? 0);
@@ -64,10 +76,12 @@ export async function startFakeDnsServer(): Promise<FakeDnsServer> {
       questions: [question],
       answers: truncated ? [] : (answer.records ?? []),
     } as dnsPacket.Packet;
+    const encoded = (): Buffer => (transport === 'udp' ? dnsPacket.encode(response) : dnsPacket.streamEncode(response));
+    if (!answer.delayMs) return send(encoded());
     const timer = setTimeout(() => {
       timers.delete(timer);
-      send(transport === 'udp' ? dnsPacket.encode(response) : dnsPacket.streamEncode(response));
-    }, answer.delayMs ?? 0);
+      send(encoded());
+    }, answer.delayMs);
     timers.add(timer);
   };
 
