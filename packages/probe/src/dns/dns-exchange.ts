@@ -55,7 +55,7 @@ export function queryOverUdp(server: DnsServer, id: number, question: dnsPacket.
   return untilAborted(signal, (resolve, reject) => {
     const socket = createSocket(isIPv6(server.address) ? 'udp6' : 'udp4');
     socket.on('message', (message, from) => {
-      if (from.port !== server.port) return;
+      if (from.port !== server.port || from.address !== server.address) return;
       let response: DecodedPacket;
       try {
         response = dnsPacket.decode(message);
