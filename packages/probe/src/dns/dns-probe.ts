@@ -5,7 +5,7 @@ import type { DnsCheckConfig } from '../check-config';
 import type { ProbeResult } from '../http/result';
 import { dnsNameOf } from '../fields/value-tests';
 import { TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
-import { describeSocketFailure } from '../tcp/socket-failure';
+import { describeSocketFailure } from '../socket-failure';
 import { answerValue, normaliseExpected } from './answer-values';
 import { DnsTimeoutError, queryOverTcp, queryOverUdp, type DnsServer } from './dns-exchange';
 import { DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, type DnsRecordType } from './fields';
