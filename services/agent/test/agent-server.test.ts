@@ -113,7 +113,10 @@ describe('reference agent', () => {
       const check = toWireCheck(aDnsCheckConfig('dns://example.test', { dnsRecordType: 'MX', dnsResolver: dns.resolver, expectedDnsValues: ['10 mx.example.test'] }));
       expect(check).toMatchObject({ type: 'dns', url: 'dns://example.test', dns_record_type: 'MX', dns_protocol: 'udp' });
       const up = await requestAgentCheck(endpoint(), { request_id: randomUUID(), monitor_id: 1, check }, options);
-      expect(up).toMatchObject({ answered: true, value: { result: { ok: true, status_code: null, error: null } } });
+      expect(up).toMatchObject({
+        answered: true,
+        value: { result: { ok: true, status_code: null, error: null, dns: { response_code: 'NOERROR', values: ['10 mx.example.test'], min_ttl: 60 } } },
+      });
       const missing = toWireCheck(aDnsCheckConfig('dns://example.test', { dnsRecordType: 'MX', dnsResolver: dns.resolver, expectedDnsValues: ['20 mx2.example.test'] }));
       const down = await requestAgentCheck(endpoint(), { request_id: randomUUID(), check: missing }, options);
       expect(down).toMatchObject({ answered: true, value: { result: { ok: false, error: 'Expected DNS value not found: "20 mx2.example.test"' } } });
