@@ -1,13 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import {
-  CHECK_METHODS,
-  checkFieldLabel,
-  DECLARED_FORM_FIELDS,
-  dnsFieldLabel,
-  tcpFieldLabel,
-  type DeclaredFormField,
-} from './check-field-labels';
+import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, dnsFieldLabel, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
 import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
 
 const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port', dns: 'DNS records' };
@@ -110,8 +103,7 @@ export function ConnectionFields({ values, set, field, errors }: FieldsProps) {
       </div>
       <div className="checks">
         <label className="check">
-          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} />{' '}
-          {tcpFieldLabel('verifySsl').label}
+          <input type="checkbox" checked={values.verify_ssl} onChange={(e) => set('verify_ssl', e.target.checked)} /> {tcpFieldLabel('verifySsl').label}
         </label>
       </div>
       <FieldError id="err-verify_ssl" messages={errors.verify_ssl} />
@@ -160,12 +152,7 @@ export function UpWhenFields({ values, set, field }: FieldsProps) {
         {values.type === 'http' && (
           <Field {...checkFieldLabel('expectedStatus')} {...field('expected_status')}>
             {(p) => (
-              <input
-                {...p}
-                value={values.expected_status}
-                onChange={(e) => set('expected_status', e.target.value)}
-                placeholder="200, 204"
-              />
+              <input {...p} value={values.expected_status} onChange={(e) => set('expected_status', e.target.value)} placeholder="200, 204" />
             )}
           </Field>
         )}
@@ -215,12 +202,7 @@ export function DeclaredFields({ values, set, field }: FieldsProps) {
                     ))}
                   </select>
                 ) : (
-                  <input
-                    {...p}
-                    inputMode={f.kind === 'integer' ? 'numeric' : undefined}
-                    value={String(value)}
-                    onChange={(e) => put(f, e.target.value)}
-                  />
+                  <input {...p} inputMode={f.kind === 'integer' ? 'numeric' : undefined} value={String(value)} onChange={(e) => put(f, e.target.value)} />
                 )
               }
             </Field>

@@ -10,15 +10,7 @@ import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
 import { DnsFields } from './DnsFormFields';
-import {
-  CheckFields,
-  ConnectionFields,
-  DeclaredFields,
-  OrganiseFields,
-  RequestFields,
-  UpWhenFields,
-  type FieldsProps,
-} from './MonitorFormFields';
+import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -104,12 +96,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <OrganiseFields {...fieldsProps} />
       <div className="form-actions">
         <ViewerReason id="monitor-form-reason" reason={viewer} />
-        <button
-          type="submit"
-          className="button primary"
-          disabled={save.isPending || viewer !== null}
-          aria-describedby={viewer === null ? undefined : 'monitor-form-reason'}
-        >
+        <button type="submit" className="button primary" disabled={save.isPending || viewer !== null} aria-describedby={viewer === null ? undefined : 'monitor-form-reason'}>
           Save
         </button>
         <Link className="button ghost" to={monitorId === undefined ? '/monitors' : `/monitors/${monitorId}`}>

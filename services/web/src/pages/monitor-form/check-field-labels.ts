@@ -64,9 +64,6 @@ export interface DeclaredFormField {
 export const DECLARED_FORM_FIELDS: readonly DeclaredFormField[] = Object.values<FieldSpec>(HTTP_FIELDS).flatMap((spec) => {
   const t = spec.type;
   if (LAID_OUT.has(spec.wire) || (t.kind !== 'text' && t.kind !== 'integer' && t.kind !== 'boolean' && t.kind !== 'choice')) return [];
-  const initial =
-    t.kind === 'boolean' ? spec.default === true : spec.default === undefined || spec.default === null ? '' : String(spec.default);
-  return [
-    { wire: spec.wire, ...labelOf(spec), kind: t.kind, values: t.kind === 'choice' ? t.values : [], nullable: spec.nullable, initial },
-  ];
+  const initial = t.kind === 'boolean' ? spec.default === true : spec.default === undefined || spec.default === null ? '' : String(spec.default);
+  return [{ wire: spec.wire, ...labelOf(spec), kind: t.kind, values: t.kind === 'choice' ? t.values : [], nullable: spec.nullable, initial }];
 });
