@@ -5,7 +5,7 @@ import { runCapacity, type CapacityReport } from './capacity/run-capacity';
 import { isScenarioName, SCENARIOS } from './capacity/scenarios';
 
 /**
- * pnpm bench:capacity [--scenario default|https|slow-mix|failing-mix|60k] [--monitors N] [--interval S]
+ * pnpm bench:capacity [--scenario default|https|slow-mix|failing-mix|dns|60k] [--monitors N] [--interval S]
  *   [--workers N] [--window S] [--concurrency N] [--profile <dir> [--profile-interval 1000]]
  * A scenario sets the monitors, interval, workers, window and target mix; the other flags override
  * it. Prints a table and one JSON line (see docs/capacity.md). `--profile <dir>` adds where the time
@@ -96,9 +96,12 @@ function printTable(r: CapacityReport): void {
 }
 
 function describeMix(r: CapacityReport): string {
-  const parts = [
-    r.mix.protocol === 'https' ? 'HTTPS, a fresh handshake per check, verify_ssl on half' : 'HTTP, a fresh connection per check',
-  ];
+  const PROTOCOLS = {
+    http: 'HTTP, a fresh connection per check',
+    https: 'HTTPS, a fresh handshake per check, verify_ssl on half',
+    dns: 'DNS, one A query over UDP per check to a loopback resolver',
+  } as const;
+  const parts: string[] = [PROTOCOLS[r.mix.protocol]];
   if (r.mix.slowPercent) parts.push(`${r.mix.slowPercent} % answer after 5 s`);
   if (r.mix.hangPercent) parts.push(`${r.mix.hangPercent} % never answer (5-s timeout)`);
   return parts.join('; ');

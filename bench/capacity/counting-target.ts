@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { startFakeDnsServer } from '@uptime/testing';
 import type { TlsMaterial } from './tls-material';
 
 /** How a monitor's target behaves, chosen by its path: /m/{i} answers at once, /s/{i} late, /h/{i} never. */
@@ -86,4 +87,30 @@ export async function startCountingTarget(options: CountingTargetOptions = {}): 
         server.close(() => resolve());
       }),
   };
+}
+
+/** The name a dns monitor at `index` asks for (an A record the counting DNS target answers). */
+export const dnsNameOf = (index: number): string => `m${index}.bench.test`;
+
+/**
+ * A loopback DNS server (the tests' fake, packages/testing) that answers every `m{i}.bench.test`
+ * A query at once and remembers when each monitor was asked; its `url` is the resolver,
+ * `127.0.0.1:PORT`, as dns monitors take it.
+ */
+export async function startCountingDnsTarget(): Promise<CountingTarget> {
+  const hits = new Map<number, number[]>();
+  let total = 0;
+  const server = await startFakeDnsServer({
+    fallback: (name, type) => (type === 'A' && /^m\d+\.bench\.test$/i.test(name) ? { records: [{ type: 'A', name, ttl: 300, data: '192.0.2.1' }] } : undefined),
+    onQuery: (q) => {
+      const m = /^m(\d+)\./.exec(q.name);
+      if (!m) return;
+      const id = Number(m[1]);
+      let list = hits.get(id);
+      if (!list) hits.set(id, (list = []));
+      list.push(Date.now());
+      total += 1;
+    },
+  });
+  return { url: server.resolver, hits, total: () => total, open: () => 0, handshakes: { full: 0, resumed: 0 }, close: () => server.close() };
 }

@@ -4,7 +4,7 @@ import IORedis from 'ioredis';
 import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, resultStorage } from '@uptime/db';
 import { QueueName } from '@uptime/queues';
 import { createDatabaseFrom } from '@uptime/testing';
-import { startCountingTarget, TARGET_PATH, type TargetKind } from './counting-target';
+import { dnsNameOf, startCountingDnsTarget, startCountingTarget, TARGET_PATH, type TargetKind } from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
 import { CapacityProfiler, type ProfileReport } from './profile';
@@ -131,7 +131,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
   const prefix = `uptime_bench_${runId}`;
   const mix: TargetMix = o.mix ?? { protocol: 'http' };
   const tls = mix.protocol === 'https' ? makeTlsMaterial() : undefined;
-  const target = await startCountingTarget({ tls });
+  const target = mix.protocol === 'dns' ? await startCountingDnsTarget() : await startCountingTarget({ tls });
   const processes: ServiceProcess[] = [];
   const profiler = o.profileDir
     ? new CapacityProfiler({
@@ -211,8 +211,9 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
             headers: { authorization: auth, 'content-type': 'application/json' },
             body: JSON.stringify({
               name: `m${i}`,
-              url: `${target.url}/${TARGET_PATH[kind]}/${i}`,
-              type: 'http',
+              ...(mix.protocol === 'dns'
+                ? { type: 'dns', url: `dns://${dnsNameOf(i)}`, dns_resolver: target.url }
+                : { type: 'http', url: `${target.url}/${TARGET_PATH[kind]}/${i}` }),
               check_interval: o.intervalSeconds,
               // A hanging target times out after the shortest timeout allowed; a slow one answers in time.
               timeout: kind === 'hang' ? 5 : 10,

@@ -2,7 +2,7 @@ import { isScenarioName, kindOf, SCENARIOS, verifiesTls } from './scenarios';
 
 describe('capacity scenarios', () => {
   it('names the scenarios `pnpm bench:capacity --scenario` accepts', () => {
-    expect(Object.keys(SCENARIOS).sort()).toEqual(['60k', 'default', 'failing-mix', 'https', 'slow-mix']);
+    expect(Object.keys(SCENARIOS).sort()).toEqual(['60k', 'default', 'dns', 'failing-mix', 'https', 'slow-mix']);
     expect(isScenarioName('slow-mix')).toBe(true);
     expect(isScenarioName('toString')).toBe(false);
   });

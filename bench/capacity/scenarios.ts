@@ -2,7 +2,8 @@ import type { TargetKind } from './counting-target';
 
 /** What the monitors of a run probe: the protocol, and which share answers late or never. */
 export interface TargetMix {
-  protocol: 'http' | 'https';
+  /** http and https: the counting HTTP(S) target; dns: dns monitors asking the counting DNS target. */
+  protocol: 'http' | 'https' | 'dns';
   /** % of monitors whose target answers after 5 s. */
   slowPercent?: number;
   /** % of monitors whose target never answers: their checks time out (timeout 5 s, no retry). */
@@ -26,6 +27,8 @@ export const SCENARIOS = {
   https: { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'https' } },
   'slow-mix': { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'http', slowPercent: 20 } },
   'failing-mix': { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'http', hangPercent: 5 } },
+  // 1,500 checks a second of A queries over UDP (docs/capacity.md, "DNS checks").
+  dns: { monitors: 45_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'dns' } },
   '60k': { monitors: 60_000, intervalSeconds: 60, workers: 2, windowSeconds: 180, mix: { protocol: 'http' } },
 } satisfies Record<string, Scenario>;
 

@@ -1,5 +1,5 @@
-import { MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, isMonitorType, type FieldSpec } from '@uptime/probe';
-import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult } from './payloads';
+import { DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, isMonitorType, type FieldSpec } from '@uptime/probe';
+import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult, WireDnsResult } from './payloads';
 
 /** A parsed payload, or every problem found in it (field → message). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -87,7 +87,34 @@ function readResult(source: unknown, problems: string[]): WireCheckResult | null
   };
   if (result.ok === false && result.error === null) r.problems.push('result.error: must say why a failed check failed');
   problems.push(...r.problems);
+  if (source.dns !== undefined) {
+    const dns = readDnsResult(source.dns, problems);
+    if (dns !== null) result.dns = dns;
+  }
   return result;
+}
+
+/**
+ * A dns check's answer (protocol 3), within the bounds the service stores
+ * (docs/monitors.md, "DNS records"): at most 50 values of at most 255 characters.
+ */
+function readDnsResult(source: unknown, problems: string[]): WireDnsResult | null {
+  if (!isObject(source)) {
+    problems.push('result.dns: must be an object');
+    return null;
+  }
+  const r = new Reader(source, 'result.dns.');
+  const dns: WireDnsResult = {
+    response_code: r.field('response_code', (v): v is string | null => v === null || (isString(v) && /^[A-Z0-9_]{1,16}$/.test(v)), 'a response code or null'),
+    values: r.field(
+      'values',
+      (v): v is string[] => Array.isArray(v) && v.length <= DNS_VALUES_MAX_ITEMS && v.every((x) => isString(x) && x.length <= DNS_VALUE_MAX_LENGTH),
+      `an array of at most ${DNS_VALUES_MAX_ITEMS} strings of at most ${DNS_VALUE_MAX_LENGTH} characters`,
+    ),
+    min_ttl: r.field('min_ttl', (v): v is number | null => isNullableInt(v, 0, 2_147_483_647), 'seconds or null'),
+  };
+  problems.push(...r.problems);
+  return r.problems.length === 0 ? dns : null;
 }
 
 /** Reads an agent's 200 answer to `POST /v1/check`. */

@@ -1,4 +1,4 @@
-import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType, type ProbeResult } from '@uptime/probe';
+import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type DnsResult, type MonitorType, type ProbeResult } from '@uptime/probe';
 
 /** Paths of the agent protocol, relative to the agent's registered URL. */
 export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const;
@@ -24,6 +24,15 @@ export interface WireCheckResult {
   error: string | null;
   checked_at: string;
   attempts: number;
+  /** A dns check's answer (protocol 3); absent for other types and from older agents. */
+  dns?: WireDnsResult;
+}
+
+/** A dns check's response code, answer values and lowest TTL as they travel (docs/agent-protocol.md). */
+export interface WireDnsResult {
+  response_code: string | null;
+  values: string[];
+  min_ttl: number | null;
 }
 
 /** Body of the agent's 200 answer to `POST /v1/check` (signed like a request). */
@@ -71,6 +80,7 @@ export function toWireResult(r: ProbeResult): WireCheckResult {
     error: r.error,
     checked_at: r.checkedAt.toISOString(),
     attempts: r.attempts,
+    ...(r.dns ? { dns: { response_code: r.dns.responseCode, values: r.dns.values, min_ttl: r.dns.minTtl } } : {}),
   };
 }
 
@@ -82,5 +92,11 @@ export function fromWireResult(w: WireCheckResult): ProbeResult {
     error: w.error,
     checkedAt: new Date(w.checked_at),
     attempts: w.attempts,
+    ...(w.dns ? { dns: fromWireDns(w.dns) } : {}),
   };
+}
+
+/** A dns check's answer as the probe's result holds it. */
+export function fromWireDns(w: WireDnsResult): DnsResult {
+  return { responseCode: w.response_code, values: w.values, minTtl: w.min_ttl };
 }

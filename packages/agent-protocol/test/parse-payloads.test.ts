@@ -65,4 +65,20 @@ describe('protocol payloads', () => {
     expect(parseHealthResponse({ status: 'ok', agent_id: '7', location: 'x', version: '1' })).toMatchObject({ ok: true });
     expect(parseHealthResponse({ status: 'down', agent_id: '7', location: 'x', version: '1' })).toMatchObject({ ok: false });
   });
+
+  it("reads a dns check's answer (protocol 3) within the bounds the service stores, and refuses one outside them", () => {
+    const result = { ok: true, status_code: null, response_time: 3, error: null, checked_at: '2026-11-22T10:00:00.000Z', attempts: 1 };
+    const answer = (dns: unknown) => parseCheckResponse({ request_id: 'r', agent_id: 7, location: 'x', version: '1', result: { ...result, dns } });
+    expect(answer({ response_code: 'NOERROR', values: ['192.0.2.1'], min_ttl: 60 })).toMatchObject({
+      ok: true,
+      value: { result: { dns: { response_code: 'NOERROR', values: ['192.0.2.1'], min_ttl: 60 } } },
+    });
+    expect(answer({ response_code: null, values: [], min_ttl: null })).toMatchObject({ ok: true });
+    expect(answer({ response_code: 'NOERROR', values: ['x'.repeat(256)], min_ttl: 60 })).toEqual({ ok: false, problems: [expect.stringContaining('result.dns.values')] });
+    expect(answer({ response_code: 'no error', values: Array.from({ length: 51 }, () => 'v'), min_ttl: -1 })).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('result.dns.response_code'), expect.stringContaining('result.dns.values'), expect.stringContaining('result.dns.min_ttl')],
+    });
+    expect(answer('NOERROR')).toEqual({ ok: false, problems: ['result.dns: must be an object'] });
+  });
 });

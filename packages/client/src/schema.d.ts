@@ -1622,13 +1622,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example dns://example.com
              */
             url: string;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME); docs/monitors.md
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "dns";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -1664,11 +1665,11 @@ export interface components {
             retry_count: number;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
-            /** @description Whether an https target's certificate must be valid */
-            verify_ssl: boolean;
-            /** @description Text the response must contain */
+            /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
+            verify_ssl: boolean | null;
+            /** @description Text the response must contain (http, tcp monitors; null for other types) */
             expected_content: string | null;
-            /** @description Text the response must not contain */
+            /** @description Text the response must not contain (http, tcp monitors; null for other types) */
             excluded_content: string | null;
             /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
@@ -1676,6 +1677,25 @@ export interface components {
             expected_json_value: string | null;
             /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
+            /**
+             * @description The record type a dns check asks for (dns monitors only) (dns monitors; null for other types)
+             * @enum {string|null}
+             */
+            dns_record_type: "A" | "AAAA" | "CNAME" | "MX" | "NS" | "TXT" | "SOA" | "SRV" | "CAA" | "PTR" | null;
+            /**
+             * @description The resolver a dns check asks, HOST or HOST:PORT (port 53 by default); null: the first resolver of the worker's system (dns monitors only) (dns monitors; null for other types)
+             * @example 1.1.1.1
+             * @example [2606:4700:4700::1111]:53
+             * @example ns1.example.com:5353
+             */
+            dns_resolver: string | null;
+            /**
+             * @description udp (over TCP again when the answer is truncated) or tcp (dns monitors only) (dns monitors; null for other types)
+             * @enum {string|null}
+             */
+            dns_protocol: "udp" | "tcp" | null;
+            /** @description Values the answer must all hold, compared normalised: names lower-cased without the final dot, MX as "PRIORITY HOST", TXT strings joined; empty: any answer (dns monitors only) (dns monitors; null for other types) */
+            expected_dns_values: string[] | null;
             locations: string[];
             tags: string[];
             /**
@@ -1793,6 +1813,7 @@ export interface components {
             timings: components["schemas"]["CheckTimings"];
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
+            dns: components["schemas"]["DnsAnswer"] | null;
         };
         /** @description Where the last attempt's time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases. */
         CheckTimings: {
@@ -1821,6 +1842,21 @@ export interface components {
              * @description The whole attempt (equal to response_time), milliseconds
              */
             total: number | null;
+        };
+        /** @description A dns check's answer; null on the checks of other types */
+        DnsAnswer: {
+            /**
+             * @description The response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED...); null when no answer came (a timeout)
+             * @example NOERROR
+             */
+            response_code: string | null;
+            /** @description The values of the records of the type asked for, normalised as expected_dns_values are compared (docs/monitors.md, "DNS records") */
+            answers: string[];
+            /**
+             * Format: int32
+             * @description The lowest TTL of the answer's records, seconds; null without records
+             */
+            min_ttl: number | null;
         };
         /** @description A span of more than two intervals in which an active monitor was not checked ("no data") */
         NoDataSpan: {
@@ -1860,6 +1896,7 @@ export interface components {
             checked_at: string;
             error: string | null;
             timings: components["schemas"]["CheckTimings"];
+            dns: components["schemas"]["DnsAnswer"] | null;
         };
         /** @description Statistics of a monitor over a period */
         MonitorStats: {
@@ -2015,9 +2052,10 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
-             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example dns://example.com
              */
             monitor_url: string;
             /**
@@ -2161,9 +2199,10 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
-             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example dns://example.com
              */
             monitor_url: string;
             /**
@@ -2557,9 +2596,10 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
-                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns
                  * @example https://example.com/health
                  * @example tcp://db.example.com:5432
+                 * @example dns://example.com
                  */
                 url: string;
                 /**
@@ -2623,13 +2663,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example dns://example.com
              */
             url: string;
             /**
-             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or dns (url dns://NAME); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "dns";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2712,6 +2753,30 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * @description The record type a dns check asks for (dns monitors only) (case-insensitive)
+             * @default A
+             * @enum {string}
+             */
+            dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "NS" | "TXT" | "SOA" | "SRV" | "CAA" | "PTR";
+            /**
+             * @description The resolver a dns check asks, HOST or HOST:PORT (port 53 by default); null: the first resolver of the worker's system (dns monitors only); null clears it
+             * @example 1.1.1.1
+             * @example [2606:4700:4700::1111]:53
+             * @example ns1.example.com:5353
+             */
+            dns_resolver?: string | null;
+            /**
+             * @description udp (over TCP again when the answer is truncated) or tcp (dns monitors only)
+             * @default udp
+             * @enum {string}
+             */
+            dns_protocol?: "udp" | "tcp";
+            /**
+             * @description Values the answer must all hold, compared normalised: names lower-cased without the final dot, MX as "PRIORITY HOST", TXT strings joined; empty: any answer (dns monitors only)
+             * @default []
+             */
+            expected_dns_values?: string[];
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
@@ -2723,13 +2788,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example dns://example.com
              */
             url?: string;
             /**
-             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or dns (url dns://NAME); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type?: "http" | "tcp";
+            type?: "http" | "tcp" | "dns";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2812,6 +2878,30 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * @description The record type a dns check asks for (dns monitors only) (case-insensitive)
+             * @default A
+             * @enum {string}
+             */
+            dns_record_type?: "A" | "AAAA" | "CNAME" | "MX" | "NS" | "TXT" | "SOA" | "SRV" | "CAA" | "PTR";
+            /**
+             * @description The resolver a dns check asks, HOST or HOST:PORT (port 53 by default); null: the first resolver of the worker's system (dns monitors only); null clears it
+             * @example 1.1.1.1
+             * @example [2606:4700:4700::1111]:53
+             * @example ns1.example.com:5353
+             */
+            dns_resolver?: string | null;
+            /**
+             * @description udp (over TCP again when the answer is truncated) or tcp (dns monitors only)
+             * @default udp
+             * @enum {string}
+             */
+            dns_protocol?: "udp" | "tcp";
+            /**
+             * @description Values the answer must all hold, compared normalised: names lower-cased without the final dot, MX as "PRIORITY HOST", TXT strings joined; empty: any answer (dns monitors only)
+             * @default []
+             */
+            expected_dns_values?: string[];
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
@@ -3361,13 +3451,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example dns://example.com
              */
             url: string;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME); docs/monitors.md
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "dns";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -3403,11 +3494,11 @@ export interface components {
             retry_count: number;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
-            /** @description Whether an https target's certificate must be valid */
-            verify_ssl: boolean;
-            /** @description Text the response must contain */
+            /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
+            verify_ssl: boolean | null;
+            /** @description Text the response must contain (http, tcp monitors; null for other types) */
             expected_content: string | null;
-            /** @description Text the response must not contain */
+            /** @description Text the response must not contain (http, tcp monitors; null for other types) */
             excluded_content: string | null;
             /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
@@ -3415,6 +3506,25 @@ export interface components {
             expected_json_value: string | null;
             /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
+            /**
+             * @description The record type a dns check asks for (dns monitors only) (dns monitors; null for other types)
+             * @enum {string|null}
+             */
+            dns_record_type: "A" | "AAAA" | "CNAME" | "MX" | "NS" | "TXT" | "SOA" | "SRV" | "CAA" | "PTR" | null;
+            /**
+             * @description The resolver a dns check asks, HOST or HOST:PORT (port 53 by default); null: the first resolver of the worker's system (dns monitors only) (dns monitors; null for other types)
+             * @example 1.1.1.1
+             * @example [2606:4700:4700::1111]:53
+             * @example ns1.example.com:5353
+             */
+            dns_resolver: string | null;
+            /**
+             * @description udp (over TCP again when the answer is truncated) or tcp (dns monitors only) (dns monitors; null for other types)
+             * @enum {string|null}
+             */
+            dns_protocol: "udp" | "tcp" | null;
+            /** @description Values the answer must all hold, compared normalised: names lower-cased without the final dot, MX as "PRIORITY HOST", TXT strings joined; empty: any answer (dns monitors only) (dns monitors; null for other types) */
+            expected_dns_values: string[] | null;
             locations: string[];
             tags: string[];
             /**
@@ -4657,7 +4767,7 @@ export interface operations {
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
                 /** @description Monitors of this type; `https` keeps http monitors whose URL is https */
-                type?: "http" | "tcp" | "https";
+                type?: "http" | "tcp" | "dns" | "https";
                 /** @description Comma-separated (`production,eu`): monitors having all of them */
                 tags?: string;
                 /** @description Created at or after; ISO 8601 date or date-time (a time without zone is UTC) */
@@ -4707,6 +4817,10 @@ export interface operations {
                      *           "json_path": "$.status",
                      *           "expected_json_value": "ok",
                      *           "tcp_send": null,
+                     *           "dns_record_type": "A",
+                     *           "dns_resolver": null,
+                     *           "dns_protocol": "udp",
+                     *           "expected_dns_values": [],
                      *           "locations": [],
                      *           "tags": [
                      *             "production"
@@ -4816,6 +4930,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4984,6 +5102,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5096,6 +5218,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5249,6 +5375,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5353,6 +5483,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5458,6 +5592,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5554,6 +5692,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5650,6 +5792,10 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "dns_record_type": "A",
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": "udp",
+                     *         "expected_dns_values": [],
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5736,7 +5882,8 @@ export interface operations {
                      *           "tls": 58,
                      *           "first_byte": 71,
                      *           "total": 175
-                     *         }
+                     *         },
+                     *         "dns": null
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -5906,7 +6053,8 @@ export interface operations {
                      *             "first_byte": 12,
                      *             "total": 41
                      *           },
-                     *           "locations": []
+                     *           "locations": [],
+                     *           "dns": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5997,7 +6145,8 @@ export interface operations {
                      *             "first_byte": 12,
                      *             "total": 41
                      *           },
-                     *           "locations": []
+                     *           "locations": [],
+                     *           "dns": null
                      *         }
                      *       ],
                      *       "pagination": {

@@ -2,11 +2,13 @@ export * from './check-config';
 export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './run-probe';
 export { TCP_FIELDS, TCP_SEND_MAX_LENGTH } from './tcp/fields';
 export { TCP_READ_MAX_BYTES } from './tcp/tcp-probe';
+export { DNS_FIELDS, DNS_RECORD_TYPES, DNS_PROTOCOLS, DNS_VALUES_MAX_ITEMS, DNS_VALUE_MAX_LENGTH, type DnsRecordType } from './dns/fields';
 export { USER_AGENT } from './http/probe-transport';
 export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './http/check-headers';
 export {
   isBlockedAddress,
   refusedTargetReason,
+  refusedResolverReason,
   checkUrlTarget,
   createGuardedLookup,
   allowAnyAddress,
@@ -19,5 +21,5 @@ export {
 export { HTTP_FIELDS, HTTP_METHODS, type HttpMethod } from './http/fields';
 export { rulesOf, describeKind, type FieldKind, type FieldRule, type FieldSpec, type FieldSpecs, type ValueOf, type ValuesOf, type WireValuesOf } from './fields/field-spec';
 export { fieldProblems, passesRule } from './fields/field-check';
-export { isHttpUrl, isTcpUrl, tcpTargetOf, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
+export { isHttpUrl, isTcpUrl, tcpTargetOf, isDnsUrl, dnsNameOf, isHostPort, hostPortOf, HOST_PORT_MAX_LENGTH, DNS_URL_MAX_LENGTH, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
 export * from './channel-configs';

@@ -2,6 +2,7 @@ import type { CheckConfig, ProbeOptions } from './check-config';
 import type { ProbeResult } from './http/result';
 import { runHttpProbe } from './http/http-probe';
 import { runTcpProbe } from './tcp/tcp-probe';
+import { runDnsProbe } from './dns/dns-probe';
 import { allowAnyAddress, allowPublicAddressesOnly, type AddressPolicy } from './ssrf-guard';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -30,6 +31,8 @@ export async function runProbeWithPolicy(config: CheckConfig, policy: AddressPol
   switch (config.type) {
     case 'tcp':
       return runTcpProbe(config, policy);
+    case 'dns':
+      return runDnsProbe(config, policy);
     case 'http':
       return runHttpProbe(config, policy, maxBodyBytes);
   }

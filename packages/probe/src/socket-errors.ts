@@ -1,6 +1,6 @@
 /**
  * What people read for a connection's system errors, and which error codes are TLS's: the same
- * for every type's probe (http/request-failure.ts, tcp/socket-failure.ts).
+ * for every type's probe (http/request-failure.ts, socket-failure.ts for tcp and dns).
  */
 export const SOCKET_ERROR_MESSAGES: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'Connection refused',

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from './blocked-addresses';
-import { tcpTargetOf } from './fields/value-tests';
+import { dnsNameOf, hostPortOf, tcpTargetOf } from './fields/value-tests';
 
 export { isBlockedAddress };
 
@@ -58,6 +58,8 @@ export function checkUrlTarget(url: URL, policy: AddressPolicy): string | null {
  * WHATWG URL parsing already turns 2130706433, 0x7f.1, 0177.0.0.1 and 127.1 into 127.0.0.1.
  */
 export function refusedTargetReason(url: string): string | null {
+  // A dns:// url names what is asked, not where the check connects: its resolver is judged instead (refusedResolverReason).
+  if (dnsNameOf(url) !== null) return null;
   let parsed: URL;
   try {
     // A tcp:// or tls:// target's host, normalised as an http URL's is (fields/value-tests.ts).
@@ -67,6 +69,17 @@ export function refusedTargetReason(url: string): string | null {
     return 'Invalid URL';
   }
   return checkUrlTarget(parsed, allowPublicAddressesOnly);
+}
+
+/**
+ * For the API at create/update time: why a dns check's resolver (`HOST` or `HOST:PORT`) can
+ * never be asked by a guarded probe, or null. As for a url, only an IP literal is judged here; a
+ * name is judged on its addresses when the check connects.
+ */
+export function refusedResolverReason(resolver: string): string | null {
+  const target = hostPortOf(resolver, 53);
+  if (target === null) return 'Invalid resolver';
+  return isIP(target.host) !== 0 && !allowPublicAddressesOnly(target.host) ? refusalMessage(target.host) : null;
 }
 
 /** Resolves every address of a host name (dns.lookup with all: true). */

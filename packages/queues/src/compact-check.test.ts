@@ -1,5 +1,5 @@
 import type { CheckConfig } from '@uptime/probe';
-import { aCheckConfig, aTcpCheckConfig } from '@uptime/testing';
+import { aCheckConfig, aDnsCheckConfig, aTcpCheckConfig } from '@uptime/testing';
 import { compactCheck, expandCheck } from './compact-check';
 
 const usual: CheckConfig = aCheckConfig('https://example.test/health', { timeout: 30 });
@@ -52,5 +52,14 @@ describe('compact check configuration', () => {
     const sending = { ...tcp, tcpSend: 'a1 NOOP\r\n', expectedContent: 'OK', verifySsl: false };
     expect(expandCheck(compactCheck(sending))).toEqual(sending);
     expect(expandCheck({ url: 'https://example.test/health', timeout: 30 })).toEqual(usual);
+  });
+
+  it('keeps a dns template to its type, url and timeout at the usual values, and its list of expected values when set', () => {
+    const dns = aDnsCheckConfig('dns://example.test', { timeout: 30 });
+    expect(compactCheck(dns)).toEqual({ type: 'dns', url: 'dns://example.test', timeout: 30 });
+    expect(expandCheck(compactCheck(dns))).toEqual(dns);
+    const asking = { ...dns, dnsRecordType: 'MX', dnsResolver: '1.1.1.1', dnsProtocol: 'tcp', expectedDnsValues: ['10 mx.example.test'] };
+    expect(compactCheck(asking)).toEqual({ type: 'dns', url: 'dns://example.test', timeout: 30, dnsRecordType: 'MX', dnsResolver: '1.1.1.1', dnsProtocol: 'tcp', expectedDnsValues: ['10 mx.example.test'] });
+    expect(expandCheck(compactCheck(asking))).toEqual(asking);
   });
 });

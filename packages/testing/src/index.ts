@@ -8,10 +8,11 @@ export * from './fake-channels';
 export * from './fake-oauth-provider';
 export * from './builders';
 // Kept with the probe, whose own tests cannot depend on this package (see that file).
-export { aCheckConfig, aTcpCheckConfig } from '@uptime/probe/test/support/check-config-builder';
+export { aCheckConfig, aTcpCheckConfig, aDnsCheckConfig } from '@uptime/probe/test/support/check-config-builder';
 export { selfSignedCertificate, type TlsMaterial } from '@uptime/probe/test/support/test-servers';
 export * from './wait-for';
 export * from './service-process';
 export * from './prometheus-text';
 export * from './fault-proxy';
+export * from './fake-dns-server';
 export * from './ssrf-targets';

@@ -9,7 +9,7 @@ import {
 } from '@uptime/agent-protocol';
 import { createLogger } from '@uptime/logger';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { aCheckConfig, aTcpCheckConfig, answer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
+import { aCheckConfig, aDnsCheckConfig, aTcpCheckConfig, answer, startFakeDnsServer, startFakeHttpServer, type FakeHttpServer } from '@uptime/testing';
 import { startAgent, type RunningAgent } from '../src/agent-server';
 import { AGENT_VERSION } from '../src/version';
 
@@ -103,6 +103,31 @@ describe('reference agent', () => {
       expect(refused).toMatchObject({ answered: true, value: { result: { ok: false, error: 'Expected content not found: "250 "' } } });
     } finally {
       await new Promise((done) => listener.close(done));
+    }
+  });
+
+  it('runs a dns check (protocol 3: check.type dns) against a resolver of ours, and refuses its private resolver when guarded', async () => {
+    const dns = await startFakeDnsServer();
+    try {
+      dns.set('example.test', 'MX', { records: [{ type: 'MX', name: 'example.test', ttl: 60, data: { preference: 10, exchange: 'mx.example.test' } }] });
+      const check = toWireCheck(aDnsCheckConfig('dns://example.test', { dnsRecordType: 'MX', dnsResolver: dns.resolver, expectedDnsValues: ['10 mx.example.test'] }));
+      expect(check).toMatchObject({ type: 'dns', url: 'dns://example.test', dns_record_type: 'MX', dns_protocol: 'udp' });
+      const up = await requestAgentCheck(endpoint(), { request_id: randomUUID(), monitor_id: 1, check }, options);
+      expect(up).toMatchObject({
+        answered: true,
+        value: { result: { ok: true, status_code: null, error: null, dns: { response_code: 'NOERROR', values: ['10 mx.example.test'], min_ttl: 60 } } },
+      });
+      const missing = toWireCheck(aDnsCheckConfig('dns://example.test', { dnsRecordType: 'MX', dnsResolver: dns.resolver, expectedDnsValues: ['20 mx2.example.test'] }));
+      const down = await requestAgentCheck(endpoint(), { request_id: randomUUID(), check: missing }, options);
+      expect(down).toMatchObject({ answered: true, value: { result: { ok: false, error: 'Expected DNS value not found: "20 mx2.example.test"' } } });
+      const refused = await requestAgentCheck({ id: 8, url: guarded.url, secret: SECRET }, { request_id: randomUUID(), check }, options);
+      expect(refused).toMatchObject({ answered: true, value: { result: { ok: false, error: expect.stringContaining('Resolver address 127.0.0.1 is not allowed') } } });
+      expect(dns.queries).toHaveLength(2);
+      // A field of the dns check out of its rules is refused by name, as the API refuses it.
+      const bad = await post(JSON.stringify({ request_id: randomUUID(), check: { ...check, dns_record_type: 'ANY' } }));
+      expect(bad).toMatchObject({ status: 400, json: { error: { code: 'INVALID_REQUEST', message: expect.stringContaining('check.dns_record_type') } } });
+    } finally {
+      await dns.close();
     }
   });
 

@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Page } from 'playwright-core';
+import { startFakeDnsServer, type FakeDnsServer } from '@uptime/testing';
 import { monitorOnServer, startBrowserApp, type BrowserApp } from './support/browser-app';
 import { appDriver } from './support/web-browser';
 
@@ -9,17 +10,20 @@ jest.setTimeout(180_000);
 const SEEN_WITHIN = 45_000;
 
 /**
- * A tcp monitor in the web app (docs/monitors.md, "TCP and TLS ports"): chosen by its type in the
- * form, which then asks for its own fields, checked by the real check-worker against a local TCP
- * listener, and listed with its target. Headless Chromium, elements by role and accessible name.
+ * A tcp and a dns monitor in the web app (docs/monitors.md, "TCP and TLS ports", "DNS records"):
+ * chosen by its type in the form, which then asks for its own fields, checked by the real
+ * check-worker against a local TCP listener or DNS server, and listed with its target.
+ * Headless Chromium, elements by role and accessible name.
  */
-describe('a tcp monitor in the browser', () => {
+describe('tcp and dns monitors in the browser', () => {
   let app: BrowserApp;
   let page: Page;
   let listener: Server;
   let port: number;
+  let dns: FakeDnsServer;
 
   beforeAll(async () => {
+    dns = await startFakeDnsServer();
     listener = createServer((socket) => socket.end('220 mail.local ESMTP ready\r\n'));
     await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
     port = (listener.address() as AddressInfo).port;
@@ -30,6 +34,7 @@ describe('a tcp monitor in the browser', () => {
   afterAll(async () => {
     await app?.close();
     await new Promise((done) => listener?.close(done));
+    await dns?.close();
   });
 
   afterEach(() => {
@@ -72,5 +77,56 @@ describe('a tcp monitor in the browser', () => {
 
     const [stored] = await app.stack.ds.query(`SELECT type, url, expected_content FROM monitors WHERE name = 'Mail server'`);
     expect(stored).toEqual({ type: 'tcp', url: `tcp://127.0.0.1:${port}`, expected_content: '220 ' });
+  });
+
+  it('adds a dns monitor through the form and sees it online, with its answer in Recent checks', async () => {
+    dns.set('status.example.test', 'MX', {
+      records: [
+        { type: 'MX', name: 'status.example.test', ttl: 300, data: { preference: 10, exchange: 'mx1.example.test' } },
+        { type: 'MX', name: 'status.example.test', ttl: 120, data: { preference: 20, exchange: 'mx2.example.test' } },
+      ],
+    });
+    await nav('Monitors');
+    await page.getByRole('button', { name: 'Add monitor' }).click();
+    await heading().filter({ hasText: 'Add monitor' }).waitFor();
+    await page.getByLabel('Type').selectOption({ label: 'DNS records' });
+    // The http and tcp fields give way to the dns type's own.
+    expect(await page.getByLabel('Method').count()).toBe(0);
+    expect(await page.getByLabel('Expected content').count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'DNS query' }).count()).toBe(1);
+    await page.getByLabel('Name', { exact: true }).fill('Mail exchangers');
+    await page.getByLabel('URL', { exact: true }).fill('dns://status.example.test');
+    await page.getByLabel('Record type').selectOption('MX');
+    await page.getByLabel('Resolver').fill(dns.resolver);
+    await page.getByLabel('Expected values').fill('10 MX1.example.test.\n20 mx2.example.test');
+    await page.getByLabel('Check interval').fill('1');
+    await page.getByLabel('Timeout').fill('5');
+    await checkPage('monitor-form-dns');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await notice('Monitor "Mail exchangers" added');
+    await heading().filter({ hasText: 'Mail exchangers' }).waitFor();
+    await monitorOnServer(app.stack.ds, 'Mail exchangers', 'online');
+    await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
+    await page.getByText('dns://status.example.test').first().waitFor();
+    const results = page.getByRole('region', { name: 'Recent checks' });
+    await results.getByRole('columnheader', { name: 'DNS answer' }).waitFor({ timeout: SEEN_WITHIN });
+    await results.getByText('10 mx1.example.test, 20 mx2.example.test (TTL 120 s)').first().waitFor({ timeout: SEEN_WITHIN });
+    expect(await results.getByText('NOERROR').count()).toBeGreaterThan(0);
+    await checkPage('monitor-detail-dns');
+
+    await nav('Monitors');
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Mail exchangers', exact: true }) });
+    await row.waitFor();
+    expect(await row.getByText('dns://status.example.test', { exact: true }).count()).toBe(1);
+
+    const [stored] = await app.stack.ds.query(`SELECT type, url, dns_record_type, dns_resolver, dns_protocol, expected_dns_values FROM monitors WHERE name = 'Mail exchangers'`);
+    expect(stored).toEqual({
+      type: 'dns',
+      url: 'dns://status.example.test',
+      dns_record_type: 'MX',
+      dns_resolver: dns.resolver,
+      dns_protocol: 'udp',
+      expected_dns_values: ['10 MX1.example.test.', '20 mx2.example.test'],
+    });
   });
 });

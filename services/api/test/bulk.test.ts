@@ -91,7 +91,7 @@ describe('POST /monitors/bulk', () => {
 
   it('answers INVALID_MONITOR_TYPE for an unsupported type in settings', async () => {
     const a = await createMonitor();
-    const res = await bulk({ action: 'update', monitor_ids: [a], settings: { type: 'dns' } });
+    const res = await bulk({ action: 'update', monitor_ids: [a], settings: { type: 'smtp' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('INVALID_MONITOR_TYPE');
   });

@@ -4,13 +4,14 @@ import { validateSync } from 'class-validator';
 import fc from 'fast-check';
 import { parseCheckRequest, toWireCheck } from '@uptime/agent-protocol';
 import { MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, type FieldSpec, type MonitorType } from '@uptime/probe';
-import { aCheckConfig, aTcpCheckConfig } from '@uptime/testing';
+import { aCheckConfig, aDnsCheckConfig, aTcpCheckConfig } from '@uptime/testing';
 import { MonitorFieldsDto } from '../src/monitors/monitor-fields.dto';
 
 /** A check of each type every rule accepts, into which one field's value is put. */
 const VALID: Record<MonitorType, Record<string, unknown>> = {
   http: toWireCheck(aCheckConfig('https://example.com/health', { method: 'POST', body: 'x', jsonPath: '$.a', expectedStatus: [200] })),
   tcp: toWireCheck(aTcpCheckConfig('tls://example.com:993', { tcpSend: 'a1 NOOP\r\n', expectedContent: 'OK' })),
+  dns: toWireCheck(aDnsCheckConfig('dns://example.com', { dnsRecordType: 'MX', dnsResolver: '1.1.1.1:53', expectedDnsValues: ['10 mx.example.com'] })),
 };
 const specOf = (type: MonitorType, field: string): FieldSpec => (MONITOR_TYPE_FIELDS[type] as Readonly<Record<string, FieldSpec>>)[field]!;
 
@@ -24,6 +25,13 @@ function valuesFor(spec: FieldSpec): fc.Arbitrary<unknown> {
   const near = ((): fc.Arbitrary<unknown> => {
     switch (t.kind) {
       case 'url':
+        if (t.scheme === 'dns') {
+          return fc.oneof(
+            fc.tuple(fc.constantFrom('dns', 'DNS', 'tcp'), fc.domain()).map(([s, h]) => `${s}://${h}`),
+            fc.constantFrom('dns://example.com.', 'dns://_sip._tcp.example.com', 'dns://a..b', 'dns://-a.com', 'dns://', 'dns://a b', 'dns://example.com:53'),
+            around(63).map((s) => `dns://${s}.example.com`),
+          );
+        }
         if (t.scheme === 'tcp') {
           return fc.oneof(
             fc.tuple(fc.constantFrom('tcp', 'tls', 'TLS', 'udp'), fc.domain(), fc.integer({ min: -1, max: 65536 })).map(([s, h, p]) => `${s}://${h}:${p}`),
@@ -49,6 +57,18 @@ function valuesFor(spec: FieldSpec): fc.Arbitrary<unknown> {
         return fc.oneof(fc.integer({ min: t.min - 2, max: t.max + 2 }), fc.constantFrom(t.min + 0.5, String(t.min), Number.NaN, -0));
       case 'boolean':
         return fc.constantFrom(true, false, 'true', 0, 1);
+      case 'strings':
+        return fc.oneof(
+          fc.array(fc.oneof(around(t.minLength), around(t.maxLength), fc.string()), { maxLength: 3 }),
+          fc.integer({ min: t.maxItems - 1, max: t.maxItems + 1 }).map((n) => Array.from({ length: n }, () => 'v')),
+          fc.constantFrom([1], [null], 'v'),
+        );
+      case 'hostPort':
+        return fc.oneof(
+          fc.tuple(fc.domain(), fc.integer({ min: -1, max: 65536 })).map(([h, p]) => `${h}:${p}`),
+          fc.constantFrom('1.1.1.1', '[::1]:53', '::1', '2001:db8::1', '[::1]', 'host:', ':53', 'a b', 'a/b', 'u@host', '127.1:5353'),
+          around(t.maxLength),
+        );
       case 'integers':
         return fc.oneof(
           fc.array(fc.integer({ min: t.min - 1, max: t.max + 1 }), { maxLength: 3 }),

@@ -123,6 +123,8 @@ describe('POST /monitors/:id/test', () => {
       checked_at: expect.any(String),
       error: null,
       timings: { dns: expect.any(Number), connect: expect.any(Number), tls: null, first_byte: expect.any(Number), total: res.body.data.response_time },
+      // A dns check's answer; an http check has none.
+      dns: null,
     });
     expect(target.requests.some((r) => r.url === '/health')).toBe(true);
     target.respond(answer(503, 'maintenance'));
@@ -202,6 +204,7 @@ describe('GET /monitors/:id/history', () => {
       timings: { dns: null, connect: null, tls: null, first_byte: null, total: 105 },
       // Per-location detail, filled when a check also ran through agents.
       locations: [],
+      dns: null,
     });
     const all = await api('get', `/monitors/${id}/history`);
     expect(all.body.data).toHaveLength(10);

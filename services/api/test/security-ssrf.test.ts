@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Monitor } from '@uptime/db';
-import { aCaller, aMonitor, startSsrfTargets, SSRF_REFUSED, type SsrfTargets } from '@uptime/testing';
+import { aCaller, aMonitor, startFakeDnsServer, startSsrfTargets, SSRF_REFUSED, type FakeDnsServer, type SsrfTargets } from '@uptime/testing';
 import { startApiHarness, type ApiHarness } from './support/api-harness';
 
 // The same table through the check-worker's run-check processor:
@@ -153,6 +153,60 @@ describe('SSRF guard on POST /monitors/{id}/test (the check path run by the API)
       const localCount = targets.table().filter(([, local]) => local).length;
       // Only the guard-off tests reached the servers: one request each, two for the redirect.
       expect(targets.served() - before).toBe(localCount + 1);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('SSRF guard on a dns monitor: its resolver, and the addresses its answer names', () => {
+  let h: ApiHarness;
+  let dns: FakeDnsServer;
+  beforeAll(async () => {
+    h = await startApiHarness({ ALLOW_PRIVATE_TARGETS: 'false' });
+    dns = await startFakeDnsServer();
+  });
+  afterAll(async () => {
+    await h.close();
+    await dns.close();
+  });
+  beforeEach(() => h.reset());
+
+  const createDns = (auth: string, extra: Record<string, unknown>) =>
+    request(h.app).post('/api/v1/monitors').set('Authorization', auth).send({ name: 'apex', type: 'dns', url: 'dns://example.com', ...extra });
+
+  it.each(['127.0.0.1', '127.1:5353', '10.0.0.53', '[::1]:53', '::1', '169.254.169.254', '192.168.1.1:53'])('refuses the resolver %s with a 400 on dns_resolver', async (resolver) => {
+    const { auth } = await aCaller(h.ds);
+    const res = await createDns(auth, { dns_resolver: resolver });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual({ dns_resolver: [expect.stringMatching(/^dns_resolver is not allowed: Target address .+ is not allowed/)] });
+    expect(await h.ds.getRepository(Monitor).count()).toBe(0);
+  });
+
+  it('accepts a public resolver, a resolver name and none; and refuses an update to a private one', async () => {
+    const { auth } = await aCaller(h.ds);
+    for (const resolver of ['1.1.1.1', '[2606:4700:4700::1111]:53', 'dns.example.com:5353', null]) {
+      expect({ resolver, status: (await createDns(auth, { dns_resolver: resolver })).status }).toEqual({ resolver, status: 201 });
+    }
+    // The name asked is not where the check connects: dns://localhost is a question, judged on its answer.
+    expect((await createDns(auth, { url: 'dns://localhost' })).status).toBe(201);
+    const { id } = (await createDns(auth, {})).body.data;
+    const res = await request(h.app).patch(`/api/v1/monitors/${id}`).set('Authorization', auth).send({ dns_resolver: '10.1.1.1' });
+    expect(Object.keys(res.body.error.details)).toEqual(['dns_resolver']);
+  });
+
+  it('answers down through POST /monitors/{id}/test for a resolver at a private address, sending it nothing, and up with the guard off', async () => {
+    const { user, auth } = await aCaller(h.ds);
+    dns.set('example.com', 'A', { records: [{ type: 'A', name: 'example.com', ttl: 60, data: '93.184.216.34' }] });
+    // Written directly: with the guard on the API refuses the resolver at create (tested above).
+    const monitor = await aMonitor(h.ds, user, { type: 'dns', url: 'dns://example.com', dnsResolver: dns.resolver, timeout: 5 });
+    const guarded = await request(h.app).post(`/api/v1/monitors/${monitor.id}/test`).set('Authorization', auth);
+    expect(guarded.body.data).toMatchObject({ status: 'down', error: `Resolver address ${dns.host} is not allowed (private or reserved range)` });
+    expect(dns.queries).toEqual([]);
+    const open = await startApiHarness({ ALLOW_PRIVATE_TARGETS: 'true' });
+    try {
+      const opened = await request(open.app).post(`/api/v1/monitors/${monitor.id}/test`).set('Authorization', auth);
+      expect(opened.body.data).toMatchObject({ status: 'up', dns: { answers: ['93.184.216.34'] } });
     } finally {
       await open.close();
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestAgentCheck, toWireCheck, type AgentCall, type AgentCheckResponse } from '@uptime/agent-protocol';
+import { fromWireDns, requestAgentCheck, toWireCheck, type AgentCall, type AgentCheckResponse } from '@uptime/agent-protocol';
 import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { CheckConfig } from '@uptime/probe';
@@ -52,6 +52,7 @@ function locationOutcomeOf(agent: AgentTarget, call: AgentCall<AgentCheckRespons
     observedAt,
     latencyMs: call.latencyMs,
     agentVersion: version,
+    ...(result.dns ? { dns: fromWireDns(result.dns) } : {}),
   };
 }
 

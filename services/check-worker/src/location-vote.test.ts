@@ -67,3 +67,18 @@ describe('majority of answering locations (docs/agent-protocol.md)', () => {
     });
   });
 });
+
+describe("a dns check's answer across locations", () => {
+  const answer = (values: string[]) => ({ responseCode: 'NOERROR', values, minTtl: 60 });
+
+  it('keeps the answer of the location agreeing with the verdict, the local one first', () => {
+    const local: ProbeResult = { ...probe(true, null), dns: answer(['192.0.2.1']) };
+    const eu: LocationOutcome = { ...agent('eu', 'up', null), dns: answer(['192.0.2.2']) };
+    expect(verdict(local, eu).dns).toEqual(answer(['192.0.2.1']));
+    // Down here, up at two agents: the first agreeing agent's answer is the check's.
+    const failing: ProbeResult = { ...probe(false, null), error: 'DNS response code SERVFAIL', dns: { responseCode: 'SERVFAIL', values: [], minTtl: null } };
+    expect(verdict(failing, eu, { ...agent('us', 'up', null), dns: answer(['192.0.2.3']) }).dns).toEqual(answer(['192.0.2.2']));
+    // An agent of protocol 2 sends no answer: none is recorded rather than another location's.
+    expect(verdict(failing, agent('eu', 'up', null), agent('us', 'up', null))).not.toHaveProperty('dns');
+  });
+});

@@ -1,4 +1,4 @@
-import type { ProbeResult } from '@uptime/probe';
+import type { DnsResult, ProbeResult } from '@uptime/probe';
 
 /** up/down: the location's verdict on the target; error: the agent did not answer (no vote). */
 export type LocationStatus = 'up' | 'down' | 'error';
@@ -20,6 +20,8 @@ export interface LocationOutcome {
   latencyMs: number | null;
   /** The version the agent reported, when it answered. */
   agentVersion: string | null;
+  /** A dns check's answer at this location (an agent of protocol 3 sends it); absent otherwise. */
+  dns?: DnsResult;
 }
 
 /** The worker's own probe as a location. */
@@ -35,6 +37,7 @@ export function localLocationOutcome(location: string, result: ProbeResult): Loc
     observedAt: new Date(),
     latencyMs: null,
     agentVersion: null,
+    ...(result.dns ? { dns: result.dns } : {}),
   };
 }
 
@@ -76,5 +79,7 @@ export function overallResult(local: ProbeResult, localLocation: string, locatio
     attempts: local.attempts,
     // Phases are measured here only; an agent's figures stay with its location's result.
     ...(representative === own && local.timings ? { timings: local.timings } : {}),
+    // A dns check's answer: the agreeing location's, as its status code is.
+    ...(representative?.dns ? { dns: representative.dns } : {}),
   };
 }

@@ -28,4 +28,16 @@ describe('outcome codec', () => {
       expect(decodeOutcome(encodeOutcome(outcome))).toEqual(outcome);
     }
   });
+
+  it("gives back a dns check's type and answer, kept while the database is away", () => {
+    const at = new Date('2026-11-22T10:00:00.123Z');
+    const dns: CheckOutcome = {
+      monitorId: 9,
+      configVersion: 1,
+      scheduledAt: at,
+      type: 'dns',
+      result: { ok: false, statusCode: null, responseTime: 3, error: 'DNS response code SERVFAIL', checkedAt: at, attempts: 1, dns: { responseCode: 'SERVFAIL', values: [], minTtl: null } },
+    };
+    expect(decodeOutcome(encodeOutcome(dns))).toEqual(dns);
+  });
 });

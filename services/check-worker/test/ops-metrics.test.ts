@@ -15,6 +15,7 @@ import {
   answer,
   aUser,
   metricValue,
+  startFakeDnsServer,
   testConfig,
   waitFor,
   type FakeHttpServer,
@@ -104,6 +105,14 @@ describe('check-worker metrics', () => {
     await scheduler.checkNow(tcp);
     await waitFor(async () => metricValue(await scrape(), 'checks_total', { result: 'up', type: 'tcp' }) === 1, { what: 'the tcp check, counted under its type' });
     expect(metricValue(await scrape(), 'check_duration_seconds_count', { result: 'up', type: 'tcp' })).toBe(1);
+    const dns = await startFakeDnsServer();
+    try {
+      const name = await aMonitor(ds, owner, { type: 'dns', url: 'dns://gone.example.test', dnsResolver: dns.resolver, timeout: 5 });
+      await scheduler.checkNow(name);
+      await waitFor(async () => metricValue(await scrape(), 'checks_total', { result: 'down', type: 'dns' }) === 1, { what: 'the dns check (NXDOMAIN), counted under its type' });
+    } finally {
+      await dns.close();
+    }
   });
 
   it('counts a check skipped because the previous one of its monitor still runs', async () => {

@@ -33,6 +33,10 @@ const MONITOR: Schema<'Monitor'> = {
   json_path: '$.status',
   expected_json_value: 'up',
   tcp_send: null,
+  dns_record_type: null,
+  dns_resolver: null,
+  dns_protocol: null,
+  expected_dns_values: null,
   locations: ['eu'],
   tags: ['prod', 'shop'],
   status: 'online',
@@ -157,8 +161,12 @@ describe('the monitor form mapped to the API body', () => {
       in_maintenance: _im,
       created_at: _ca,
       updated_at: _ua,
-      // Another type's field: an http form has none to send.
+      // Another type's fields: an http form has none to send.
       tcp_send: _ts,
+      dns_record_type: _dt,
+      dns_resolver: _dr,
+      dns_protocol: _dp,
+      expected_dns_values: _dv,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);
@@ -195,5 +203,48 @@ describe('the monitor form of a tcp monitor', () => {
     const read = monitorToForm({ ...MONITOR, type: 'tcp', url: 'tls://mail.example.com:993', tcp_send: null, method: null, headers: null, expected_status: null, follow_redirects: null });
     expect(read).toMatchObject({ type: 'tcp', url: 'tls://mail.example.com:993', tcp_send: '', method: 'GET' });
     expect(formToMonitorBody(read, 'update').body).toMatchObject({ type: 'tcp', tcp_send: null });
+  });
+});
+
+describe('the monitor form of a dns monitor', () => {
+  it('sends the dns fields, the expected values one per line, and none of the http or tcp ones', () => {
+    const values = {
+      ...emptyMonitorForm(),
+      name: 'Mail',
+      type: 'dns' as const,
+      url: 'dns://example.com',
+      dns_record_type: 'MX',
+      dns_resolver: ' 1.1.1.1 ',
+      dns_protocol: 'tcp',
+      expected_dns_values: '10 mx1.example.com\n\n  20 mx2.example.com  \n',
+      expected_content: 'left from http',
+    };
+    const { body, errors } = formToMonitorBody(values, 'create');
+    expect(errors).toEqual({});
+    expect(body).toMatchObject({ type: 'dns', url: 'dns://example.com', dns_record_type: 'MX', dns_resolver: '1.1.1.1', dns_protocol: 'tcp', expected_dns_values: ['10 mx1.example.com', '20 mx2.example.com'] });
+    for (const field of ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value', 'verify_ssl', 'expected_content', 'excluded_content', 'tcp_send']) {
+      expect(body).not.toHaveProperty(field);
+    }
+  });
+
+  it('reads a dns monitor back, and clears its resolver on update when emptied', () => {
+    const read = monitorToForm({
+      ...MONITOR,
+      type: 'dns',
+      url: 'dns://example.com',
+      method: null,
+      headers: null,
+      expected_status: null,
+      follow_redirects: null,
+      verify_ssl: null,
+      dns_record_type: 'AAAA',
+      dns_resolver: '[2606:4700:4700::1111]:53',
+      dns_protocol: 'udp',
+      expected_dns_values: ['2001:db8::1', '2001:db8::2'],
+    });
+    expect(read).toMatchObject({ type: 'dns', dns_record_type: 'AAAA', dns_resolver: '[2606:4700:4700::1111]:53', dns_protocol: 'udp', expected_dns_values: '2001:db8::1\n2001:db8::2' });
+    expect(formToMonitorBody({ ...read, dns_resolver: '' }, 'update').body).toMatchObject({ type: 'dns', dns_resolver: null, expected_dns_values: ['2001:db8::1', '2001:db8::2'] });
+    // An http monitor's form starts a switch to dns at the declared defaults.
+    expect(monitorToForm(MONITOR)).toMatchObject({ dns_record_type: 'A', dns_resolver: '', dns_protocol: 'udp', expected_dns_values: '' });
   });
 });

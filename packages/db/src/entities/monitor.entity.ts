@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinTable, ManyToMany, PrimaryGeneratedColumn, RelationId, UpdateDateColumn } from 'typeorm';
-import type { MonitorType } from '@uptime/probe';
+import type { DnsRecordType, MonitorType } from '@uptime/probe';
 import { Agent } from './agent.entity';
 
 export const MONITOR_STATUSES = ['pending', 'online', 'offline', 'warning', 'paused'] as const;
@@ -29,6 +29,11 @@ export class Monitor {
   @Column({ type: 'text', name: 'json_path', nullable: true }) jsonPath!: string | null;
   /** What a tcp check sends once connected; null for other types. */
   @Column({ type: 'text', name: 'tcp_send', nullable: true }) tcpSend!: string | null;
+  /** A dns check's question and resolver (migration 1796518000000); their defaults for other types. */
+  @Column({ type: 'varchar', length: 10, name: 'dns_record_type', default: 'A' }) dnsRecordType!: DnsRecordType;
+  @Column({ type: 'text', name: 'dns_resolver', nullable: true }) dnsResolver!: string | null;
+  @Column({ type: 'varchar', length: 3, name: 'dns_protocol', default: 'udp' }) dnsProtocol!: 'udp' | 'tcp';
+  @Column({ type: 'text', name: 'expected_dns_values', array: true, default: () => "'{}'" }) expectedDnsValues!: string[];
   @Column({ type: 'text', name: 'expected_json_value', nullable: true }) expectedJsonValue!: string | null;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];

@@ -1,7 +1,7 @@
 import { arrayMaxSize, isArray, isBoolean, isIn, isInt, isString, length, matches, max, maxLength, min } from 'class-validator';
 import { refusedCheckHeaderProblems } from '../http/check-headers';
 import { describeKind, rulesOf, type FieldRule, type FieldSpec } from './field-spec';
-import { isHeaderMap, isHttpUrl, isTcpUrl } from './value-tests';
+import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isTcpUrl } from './value-tests';
 
 /** class-validator applies an `each` rule to every item of an array, and to anything else as a whole. */
 const eachOr = (each: true | undefined, value: unknown, test: (v: unknown) => boolean): boolean =>
@@ -27,7 +27,7 @@ export function passesRule(r: FieldRule, value: unknown): boolean {
     case 'arrayMaxSize':
       return arrayMaxSize(value, r.bound);
     case 'length':
-      return length(value, r.min, r.max);
+      return eachOr(r.each, value, (v) => length(v, r.min, r.max));
     case 'matches':
       return matches(value as string, new RegExp(r.source));
     case 'isIn':
@@ -36,6 +36,10 @@ export function passesRule(r: FieldRule, value: unknown): boolean {
       return isHttpUrl(value);
     case 'isTcpUrl':
       return isTcpUrl(value);
+    case 'isDnsUrl':
+      return isDnsUrl(value);
+    case 'isHostPort':
+      return isHostPort(value);
     case 'isHeaderMap':
       return isHeaderMap(value);
     case 'hasNoRefusedCheckHeaders':

@@ -12,9 +12,9 @@ import { HEADER_MAP_LIMITS } from './value-tests';
 export type FieldKind =
   /**
    * A target URL of one monitor type: `http`, an absolute http(s) URL (scheme, `//`, a host, no
-   * spaces); `tcp`, `tcp://HOST:PORT` or `tls://HOST:PORT`.
+   * spaces); `tcp`, `tcp://HOST:PORT` or `tls://HOST:PORT`; `dns`, `dns://NAME`.
    */
-  | { kind: 'url'; maxLength: number; scheme: 'http' | 'tcp' }
+  | { kind: 'url'; maxLength: number; scheme: 'http' | 'tcp' | 'dns' }
   /** One of `values`; `upperCase`: the API upper-cases what a body gives before checking it. */
   | { kind: 'choice'; values: readonly string[]; upperCase?: true }
   /** Request headers: name → value, as HTTP allows them, none that frames or routes the request. */
@@ -23,7 +23,11 @@ export type FieldKind =
   | { kind: 'integer'; min: number; max: number }
   | { kind: 'boolean' }
   /** A list of integers (a set: the API stores a repeated one once). */
-  | { kind: 'integers'; maxItems: number; min: number; max: number };
+  | { kind: 'integers'; maxItems: number; min: number; max: number }
+  /** A list of strings of `minLength` to `maxLength` characters each, in the order given. */
+  | { kind: 'strings'; maxItems: number; minLength: number; maxLength: number }
+  /** `HOST` or `HOST:PORT` (a name, an IPv4 address, an IPv6 address, bracketed when a port follows). */
+  | { kind: 'hostPort'; maxLength: number };
 
 export interface FieldSpec {
   /** The name in REST bodies and answers, in the agent protocol and in the web form. */
@@ -47,7 +51,7 @@ export interface FieldSpec {
 /** A type's fields by their property name (camelCase) in CheckConfig and the entity. */
 export type FieldSpecs = Readonly<Record<string, FieldSpec>>;
 
-type KindValue<K extends FieldKind> = K extends { kind: 'url' | 'text' | 'choice' }
+type KindValue<K extends FieldKind> = K extends { kind: 'url' | 'text' | 'choice' | 'hostPort' }
   ? string
   : K extends { kind: 'headers' }
     ? Record<string, string>
@@ -57,7 +61,9 @@ type KindValue<K extends FieldKind> = K extends { kind: 'url' | 'text' | 'choice
         ? boolean
         : K extends { kind: 'integers' }
           ? number[]
-          : never;
+          : K extends { kind: 'strings' }
+            ? string[]
+            : never;
 
 /** The TypeScript type of a declared field's value. */
 export type ValueOf<S extends FieldSpec> = S['nullable'] extends true ? KindValue<S['type']> | null : KindValue<S['type']>;
@@ -78,10 +84,10 @@ export type WireValuesOf<F extends FieldSpecs> = { -readonly [P in keyof F as F[
  * the two read the same list, so they cannot disagree (services/api/test/check-fields-agree.test.ts).
  */
 export type FieldRule =
-  | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isTcpUrl' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
+  | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isTcpUrl' | 'isDnsUrl' | 'isHostPort' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
   | { rule: 'isInt'; each?: true }
   | { rule: 'min' | 'max' | 'maxLength' | 'arrayMaxSize'; bound: number; each?: true }
-  | { rule: 'length'; min: number; max: number }
+  | { rule: 'length'; min: number; max: number; each?: true }
   | { rule: 'matches'; source: string; message: string }
   | { rule: 'isIn'; values: readonly string[]; message: string };
 
@@ -90,7 +96,7 @@ export function rulesOf(spec: FieldSpec): FieldRule[] {
   const t = spec.type;
   switch (t.kind) {
     case 'url':
-      return [{ rule: t.scheme === 'tcp' ? 'isTcpUrl' : 'isHttpUrl' }];
+      return [{ rule: URL_RULES[t.scheme] }];
     case 'choice':
       return [{ rule: 'isIn', values: t.values, message: `${spec.wire} must be one of ${t.values.join(', ')}` }];
     case 'headers':
@@ -112,8 +118,18 @@ export function rulesOf(spec: FieldSpec): FieldRule[] {
         { rule: 'min', bound: t.min, each: true },
         { rule: 'max', bound: t.max, each: true },
       ];
+    case 'strings':
+      return [{ rule: 'isArray' }, { rule: 'arrayMaxSize', bound: t.maxItems }, { rule: 'isString', each: true }, { rule: 'length', min: t.minLength, max: t.maxLength, each: true }];
+    case 'hostPort':
+      return [{ rule: 'isHostPort' }];
   }
 }
+
+/** The rule of each scheme's url. */
+const URL_RULES = { http: 'isHttpUrl', tcp: 'isTcpUrl', dns: 'isDnsUrl' } as const;
+
+/** What a url of each scheme must be, for a problem message. */
+const URL_SHAPES = { http: 'an absolute http(s) URL', tcp: 'tcp://HOST:PORT or tls://HOST:PORT', dns: 'dns://NAME' } as const;
 
 /** What a value of the field must be, for a problem message ("must be ..."). */
 export function describeKind(spec: FieldSpec): string {
@@ -121,9 +137,7 @@ export function describeKind(spec: FieldSpec): string {
   const what = ((): string => {
     switch (t.kind) {
       case 'url':
-        return t.scheme === 'tcp'
-          ? `tcp://HOST:PORT or tls://HOST:PORT, at most ${t.maxLength} characters`
-          : `an absolute http(s) URL of at most ${t.maxLength} characters`;
+        return `${URL_SHAPES[t.scheme]} of at most ${t.maxLength} characters`;
       case 'choice':
         return `one of ${t.values.join(', ')}`;
       case 'headers':
@@ -136,6 +150,10 @@ export function describeKind(spec: FieldSpec): string {
         return 'a boolean';
       case 'integers':
         return `an array of at most ${t.maxItems} integers from ${t.min} to ${t.max}`;
+      case 'strings':
+        return `an array of at most ${t.maxItems} strings of ${t.minLength} to ${t.maxLength} characters`;
+      case 'hostPort':
+        return `HOST or HOST:PORT, at most ${t.maxLength} characters`;
     }
   })();
   return spec.nullable ? `${what}, or null` : what;

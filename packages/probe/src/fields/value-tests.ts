@@ -51,6 +51,55 @@ export function tcpTargetOf(value: string): { tls: boolean; host: string; port: 
   }
 }
 
+/** A domain name: dot-separated labels of letters, digits, `-` and `_` (SRV's `_sip._tcp`), an optional final dot. */
+const DNS_NAME = /^(?=.{1,254}$)([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)(\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+
+/** The longest `dns://NAME`: a name is at most 253 characters, and its final dot. */
+export const DNS_URL_MAX_LENGTH = 260;
+
+/** `dns://NAME`: the name a dns check resolves (docs/monitors.md, "DNS records"). */
+export function isDnsUrl(value: unknown): value is string {
+  return typeof value === 'string' && dnsNameOf(value) !== null;
+}
+
+/** The name of a `dns://NAME` URL, without its final dot; null when it is not one. */
+export function dnsNameOf(value: string): string | null {
+  const m = /^dns:\/\/(.+)$/i.exec(value);
+  if (!m || !DNS_NAME.test(m[1]!)) return null;
+  return m[1]!.replace(/\.$/, '');
+}
+
+/** `HOST`, `HOST:PORT`, `[IPv6]`, `[IPv6]:PORT` or a bare IPv6 address. */
+const HOST_PORT = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:/?#@[\]]+))(?::([0-9]{1,5}))?$|^([0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/;
+
+/** The longest `HOST:PORT` a field takes. */
+export const HOST_PORT_MAX_LENGTH = 261;
+
+/** `HOST` or `HOST:PORT`, its port 1 to 65535. */
+export function isHostPort(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= HOST_PORT_MAX_LENGTH && hostPortOf(value, 1) !== null;
+}
+
+/**
+ * The host and port of `HOST` or `HOST:PORT` (`defaultPort` when none is given), the host
+ * normalised as an http URL's is (`127.1` is 127.0.0.1, an IPv6 address loses its brackets);
+ * null when it is not one.
+ */
+export function hostPortOf(value: string, defaultPort: number): { host: string; port: number } | null {
+  const m = HOST_PORT.exec(value);
+  if (!m) return null;
+  const ipv6 = m[1] ?? m[4];
+  const port = m[3] === undefined ? defaultPort : Number(m[3]);
+  if (!(port >= 1 && port <= 65535)) return null;
+  try {
+    const url = new URL(`http://${ipv6 === undefined ? m[2]! : `[${ipv6}]`}/`);
+    if (url.hostname.length === 0) return null;
+    return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port };
+  } catch {
+    return null;
+  }
+}
+
 /** How many headers a check may send and how long each may be (the OpenAPI schema says the same). */
 export const HEADER_MAP_LIMITS = { entries: 50, nameLength: 100, valueLength: 4096 } as const;
 

@@ -6,7 +6,7 @@ import type { CheckTimings, ProbeResult } from '../http/result';
 import { leafCertificateExpiry } from '../http/certificate-expiry';
 import { tcpTargetOf } from '../fields/value-tests';
 import { createGuardedLookup, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
-import { describeSocketFailure } from './socket-failure';
+import { describeSocketFailure } from '../socket-failure';
 
 /** The most of the target's first bytes the content rules read (docs/monitors.md). */
 export const TCP_READ_MAX_BYTES = 4096;

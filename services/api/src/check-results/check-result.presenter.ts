@@ -1,3 +1,4 @@
+import { toDnsAnswerResponse } from '../monitors/test-result.presenter';
 import type { CheckResultView } from './check-results.repository';
 import type { NoDataSpanView } from './no-data.repository';
 
@@ -14,6 +15,7 @@ export function toCheckResultResponse(r: CheckResultView) {
     location: r.location,
     timings: { dns: r.dnsMs, connect: r.connectMs, tls: r.tlsMs, first_byte: r.firstByteMs, total: r.responseTime },
     locations: r.locations ?? [],
+    dns: r.dnsAnswers === null ? null : toDnsAnswerResponse({ responseCode: r.dnsResponseCode, values: r.dnsAnswers, minTtl: r.dnsMinTtl }),
   };
 }
 

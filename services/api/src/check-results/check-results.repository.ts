@@ -18,6 +18,10 @@ export interface CheckResultView {
   connectMs: number | null;
   tlsMs: number | null;
   firstByteMs: number | null;
+  /** A dns check's response code, answer values and lowest TTL; dnsAnswers is null for other types' checks. */
+  dnsResponseCode: string | null;
+  dnsAnswers: string[] | null;
+  dnsMinTtl: number | null;
   /** Each location's result when the check also ran through agents (docs/agent-protocol.md); empty otherwise. */
   locations?: LocationResultItem[];
 }
@@ -27,7 +31,8 @@ export interface CheckResultView {
 const CHECKED_AT = `(scheduled_at + start_lag_ms * interval '1 millisecond')`;
 const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, status_code AS "statusCode",
                               response_time AS "responseTime", error, maintenance, NULL::varchar AS location,
-                              dns_ms AS "dnsMs", connect_ms AS "connectMs", tls_ms AS "tlsMs", first_byte_ms AS "firstByteMs"
+                              dns_ms AS "dnsMs", connect_ms AS "connectMs", tls_ms AS "tlsMs", first_byte_ms AS "firstByteMs",
+                              dns_response_code AS "dnsResponseCode", dns_answers AS "dnsAnswers", dns_min_ttl AS "dnsMinTtl"
                          FROM check_results`;
 
 /**

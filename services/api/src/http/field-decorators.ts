@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { rulesOf, type FieldRule, type FieldSpec } from '@uptime/probe';
-import { HasNoRefusedCheckHeaders, IsHeaderMap, IsHttpUrl, IsTcpUrl, Nullable, Optional } from './validators';
+import { HasNoRefusedCheckHeaders, IsDnsUrl, IsHeaderMap, IsHostPort, IsHttpUrl, IsTcpUrl, Nullable, Optional } from './validators';
 
 /** Each rule of a declared field as its class-validator decorator (the agent protocol calls the same functions). */
 function decoratorOf(r: FieldRule): PropertyDecorator {
@@ -24,7 +24,7 @@ function decoratorOf(r: FieldRule): PropertyDecorator {
     case 'arrayMaxSize':
       return ArrayMaxSize(r.bound);
     case 'length':
-      return Length(r.min, r.max);
+      return Length(r.min, r.max, each);
     case 'matches':
       return Matches(new RegExp(r.source), { message: r.message });
     case 'isIn':
@@ -33,6 +33,10 @@ function decoratorOf(r: FieldRule): PropertyDecorator {
       return IsHttpUrl();
     case 'isTcpUrl':
       return IsTcpUrl();
+    case 'isDnsUrl':
+      return IsDnsUrl();
+    case 'isHostPort':
+      return IsHostPort();
     case 'isHeaderMap':
       return IsHeaderMap();
     case 'hasNoRefusedCheckHeaders':

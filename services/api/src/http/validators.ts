@@ -1,5 +1,5 @@
 import { registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { isHeaderMap, isHttpUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
+import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
 
 /**
  * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
@@ -29,14 +29,20 @@ export const IsHttpUrl = ownRule('isHttpUrl', isHttpUrl, (args) => `${args.prope
 /** `tcp://HOST:PORT` or `tls://HOST:PORT` (packages/probe/src/fields/value-tests.ts). */
 export const IsTcpUrl = ownRule('isTcpUrl', isTcpUrl, (args) => `${args.property} must be tcp://HOST:PORT or tls://HOST:PORT`);
 
+/** `dns://NAME` (packages/probe/src/fields/value-tests.ts). */
+export const IsDnsUrl = ownRule('isDnsUrl', isDnsUrl, (args) => `${args.property} must be dns://NAME`);
+
+/** `HOST` or `HOST:PORT` (packages/probe/src/fields/value-tests.ts). */
+export const IsHostPort = ownRule('isHostPort', isHostPort, (args) => `${args.property} must be HOST or HOST:PORT (port 1 to 65535)`);
+
 /**
  * A monitor's target of any type: the scheme's match with the body's type is checked after the
  * DTO (monitors/monitor-type.ts), where the type is known.
  */
 export const IsMonitorUrl = ownRule(
   'isMonitorUrl',
-  (value) => isHttpUrl(value) || isTcpUrl(value),
-  (args) => `${args.property} must be an absolute http(s) URL, tcp://HOST:PORT or tls://HOST:PORT`,
+  (value) => isHttpUrl(value) || isTcpUrl(value) || isDnsUrl(value),
+  (args) => `${args.property} must be an absolute http(s) URL, tcp://HOST:PORT, tls://HOST:PORT or dns://NAME`,
 );
 
 /** A plain object of string → string (request headers). */

@@ -1,6 +1,6 @@
 import { ValidationError } from '@uptime/errors';
 import { parseWithRequired } from '../http/required-fields';
-import { assertTargetAllowed } from '../http/target-check';
+import { assertResolverAllowed, assertTargetAllowed } from '../http/target-check';
 import { parseInput, type FieldErrors } from '../http/validate';
 import { MonitorFieldsDto } from './monitor-fields.dto';
 import { assertFieldsOfType, assertMonitorType } from './monitor-type';
@@ -26,10 +26,12 @@ function assertInterval(rules: MonitorInputRules, interval: number | undefined):
   }
 }
 
-/** The rules beyond the DTO, after it: the interval floor, then the target. */
+/** The rules beyond the DTO, after it: the interval floor, then the target (and a dns check's resolver). */
 function assertConfiguredRules(dto: MonitorFieldsDto, rules: MonitorInputRules): MonitorFieldsDto {
   assertInterval(rules, dto.check_interval);
   assertTargetAllowed(rules, dto.url);
+  // A declared field the class does not list (monitor-fields.dto.ts): validated, untyped.
+  assertResolverAllowed(rules, (dto as { dns_resolver?: string | null }).dns_resolver);
   return dto;
 }
 

@@ -5,7 +5,7 @@ import type { FieldErrors } from '../http/validate';
 export const SUPPORTED_MONITOR_TYPES: readonly MonitorType[] = MONITOR_TYPES;
 
 /**
- * docs/monitors.md: a present but unsupported type (ping, dns, https, anything else) is
+ * docs/monitors.md: a present but unsupported type (ping, https, anything else) is
  * INVALID_MONITOR_TYPE, checked before other rules. A missing type is the caller's concern: on
  * create it is a VALIDATION_ERROR among the other missing fields; on update it is no change.
  */
@@ -19,7 +19,7 @@ type TypedBody = { url?: string };
 
 /**
  * The rules that depend on the monitor's type (docs/monitors.md, "Monitor types"), after the DTO:
- * a field of another type is a 400 naming it, a url is one of the type's (`tcp://` for tcp,
+ * a field of another type is a 400 naming it, a url is one of the type's (`tcp://` for tcp, `dns://` for dns,
  * `http(s)://` for http), and a change of type comes with a url of the new type
  * (`urlRequired`). Null is what answers show for another type's field, so it passes.
  */

@@ -1,4 +1,4 @@
-import type { ProbeResult } from '@uptime/probe';
+import type { DnsResult, ProbeResult } from '@uptime/probe';
 
 /** The answer of POST /monitors/{id}/test: one dry-run check (docs/monitors.md, Other operations). */
 export function toTestResultResponse(r: ProbeResult) {
@@ -15,5 +15,11 @@ export function toTestResultResponse(r: ProbeResult) {
       first_byte: r.timings?.firstByte ?? null,
       total: r.responseTime,
     },
+    dns: r.dns ? toDnsAnswerResponse(r.dns) : null,
   };
+}
+
+/** A dns check's answer as the API shows it, on a test result and a recorded check alike (docs/monitors.md, "DNS records"). */
+export function toDnsAnswerResponse(d: DnsResult) {
+  return { response_code: d.responseCode, answers: d.values, min_ttl: d.minTtl };
 }

@@ -1,7 +1,7 @@
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
-import { HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH, REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN } from '@uptime/probe';
+import { DNS_URL_MAX_LENGTH, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HOST_PORT_MAX_LENGTH, HTTP_URL_MAX_LENGTH, REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN } from '@uptime/probe';
 import { integerFormat, type JsonSchema } from './json-schema';
 
 /** The header names and values `IsHeaderMap` (http/validators.ts) accepts. */
@@ -20,13 +20,21 @@ const HEADER_MAP: JsonSchema = {
 const CUSTOM_RULES: Record<string, JsonSchema> = {
   isHttpUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$', examples: ['https://example.com/health'] },
   isTcpUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^([Tt][Cc][Pp]|[Tt][Ll][Ss])://[^\\s/?#@]+$', examples: ['tcp://db.example.com:5432'] },
+  isDnsUrl: { type: 'string', format: 'uri', maxLength: DNS_URL_MAX_LENGTH, pattern: '^[Dd][Nn][Ss]://[A-Za-z0-9_.-]+$', examples: ['dns://example.com'] },
+  isHostPort: {
+    type: 'string',
+    maxLength: HOST_PORT_MAX_LENGTH,
+    pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[^\\s:/?#@\\[\\]]+)(:[0-9]{1,5})?$|^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$',
+    description: 'HOST or HOST:PORT (port 1 to 65535); an IPv6 address is bracketed when a port follows',
+    examples: ['1.1.1.1', '[2606:4700:4700::1111]:53', 'ns1.example.com:5353'],
+  },
   isMonitorUrl: {
     type: 'string',
     format: 'uri',
     maxLength: HTTP_URL_MAX_LENGTH,
-    pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Tt][Cc][Pp]|[Tt][Ll][Ss])://\\S+$',
-    description: "The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp",
-    examples: ['https://example.com/health', 'tcp://db.example.com:5432'],
+    pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Tt][Cc][Pp]|[Tt][Ll][Ss]|[Dd][Nn][Ss])://\\S+$',
+    description: "The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns",
+    examples: ['https://example.com/health', 'tcp://db.example.com:5432', 'dns://example.com'],
   },
   isAgentUrl: {
     type: 'string',

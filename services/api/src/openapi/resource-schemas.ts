@@ -1,5 +1,5 @@
 import { MONITOR_STATUSES } from '@uptime/db';
-import { CHECK_FIELD_SPECS, HTTP_METHODS, MONITOR_TYPES, isFieldOfType, type CheckField } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, HTTP_METHODS, MONITOR_TYPES, isFieldOfType, type CheckField } from '@uptime/probe';
 import { ERROR_CODES } from '@uptime/errors';
 import type { toCheckResultResponse, toNoDataSpanResponse } from '../check-results/check-result.presenter';
 import type { LocationResultItem } from '../check-results/location-results.repository';
@@ -52,7 +52,7 @@ const monitor = objectOf<MonitorResponse>(
     id: id(),
     name: monitorField('name'),
     url: checkField('url', { format: 'uri' }),
-    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md' }),
+    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME); docs/monitors.md' }),
     method: ofSomeTypes('method', enumOf(HTTP_METHODS, { description: CHECK_FIELD_SPECS.method.description })),
     headers: checkField('headers'),
     body: checkField('body'),
@@ -61,7 +61,7 @@ const monitor = objectOf<MonitorResponse>(
     check_interval: monitorField('check_interval', { description: 'Seconds between checks' }),
     retry_count: checkField('retryCount'),
     follow_redirects: ofSomeTypes('followRedirects', bool({ description: CHECK_FIELD_SPECS.followRedirects.description })),
-    verify_ssl: bool({ description: CHECK_FIELD_SPECS.verifySsl.description }),
+    verify_ssl: ofSomeTypes('verifySsl', bool({ description: CHECK_FIELD_SPECS.verifySsl.description })),
     expected_content: checkField('expectedContent'),
     excluded_content: checkField('excludedContent'),
     json_path: checkField('jsonPath'),
@@ -117,8 +117,21 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
       maxItems: monitorField('locations').maxItems,
       description: "Each location's result when the check also ran through agents",
     }),
+    dns: nullable(ref('DnsAnswer')),
   },
   { description: 'One recorded check' },
+);
+
+const dnsAnswer = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse>['dns']>>(
+  {
+    response_code: nullable(str({ description: 'The response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED...); null when no answer came (a timeout)', examples: ['NOERROR'] })),
+    answers: arrayOf(str({ maxLength: DNS_VALUE_MAX_LENGTH }), {
+      maxItems: DNS_VALUES_MAX_ITEMS,
+      description: 'The values of the records of the type asked for, normalised as expected_dns_values are compared (docs/monitors.md, "DNS records")',
+    }),
+    min_ttl: nullable(int({ minimum: 0, maximum: 2147483647, description: "The lowest TTL of the answer's records, seconds; null without records" })),
+  },
+  { description: "A dns check's answer; null on the checks of other types" },
 );
 
 const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
@@ -143,6 +156,7 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
     checked_at: timestamp(),
     error: nullable(text()),
     timings: ref('CheckTimings'),
+    dns: nullable(ref('DnsAnswer')),
   },
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
@@ -245,6 +259,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   LocationResult: locationResult,
   CheckResult: checkResult,
   CheckTimings: checkTimings,
+  DnsAnswer: dnsAnswer,
   NoDataSpan: noDataSpan,
   TestResult: testResult,
   MonitorStats: stats,

@@ -1,9 +1,16 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
+import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, dnsFieldLabel, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
 import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
 
-const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port' };
+const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port', dns: 'DNS records' };
+
+/** The url's label and hint, and an example, by type (their fields.ts). */
+const URL_FIELD: Record<MonitorFormType, { label: { label: string; hint?: string }; placeholder: string }> = {
+  http: { label: checkFieldLabel('url'), placeholder: 'https://example.com/health' },
+  tcp: { label: tcpFieldLabel('url'), placeholder: 'tcp://db.example.com:5432' },
+  dns: { label: dnsFieldLabel('url'), placeholder: 'dns://example.com' },
+};
 
 /** What each group of the monitor form's fields gets from the form. */
 export interface FieldsProps {
@@ -34,14 +41,14 @@ export function CheckFields(props: FieldsProps) {
             </select>
           )}
         </Field>
-        <Field {...(values.type === 'tcp' ? tcpFieldLabel('url') : checkFieldLabel('url'))} {...field('url')}>
+        <Field {...URL_FIELD[values.type].label} {...field('url')}>
           {(p) => (
             <input
               {...p}
               type="url"
               value={values.url}
               onChange={(e) => set('url', e.target.value)}
-              placeholder={values.type === 'tcp' ? 'tcp://db.example.com:5432' : 'https://example.com/health'}
+              placeholder={URL_FIELD[values.type].placeholder}
               required
             />
           )}
@@ -136,6 +143,8 @@ export function RequestFields({ values, set, field, errors }: FieldsProps) {
 
 /** When the answer counts as up: status codes, content and JSON. */
 export function UpWhenFields({ values, set, field }: FieldsProps) {
+  // A dns check's rule is its expected values, in its own section (DnsFormFields.tsx).
+  if (values.type === 'dns') return null;
   return (
     <fieldset className="card">
       <legend>When is it up</legend>
@@ -228,7 +237,8 @@ interface ControlProps {
   'aria-describedby': string | undefined;
 }
 
-function Field({
+/** A labelled control with its hint and its errors, named for the API field it edits. */
+export function Field({
   label,
   name,
   errors,

@@ -9,6 +9,7 @@ import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
+import { DnsFields } from './DnsFormFields';
 import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
@@ -89,6 +90,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <CheckFields {...fieldsProps} />
       <RequestFields {...fieldsProps} />
       <ConnectionFields {...fieldsProps} />
+      <DnsFields {...fieldsProps} />
       <UpWhenFields {...fieldsProps} />
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />

@@ -1,6 +1,7 @@
 import { HTTP_FIELDS, HTTP_METHODS } from '@uptime/probe/src/http/fields';
 import type { FieldSpec } from '@uptime/probe/src/fields/field-spec';
 import { TCP_FIELDS } from '@uptime/probe/src/tcp/fields';
+import { DNS_FIELDS, DNS_PROTOCOLS, DNS_RECORD_TYPES } from '@uptime/probe/src/dns/fields';
 
 /** The methods the form offers: those the http type declares (packages/probe/src/http/fields.ts). */
 export const CHECK_METHODS = HTTP_METHODS;
@@ -14,6 +15,14 @@ export function checkFieldLabel(field: keyof typeof HTTP_FIELDS): { label: strin
 export function tcpFieldLabel(field: keyof typeof TCP_FIELDS): { label: string; hint?: string } {
   return labelOf(TCP_FIELDS[field]);
 }
+
+/** A dns check field's label and hint (packages/probe/src/dns/fields.ts). */
+export function dnsFieldLabel(field: keyof typeof DNS_FIELDS): { label: string; hint?: string } {
+  return labelOf(DNS_FIELDS[field]);
+}
+
+/** The record types and protocols the form offers: those the dns type declares. */
+export { DNS_PROTOCOLS, DNS_RECORD_TYPES };
 
 function labelOf(spec: FieldSpec): { label: string; hint?: string } {
   const { label, hint } = spec.form;

@@ -33,6 +33,12 @@ export interface MonitorFormValues {
   verify_ssl: boolean;
   /** tcp only: sent once connected */
   tcp_send: string;
+  /** dns only: the question, the resolver (empty: the worker's system resolver) and the transport */
+  dns_record_type: string;
+  dns_resolver: string;
+  dns_protocol: string;
+  /** dns only: one expected value per line */
+  expected_dns_values: string;
   /** Comma-separated */
   tags: string;
   locations: string;
@@ -43,8 +49,10 @@ export interface MonitorFormValues {
 export type MonitorBody = Schema<'MonitorCreate'>;
 export type MonitorFormType = Schema<'Monitor'>['type'];
 
-/** The fields only an http monitor has: a tcp monitor's body never carries them (docs/monitors.md). */
+/** The fields only an http monitor has: a tcp or dns monitor's body never carries them (docs/monitors.md). */
 const HTTP_ONLY = ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value'] as const;
+/** The fields http and tcp monitors share that a dns monitor does not have. */
+const CONNECTION_ONLY = ['verify_ssl', 'expected_content', 'excluded_content'] as const;
 
 /** A new monitor's form, with the user's default interval and timeout. */
 export function emptyMonitorForm(
@@ -71,6 +79,10 @@ export function emptyMonitorForm(
     follow_redirects: true,
     verify_ssl: true,
     tcp_send: '',
+    dns_record_type: 'A',
+    dns_resolver: '',
+    dns_protocol: 'udp',
+    expected_dns_values: '',
     tags: '',
     locations: (defaults?.default_locations ?? []).join(', '),
     declared: Object.fromEntries(DECLARED_FORM_FIELDS.map((f) => [f.wire, f.initial])),
@@ -101,8 +113,12 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     json_path: m.json_path ?? '',
     expected_json_value: m.expected_json_value ?? '',
     follow_redirects: m.follow_redirects ?? true,
-    verify_ssl: m.verify_ssl,
+    verify_ssl: m.verify_ssl ?? true,
     tcp_send: m.tcp_send ?? '',
+    dns_record_type: m.dns_record_type ?? 'A',
+    dns_resolver: m.dns_resolver ?? '',
+    dns_protocol: m.dns_protocol ?? 'udp',
+    expected_dns_values: (m.expected_dns_values ?? []).join('\n'),
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
     declared: Object.fromEntries(
@@ -208,6 +224,17 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     for (const field of HTTP_ONLY) delete body[field];
     const send = optionalText(values.tcp_send);
     if (send !== undefined) body.tcp_send = send;
+  }
+  if (values.type === 'dns') {
+    for (const field of [...HTTP_ONLY, ...CONNECTION_ONLY]) delete body[field];
+    body.dns_record_type = values.dns_record_type as NonNullable<MonitorBody['dns_record_type']>;
+    body.dns_protocol = values.dns_protocol as NonNullable<MonitorBody['dns_protocol']>;
+    const resolver = optionalText(values.dns_resolver.trim());
+    if (resolver !== undefined) body.dns_resolver = resolver;
+    body.expected_dns_values = values.expected_dns_values
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
   }
   return { body, errors };
 }

@@ -1,8 +1,8 @@
-import { TARGET_REFUSED_CODE, TargetRefusedError } from '../ssrf-guard';
-import { SOCKET_ERROR_MESSAGES, TLS_ERROR_CODE } from '../socket-errors';
+import { TARGET_REFUSED_CODE, TargetRefusedError } from './ssrf-guard';
+import { SOCKET_ERROR_MESSAGES, TLS_ERROR_CODE } from './socket-errors';
 
 /**
- * The short reason shown to people for an error of a TCP or TLS socket. Every error a socket
+ * The short reason shown to people for an error of a TCP, TLS or UDP socket (tcp and dns checks). Every error a socket
  * to the target raises is the target's (or its network's): the probe built the options itself.
  */
 export function describeSocketFailure(error: unknown): string {

@@ -1,0 +1,133 @@
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import * as dnsPacket from 'dns-packet';
+import type { Answer, DecodedPacket, RecordType } from 'dns-packet';
+
+/** How the fake answers one name and type: records, a response code, truncation over UDP, a delay. */
+export interface FakeDnsAnswer {
+  records?: Answer[];
+  /** NOERROR by default; FORMERR, SERVFAIL, NXDOMAIN, NOTIMP or REFUSED. */
+  rcode?: string;
+  /** Over UDP, answer with the TC bit and no records, so the client asks again over TCP. */
+  truncateOverUdp?: boolean;
+  /** Milliseconds to wait before answering (a slow resolver). */
+  delayMs?: number;
+}
+
+/** One query the fake received. */
+export interface FakeDnsQuery {
+  name: string;
+  type: string;
+  transport: 'udp' | 'tcp';
+}
+
+export interface FakeDnsServer {
+  /** 127.0.0.1, where both the UDP and the TCP listener are. */
+  host: string;
+  port: number;
+  /** `127.0.0.1:PORT`, as a dns monitor's `dns_resolver` takes it. */
+  resolver: string;
+  queries: FakeDnsQuery[];
+  /** How to answer `name` (case-insensitive) asked as `type`; a name and type not set is the fallback's, else NXDOMAIN. */
+  set(name: string, type: RecordType, answer: FakeDnsAnswer): void;
+  close(): Promise<void>;
+}
+
+/** The response codes the fake answers with, by name (RFC 1035 4.1.1; dns-packet decodes them to these names). */
+const RCODES: Readonly<Record<string, number>> = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 };
+
+export interface FakeDnsServerOptions {
+  /** How to answer a name and type `set()` did not: NXDOMAIN when absent or when it answers undefined. */
+  fallback?: (name: string, type: string) => FakeDnsAnswer | undefined;
+  /**
+   * Called with each query as it arrives, instead of keeping it in `queries` (a benchmark's
+   * millions of queries are counted, not kept).
+   */
+  onQuery?: (query: FakeDnsQuery) => void;
+}
+
+const keyOf = (name: string, type: string): string => `${name.toLowerCase().replace(/\.$/, '')} ${type}`;
+
+/**
+ * A DNS server of our own on 127.0.0.1, over UDP and TCP on one port, speaking the wire format
+ * through dns-packet: the stand-in for any resolver (docs/testing.md, "The test suite"). It answers what `set()`
+ * told it, NXDOMAIN for anything else, and records every query with its transport.
+ */
+export async function startFakeDnsServer(options: FakeDnsServerOptions = {}): Promise<FakeDnsServer> {
+  const answers = new Map<string, FakeDnsAnswer>();
+  const queries: FakeDnsQuery[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const tcpSockets = new Set<Socket>();
+
+  const respond = (query: DecodedPacket, transport: 'udp' | 'tcp', send: (response: Buffer) => void): void => {
+    const question = query.questions?.[0];
+    if (!question) return;
+    const received: FakeDnsQuery = { name: question.name, type: question.type, transport };
+    if (options.onQuery) options.onQuery(received);
+    else queries.push(received);
+    const answer = answers.get(keyOf(question.name, question.type)) ?? options.fallback?.(question.name, question.type) ?? { rcode: 'NXDOMAIN' };
+    const truncated = transport === 'udp' && answer.truncateOverUdp === true;
+    // The header's TC bit (1 << 9) and RCODE (the low 4 bits) are only written through `flags`.
+    const flags = dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (truncated ? 1 << 9 : 0) | (RCODES[answer.rcode ?? 'NOERROR'] ?? 0);
+    const response = {
+      type: 'response' as const,
+      id: query.id,
+      flags,
+      questions: [question],
+      answers: truncated ? [] : (answer.records ?? []),
+    } as dnsPacket.Packet;
+    const encoded = (): Buffer => (transport === 'udp' ? dnsPacket.encode(response) : dnsPacket.streamEncode(response));
+    if (!answer.delayMs) return send(encoded());
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      send(encoded());
+    }, answer.delayMs);
+    timers.add(timer);
+  };
+
+  const udp: UdpSocket = createSocket('udp4');
+  udp.on('message', (message, from) => {
+    try {
+      respond(dnsPacket.decode(message), 'udp', (response) => udp.send(response, from.port, from.address));
+    } catch {
+      // Not a DNS message: a real server drops it too.
+    }
+  });
+  await new Promise<void>((done) => udp.bind(0, '127.0.0.1', done));
+  const port = udp.address().port;
+
+  const tcp: Server = createServer((socket) => {
+    tcpSockets.add(socket);
+    socket.on('close', () => tcpSockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    let buffered = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
+        const length = buffered.readUInt16BE(0);
+        const message = buffered.subarray(0, 2 + length);
+        buffered = buffered.subarray(2 + length);
+        respond(dnsPacket.streamDecode(message) as DecodedPacket, 'tcp', (response) => socket.writable && socket.write(response));
+      }
+    });
+  });
+  // The UDP port is ours; the same TCP port is free on a quiet machine (a test fails loudly if not).
+  await new Promise<void>((done, fail) => {
+    tcp.once('error', fail);
+    tcp.listen(port, '127.0.0.1', done);
+  });
+  const host = (tcp.address() as AddressInfo).address;
+
+  return {
+    host,
+    port,
+    resolver: `${host}:${port}`,
+    queries,
+    set: (name, type, answer) => void answers.set(keyOf(name, type), answer),
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const socket of tcpSockets) socket.destroy();
+      await Promise.all([new Promise<void>((done) => udp.close(() => done())), new Promise<void>((done) => tcp.close(() => done()))]);
+    },
+  };
+}
