@@ -1,4 +1,6 @@
-/** The outcome of one HTTP check: the result shape of the http type (re-exported by check-config.ts). */
+import type { PingFigures } from '../ping/ping-output';
+
+/** The outcome of one check: the result shape of every type (re-exported by check-config.ts). */
 export interface ProbeResult {
   ok: boolean;
   statusCode: number | null;
@@ -13,6 +15,8 @@ export interface ProbeResult {
   timings?: CheckTimings;
   /** notAfter of the https target's leaf certificate; null or absent when none was received. */
   certificateExpiresAt?: Date | null;
+  /** A ping check's loss and round trips; absent for other types (ping/ping-output.ts). */
+  ping?: PingFigures | null;
 }
 
 /**

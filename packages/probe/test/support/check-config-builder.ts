@@ -1,4 +1,4 @@
-import type { HttpCheckConfig, TcpCheckConfig } from '../../src/check-config';
+import type { HttpCheckConfig, PingCheckConfig, TcpCheckConfig } from '../../src/check-config';
 
 /**
  * A check of `url` with the API's defaults (docs/monitors.md) and a short timeout for local servers.
@@ -28,4 +28,9 @@ export function aCheckConfig(url: string, overrides: Partial<HttpCheckConfig> = 
 /** A tcp check of `url` (tcp:// or tls://) with the API's defaults and a short timeout for local servers. */
 export function aTcpCheckConfig(url: string, overrides: Partial<TcpCheckConfig> = {}): TcpCheckConfig {
   return { type: 'tcp', url, timeout: 5, verifySsl: true, tcpSend: null, expectedContent: null, excludedContent: null, retryCount: 0, ...overrides };
+}
+
+/** A ping check of `url` (ping://HOST) with the API's defaults, one echo request and a short timeout. */
+export function aPingCheckConfig(url: string, overrides: Partial<PingCheckConfig> = {}): PingCheckConfig {
+  return { type: 'ping', url, timeout: 1, pingCount: 1, retryCount: 0, ...overrides };
 }
