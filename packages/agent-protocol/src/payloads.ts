@@ -1,4 +1,4 @@
-import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType, type ProbeResult } from '@uptime/probe';
+import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType, type PingFigures, type ProbeResult } from '@uptime/probe';
 
 /** Paths of the agent protocol, relative to the agent's registered URL. */
 export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const;
@@ -24,6 +24,18 @@ export interface WireCheckResult {
   error: string | null;
   checked_at: string;
   attempts: number;
+  /** A ping check's figures (protocol 3); absent for other types. */
+  ping?: WirePingFigures | null;
+}
+
+/** PingFigures under snake_case names: the loss in percent, the round trips in milliseconds. */
+export interface WirePingFigures {
+  sent: number;
+  received: number;
+  packet_loss: number;
+  rtt_min: number | null;
+  rtt_avg: number | null;
+  rtt_max: number | null;
 }
 
 /** Body of the agent's 200 answer to `POST /v1/check` (signed like a request). */
@@ -71,8 +83,27 @@ export function toWireResult(r: ProbeResult): WireCheckResult {
     error: r.error,
     checked_at: r.checkedAt.toISOString(),
     attempts: r.attempts,
+    ...(r.ping == null ? {} : { ping: toWirePing(r.ping) }),
   };
 }
+
+const toWirePing = (p: PingFigures): WirePingFigures => ({
+  sent: p.sent,
+  received: p.received,
+  packet_loss: p.packetLoss,
+  rtt_min: p.rttMin,
+  rtt_avg: p.rttAvg,
+  rtt_max: p.rttMax,
+});
+
+const fromWirePing = (w: WirePingFigures): PingFigures => ({
+  sent: w.sent,
+  received: w.received,
+  packetLoss: w.packet_loss,
+  rttMin: w.rtt_min,
+  rttAvg: w.rtt_avg,
+  rttMax: w.rtt_max,
+});
 
 export function fromWireResult(w: WireCheckResult): ProbeResult {
   return {
@@ -82,5 +113,6 @@ export function fromWireResult(w: WireCheckResult): ProbeResult {
     error: w.error,
     checkedAt: new Date(w.checked_at),
     attempts: w.attempts,
+    ...(w.ping == null ? {} : { ping: fromWirePing(w.ping) }),
   };
 }

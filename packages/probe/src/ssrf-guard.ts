@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from './blocked-addresses';
-import { tcpTargetOf } from './fields/value-tests';
+import { pingHostOf, tcpTargetOf } from './fields/value-tests';
 
 export { isBlockedAddress };
 
@@ -60,9 +60,11 @@ export function checkUrlTarget(url: URL, policy: AddressPolicy): string | null {
 export function refusedTargetReason(url: string): string | null {
   let parsed: URL;
   try {
-    // A tcp:// or tls:// target's host, normalised as an http URL's is (fields/value-tests.ts).
+    // A tcp://, tls:// or ping:// target's host, normalised as an http URL's is (fields/value-tests.ts).
+    const bracketed = (host: string): string => (host.includes(':') ? `[${host}]` : host);
     const tcp = tcpTargetOf(url);
-    parsed = new URL(tcp === null ? url : `http://${tcp.host.includes(':') ? `[${tcp.host}]` : tcp.host}:${tcp.port}`);
+    const ping = tcp === null ? pingHostOf(url) : null;
+    parsed = new URL(tcp !== null ? `http://${bracketed(tcp.host)}:${tcp.port}` : ping !== null ? `http://${bracketed(ping)}` : url);
   } catch {
     return 'Invalid URL';
   }

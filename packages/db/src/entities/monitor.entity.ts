@@ -29,6 +29,8 @@ export class Monitor {
   @Column({ type: 'text', name: 'json_path', nullable: true }) jsonPath!: string | null;
   /** What a tcp check sends once connected; null for other types. */
   @Column({ type: 'text', name: 'tcp_send', nullable: true }) tcpSend!: string | null;
+  /** Echo requests a ping check sends (stored for every row; shown as null for other types). */
+  @Column({ type: 'smallint', name: 'ping_count', default: 3 }) pingCount!: number;
   @Column({ type: 'text', name: 'expected_json_value', nullable: true }) expectedJsonValue!: string | null;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];

@@ -1,5 +1,5 @@
 import { registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { isHeaderMap, isHttpUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
+import { isHeaderMap, isHttpUrl, isPingUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
 
 /**
  * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
@@ -29,14 +29,17 @@ export const IsHttpUrl = ownRule('isHttpUrl', isHttpUrl, (args) => `${args.prope
 /** `tcp://HOST:PORT` or `tls://HOST:PORT` (packages/probe/src/fields/value-tests.ts). */
 export const IsTcpUrl = ownRule('isTcpUrl', isTcpUrl, (args) => `${args.property} must be tcp://HOST:PORT or tls://HOST:PORT`);
 
+/** `ping://HOST` (packages/probe/src/fields/value-tests.ts). */
+export const IsPingUrl = ownRule('isPingUrl', isPingUrl, (args) => `${args.property} must be ping://HOST`);
+
 /**
  * A monitor's target of any type: the scheme's match with the body's type is checked after the
  * DTO (monitors/monitor-type.ts), where the type is known.
  */
 export const IsMonitorUrl = ownRule(
   'isMonitorUrl',
-  (value) => isHttpUrl(value) || isTcpUrl(value),
-  (args) => `${args.property} must be an absolute http(s) URL, tcp://HOST:PORT or tls://HOST:PORT`,
+  (value) => isHttpUrl(value) || isTcpUrl(value) || isPingUrl(value),
+  (args) => `${args.property} must be an absolute http(s) URL, tcp://HOST:PORT, tls://HOST:PORT or ping://HOST`,
 );
 
 /** A plain object of string → string (request headers). */

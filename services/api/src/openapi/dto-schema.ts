@@ -20,13 +20,14 @@ const HEADER_MAP: JsonSchema = {
 const CUSTOM_RULES: Record<string, JsonSchema> = {
   isHttpUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S+$', examples: ['https://example.com/health'] },
   isTcpUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^([Tt][Cc][Pp]|[Tt][Ll][Ss])://[^\\s/?#@]+$', examples: ['tcp://db.example.com:5432'] },
+  isPingUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^[Pp][Ii][Nn][Gg]://[^\\s/?#@]+$', examples: ['ping://router.example.com'] },
   isMonitorUrl: {
     type: 'string',
     format: 'uri',
     maxLength: HTTP_URL_MAX_LENGTH,
-    pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Tt][Cc][Pp]|[Tt][Ll][Ss])://\\S+$',
-    description: "The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp",
-    examples: ['https://example.com/health', 'tcp://db.example.com:5432'],
+    pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Tt][Cc][Pp]|[Tt][Ll][Ss]|[Pp][Ii][Nn][Gg])://\\S+$',
+    description: "The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, ping://HOST for ping",
+    examples: ['https://example.com/health', 'tcp://db.example.com:5432', 'ping://router.example.com'],
   },
   isAgentUrl: {
     type: 'string',

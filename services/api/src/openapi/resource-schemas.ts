@@ -52,7 +52,7 @@ const monitor = objectOf<MonitorResponse>(
     id: id(),
     name: monitorField('name'),
     url: checkField('url', { format: 'uri' }),
-    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md' }),
+    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), ping (ICMP echo requests); docs/monitors.md' }),
     method: ofSomeTypes('method', enumOf(HTTP_METHODS, { description: CHECK_FIELD_SPECS.method.description })),
     headers: checkField('headers'),
     body: checkField('body'),
