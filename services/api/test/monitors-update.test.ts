@@ -128,8 +128,8 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
     expect((await rowOf(id)).expected_content).toBeNull();
     // Templates leave out fields at their usual value (packages/queues/src/compact-check.ts): read it expanded.
     const template = (await h.scheduler.scheduleOf(id))?.template as RunCheckJob;
-    expect(template.check.expectedContent).toBeUndefined();
-    expect(expandCheck(template.check).expectedContent).toBeNull();
+    expect(template.check).not.toHaveProperty('expectedContent');
+    expect(expandCheck(template.check)).toMatchObject({ expectedContent: null });
   });
 
   it.each([

@@ -114,9 +114,11 @@ export async function insertResults(
   inMaintenance: Set<CheckOutcome>,
 ): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance)
+    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance,
+                                packet_loss, rtt_min_ms, rtt_avg_ms, rtt_max_ms)
      SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[],
-                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[], $12::bool[])
+                          $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[], $12::bool[],
+                          $13::real[], $14::real[], $15::real[], $16::real[])
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
@@ -132,6 +134,11 @@ export async function insertResults(
       outcomes.map((o) => phaseMs(o.result.timings?.tls)),
       outcomes.map((o) => phaseMs(o.result.timings?.firstByte)),
       outcomes.map((o) => inMaintenance.has(o)),
+      // A ping check's figures (migration 1796518100000); null for other types.
+      outcomes.map((o) => o.result.ping?.packetLoss ?? null),
+      outcomes.map((o) => o.result.ping?.rttMin ?? null),
+      outcomes.map((o) => o.result.ping?.rttAvg ?? null),
+      outcomes.map((o) => o.result.ping?.rttMax ?? null),
     ],
   );
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));

@@ -15,5 +15,6 @@ export function toTestResultResponse(r: ProbeResult) {
       first_byte: r.timings?.firstByte ?? null,
       total: r.responseTime,
     },
+    ping: r.ping ? { packet_loss: r.ping.packetLoss, rtt_min: r.ping.rttMin, rtt_avg: r.ping.rttAvg, rtt_max: r.ping.rttMax } : null,
   };
 }

@@ -132,5 +132,10 @@ export const ACCOUNT_SCHEMAS: Record<string, JsonSchema> = {
         properties: { ok: bool(), latency_ms: num({ minimum: 0 }), error: text() },
       },
     },
+    details: {
+      type: 'object',
+      description: "Facts a process states of itself that readiness does not hang on; absent when none. A check-worker's icmp: {available, reason} says whether it can send ping checks (docs/operations.md)",
+      additionalProperties: { type: 'object' },
+    },
   }),
 };

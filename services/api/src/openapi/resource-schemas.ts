@@ -17,7 +17,7 @@ import { AGENT_SCHEMAS } from './agent-schemas';
 import { optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
 import { escalationSettingsSchema } from './escalation-schemas';
-import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
 import { NOTIFICATION_SCHEMAS } from './notification-schemas';
 import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
 
@@ -113,12 +113,25 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     maintenance: bool({ description: 'Made during a maintenance window: left out of uptime and statistics' }),
     location: nullable(location('null for a check made by the worker itself')),
     timings: ref('CheckTimings'),
+    ping: nullable(ref('PingFigures')),
     locations: arrayOf(ref('LocationResult'), {
       maxItems: monitorField('locations').maxItems,
       description: "Each location's result when the check also ran through agents",
     }),
   },
   { description: 'One recorded check' },
+);
+
+const rtt = (what: string): JsonSchema => nullable(num({ minimum: 0, description: `${what} round trip in milliseconds; null when no answer came back` }));
+
+const pingFigures = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse>['ping']>>(
+  {
+    packet_loss: num({ minimum: 0, maximum: 100, description: 'Percent of the echo requests left unanswered' }),
+    rtt_min: rtt('Fastest'),
+    rtt_avg: rtt('Average'),
+    rtt_max: rtt('Slowest'),
+  },
+  { description: "A ping check's figures (docs/monitors.md, \"ICMP ping\"): its response_time is the average round trip, rounded; null for other types" },
 );
 
 const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
@@ -143,6 +156,7 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
     checked_at: timestamp(),
     error: nullable(text()),
     timings: ref('CheckTimings'),
+    ping: nullable(ref('PingFigures')),
   },
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
@@ -245,6 +259,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   LocationResult: locationResult,
   CheckResult: checkResult,
   CheckTimings: checkTimings,
+  PingFigures: pingFigures,
   NoDataSpan: noDataSpan,
   TestResult: testResult,
   MonitorStats: stats,
