@@ -61,7 +61,7 @@ const monitor = objectOf<MonitorResponse>(
     check_interval: monitorField('check_interval', { description: 'Seconds between checks' }),
     retry_count: checkField('retryCount'),
     follow_redirects: ofSomeTypes('followRedirects', bool({ description: CHECK_FIELD_SPECS.followRedirects.description })),
-    verify_ssl: bool({ description: CHECK_FIELD_SPECS.verifySsl.description }),
+    verify_ssl: ofSomeTypes('verifySsl', bool({ description: CHECK_FIELD_SPECS.verifySsl.description })),
     expected_content: checkField('expectedContent'),
     excluded_content: checkField('excludedContent'),
     json_path: checkField('jsonPath'),
