@@ -1622,13 +1622,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example ping://router.example.com
              */
             url: string;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), ping (ICMP echo requests); docs/monitors.md
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "ping";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -1664,11 +1665,11 @@ export interface components {
             retry_count: number;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
-            /** @description Whether an https target's certificate must be valid */
-            verify_ssl: boolean;
-            /** @description Text the response must contain */
+            /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
+            verify_ssl: boolean | null;
+            /** @description Text the response must contain (http, tcp monitors; null for other types) */
             expected_content: string | null;
-            /** @description Text the response must not contain */
+            /** @description Text the response must not contain (http, tcp monitors; null for other types) */
             excluded_content: string | null;
             /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
@@ -1676,6 +1677,11 @@ export interface components {
             expected_json_value: string | null;
             /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only) (ping monitors; null for other types)
+             */
+            ping_count: number | null;
             locations: string[];
             tags: string[];
             /**
@@ -1791,6 +1797,7 @@ export interface components {
             /** @description null for a check made by the worker itself */
             location: string | null;
             timings: components["schemas"]["CheckTimings"];
+            ping: components["schemas"]["PingFigures"] | null;
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
         };
@@ -1821,6 +1828,17 @@ export interface components {
              * @description The whole attempt (equal to response_time), milliseconds
              */
             total: number | null;
+        };
+        /** @description A ping check's figures (docs/monitors.md, "ICMP ping"): its response_time is the average round trip, rounded; null for other types */
+        PingFigures: {
+            /** @description Percent of the echo requests left unanswered */
+            packet_loss: number;
+            /** @description Fastest round trip in milliseconds; null when no answer came back */
+            rtt_min: number | null;
+            /** @description Average round trip in milliseconds; null when no answer came back */
+            rtt_avg: number | null;
+            /** @description Slowest round trip in milliseconds; null when no answer came back */
+            rtt_max: number | null;
         };
         /** @description A span of more than two intervals in which an active monitor was not checked ("no data") */
         NoDataSpan: {
@@ -1860,6 +1878,7 @@ export interface components {
             checked_at: string;
             error: string | null;
             timings: components["schemas"]["CheckTimings"];
+            ping: components["schemas"]["PingFigures"] | null;
         };
         /** @description Statistics of a monitor over a period */
         MonitorStats: {
@@ -2015,9 +2034,10 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
-             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, ping://HOST for ping
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example ping://router.example.com
              */
             monitor_url: string;
             /**
@@ -2161,9 +2181,10 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
-             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, ping://HOST for ping
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example ping://router.example.com
              */
             monitor_url: string;
             /**
@@ -2557,9 +2578,10 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
-                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, ping://HOST for ping
                  * @example https://example.com/health
                  * @example tcp://db.example.com:5432
+                 * @example ping://router.example.com
                  */
                 url: string;
                 /**
@@ -2614,6 +2636,10 @@ export interface components {
                     error?: string;
                 };
             };
+            /** @description Facts a process states of itself that readiness does not hang on; absent when none. A check-worker's icmp: {available, reason} says whether it can send ping checks (docs/operations.md) */
+            details: {
+                [key: string]: Record<string, never>;
+            };
         };
         /** @description A new monitor */
         MonitorCreate: {
@@ -2623,13 +2649,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example ping://router.example.com
              */
             url: string;
             /**
-             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "ping";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2712,6 +2739,12 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
+             * @default 3
+             */
+            ping_count?: number;
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
@@ -2723,13 +2756,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example ping://router.example.com
              */
             url?: string;
             /**
-             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type?: "http" | "tcp";
+            type?: "http" | "tcp" | "ping";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2812,6 +2846,12 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
+             * @default 3
+             */
+            ping_count?: number;
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
@@ -3361,13 +3401,14 @@ export interface components {
              * @description Absolute http(s) URL to check
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
+             * @example ping://router.example.com
              */
             url: string;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), ping (ICMP echo requests); docs/monitors.md
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "ping";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -3403,11 +3444,11 @@ export interface components {
             retry_count: number;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
-            /** @description Whether an https target's certificate must be valid */
-            verify_ssl: boolean;
-            /** @description Text the response must contain */
+            /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
+            verify_ssl: boolean | null;
+            /** @description Text the response must contain (http, tcp monitors; null for other types) */
             expected_content: string | null;
-            /** @description Text the response must not contain */
+            /** @description Text the response must not contain (http, tcp monitors; null for other types) */
             excluded_content: string | null;
             /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
@@ -3415,6 +3456,11 @@ export interface components {
             expected_json_value: string | null;
             /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only) (ping monitors; null for other types)
+             */
+            ping_count: number | null;
             locations: string[];
             tags: string[];
             /**
@@ -4657,7 +4703,7 @@ export interface operations {
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
                 /** @description Monitors of this type; `https` keeps http monitors whose URL is https */
-                type?: "http" | "tcp" | "https";
+                type?: "http" | "tcp" | "ping" | "https";
                 /** @description Comma-separated (`production,eu`): monitors having all of them */
                 tags?: string;
                 /** @description Created at or after; ISO 8601 date or date-time (a time without zone is UTC) */
@@ -4707,6 +4753,7 @@ export interface operations {
                      *           "json_path": "$.status",
                      *           "expected_json_value": "ok",
                      *           "tcp_send": null,
+                     *           "ping_count": 3,
                      *           "locations": [],
                      *           "tags": [
                      *             "production"
@@ -4816,6 +4863,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -4984,6 +5032,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5096,6 +5145,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5249,6 +5299,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5353,6 +5404,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5458,6 +5510,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5554,6 +5607,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5650,6 +5704,7 @@ export interface operations {
                      *         "json_path": "$.status",
                      *         "expected_json_value": "ok",
                      *         "tcp_send": null,
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5736,7 +5791,8 @@ export interface operations {
                      *           "tls": 58,
                      *           "first_byte": 71,
                      *           "total": 175
-                     *         }
+                     *         },
+                     *         "ping": null
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -5906,6 +5962,7 @@ export interface operations {
                      *             "first_byte": 12,
                      *             "total": 41
                      *           },
+                     *           "ping": null,
                      *           "locations": []
                      *         }
                      *       ],
@@ -5997,6 +6054,7 @@ export interface operations {
                      *             "first_byte": 12,
                      *             "total": 41
                      *           },
+                     *           "ping": null,
                      *           "locations": []
                      *         }
                      *       ],
