@@ -75,6 +75,7 @@ describe('POST /monitors', () => {
       json_path: null,
       expected_json_value: null,
       tcp_send: null,
+      ping_count: null,
       locations: [],
       tags: [],
       status: 'pending',
@@ -243,7 +244,7 @@ describe('POST /monitors', () => {
   });
 
   describe('type', () => {
-    it.each([['ping'], ['dns'], ['https'], ['x'], [123], [null]])('answers INVALID_MONITOR_TYPE for %p', async (type) => {
+    it.each([['icmp'], ['dns'], ['https'], ['x'], [123], [null]])('answers INVALID_MONITOR_TYPE for %p', async (type) => {
       const res = await create({ ...valid, type });
       expectError(res, 400, 'INVALID_MONITOR_TYPE');
       expect(res.body.error.details).toEqual({ field: 'type', value: type });
