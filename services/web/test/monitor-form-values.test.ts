@@ -33,6 +33,7 @@ const MONITOR: Schema<'Monitor'> = {
   json_path: '$.status',
   expected_json_value: 'up',
   tcp_send: null,
+  ping_count: null,
   locations: ['eu'],
   tags: ['prod', 'shop'],
   status: 'online',
@@ -159,6 +160,7 @@ describe('the monitor form mapped to the API body', () => {
       updated_at: _ua,
       // Another type's field: an http form has none to send.
       tcp_send: _ts,
+      ping_count: _pc,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);
@@ -195,5 +197,26 @@ describe('the monitor form of a tcp monitor', () => {
     const read = monitorToForm({ ...MONITOR, type: 'tcp', url: 'tls://mail.example.com:993', tcp_send: null, method: null, headers: null, expected_status: null, follow_redirects: null });
     expect(read).toMatchObject({ type: 'tcp', url: 'tls://mail.example.com:993', tcp_send: '', method: 'GET' });
     expect(formToMonitorBody(read, 'update').body).toMatchObject({ type: 'tcp', tcp_send: null });
+  });
+});
+
+describe('the monitor form of a ping monitor', () => {
+  it('sends ping_count and none of the http or tcp fields, and reads a ping monitor back', () => {
+    const values = { ...emptyMonitorForm(), name: 'Router', type: 'ping' as const, url: 'ping://router.example.com', expected_content: 'ignored' };
+    expect(values.ping_count).toBe('3');
+    const { body, errors } = formToMonitorBody({ ...values, ping_count: '5' }, 'create');
+    expect(errors).toEqual({});
+    expect(body).toMatchObject({ type: 'ping', url: 'ping://router.example.com', ping_count: 5 });
+    for (const field of ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value', 'verify_ssl', 'expected_content', 'excluded_content', 'tcp_send']) {
+      expect(body).not.toHaveProperty(field);
+    }
+    expect(formToMonitorBody({ ...values, ping_count: 'two' }, 'create').errors).toEqual({ ping_count: ['ping_count must be a whole number'] });
+    const read = monitorToForm({ ...MONITOR, type: 'ping', url: 'ping://[::1]', ping_count: 7, verify_ssl: null, method: null, headers: null, expected_status: null, follow_redirects: null });
+    expect(read).toMatchObject({ type: 'ping', url: 'ping://[::1]', ping_count: '7' });
+    expect(formToMonitorBody(read, 'update').body).toMatchObject({ type: 'ping', ping_count: 7 });
+  });
+
+  it('sends no ping_count for the other types', () => {
+    expect(formToMonitorBody({ ...emptyMonitorForm(), name: 'Site', url: 'https://example.com/' }, 'create').body).not.toHaveProperty('ping_count');
   });
 });

@@ -50,7 +50,7 @@ export function RecentResults({ id }: { id: number }) {
                       </td>
                       <td className="num" data-label="Code">{r.status_code ?? '—'}</td>
                       <td className="num" data-label="Time taken">{millis(r.response_time)}</td>
-                      <td className="small" data-label="Timings">{timingsText(r.timings)}</td>
+                      <td className="small" data-label="Timings">{r.ping ? pingText(r.ping) : timingsText(r.timings)}</td>
                       <td data-label="Location">
                         {r.locations.length > 0
                           ? r.locations.map((l) => `${l.location} (${l.status})`).join(', ')
@@ -80,4 +80,11 @@ const PHASES = [
 function timingsText(t: Schema<'CheckTimings'>): string {
   const parts = PHASES.filter(([key]) => t[key] !== null).map(([key, label]) => `${label} ${millis(t[key])}`);
   return parts.length > 0 ? parts.join(', ') : '—';
+}
+
+/** "packet loss 0 %, round trips 0.048 / 0.066 / 0.085 ms (min / avg / max)": a ping check's figures. */
+function pingText(p: Schema<'PingFigures'>): string {
+  const loss = `packet loss ${p.packet_loss} %`;
+  if (p.rtt_min === null || p.rtt_avg === null || p.rtt_max === null) return loss;
+  return `${loss}, round trips ${p.rtt_min} / ${p.rtt_avg} / ${p.rtt_max} ms (min / avg / max)`;
 }

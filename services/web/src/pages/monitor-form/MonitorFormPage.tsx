@@ -9,7 +9,7 @@ import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -89,6 +89,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <CheckFields {...fieldsProps} />
       <RequestFields {...fieldsProps} />
       <ConnectionFields {...fieldsProps} />
+      <PingFields {...fieldsProps} />
       <UpWhenFields {...fieldsProps} />
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />

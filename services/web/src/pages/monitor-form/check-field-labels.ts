@@ -1,5 +1,6 @@
 import { HTTP_FIELDS, HTTP_METHODS } from '@uptime/probe/src/http/fields';
 import type { FieldSpec } from '@uptime/probe/src/fields/field-spec';
+import { PING_FIELDS } from '@uptime/probe/src/ping/fields';
 import { TCP_FIELDS } from '@uptime/probe/src/tcp/fields';
 
 /** The methods the form offers: those the http type declares (packages/probe/src/http/fields.ts). */
@@ -13,6 +14,11 @@ export function checkFieldLabel(field: keyof typeof HTTP_FIELDS): { label: strin
 /** A tcp check field's label and hint (packages/probe/src/tcp/fields.ts). */
 export function tcpFieldLabel(field: keyof typeof TCP_FIELDS): { label: string; hint?: string } {
   return labelOf(TCP_FIELDS[field]);
+}
+
+/** A ping check field's label and hint (packages/probe/src/ping/fields.ts). */
+export function pingFieldLabel(field: keyof typeof PING_FIELDS): { label: string; hint?: string } {
+  return labelOf(PING_FIELDS[field]);
 }
 
 function labelOf(spec: FieldSpec): { label: string; hint?: string } {

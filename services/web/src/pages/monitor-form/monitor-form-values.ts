@@ -1,4 +1,5 @@
 import type { Schema } from '@uptime/client';
+import { PING_FIELDS } from '@uptime/probe/src/ping/fields';
 import { DECLARED_FORM_FIELDS } from './check-field-labels';
 
 /**
@@ -33,6 +34,8 @@ export interface MonitorFormValues {
   verify_ssl: boolean;
   /** tcp only: sent once connected */
   tcp_send: string;
+  /** ping only: echo requests per check, as typed */
+  ping_count: string;
   /** Comma-separated */
   tags: string;
   locations: string;
@@ -43,8 +46,14 @@ export interface MonitorFormValues {
 export type MonitorBody = Schema<'MonitorCreate'>;
 export type MonitorFormType = Schema<'Monitor'>['type'];
 
-/** The fields only an http monitor has: a tcp monitor's body never carries them (docs/monitors.md). */
+/** The fields only an http monitor has: a tcp or ping monitor's body never carries them (docs/monitors.md). */
 const HTTP_ONLY = ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value'] as const;
+
+/** The fields http and tcp share that a ping monitor does not have: its body never carries them. */
+const NOT_PING = ['verify_ssl', 'expected_content', 'excluded_content'] as const;
+
+/** A new ping monitor's echo requests (packages/probe/src/ping/fields.ts). */
+const DEFAULT_PING_COUNT = String(PING_FIELDS.pingCount.default);
 
 /** A new monitor's form, with the user's default interval and timeout. */
 export function emptyMonitorForm(
@@ -71,6 +80,7 @@ export function emptyMonitorForm(
     follow_redirects: true,
     verify_ssl: true,
     tcp_send: '',
+    ping_count: DEFAULT_PING_COUNT,
     tags: '',
     locations: (defaults?.default_locations ?? []).join(', '),
     declared: Object.fromEntries(DECLARED_FORM_FIELDS.map((f) => [f.wire, f.initial])),
@@ -101,8 +111,9 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     json_path: m.json_path ?? '',
     expected_json_value: m.expected_json_value ?? '',
     follow_redirects: m.follow_redirects ?? true,
-    verify_ssl: m.verify_ssl,
+    verify_ssl: m.verify_ssl ?? true,
     tcp_send: m.tcp_send ?? '',
+    ping_count: m.ping_count === null ? DEFAULT_PING_COUNT : String(m.ping_count),
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
     declared: Object.fromEntries(
@@ -208,6 +219,11 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
     for (const field of HTTP_ONLY) delete body[field];
     const send = optionalText(values.tcp_send);
     if (send !== undefined) body.tcp_send = send;
+  }
+  if (values.type === 'ping') {
+    for (const field of [...HTTP_ONLY, ...NOT_PING]) delete body[field];
+    const count = int('ping_count', values.ping_count);
+    if (count !== undefined) body.ping_count = count;
   }
   return { body, errors };
 }
