@@ -97,3 +97,13 @@ export function createGuardedLookup(policy: AddressPolicy, resolveAll: ResolveAl
     });
   };
 }
+
+/** The guarded lookup of each policy, kept as long as the policy (as http's transports are). */
+const lookups = new WeakMap<AddressPolicy, LookupFunction>();
+
+/** `createGuardedLookup(policy)`, made once per policy: the lookup the tcp and ping probes connect with. */
+export function guardedLookupFor(policy: AddressPolicy): LookupFunction {
+  let lookup = lookups.get(policy);
+  if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
+  return lookup;
+}

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { expandCheck, type RunCheckJob } from '@uptime/queues';
 import { aCaller } from '@uptime/testing';
 import { useApiHarness } from './support/api-harness';
+import { expectFieldErrors } from './support/field-errors';
 
 const h = useApiHarness();
 let auth: string;
@@ -12,13 +13,6 @@ beforeEach(async () => {
 
 const api = (method: 'post' | 'patch' | 'get', path: string) => request(h.app)[method](`/api/v1${path}`).set('Authorization', auth);
 const createPing = (extra: Record<string, unknown> = {}) => api('post', '/monitors').send({ name: 'Router', type: 'ping', url: 'ping://router.example.com', ...extra });
-
-/** The 400 VALIDATION_ERROR naming exactly `fields`. */
-function expectFieldErrors(res: request.Response, fields: string[]): void {
-  expect(res.status).toBe(400);
-  expect(res.body.error.code).toBe('VALIDATION_ERROR');
-  expect(Object.keys(res.body.error.details).sort()).toEqual([...fields].sort());
-}
 
 describe('ping monitors', () => {
   it('creates a ping monitor whose job carries its type and its own fields only, ping_count 3 by default', async () => {

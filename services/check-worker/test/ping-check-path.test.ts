@@ -1,15 +1,10 @@
-import type { Job } from 'bullmq';
 import { Monitor } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createReadiness, createServiceMetrics, type ServiceMetrics } from '@uptime/observability';
-import { runProbe, type Pinger } from '@uptime/probe';
-import type { RunCheckJob } from '@uptime/queues';
+import type { Pinger } from '@uptime/probe';
 import { aMonitor, aUser, metricValue, startPingNamespace, testConfig, UNREACHABLE_IPV4, waitFor, type PingNamespace } from '@uptime/testing';
-import type { CheckOutcome } from '../src/check-outcome';
-import { CheckLock } from '../src/check-lock';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
-import { recordCheckBatch } from '../src/record-check-batch';
-import { createRunCheckProcessor } from '../src/run-check.processor';
+import { checkAndRecordOn } from './support/check-and-record';
 import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
 const logger = createLogger({ level: 'silent', service: 'ping-check-path-test' });
@@ -35,25 +30,8 @@ describe('a ping monitor through the check path', () => {
     await bed.close();
   });
 
-  /** Runs the monitor's scheduled job through the processor and records the outcome as the batcher would. */
-  async function checkAndRecord(monitor: Monitor, plannedAt: number, pinger: Pinger = icmp.pinger): Promise<CheckOutcome> {
-    await bed.scheduler.schedule(monitor);
-    const [job] = (await bed.scheduler.queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) => j.data.monitorId === monitor.id);
-    const data: RunCheckJob = { ...job!.data, plannedAt };
-    const recorded: CheckOutcome[] = [];
-    const run = createRunCheckProcessor({
-      probe: runProbe,
-      probeOptions: { allowPrivateTargets: true, pinger },
-      lock: new CheckLock(bed.redis, `${process.env.QUEUE_PREFIX}:ping-check-path`),
-      record: async (outcome) => {
-        recorded.push(outcome);
-      },
-      logger,
-    });
-    expect(await run({ id: `now-${monitor.id}-${plannedAt}`, data, timestamp: Date.now(), opts: {} } as unknown as Job)).toBe('recorded');
-    await recordCheckBatch(bed.ds, recorded);
-    return recorded[0]!;
-  }
+  const checkAndRecord = (monitor: Monitor, plannedAt: number, pinger: Pinger = icmp.pinger) =>
+    checkAndRecordOn(bed, 'ping-check-path')(monitor, plannedAt, { allowPrivateTargets: true, pinger });
 
   const rowOf = (id: number) => bed.ds.getRepository(Monitor).findOneByOrFail({ id });
   const resultsOf = (id: number): Promise<{ ok: boolean; response_time: number | null; packet_loss: number | null; rtt_min_ms: number | null; rtt_avg_ms: number | null; rtt_max_ms: number | null }[]> =>

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { PingCheckConfig } from '../check-config';
 import type { ProbeResult } from '../http/result';
 import { pingHostOf } from '../fields/value-tests';
-import { createGuardedLookup, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
+import { guardedLookupFor, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
 import { SOCKET_ERROR_MESSAGES } from '../socket-errors';
 import { parsePingOutput, type PingFigures } from './ping-output';
 import { IcmpUnavailableError, icmpUnavailableReason, type Pinger } from './pinger';
@@ -79,7 +79,7 @@ function resolveGuarded(host: string, policy: AddressPolicy): Promise<{ ip: stri
     return Promise.resolve({ ip: host, family });
   }
   return new Promise((resolve, reject) => {
-    lookupFor(policy)(host, {}, (error, ip, found) => (error ? reject(error) : resolve({ ip: ip as string, family: found ?? isIP(ip as string) })));
+    guardedLookupFor(policy)(host, {}, (error, ip, found) => (error ? reject(error) : resolve({ ip: ip as string, family: found ?? isIP(ip as string) })));
   });
 }
 
@@ -88,11 +88,3 @@ function describeLookupFailure(error: unknown): string {
   const { code, message } = error as { code?: unknown; message?: unknown };
   return (typeof code === 'string' ? SOCKET_ERROR_MESSAGES[code] : undefined) ?? `Network error: ${String(message ?? error)}`;
 }
-
-/** The guarded lookup of each policy, kept as long as the policy (as tcp's are). */
-const lookups = new WeakMap<AddressPolicy, ReturnType<typeof createGuardedLookup>>();
-const lookupFor = (policy: AddressPolicy): ReturnType<typeof createGuardedLookup> => {
-  let lookup = lookups.get(policy);
-  if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
-  return lookup;
-};
