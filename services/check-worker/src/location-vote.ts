@@ -38,6 +38,16 @@ export function localLocationOutcome(location: string, result: ProbeResult): Loc
   };
 }
 
+/**
+ * The worker's own location when it could not run the check itself (a ping check without ICMP):
+ * an 'error' location, out of the vote, and the stand-in result overallResult() reads its time from.
+ */
+export function unreachedLocalOutcome(location: string, error: string): { outcome: LocationOutcome; result: ProbeResult } {
+  const now = new Date();
+  const result: ProbeResult = { ok: false, statusCode: null, responseTime: null, error, checkedAt: now, attempts: 1 };
+  return { outcome: { ...localLocationOutcome(location, result), status: 'error' }, result };
+}
+
 export interface Tally {
   answering: number;
   failing: number;
@@ -76,5 +86,6 @@ export function overallResult(local: ProbeResult, localLocation: string, locatio
     attempts: local.attempts,
     // Phases are measured here only; an agent's figures stay with its location's result.
     ...(representative === own && local.timings ? { timings: local.timings } : {}),
+    ...(representative === own && local.ping ? { ping: local.ping } : {}),
   };
 }

@@ -1,9 +1,15 @@
+import type { Job } from 'bullmq';
 import { Monitor } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createReadiness, createServiceMetrics, type ServiceMetrics } from '@uptime/observability';
-import type { Pinger } from '@uptime/probe';
+import { IcmpUnavailableError, runProbe, type Pinger } from '@uptime/probe';
 import { aMonitor, aUser, metricValue, startPingNamespace, testConfig, UNREACHABLE_IPV4, waitFor, type PingNamespace } from '@uptime/testing';
+import type { AgentChecks } from '../src/agent-checks';
+import type { CheckOutcome } from '../src/check-outcome';
+import { CheckLock } from '../src/check-lock';
 import { startCheckWorker, type RunningCheckWorker } from '../src/check-worker';
+import type { LocationOutcome } from '../src/location-vote';
+import { createRunCheckProcessor } from '../src/run-check.processor';
 import { checkAndRecordOn } from './support/check-and-record';
 import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
 
@@ -109,6 +115,41 @@ describe('a ping monitor through the check path', () => {
       const results = await resultsOf(monitor.id);
       expect(results.length).toBeGreaterThan(0);
       expect(results.every((r) => r.ok && r.packet_loss === 0)).toBe(true);
+    });
+
+    it("lets the agents that answered vote without it, and records nothing when none did", async () => {
+      const agentSaid = (status: LocationOutcome['status']): LocationOutcome => ({
+        location: 'eu-agent',
+        agentId: 9,
+        status,
+        statusCode: null,
+        responseTime: status === 'up' ? 12 : null,
+        error: status === 'up' ? null : 'agent answered HTTP 503: ICMP_UNAVAILABLE',
+        checkedAt: new Date(),
+        observedAt: new Date(),
+        latencyMs: 3,
+        agentVersion: '0.1.0',
+      });
+      const run = (status: LocationOutcome['status'], recorded: CheckOutcome[]) => {
+        const agents: AgentChecks = { localLocation: 'worker', usable: async () => [{ id: 9, url: 'http://127.0.0.1:9', secret: 'unused', location: 'eu-agent', status: 'active' }], check: async () => agentSaid(status) };
+        return createRunCheckProcessor({
+          probe: runProbe,
+          probeOptions: { allowPrivateTargets: true, pinger: noIcmp.pinger },
+          lock: new CheckLock(bed.redis, `${process.env.QUEUE_PREFIX}:ping-agents`),
+          record: async (o) => {
+            recorded.push(o);
+          },
+          logger,
+          agents,
+        })({ id: 'now-77-1795000000000', data: { monitorId: 77, configVersion: 1, agentIds: [9], check: { type: 'ping', url: 'ping://127.0.0.1', timeout: 5 } }, timestamp: Date.now(), opts: {} } as unknown as Job);
+      };
+      const answered: CheckOutcome[] = [];
+      await expect(run('up', answered)).resolves.toBe('recorded');
+      expect(answered[0]!.result).toMatchObject({ ok: true, responseTime: 12 });
+      expect(answered[0]!.locations!.map((l) => [l.location, l.status])).toEqual([['worker', 'error'], ['eu-agent', 'up']]);
+      const unanswered: CheckOutcome[] = [];
+      await expect(run('error', unanswered)).rejects.toBeInstanceOf(IcmpUnavailableError);
+      expect(unanswered).toEqual([]);
     });
   });
 });
