@@ -32,7 +32,7 @@ describe('a ping monitor in the browser', () => {
 
   const { heading, nav, notice, checkPage } = appDriver(() => page);
 
-  it('adds a ping monitor through the form and sees it online, with its target and its packet loss', async () => {
+  it('adds a ping monitor through the form and sees it online, with its target and its packet loss, in its checks and when tested now', async () => {
     await page.goto(`${app.appUrl}/`);
     await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
     await heading().filter({ hasText: 'Dashboard' }).waitFor();
@@ -58,6 +58,8 @@ describe('a ping monitor in the browser', () => {
     await heading().filter({ hasText: 'Online' }).waitFor({ timeout: SEEN_WITHIN });
     await page.getByText('ping://127.0.0.1').first().waitFor();
     await page.getByText(/packet loss 0 %, round trips [\d.]+ \/ [\d.]+ \/ [\d.]+ ms/).first().waitFor({ timeout: SEEN_WITHIN });
+    await page.getByRole('button', { name: 'Test now' }).click();
+    await page.getByRole('status').filter({ hasText: /Test result: .*packet loss 0 %, round trips/ }).waitFor();
     await checkPage('monitor-detail-ping');
 
     await nav('Monitors');

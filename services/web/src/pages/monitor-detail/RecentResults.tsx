@@ -2,6 +2,7 @@ import type { Schema } from '@uptime/client';
 import { millis, useFormat } from '../../app/format';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { pingText } from './ping-figures';
 import { useRecentResults } from './useMonitorDetail';
 
 export function RecentResults({ id }: { id: number }) {
@@ -80,11 +81,4 @@ const PHASES = [
 function timingsText(t: Schema<'CheckTimings'>): string {
   const parts = PHASES.filter(([key]) => t[key] !== null).map(([key, label]) => `${label} ${millis(t[key])}`);
   return parts.length > 0 ? parts.join(', ') : '—';
-}
-
-/** "packet loss 0 %, round trips 0.048 / 0.066 / 0.085 ms (min / avg / max)": a ping check's figures. */
-function pingText(p: Schema<'PingFigures'>): string {
-  const loss = `packet loss ${p.packet_loss} %`;
-  if (p.rtt_min === null || p.rtt_avg === null || p.rtt_max === null) return loss;
-  return `${loss}, round trips ${p.rtt_min} / ${p.rtt_avg} / ${p.rtt_max} ms (min / avg / max)`;
 }
