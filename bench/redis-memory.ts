@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 
 /** A monitor as a user creates it: an HTTPS URL of typical length and the API's defaults. */
 function aTypicalMonitor(id: number, intervalSeconds: number): SchedulableMonitor {
-  return { ...aCheckConfig(`https://status.example-company.com/health/${id}`, { timeout: 30 }), tcpSend: null, dnsRecordType: 'A', dnsResolver: null, dnsProtocol: 'udp', expectedDnsValues: [], id, configVersion: 1, checkInterval: intervalSeconds };
+  return { ...aCheckConfig(`https://status.example-company.com/health/${id}`, { timeout: 30 }), tcpSend: null, dnsRecordType: 'A', dnsResolver: null, dnsProtocol: 'udp', expectedDnsValues: [], pingCount: 3, id, configVersion: 1, checkInterval: intervalSeconds };
 }
 
 async function usedMemory(redis: IORedis): Promise<number> {

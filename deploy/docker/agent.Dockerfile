@@ -24,6 +24,14 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080
+# iputils ping for ping checks, as a plain program: the copy has neither the file capability
+# (cap_net_raw) nor the setuid bit the package gives it, so it runs as node with no privilege and
+# opens ICMP datagram sockets, which Docker's default net.ipv4.ping_group_range allows every group
+# (Kubernetes: deploy/kubernetes/check-worker.yaml; docs/operations.md, "ICMP ping").
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends iputils-ping \
+ && rm -rf /var/lib/apt/lists/* \
+ && cp /usr/bin/ping /tmp/ping && install -m 0755 /tmp/ping /usr/bin/ping && rm /tmp/ping
 WORKDIR /app
 # Owned by root, run as node: the process cannot rewrite its own code.
 COPY --from=build /out /app

@@ -1,5 +1,5 @@
 import { DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, isMonitorType, type FieldSpec } from '@uptime/probe';
-import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult, WireDnsResult } from './payloads';
+import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult, WireDnsResult, WirePingFigures } from './payloads';
 
 /** A parsed payload, or every problem found in it (field → message). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -86,12 +86,35 @@ function readResult(source: unknown, problems: string[]): WireCheckResult | null
     attempts: r.field('attempts', (v): v is number => isInt(v, 1, 100), 'a positive integer'),
   };
   if (result.ok === false && result.error === null) r.problems.push('result.error: must say why a failed check failed');
+  const ping = readPing(source.ping, r.problems);
   problems.push(...r.problems);
   if (source.dns !== undefined) {
     const dns = readDnsResult(source.dns, problems);
     if (dns !== null) result.dns = dns;
   }
-  return result;
+  return ping === undefined ? result : { ...result, ping };
+}
+
+/** A ping check's figures (protocol 3): absent or null for other types. */
+function readPing(source: unknown, problems: string[]): WirePingFigures | null | undefined {
+  if (source === undefined || source === null) return source;
+  if (!isObject(source)) {
+    problems.push('result.ping: must be an object or null');
+    return undefined;
+  }
+  const r = new Reader(source, 'result.ping.');
+  const count = (v: unknown): v is number => isInt(v, 0, 100);
+  const rtt = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  const ping: WirePingFigures = {
+    sent: r.field('sent', count, 'an integer from 0 to 100'),
+    received: r.field('received', count, 'an integer from 0 to 100'),
+    packet_loss: r.field('packet_loss', (v): v is number => typeof v === 'number' && v >= 0 && v <= 100, 'a percentage from 0 to 100'),
+    rtt_min: r.field('rtt_min', rtt, 'milliseconds or null'),
+    rtt_avg: r.field('rtt_avg', rtt, 'milliseconds or null'),
+    rtt_max: r.field('rtt_max', rtt, 'milliseconds or null'),
+  };
+  problems.push(...r.problems);
+  return ping;
 }
 
 /**

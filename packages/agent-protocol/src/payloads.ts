@@ -1,4 +1,4 @@
-import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type DnsResult, type MonitorType, type ProbeResult } from '@uptime/probe';
+import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type DnsResult, type MonitorType, type PingFigures, type ProbeResult } from '@uptime/probe';
 
 /** Paths of the agent protocol, relative to the agent's registered URL. */
 export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const;
@@ -26,6 +26,8 @@ export interface WireCheckResult {
   attempts: number;
   /** A dns check's answer (protocol 3); absent for other types and from older agents. */
   dns?: WireDnsResult;
+  /** A ping check's figures (protocol 3); absent for other types. */
+  ping?: WirePingFigures | null;
 }
 
 /** A dns check's response code, answer values and lowest TTL as they travel (docs/agent-protocol.md). */
@@ -33,6 +35,16 @@ export interface WireDnsResult {
   response_code: string | null;
   values: string[];
   min_ttl: number | null;
+}
+
+/** PingFigures under snake_case names: the loss in percent, the round trips in milliseconds. */
+export interface WirePingFigures {
+  sent: number;
+  received: number;
+  packet_loss: number;
+  rtt_min: number | null;
+  rtt_avg: number | null;
+  rtt_max: number | null;
 }
 
 /** Body of the agent's 200 answer to `POST /v1/check` (signed like a request). */
@@ -81,8 +93,27 @@ export function toWireResult(r: ProbeResult): WireCheckResult {
     checked_at: r.checkedAt.toISOString(),
     attempts: r.attempts,
     ...(r.dns ? { dns: { response_code: r.dns.responseCode, values: r.dns.values, min_ttl: r.dns.minTtl } } : {}),
+    ...(r.ping == null ? {} : { ping: toWirePing(r.ping) }),
   };
 }
+
+const toWirePing = (p: PingFigures): WirePingFigures => ({
+  sent: p.sent,
+  received: p.received,
+  packet_loss: p.packetLoss,
+  rtt_min: p.rttMin,
+  rtt_avg: p.rttAvg,
+  rtt_max: p.rttMax,
+});
+
+const fromWirePing = (w: WirePingFigures): PingFigures => ({
+  sent: w.sent,
+  received: w.received,
+  packetLoss: w.packet_loss,
+  rttMin: w.rtt_min,
+  rttAvg: w.rtt_avg,
+  rttMax: w.rtt_max,
+});
 
 export function fromWireResult(w: WireCheckResult): ProbeResult {
   return {
@@ -93,6 +124,7 @@ export function fromWireResult(w: WireCheckResult): ProbeResult {
     checkedAt: new Date(w.checked_at),
     attempts: w.attempts,
     ...(w.dns ? { dns: fromWireDns(w.dns) } : {}),
+    ...(w.ping == null ? {} : { ping: fromWirePing(w.ping) }),
   };
 }
 

@@ -1623,13 +1623,14 @@ export interface components {
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
+             * @example ping://router.example.com
              */
             url: string;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md
              * @enum {string}
              */
-            type: "http" | "tcp" | "dns";
+            type: "http" | "tcp" | "dns" | "ping";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -1696,6 +1697,11 @@ export interface components {
             dns_protocol: "udp" | "tcp" | null;
             /** @description Values the answer must all hold, compared normalised: names lower-cased without the final dot, MX as "PRIORITY HOST", TXT strings joined; empty: any answer (dns monitors only) (dns monitors; null for other types) */
             expected_dns_values: string[] | null;
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only) (ping monitors; null for other types)
+             */
+            ping_count: number | null;
             locations: string[];
             tags: string[];
             /**
@@ -1811,6 +1817,7 @@ export interface components {
             /** @description null for a check made by the worker itself */
             location: string | null;
             timings: components["schemas"]["CheckTimings"];
+            ping: components["schemas"]["PingFigures"] | null;
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
             dns: components["schemas"]["DnsAnswer"] | null;
@@ -1858,6 +1865,17 @@ export interface components {
              */
             min_ttl: number | null;
         };
+        /** @description A ping check's figures (docs/monitors.md, "ICMP ping"): its response_time is the average round trip, rounded; null for other types */
+        PingFigures: {
+            /** @description Percent of the echo requests left unanswered */
+            packet_loss: number;
+            /** @description Fastest round trip in milliseconds; null when no answer came back */
+            rtt_min: number | null;
+            /** @description Average round trip in milliseconds; null when no answer came back */
+            rtt_avg: number | null;
+            /** @description Slowest round trip in milliseconds; null when no answer came back */
+            rtt_max: number | null;
+        };
         /** @description A span of more than two intervals in which an active monitor was not checked ("no data") */
         NoDataSpan: {
             /**
@@ -1897,6 +1915,7 @@ export interface components {
             error: string | null;
             timings: components["schemas"]["CheckTimings"];
             dns: components["schemas"]["DnsAnswer"] | null;
+            ping: components["schemas"]["PingFigures"] | null;
         };
         /** @description Statistics of a monitor over a period */
         MonitorStats: {
@@ -2052,10 +2071,11 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
-             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns, ping://HOST for ping
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
+             * @example ping://router.example.com
              */
             monitor_url: string;
             /**
@@ -2199,10 +2219,11 @@ export interface components {
             monitor_name: string;
             /**
              * Format: uri
-             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns
+             * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns, ping://HOST for ping
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
+             * @example ping://router.example.com
              */
             monitor_url: string;
             /**
@@ -2596,10 +2617,11 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
-                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns
+                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns, ping://HOST for ping
                  * @example https://example.com/health
                  * @example tcp://db.example.com:5432
                  * @example dns://example.com
+                 * @example ping://router.example.com
                  */
                 url: string;
                 /**
@@ -2654,6 +2676,10 @@ export interface components {
                     error?: string;
                 };
             };
+            /** @description Facts a process states of itself that readiness does not hang on; absent when none. A check-worker's icmp: {available, reason} says whether it can send ping checks (docs/operations.md) */
+            details?: {
+                [key: string]: Record<string, never>;
+            };
         };
         /** @description A new monitor */
         MonitorCreate: {
@@ -2664,13 +2690,14 @@ export interface components {
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
+             * @example ping://router.example.com
              */
             url: string;
             /**
-             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or dns (url dns://NAME); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type: "http" | "tcp" | "dns";
+            type: "http" | "tcp" | "dns" | "ping";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2753,6 +2780,12 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
+             * @default 3
+             */
+            ping_count?: number;
             /**
              * @description The record type a dns check asks for (dns monitors only) (case-insensitive)
              * @default A
@@ -2789,13 +2822,14 @@ export interface components {
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
+             * @example ping://router.example.com
              */
             url?: string;
             /**
-             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or dns (url dns://NAME); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
              * @enum {string}
              */
-            type?: "http" | "tcp" | "dns";
+            type?: "http" | "tcp" | "dns" | "ping";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2878,6 +2912,12 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
+             * @default 3
+             */
+            ping_count?: number;
             /**
              * @description The record type a dns check asks for (dns monitors only) (case-insensitive)
              * @default A
@@ -3452,13 +3492,14 @@ export interface components {
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
+             * @example ping://router.example.com
              */
             url: string;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md
              * @enum {string}
              */
-            type: "http" | "tcp" | "dns";
+            type: "http" | "tcp" | "dns" | "ping";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -3525,6 +3566,11 @@ export interface components {
             dns_protocol: "udp" | "tcp" | null;
             /** @description Values the answer must all hold, compared normalised: names lower-cased without the final dot, MX as "PRIORITY HOST", TXT strings joined; empty: any answer (dns monitors only) (dns monitors; null for other types) */
             expected_dns_values: string[] | null;
+            /**
+             * Format: int32
+             * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only) (ping monitors; null for other types)
+             */
+            ping_count: number | null;
             locations: string[];
             tags: string[];
             /**
@@ -4767,7 +4813,7 @@ export interface operations {
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
                 /** @description Monitors of this type; `https` keeps http monitors whose URL is https */
-                type?: "http" | "tcp" | "dns" | "https";
+                type?: "http" | "tcp" | "dns" | "ping" | "https";
                 /** @description Comma-separated (`production,eu`): monitors having all of them */
                 tags?: string;
                 /** @description Created at or after; ISO 8601 date or date-time (a time without zone is UTC) */
@@ -4821,6 +4867,7 @@ export interface operations {
                      *           "dns_resolver": null,
                      *           "dns_protocol": "udp",
                      *           "expected_dns_values": [],
+                     *           "ping_count": 3,
                      *           "locations": [],
                      *           "tags": [
                      *             "production"
@@ -4934,6 +4981,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5106,6 +5154,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5222,6 +5271,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5379,6 +5429,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5487,6 +5538,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5596,6 +5648,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5696,6 +5749,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5796,6 +5850,7 @@ export interface operations {
                      *         "dns_resolver": null,
                      *         "dns_protocol": "udp",
                      *         "expected_dns_values": [],
+                     *         "ping_count": 3,
                      *         "locations": [],
                      *         "tags": [
                      *           "production"
@@ -5883,7 +5938,8 @@ export interface operations {
                      *           "first_byte": 71,
                      *           "total": 175
                      *         },
-                     *         "dns": null
+                     *         "dns": null,
+                     *         "ping": null
                      *       },
                      *       "meta": {
                      *         "timestamp": "2026-11-22T10:00:00.000Z",
@@ -6053,6 +6109,7 @@ export interface operations {
                      *             "first_byte": 12,
                      *             "total": 41
                      *           },
+                     *           "ping": null,
                      *           "locations": [],
                      *           "dns": null
                      *         }
@@ -6145,6 +6202,7 @@ export interface operations {
                      *             "first_byte": 12,
                      *             "total": 41
                      *           },
+                     *           "ping": null,
                      *           "locations": [],
                      *           "dns": null
                      *         }

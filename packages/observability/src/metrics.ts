@@ -22,7 +22,10 @@ export interface ServiceMetrics {
   readonly registry: Registry;
   /** `http_request_duration_seconds{method,route,status}` (api). */
   readonly httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
-  /** `checks_total{result="up|down|skipped",type}`: checks finished by this process, by monitor type. */
+  /**
+   * `checks_total{result="up|down|skipped|not_checked",type}`: checks finished by this process, by
+   * monitor type; not_checked: a ping check this process cannot send (given back, nothing recorded).
+   */
   readonly checks: Counter<'result' | 'type'>;
   /** `check_duration_seconds{result,type}`: from the first attempt's start to the verdict, retries included. */
   readonly checkDuration: Histogram<'result' | 'type'>;
@@ -30,6 +33,8 @@ export interface ServiceMetrics {
   readonly checkLag: Histogram<string>;
   /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
   readonly checkConcurrency: Gauge<string>;
+  /** `uptime_icmp_available`: 1 when this check-worker can send ping checks' echo requests, 0 when not (docs/operations.md, "ICMP ping"). */
+  readonly icmpAvailable: Gauge<string>;
   /** `notifications_created_total{type="downtime|recovery|slow|certificate"}`. */
   readonly notificationsCreated: Counter<'type'>;
   /** `emails_sent_total`: emails a transport accepted. */
@@ -86,7 +91,12 @@ function checkMetrics(registers: Registry[]) {
     help: 'Checks a worker process lets run at once, sized from its measured load (CHECK_CONCURRENCY is the upper bound)',
     registers,
   });
-  return { checks, checkDuration, checkLag, checkConcurrency };
+  const icmpAvailable = new Gauge({
+    name: 'uptime_icmp_available',
+    help: 'Whether this worker can send ICMP echo requests (1) or not (0): one that cannot hands its ping checks back and records none as down',
+    registers,
+  });
+  return { checks, checkDuration, checkLag, checkConcurrency, icmpAvailable };
 }
 
 /** queue_jobs: each watched queue's job counts, read from Redis at scrape time. */

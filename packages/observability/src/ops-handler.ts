@@ -39,7 +39,7 @@ export function createOpsHandler(deps: OpsDeps): (req: IncomingMessage, res: Ser
       send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ status: 'ok' }));
     } else if (path === '/readyz') {
       const report = await deps.readiness.check();
-      const body = { status: report.ready ? 'ready' : 'unavailable', checks: report.checks };
+      const body = { status: report.ready ? 'ready' : 'unavailable', checks: report.checks, ...(report.details ? { details: report.details } : {}) };
       if (!report.ready) res.setHeader('Retry-After', '5');
       send(res, report.ready ? 200 : 503, 'application/json; charset=utf-8', JSON.stringify(body));
     } else if (deps.metrics) {

@@ -15,6 +15,13 @@ export interface ProbeReport {
 export interface ReadinessReport {
   ready: boolean;
   checks: Record<string, ProbeReport>;
+  /** What the process said of itself that readiness does not hang on (a worker's ICMP access); absent when nothing was. */
+  details?: Record<string, Readonly<Record<string, unknown>>>;
+}
+
+/** Where a service states a fact of itself for `/readyz` to show, without changing whether it is ready. */
+export interface ReadinessDetails {
+  detail(name: string, value: Readonly<Record<string, unknown>>): void;
 }
 
 /** What the database probe needs of a TypeORM DataSource. */
@@ -59,7 +66,9 @@ export function redisProbe(redis: PingableRedis): ReadinessProbe {
 }
 
 /** Runs every probe in parallel, each bounded by `timeoutMs` (default 2 s: under a kubelet probe's 5 s). */
-export class ReadinessChecker {
+export class ReadinessChecker implements ReadinessDetails {
+  private readonly details = new Map<string, Readonly<Record<string, unknown>>>();
+
   constructor(
     private readonly probes: readonly ReadinessProbe[],
     private readonly timeoutMs = 2000,
@@ -77,7 +86,13 @@ export class ReadinessChecker {
         }
       }),
     );
-    return { ready: entries.every(([, r]) => r.ok), checks: Object.fromEntries(entries) };
+    const report: ReadinessReport = { ready: entries.every(([, r]) => r.ok), checks: Object.fromEntries(entries) };
+    if (this.details.size > 0) report.details = Object.fromEntries(this.details);
+    return report;
+  }
+
+  detail(name: string, value: Readonly<Record<string, unknown>>): void {
+    this.details.set(name, value);
   }
 }
 

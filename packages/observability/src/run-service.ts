@@ -5,7 +5,7 @@ import { createRedisConnection } from '@uptime/queues';
 import { connectDatabase } from './connect-database';
 import { healthPortOf, startHealthServer, type DEFAULT_HEALTH_PORTS } from './health-server';
 import { createServiceMetrics, type ServiceMetrics } from './metrics';
-import { createReadiness } from './readiness';
+import { createReadiness, type ReadinessDetails } from './readiness';
 import { closeRedis, onShutdownSignal, SHUTDOWN_GRACE_MS, stopWithin, type StopOutcome } from './shutdown';
 
 /** What a service's `start` receives from `runService`. */
@@ -18,6 +18,8 @@ export interface ServiceContext {
   dataSource: DataSource;
   /** Resolves once `dataSource` is open and migrated (retried meanwhile); rejects only when a shutdown aborts the start. */
   databaseReady: Promise<void>;
+  /** Facts the service states for `/readyz` (a check-worker's ICMP access); absent without a health listener. */
+  readiness?: ReadinessDetails;
 }
 
 /** What a service started inside `runService` offers. */
@@ -91,7 +93,7 @@ export async function runService(options: RunServiceOptions): Promise<void> {
     const databaseReady = connectDatabase(opened.dataSource, config.databaseUrl, { logger, signal: starting.signal });
     // Whoever waits for it handles its rejection (a shutdown during start-up); nobody else must.
     databaseReady.catch(() => undefined);
-    started.service = await options.start({ config, logger, metrics: opened.metrics, dataSource: opened.dataSource, databaseReady });
+    started.service = await options.start({ config, logger, metrics: opened.metrics, dataSource: opened.dataSource, databaseReady, readiness: opened.readiness });
     await started.service.ready;
   } catch (err) {
     // A shutdown during start-up aborts the connection attempts; the signal handler exits.
@@ -127,6 +129,7 @@ export function runWorkerService(
 
 interface ProcessResources {
   metrics: ServiceMetrics;
+  readiness?: ReadinessDetails;
   dataSource: DataSource;
   /** Closes the pool and the health listener, within 5 s: a dead Postgres must not hold the exit. */
   close(): Promise<StopOutcome>;
@@ -135,7 +138,7 @@ interface ProcessResources {
 async function openResources(options: RunServiceOptions, config: Config, logger: Logger): Promise<ProcessResources> {
   const metrics = createServiceMetrics({ processMetrics: true });
   const dataSource = createDataSource(config.databaseUrl, { poolSize: options.pool.size, applicationName: options.pool.applicationName });
-  let health: { redis: ReturnType<typeof createRedisConnection>; close(): Promise<void> } | undefined;
+  let health: { redis: ReturnType<typeof createRedisConnection>; readiness: ReadinessDetails; close(): Promise<void> } | undefined;
   if (options.healthListener) {
     // Up before the database: /readyz answers 503 until Postgres and Redis answer.
     const redis = createRedisConnection(config.redis.url, `uptime-${options.service}-health`);
@@ -149,10 +152,11 @@ async function openResources(options: RunServiceOptions, config: Config, logger:
       metrics,
       logger,
     });
-    health = { redis, close: () => server.close() };
+    health = { redis, readiness, close: () => server.close() };
   }
   return {
     metrics,
+    readiness: health?.readiness,
     dataSource,
     close: () =>
       stopWithin(

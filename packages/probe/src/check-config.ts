@@ -1,5 +1,7 @@
 import type { FieldSpecs, ValuesOf, WireNames } from './fields/field-spec';
 import { HTTP_FIELDS } from './http/fields';
+import { PING_FIELDS } from './ping/fields';
+import type { Pinger } from './ping/pinger';
 import { TCP_FIELDS } from './tcp/fields';
 import { DNS_FIELDS } from './dns/fields';
 
@@ -13,7 +15,7 @@ type CheckPart<F extends FieldSpecs> = { [K in keyof F as F[K]['check'] extends 
  * Every monitor type and its declared fields (its folder's `fields.ts`), in the order the API
  * lists the types (docs/architecture.md, "A new monitor type").
  */
-export const MONITOR_TYPE_FIELDS = { http: HTTP_FIELDS, tcp: TCP_FIELDS, dns: DNS_FIELDS } as const;
+export const MONITOR_TYPE_FIELDS = { http: HTTP_FIELDS, tcp: TCP_FIELDS, dns: DNS_FIELDS, ping: PING_FIELDS } as const;
 
 /** A monitor type: how a monitor is checked. */
 export type MonitorType = keyof typeof MONITOR_TYPE_FIELDS;
@@ -24,12 +26,13 @@ export const isMonitorType = (value: unknown): value is MonitorType => typeof va
 export type HttpCheckConfig = { type: 'http' } & ValuesOf<CheckPart<typeof HTTP_FIELDS>>;
 export type TcpCheckConfig = { type: 'tcp' } & ValuesOf<CheckPart<typeof TCP_FIELDS>>;
 export type DnsCheckConfig = { type: 'dns' } & ValuesOf<CheckPart<typeof DNS_FIELDS>>;
+export type PingCheckConfig = { type: 'ping' } & ValuesOf<CheckPart<typeof PING_FIELDS>>;
 
 /**
  * Everything one check needs, carried in the scheduler's job template (no database read per
  * check): its type and the values of that type's check fields, by property name.
  */
-export type CheckConfig = HttpCheckConfig | TcpCheckConfig | DnsCheckConfig;
+export type CheckConfig = HttpCheckConfig | TcpCheckConfig | DnsCheckConfig | PingCheckConfig;
 
 const checkPart = <F extends FieldSpecs>(fields: F): CheckPart<F> => Object.fromEntries(Object.entries(fields).filter(([, spec]) => spec.check)) as CheckPart<F>;
 
@@ -38,7 +41,7 @@ const checkPart = <F extends FieldSpecs>(fields: F): CheckPart<F> => Object.from
  * timeout, the content rules) is one property, one column and one wire name; the url is the
  * first type's declaration here (each type's own is in MONITOR_TYPE_FIELDS).
  */
-export const CHECK_FIELD_SPECS = { ...checkPart(DNS_FIELDS), ...checkPart(TCP_FIELDS), ...checkPart(HTTP_FIELDS) };
+export const CHECK_FIELD_SPECS = { ...checkPart(PING_FIELDS), ...checkPart(DNS_FIELDS), ...checkPart(TCP_FIELDS), ...checkPart(HTTP_FIELDS) };
 
 /** A property of some type's check. */
 export type CheckField = keyof typeof CHECK_FIELD_SPECS;
@@ -56,10 +59,11 @@ export const TYPE_CHECK_FIELDS: { readonly [T in MonitorType]: readonly CheckFie
   http: Object.keys(checkPart(HTTP_FIELDS)) as CheckField[],
   tcp: Object.keys(checkPart(TCP_FIELDS)) as CheckField[],
   dns: Object.keys(checkPart(DNS_FIELDS)) as CheckField[],
+  ping: Object.keys(checkPart(PING_FIELDS)) as CheckField[],
 };
 
 /** The check fields every type has (the url, the timeout...): never shown as null for another type's. */
-export type SharedCheckField = Exclude<keyof HttpCheckConfig & keyof TcpCheckConfig & keyof DnsCheckConfig, 'type'>;
+export type SharedCheckField = Exclude<keyof HttpCheckConfig & keyof TcpCheckConfig & keyof DnsCheckConfig & keyof PingCheckConfig, 'type'>;
 
 /** Whether a check field belongs to a type (a field of another type is refused, and shown as null). */
 export const isFieldOfType = (type: MonitorType, field: CheckField): boolean => TYPE_CHECK_FIELDS[type].includes(field);
@@ -77,4 +81,6 @@ export interface ProbeOptions {
   allowPrivateTargets: boolean;
   /** Body bytes read at most (default 1 MiB). */
   maxBodyBytes?: number;
+  /** How ping checks run iputils `ping` (default: from the PATH, ping/pinger.ts). */
+  pinger?: Pinger;
 }

@@ -3,6 +3,10 @@ export { runProbe, runProbeWithPolicy, DEFAULT_MAX_BODY_BYTES } from './run-prob
 export { TCP_FIELDS, TCP_SEND_MAX_LENGTH } from './tcp/fields';
 export { TCP_READ_MAX_BYTES } from './tcp/tcp-probe';
 export { DNS_FIELDS, DNS_RECORD_TYPES, DNS_PROTOCOLS, DNS_VALUES_MAX_ITEMS, DNS_VALUE_MAX_LENGTH, type DnsRecordType } from './dns/fields';
+export { PING_FIELDS, PING_COUNT_MAX } from './ping/fields';
+export { commandPinger, systemPinger, IcmpUnavailableError, type Pinger, type PingRun } from './ping/pinger';
+export { checkIcmpAccess, unavailablePinger, type IcmpAccess } from './ping/icmp-access';
+export type { PingFigures } from './ping/ping-output';
 export { USER_AGENT } from './http/probe-transport';
 export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './http/check-headers';
 export {
@@ -21,5 +25,5 @@ export {
 export { HTTP_FIELDS, HTTP_METHODS, type HttpMethod } from './http/fields';
 export { rulesOf, describeKind, type FieldKind, type FieldRule, type FieldSpec, type FieldSpecs, type ValueOf, type ValuesOf, type WireValuesOf } from './fields/field-spec';
 export { fieldProblems, passesRule } from './fields/field-check';
-export { isHttpUrl, isTcpUrl, tcpTargetOf, isDnsUrl, dnsNameOf, isHostPort, hostPortOf, HOST_PORT_MAX_LENGTH, DNS_URL_MAX_LENGTH, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
+export { isHttpUrl, isTcpUrl, tcpTargetOf, isDnsUrl, dnsNameOf, isHostPort, hostPortOf, HOST_PORT_MAX_LENGTH, DNS_URL_MAX_LENGTH, isPingUrl, pingHostOf, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
 export * from './channel-configs';

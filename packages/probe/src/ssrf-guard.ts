@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { isBlockedAddress } from './blocked-addresses';
-import { dnsNameOf, hostPortOf, tcpTargetOf } from './fields/value-tests';
+import { dnsNameOf, hostPortOf, pingHostOf, tcpTargetOf } from './fields/value-tests';
 
 export { isBlockedAddress };
 
@@ -62,9 +62,11 @@ export function refusedTargetReason(url: string): string | null {
   if (dnsNameOf(url) !== null) return null;
   let parsed: URL;
   try {
-    // A tcp:// or tls:// target's host, normalised as an http URL's is (fields/value-tests.ts).
+    // A tcp://, tls:// or ping:// target's host, normalised as an http URL's is (fields/value-tests.ts).
+    const bracketed = (host: string): string => (host.includes(':') ? `[${host}]` : host);
     const tcp = tcpTargetOf(url);
-    parsed = new URL(tcp === null ? url : `http://${tcp.host.includes(':') ? `[${tcp.host}]` : tcp.host}:${tcp.port}`);
+    const ping = tcp === null ? pingHostOf(url) : null;
+    parsed = new URL(tcp !== null ? `http://${bracketed(tcp.host)}:${tcp.port}` : ping !== null ? `http://${bracketed(ping)}` : url);
   } catch {
     return 'Invalid URL';
   }
@@ -107,4 +109,14 @@ export function createGuardedLookup(policy: AddressPolicy, resolveAll: ResolveAl
       return callback(null, addresses[0].address, addresses[0].family);
     });
   };
+}
+
+/** The guarded lookup of each policy, kept as long as the policy (as http's transports are). */
+const lookups = new WeakMap<AddressPolicy, LookupFunction>();
+
+/** `createGuardedLookup(policy)`, made once per policy: the lookup the tcp and ping probes connect with, and a dns check finds its resolver with. */
+export function guardedLookupFor(policy: AddressPolicy): LookupFunction {
+  let lookup = lookups.get(policy);
+  if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
+  return lookup;
 }

@@ -13,7 +13,7 @@ import {
   type SignatureRefusal,
 } from '@uptime/agent-protocol';
 import type { Logger } from '@uptime/logger';
-import { runProbe, type CheckConfig, type ProbeOptions, type ProbeResult } from '@uptime/probe';
+import { IcmpUnavailableError, runProbe, type CheckConfig, type Pinger, type ProbeOptions, type ProbeResult } from '@uptime/probe';
 import { ReplayGuard } from './replay-guard';
 import { AGENT_VERSION } from './version';
 
@@ -25,6 +25,8 @@ export interface AgentServerOptions {
   logger: Logger;
   /** The probe; the same code (and SSRF guard) the check-workers run. */
   probe?: (config: CheckConfig, options: ProbeOptions) => Promise<ProbeResult>;
+  /** How ping checks run iputils `ping` (default: from the PATH). */
+  pinger?: Pinger;
 }
 
 export interface RunningAgent {
@@ -127,7 +129,7 @@ function routeRequests(routes: Record<string, Route>, log: Logger): (req: Incomi
  */
 export function createAgentServer(options: AgentServerOptions): { server: Server; replayGuard: ReplayGuard } {
   const probe = options.probe ?? runProbe;
-  const probeOptions: ProbeOptions = { allowPrivateTargets: options.allowPrivateTargets };
+  const probeOptions: ProbeOptions = { allowPrivateTargets: options.allowPrivateTargets, ...(options.pinger ? { pinger: options.pinger } : {}) };
   const replayGuard = new ReplayGuard();
   const log = options.logger;
 
@@ -151,7 +153,10 @@ export function createAgentServer(options: AgentServerOptions): { server: Server
     const admitted = replayGuard.admit(requestId, timestamp);
     if (admitted === 'replayed') throw new HttpRefusal(409, 'REPLAYED_REQUEST', `Request ${requestId} was already received`);
     if (admitted === 'full') throw new HttpRefusal(503, 'BUSY', 'Too many requests within the replay window');
-    const result = await probe(fromWireCheck(check), probeOptions);
+    // An agent that cannot send ICMP answers so: the worker counts that as this agent's error, never the target down.
+    const result = await probe(fromWireCheck(check), probeOptions).catch((error: unknown) => {
+      throw error instanceof IcmpUnavailableError ? new HttpRefusal(503, 'ICMP_UNAVAILABLE', error.message) : error;
+    });
     log.info(
       { request_id: requestId, monitor_id: monitorId, ok: result.ok, status_code: result.statusCode, response_time: result.responseTime },
       'check run',

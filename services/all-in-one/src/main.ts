@@ -14,14 +14,14 @@ import { provideLocalServices, type LocalServices } from './local/local-services
  * listens first, so /healthz and /readyz answer while Postgres is still being connected to.
  */
 async function startAllInOne(context: ServiceContext, local: LocalServices): Promise<StoppableService> {
-  const { config, dataSource, logger, metrics, databaseReady } = context;
+  const { config, dataSource, logger, metrics, databaseReady, readiness } = context;
   const api = await startApi({ config, dataSource, logger: logger.child({ component: 'api' }), metrics, databaseReady });
   const apiService = stoppable(logger, () => api.close(), () => api.server.closeAllConnections());
   // Filled in once started; stop() stops whatever has started by then.
   const started: { notifier?: Notifier; worker?: RunningCheckWorker } = {};
   const ready = databaseReady.then(async () => {
     started.notifier = await startNotifier({ config, dataSource, logger: logger.child({ component: 'notifier' }), metrics });
-    started.worker = await startCheckWorker({ config, dataSource, logger: logger.child({ component: 'check-worker' }), metrics });
+    started.worker = await startCheckWorker({ config, dataSource, logger: logger.child({ component: 'check-worker' }), metrics, readiness });
     // "Ready" is a promise to whoever opens the URL: the API's requests have their own pool, which
     // may still be opening when the workers are up.
     await api.ready;

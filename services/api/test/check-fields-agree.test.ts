@@ -4,7 +4,7 @@ import { validateSync } from 'class-validator';
 import fc from 'fast-check';
 import { parseCheckRequest, toWireCheck } from '@uptime/agent-protocol';
 import { MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, type FieldSpec, type MonitorType } from '@uptime/probe';
-import { aCheckConfig, aDnsCheckConfig, aTcpCheckConfig } from '@uptime/testing';
+import { aCheckConfig, aDnsCheckConfig, aPingCheckConfig, aTcpCheckConfig } from '@uptime/testing';
 import { MonitorFieldsDto } from '../src/monitors/monitor-fields.dto';
 
 /** A check of each type every rule accepts, into which one field's value is put. */
@@ -12,6 +12,7 @@ const VALID: Record<MonitorType, Record<string, unknown>> = {
   http: toWireCheck(aCheckConfig('https://example.com/health', { method: 'POST', body: 'x', jsonPath: '$.a', expectedStatus: [200] })),
   tcp: toWireCheck(aTcpCheckConfig('tls://example.com:993', { tcpSend: 'a1 NOOP\r\n', expectedContent: 'OK' })),
   dns: toWireCheck(aDnsCheckConfig('dns://example.com', { dnsRecordType: 'MX', dnsResolver: '1.1.1.1:53', expectedDnsValues: ['10 mx.example.com'] })),
+  ping: toWireCheck(aPingCheckConfig('ping://example.com', { timeout: 5, pingCount: 5 })),
 };
 const specOf = (type: MonitorType, field: string): FieldSpec => (MONITOR_TYPE_FIELDS[type] as Readonly<Record<string, FieldSpec>>)[field]!;
 
@@ -36,6 +37,12 @@ function valuesFor(spec: FieldSpec): fc.Arbitrary<unknown> {
           return fc.oneof(
             fc.tuple(fc.constantFrom('tcp', 'tls', 'TLS', 'udp'), fc.domain(), fc.integer({ min: -1, max: 65536 })).map(([s, h, p]) => `${s}://${h}:${p}`),
             fc.constantFrom('tcp://example.com', 'tcp://[::1]:22', 'tcp://127.1:5432', 'tls://a@example.com:1', 'tcp://example.com:22/x', 'https://example.com/'),
+          );
+        }
+        if (t.scheme === 'ping') {
+          return fc.oneof(
+            fc.tuple(fc.constantFrom('ping', 'PING', 'icmp'), fc.domain()).map(([s, h]) => `${s}://${h}`),
+            fc.constantFrom('ping://[::1]', 'ping://::1', 'ping://127.1', 'ping://example.com:7', 'ping://a@example.com', 'ping://example.com/x', 'ping://', 'https://example.com/'),
           );
         }
         return fc.oneof(

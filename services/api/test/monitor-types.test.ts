@@ -3,6 +3,7 @@ import request from 'supertest';
 import { expandCheck, type RunCheckJob } from '@uptime/queues';
 import { aCaller } from '@uptime/testing';
 import { useApiHarness } from './support/api-harness';
+import { expectFieldErrors } from './support/field-errors';
 
 const h = useApiHarness();
 let auth: string;
@@ -13,13 +14,6 @@ beforeEach(async () => {
 
 const api = (method: 'post' | 'patch' | 'put' | 'get', path: string) => request(h.app)[method](`/api/v1${path}`).set('Authorization', auth);
 const createTcp = (extra: Record<string, unknown> = {}) => api('post', '/monitors').send({ name: 'Postgres', type: 'tcp', url: 'tcp://db.example.com:5432', ...extra });
-
-/** The 400 VALIDATION_ERROR naming exactly `fields`. */
-function expectFieldErrors(res: request.Response, fields: string[]): void {
-  expect(res.status).toBe(400);
-  expect(res.body.error.code).toBe('VALIDATION_ERROR');
-  expect(Object.keys(res.body.error.details).sort()).toEqual([...fields].sort());
-}
 
 describe('monitor types', () => {
   it('creates a tcp monitor whose job carries its type and its own fields only', async () => {

@@ -79,6 +79,7 @@ describe('POST /monitors', () => {
       dns_resolver: null,
       dns_protocol: null,
       expected_dns_values: null,
+      ping_count: null,
       locations: [],
       tags: [],
       status: 'pending',
@@ -247,7 +248,7 @@ describe('POST /monitors', () => {
   });
 
   describe('type', () => {
-    it.each([['ping'], ['smtp'], ['https'], ['x'], [123], [null]])('answers INVALID_MONITOR_TYPE for %p', async (type) => {
+    it.each([['icmp'], ['smtp'], ['https'], ['x'], [123], [null]])('answers INVALID_MONITOR_TYPE for %p', async (type) => {
       const res = await create({ ...valid, type });
       expectError(res, 400, 'INVALID_MONITOR_TYPE');
       expect(res.body.error.details).toEqual({ field: 'type', value: type });

@@ -128,7 +128,7 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
     expect((await rowOf(id)).expected_content).toBeNull();
     // Templates leave out fields at their usual value (packages/queues/src/compact-check.ts): read it expanded.
     const template = (await h.scheduler.scheduleOf(id))?.template as RunCheckJob;
-    expect((template.check as { expectedContent?: unknown }).expectedContent).toBeUndefined();
+    expect(template.check).not.toHaveProperty('expectedContent');
     expect(expandCheck(template.check)).toMatchObject({ type: 'http', expectedContent: null });
   });
 
@@ -162,7 +162,7 @@ describe.each(['put', 'patch'] as const)('%s /monitors/:id', (method) => {
     expect(await rowOf(created.id)).toEqual(before);
   });
 
-  it.each(['ping', 'https', 7])('answers INVALID_MONITOR_TYPE for type %p', async (type) => {
+  it.each(['icmp', 'https', 7])('answers INVALID_MONITOR_TYPE for type %p', async (type) => {
     const { id } = await createMonitor();
     const res = await api(method, `/monitors/${id}`).send({ type });
     expect(res.status).toBe(400);

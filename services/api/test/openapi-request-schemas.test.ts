@@ -130,7 +130,7 @@ describe('request schemas generated from the DTOs', () => {
   it('requires what the create routes require and lists the monitor types', () => {
     const schemas = doc.components.schemas;
     expect(schemas.MonitorCreate!.required).toEqual(expect.arrayContaining(['name', 'url', 'type']));
-    expect(schemas.MonitorCreate!.properties!.type!.enum).toEqual(['http', 'tcp', 'dns']);
+    expect(schemas.MonitorCreate!.properties!.type!.enum).toEqual(['http', 'tcp', 'dns', 'ping']);
     expect(schemas.MonitorUpdate!.required).toBeUndefined();
     expect(schemas.AgentCreate!.required).toEqual(expect.arrayContaining(['name', 'location', 'url']));
     expect(schemas.BulkRequest!.properties!.settings).toEqual(expect.objectContaining({ $ref: '#/components/schemas/MonitorUpdate' }));

@@ -40,7 +40,18 @@ const REFUSED_LITERALS = [
   'tcp://2130706433:22',
   'tls://[::1]:443',
   'tls://169.254.169.254:443',
+  // ping targets, read the same way; an IPv6 address may be written bare.
+  'ping://127.0.0.1',
+  'ping://0x7f.1',
+  'ping://[::1]',
+  'ping://::1',
+  'ping://::ffff:127.0.0.1',
+  'ping://169.254.169.254',
+  'ping://10.0.0.1',
+  'ping://[fe80::1]',
 ];
+
+const typeOfUrl = (url: string): string => (/^(tcp|tls):/.test(url) ? 'tcp' : /^ping:/.test(url) ? 'ping' : 'http');
 
 describe('SSRF guard at monitor create/update (ALLOW_PRIVATE_TARGETS=false)', () => {
   let h: ApiHarness;
@@ -54,7 +65,7 @@ describe('SSRF guard at monitor create/update (ALLOW_PRIVATE_TARGETS=false)', ()
     request(h.app)
       .post('/api/v1/monitors')
       .set('Authorization', auth)
-      .send({ name: 'target', url, type: /^(tcp|tls):/.test(url) ? 'tcp' : 'http' });
+      .send({ name: 'target', url, type: typeOfUrl(url) });
 
   it.each(REFUSED_LITERALS)('refuses %s with a 400 on url', async (url) => {
     const { auth } = await aCaller(h.ds);

@@ -115,14 +115,15 @@ export async function insertResults(
 ): Promise<Map<string, string>> {
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
     `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance,
-                                dns_response_code, dns_answers, dns_min_ttl)
+                                dns_response_code, dns_answers, dns_min_ttl, packet_loss, rtt_min_ms, rtt_avg_ms, rtt_max_ms)
      SELECT v.monitor_id, v.scheduled_at, v.start_lag_ms, v.ok, v.status_code, v.response_time, v.error, v.dns_ms, v.connect_ms, v.tls_ms, v.first_byte_ms,
             v.maintenance, v.dns_response_code, CASE WHEN v.dns_answers IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(v.dns_answers)) END,
-            v.dns_min_ttl
+            v.dns_min_ttl, v.packet_loss, v.rtt_min_ms, v.rtt_avg_ms, v.rtt_max_ms
        FROM unnest($1::int[], $2::timestamptz[], $3::int[], $4::bool[], $5::smallint[], $6::int[], $7::text[],
-                   $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[], $12::bool[], $13::text[], $14::jsonb[], $15::int[])
+                   $8::smallint[], $9::smallint[], $10::smallint[], $11::smallint[], $12::bool[], $13::text[], $14::jsonb[], $15::int[],
+                   $16::real[], $17::real[], $18::real[], $19::real[])
             AS v(monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms,
-                 maintenance, dns_response_code, dns_answers, dns_min_ttl)
+                 maintenance, dns_response_code, dns_answers, dns_min_ttl, packet_loss, rtt_min_ms, rtt_avg_ms, rtt_max_ms)
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
      RETURNING id, monitor_id, scheduled_at`,
     [
@@ -143,6 +144,11 @@ export async function insertResults(
       outcomes.map((o) => o.result.dns?.responseCode ?? null),
       outcomes.map((o) => (o.result.dns ? JSON.stringify(o.result.dns.values) : null)),
       outcomes.map((o) => o.result.dns?.minTtl ?? null),
+      // A ping check's figures (migration 1796518100000); null for other types.
+      outcomes.map((o) => o.result.ping?.packetLoss ?? null),
+      outcomes.map((o) => o.result.ping?.rttMin ?? null),
+      outcomes.map((o) => o.result.ping?.rttAvg ?? null),
+      outcomes.map((o) => o.result.ping?.rttMax ?? null),
     ],
   );
   return new Map(rows.map((r) => [`${r.monitor_id}:${r.scheduled_at.getTime()}`, r.id]));

@@ -8,13 +8,15 @@ import {
   createServiceMetrics,
   SHUTDOWN_GRACE_MS,
   stopWithin,
+  type ReadinessDetails,
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
-import { isMonitorType, runProbe, type MonitorType } from '@uptime/probe';
+import { IcmpUnavailableError, isMonitorType, runProbe, systemPinger, type MonitorType, type Pinger } from '@uptime/probe';
 import { createQueueWorker, createRedisConnection, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
+import { announceIcmpAccess } from './icmp-access';
 import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
 import { CHECK_LOCK_TTL_MS, CheckLock } from './check-lock';
@@ -51,6 +53,10 @@ export interface CheckWorkerDeps {
   checkStatsPublishMs?: number;
   /** How often the worker resizes its concurrency from what it measured (default 1 s; tests go faster). */
   concurrencyPeriodMs?: number;
+  /** Where `/readyz` shows the worker's ICMP access (runService's health listener). */
+  readiness?: ReadinessDetails;
+  /** How ping checks run iputils `ping` (default: from the PATH; tests run it in a network namespace). */
+  pinger?: Pinger;
 }
 
 export interface RunningCheckWorker {
@@ -95,17 +101,19 @@ function runCheckHandler(
     inFlight,
     batcher,
     cycle,
+    pinger,
   }: {
     lag: CheckLagReporter;
     slots: AdaptiveConcurrency;
     inFlight: InFlightChecks;
     batcher: ResultBatcher<CheckOutcome>;
     cycle: MonitorJobCycle;
+    pinger: Pinger;
   },
 ): (job: Job, token?: string) => Promise<unknown> {
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
-    probeOptions: { allowPrivateTargets: config.allowPrivateTargets },
+    probeOptions: { allowPrivateTargets: config.allowPrivateTargets, pinger },
     lock: inFlight.lock,
     record: meteredRecord(metrics, (outcome) => batcher.add(outcome)),
     logger,
@@ -138,7 +146,11 @@ function runCheckHandler(
         finished(outcome);
         return { outcome };
       },
-      (failure: unknown) => ({ failure }),
+      (failure: unknown) => {
+        // A ping check this worker cannot send: given back (monitor-job-cycle.ts), nothing recorded.
+        if (failure instanceof IcmpUnavailableError) metrics.checks.inc({ result: 'not_checked', type: 'ping' });
+        return { failure };
+      },
     );
     // Throws DelayedError once the job waits for its next slot.
     return cycle.continue(job, token, ran);
@@ -155,6 +167,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
   const { publisher, backlog, batcher } = startResultPath(deps, commands);
+  const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
   const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
@@ -169,6 +182,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
         inFlight,
         batcher,
         cycle: new MonitorJobCycle(commands, prefix, logger),
+        pinger,
       }),
     },
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },

@@ -41,6 +41,16 @@ export function localLocationOutcome(location: string, result: ProbeResult): Loc
   };
 }
 
+/**
+ * The worker's own location when it could not run the check itself (a ping check without ICMP):
+ * an 'error' location, out of the vote, and the stand-in result overallResult() reads its time from.
+ */
+export function unreachedLocalOutcome(location: string, error: string): { outcome: LocationOutcome; result: ProbeResult } {
+  const now = new Date();
+  const result: ProbeResult = { ok: false, statusCode: null, responseTime: null, error, checkedAt: now, attempts: 1 };
+  return { outcome: { ...localLocationOutcome(location, result), status: 'error' }, result };
+}
+
 export interface Tally {
   answering: number;
   failing: number;
@@ -81,5 +91,6 @@ export function overallResult(local: ProbeResult, localLocation: string, locatio
     ...(representative === own && local.timings ? { timings: local.timings } : {}),
     // A dns check's answer: the agreeing location's, as its status code is.
     ...(representative?.dns ? { dns: representative.dns } : {}),
+    ...(representative === own && local.ping ? { ping: local.ping } : {}),
   };
 }

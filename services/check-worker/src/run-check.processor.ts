@@ -1,11 +1,11 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@uptime/logger';
-import type { CheckConfig, ProbeOptions, ProbeResult } from '@uptime/probe';
+import { IcmpUnavailableError, type CheckConfig, type ProbeOptions, type ProbeResult } from '@uptime/probe';
 import { cycleFieldsOf, expandCheck, parseRunCheckJob, type RunCheckJob } from '@uptime/queues';
 import type { AgentChecks } from './agent-checks';
 import type { AgentTarget } from './agent-directory';
 import type { CheckLock } from './check-lock';
-import { localLocationOutcome, overallResult, type LocationOutcome } from './location-vote';
+import { localLocationOutcome, overallResult, unreachedLocalOutcome, type LocationOutcome } from './location-vote';
 import type { CheckOutcome } from './check-outcome';
 
 export interface RunCheckDeps {
@@ -68,7 +68,9 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
 /**
  * The check here and through every agent at once (docs/agent-protocol.md). Agent calls never reject (an
  * agent that does not answer is an 'error' location, left out of the vote); the local probe
- * rejecting is an error on our side and fails the job as it always did.
+ * rejecting is an error on our side and fails the job as it always did, except for a ping check
+ * this worker cannot send (docs/monitors.md, "ICMP ping"): then the agents that answered vote
+ * without this location, and only when none did does the job fail (nothing is recorded).
  */
 async function runAtEveryLocation(
   deps: RunCheckDeps,
@@ -77,9 +79,18 @@ async function runAtEveryLocation(
   data: RunCheckJob & { check: CheckConfig },
 ): Promise<{ result: ProbeResult; locations: LocationOutcome[] }> {
   const [local, remote] = await Promise.all([
-    deps.probe(data.check, deps.probeOptions),
+    deps.probe(data.check, deps.probeOptions).catch((error: unknown) => {
+      if (error instanceof IcmpUnavailableError) return error;
+      throw error;
+    }),
     Promise.all(agents.map((agent) => agentChecks.check(agent, data.check, { monitorId: data.monitorId }))),
   ]);
+  if (local instanceof IcmpUnavailableError) {
+    if (remote.every((l) => l.status === 'error')) throw local;
+    const { outcome, result } = unreachedLocalOutcome(agentChecks.localLocation, local.message);
+    const locations = [outcome, ...remote];
+    return { result: overallResult(result, agentChecks.localLocation, locations), locations };
+  }
   const locations = [localLocationOutcome(agentChecks.localLocation, local), ...remote];
   return { result: overallResult(local, agentChecks.localLocation, locations), locations };
 }

@@ -37,6 +37,7 @@ const MONITOR: Schema<'Monitor'> = {
   dns_resolver: null,
   dns_protocol: null,
   expected_dns_values: null,
+  ping_count: null,
   locations: ['eu'],
   tags: ['prod', 'shop'],
   status: 'online',
@@ -167,6 +168,7 @@ describe('the monitor form mapped to the API body', () => {
       dns_resolver: _dr,
       dns_protocol: _dp,
       expected_dns_values: _dv,
+      ping_count: _pc,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);
@@ -246,5 +248,26 @@ describe('the monitor form of a dns monitor', () => {
     expect(formToMonitorBody({ ...read, dns_resolver: '' }, 'update').body).toMatchObject({ type: 'dns', dns_resolver: null, expected_dns_values: ['2001:db8::1', '2001:db8::2'] });
     // An http monitor's form starts a switch to dns at the declared defaults.
     expect(monitorToForm(MONITOR)).toMatchObject({ dns_record_type: 'A', dns_resolver: '', dns_protocol: 'udp', expected_dns_values: '' });
+  });
+});
+
+describe('the monitor form of a ping monitor', () => {
+  it('sends ping_count and none of the http or tcp fields, and reads a ping monitor back', () => {
+    const values = { ...emptyMonitorForm(), name: 'Router', type: 'ping' as const, url: 'ping://router.example.com', expected_content: 'ignored' };
+    expect(values.ping_count).toBe('3');
+    const { body, errors } = formToMonitorBody({ ...values, ping_count: '5' }, 'create');
+    expect(errors).toEqual({});
+    expect(body).toMatchObject({ type: 'ping', url: 'ping://router.example.com', ping_count: 5 });
+    for (const field of ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value', 'verify_ssl', 'expected_content', 'excluded_content', 'tcp_send']) {
+      expect(body).not.toHaveProperty(field);
+    }
+    expect(formToMonitorBody({ ...values, ping_count: 'two' }, 'create').errors).toEqual({ ping_count: ['ping_count must be a whole number'] });
+    const read = monitorToForm({ ...MONITOR, type: 'ping', url: 'ping://[::1]', ping_count: 7, verify_ssl: null, method: null, headers: null, expected_status: null, follow_redirects: null });
+    expect(read).toMatchObject({ type: 'ping', url: 'ping://[::1]', ping_count: '7' });
+    expect(formToMonitorBody(read, 'update').body).toMatchObject({ type: 'ping', ping_count: 7 });
+  });
+
+  it('sends no ping_count for the other types', () => {
+    expect(formToMonitorBody({ ...emptyMonitorForm(), name: 'Site', url: 'https://example.com/' }, 'create').body).not.toHaveProperty('ping_count');
   });
 });

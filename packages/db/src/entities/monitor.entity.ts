@@ -34,6 +34,8 @@ export class Monitor {
   @Column({ type: 'text', name: 'dns_resolver', nullable: true }) dnsResolver!: string | null;
   @Column({ type: 'varchar', length: 3, name: 'dns_protocol', default: 'udp' }) dnsProtocol!: 'udp' | 'tcp';
   @Column({ type: 'text', name: 'expected_dns_values', array: true, default: () => "'{}'" }) expectedDnsValues!: string[];
+  /** Echo requests a ping check sends (stored for every row; shown as null for other types). */
+  @Column({ type: 'smallint', name: 'ping_count', default: 3 }) pingCount!: number;
   @Column({ type: 'text', name: 'expected_json_value', nullable: true }) expectedJsonValue!: string | null;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];

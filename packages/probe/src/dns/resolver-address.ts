@@ -1,19 +1,11 @@
 import { getServers } from 'node:dns';
 import { isIP } from 'node:net';
 import { hostPortOf } from '../fields/value-tests';
-import { createGuardedLookup, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
+import { guardedLookupFor, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
 import type { DnsServer } from './dns-exchange';
 
 /** The port of a resolver given without one. */
 export const DNS_PORT = 53;
-
-/** The guarded lookup of each policy, kept as long as the policy (as tcp-probe.ts does). */
-const lookups = new WeakMap<AddressPolicy, ReturnType<typeof createGuardedLookup>>();
-const lookupFor = (policy: AddressPolicy): ReturnType<typeof createGuardedLookup> => {
-  let lookup = lookups.get(policy);
-  if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
-  return lookup;
-};
 
 /**
  * The address a dns check sends its query to, or why it may not (a failed check, not our error).
@@ -36,7 +28,7 @@ export async function resolverAddress(resolver: string | null, policy: AddressPo
       : { failure: new TargetRefusedError(`Resolver address ${target.host} is not allowed (private or reserved range)`).message };
   }
   return new Promise((resolve) => {
-    lookupFor(policy)(target.host, { all: false }, (error, address) => {
+    guardedLookupFor(policy)(target.host, { all: false }, (error, address) => {
       if (!error) return resolve({ address: address as string, port: target.port });
       const code = (error as NodeJS.ErrnoException).code;
       resolve({ failure: error instanceof TargetRefusedError ? error.message : `Resolver ${target.host} not found (${code ?? error.message})` });

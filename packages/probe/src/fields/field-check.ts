@@ -1,7 +1,7 @@
 import { arrayMaxSize, isArray, isBoolean, isIn, isInt, isString, length, matches, max, maxLength, min } from 'class-validator';
 import { refusedCheckHeaderProblems } from '../http/check-headers';
 import { describeKind, rulesOf, type FieldRule, type FieldSpec } from './field-spec';
-import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isTcpUrl } from './value-tests';
+import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isPingUrl, isTcpUrl } from './value-tests';
 
 /** class-validator applies an `each` rule to every item of an array, and to anything else as a whole. */
 const eachOr = (each: true | undefined, value: unknown, test: (v: unknown) => boolean): boolean =>
@@ -40,6 +40,8 @@ export function passesRule(r: FieldRule, value: unknown): boolean {
       return isDnsUrl(value);
     case 'isHostPort':
       return isHostPort(value);
+    case 'isPingUrl':
+      return isPingUrl(value);
     case 'isHeaderMap':
       return isHeaderMap(value);
     case 'hasNoRefusedCheckHeaders':

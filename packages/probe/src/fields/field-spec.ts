@@ -12,9 +12,9 @@ import { HEADER_MAP_LIMITS } from './value-tests';
 export type FieldKind =
   /**
    * A target URL of one monitor type: `http`, an absolute http(s) URL (scheme, `//`, a host, no
-   * spaces); `tcp`, `tcp://HOST:PORT` or `tls://HOST:PORT`; `dns`, `dns://NAME`.
+   * spaces); `tcp`, `tcp://HOST:PORT` or `tls://HOST:PORT`; `dns`, `dns://NAME`; `ping`, `ping://HOST`.
    */
-  | { kind: 'url'; maxLength: number; scheme: 'http' | 'tcp' | 'dns' }
+  | { kind: 'url'; maxLength: number; scheme: 'http' | 'tcp' | 'dns' | 'ping' }
   /** One of `values`; `upperCase`: the API upper-cases what a body gives before checking it. */
   | { kind: 'choice'; values: readonly string[]; upperCase?: true }
   /** Request headers: name → value, as HTTP allows them, none that frames or routes the request. */
@@ -84,12 +84,23 @@ export type WireValuesOf<F extends FieldSpecs> = { -readonly [P in keyof F as F[
  * the two read the same list, so they cannot disagree (services/api/test/check-fields-agree.test.ts).
  */
 export type FieldRule =
-  | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isTcpUrl' | 'isDnsUrl' | 'isHostPort' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
+  | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isTcpUrl' | 'isDnsUrl' | 'isHostPort' | 'isPingUrl' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
   | { rule: 'isInt'; each?: true }
   | { rule: 'min' | 'max' | 'maxLength' | 'arrayMaxSize'; bound: number; each?: true }
   | { rule: 'length'; min: number; max: number; each?: true }
   | { rule: 'matches'; source: string; message: string }
   | { rule: 'isIn'; values: readonly string[]; message: string };
+
+/** The rule of each scheme's url (fields/value-tests.ts). */
+const URL_RULES = { http: 'isHttpUrl', tcp: 'isTcpUrl', dns: 'isDnsUrl', ping: 'isPingUrl' } as const;
+
+/** What each scheme's url must be, for a problem message. */
+const URL_SHAPES = {
+  http: (max: number) => `an absolute http(s) URL of at most ${max} characters`,
+  tcp: (max: number) => `tcp://HOST:PORT or tls://HOST:PORT, at most ${max} characters`,
+  dns: (max: number) => `dns://NAME of at most ${max} characters`,
+  ping: (max: number) => `ping://HOST, at most ${max} characters`,
+} as const;
 
 /** The rules of a field, in the order the DTO lists its decorators (and reports their messages). */
 export function rulesOf(spec: FieldSpec): FieldRule[] {
@@ -126,18 +137,13 @@ export function rulesOf(spec: FieldSpec): FieldRule[] {
 }
 
 /** The rule of each scheme's url. */
-const URL_RULES = { http: 'isHttpUrl', tcp: 'isTcpUrl', dns: 'isDnsUrl' } as const;
-
-/** What a url of each scheme must be, for a problem message. */
-const URL_SHAPES = { http: 'an absolute http(s) URL', tcp: 'tcp://HOST:PORT or tls://HOST:PORT', dns: 'dns://NAME' } as const;
-
 /** What a value of the field must be, for a problem message ("must be ..."). */
 export function describeKind(spec: FieldSpec): string {
   const t = spec.type;
   const what = ((): string => {
     switch (t.kind) {
       case 'url':
-        return `${URL_SHAPES[t.scheme]} of at most ${t.maxLength} characters`;
+        return URL_SHAPES[t.scheme](t.maxLength);
       case 'choice':
         return `one of ${t.values.join(', ')}`;
       case 'headers':

@@ -100,6 +100,35 @@ export function hostPortOf(value: string, defaultPort: number): { host: string; 
   }
 }
 
+/** `ping://HOST`: a host and nothing else (a bare IPv6 address is taken as if bracketed). */
+const PING_URL = /^ping:\/\/([^\s/?#@]+)$/i;
+
+/** A ping target, `ping://HOST` (HOST a name, an IPv4 address or an IPv6 address, bracketed or not). */
+export function isPingUrl(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= HTTP_URL_MAX_LENGTH && pingHostOf(value) !== null;
+}
+
+/**
+ * The host of a `ping://` URL, normalised as WHATWG normalises an http URL's host (as
+ * `tcpTargetOf` does: `127.1` is 127.0.0.1, an IPv6 address loses its brackets); null when it is
+ * not one (a port, a user, a path are refused).
+ */
+export function pingHostOf(value: string): string | null {
+  const m = PING_URL.exec(value);
+  if (!m) return null;
+  const host = m[1]!;
+  // A bare IPv6 address (colons, no brackets) is bracketed for the parser; any other colon is a port.
+  const authority = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  if (authority.replace(/^\[[^\]]*\]/, '').includes(':')) return null;
+  try {
+    const url = new URL(`http://${authority}`);
+    if (url.hostname.length === 0 || url.pathname !== '/') return null;
+    return url.hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return null;
+  }
+}
+
 /** How many headers a check may send and how long each may be (the OpenAPI schema says the same). */
 export const HEADER_MAP_LIMITS = { entries: 50, nameLength: 100, valueLength: 4096 } as const;
 

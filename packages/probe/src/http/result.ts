@@ -1,4 +1,5 @@
 import type { DnsResult } from '../dns/result';
+import type { PingFigures } from '../ping/ping-output';
 
 /** The outcome of one check: the result shape of every type (re-exported by check-config.ts). */
 export interface ProbeResult {
@@ -17,6 +18,8 @@ export interface ProbeResult {
   certificateExpiresAt?: Date | null;
   /** A dns check's response code, answer values and lowest TTL; absent for other types. */
   dns?: DnsResult;
+  /** A ping check's loss and round trips; absent for other types (ping/ping-output.ts). */
+  ping?: PingFigures | null;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { TcpCheckConfig } from '../check-config';
 import type { CheckTimings, ProbeResult } from '../http/result';
 import { leafCertificateExpiry } from '../http/certificate-expiry';
 import { tcpTargetOf } from '../fields/value-tests';
-import { createGuardedLookup, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
+import { guardedLookupFor, TargetRefusedError, type AddressPolicy } from '../ssrf-guard';
 import { describeSocketFailure } from '../socket-failure';
 
 /** The most of the target's first bytes the content rules read (docs/monitors.md). */
@@ -20,14 +20,6 @@ interface TcpAttempt {
   timings: CheckTimings;
   certificateExpiresAt: Date | null;
 }
-
-/** The guarded lookup of each policy, kept as long as the policy (as http's transports are). */
-const lookups = new WeakMap<AddressPolicy, ReturnType<typeof createGuardedLookup>>();
-const lookupFor = (policy: AddressPolicy): ReturnType<typeof createGuardedLookup> => {
-  let lookup = lookups.get(policy);
-  if (!lookup) lookups.set(policy, (lookup = createGuardedLookup(policy)));
-  return lookup;
-};
 
 /**
  * Runs one TCP check (docs/monitors.md, "TCP and TLS ports"): up to 1 + retryCount attempts,
@@ -94,7 +86,7 @@ function runTcpAttempt(config: TcpCheckConfig, policy: AddressPolicy): Promise<T
       else settle(`Timeout after ${config.timeout}s`);
     }, config.timeout * 1000);
 
-    const options = { host: target.host, port: target.port, lookup: lookupFor(policy), noDelay: true };
+    const options = { host: target.host, port: target.port, lookup: guardedLookupFor(policy), noDelay: true };
     const socket: Socket | TLSSocket = target.tls
       ? tlsConnect({ ...options, servername: isIP(target.host) === 0 ? target.host : undefined, rejectUnauthorized: config.verifySsl })
       : netConnect(options);

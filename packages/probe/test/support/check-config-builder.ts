@@ -1,4 +1,4 @@
-import type { DnsCheckConfig, HttpCheckConfig, TcpCheckConfig } from '../../src/check-config';
+import type { DnsCheckConfig, HttpCheckConfig, PingCheckConfig, TcpCheckConfig } from '../../src/check-config';
 
 /**
  * A check of `url` with the API's defaults (docs/monitors.md) and a short timeout for local servers.
@@ -33,4 +33,9 @@ export function aTcpCheckConfig(url: string, overrides: Partial<TcpCheckConfig> 
 /** A dns check of `url` (dns://NAME) with the API's defaults and a short timeout for local servers. */
 export function aDnsCheckConfig(url: string, overrides: Partial<DnsCheckConfig> = {}): DnsCheckConfig {
   return { type: 'dns', url, timeout: 5, dnsRecordType: 'A', dnsResolver: null, dnsProtocol: 'udp', expectedDnsValues: [], retryCount: 0, ...overrides };
+}
+
+/** A ping check of `url` (ping://HOST) with the API's defaults, one echo request and a short timeout. */
+export function aPingCheckConfig(url: string, overrides: Partial<PingCheckConfig> = {}): PingCheckConfig {
+  return { type: 'ping', url, timeout: 1, pingCount: 1, retryCount: 0, ...overrides };
 }

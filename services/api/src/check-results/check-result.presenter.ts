@@ -14,6 +14,7 @@ export function toCheckResultResponse(r: CheckResultView) {
     maintenance: r.maintenance,
     location: r.location,
     timings: { dns: r.dnsMs, connect: r.connectMs, tls: r.tlsMs, first_byte: r.firstByteMs, total: r.responseTime },
+    ping: r.packetLoss === null ? null : { packet_loss: r.packetLoss, rtt_min: r.rttMinMs, rtt_avg: r.rttAvgMs, rtt_max: r.rttMaxMs },
     locations: r.locations ?? [],
     dns: r.dnsAnswers === null ? null : toDnsAnswerResponse({ responseCode: r.dnsResponseCode, values: r.dnsAnswers, minTtl: r.dnsMinTtl }),
   };

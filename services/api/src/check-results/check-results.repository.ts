@@ -22,6 +22,11 @@ export interface CheckResultView {
   dnsResponseCode: string | null;
   dnsAnswers: string[] | null;
   dnsMinTtl: number | null;
+  /** A ping check's figures (docs/monitors.md, "ICMP ping"); null for other types. */
+  packetLoss: number | null;
+  rttMinMs: number | null;
+  rttAvgMs: number | null;
+  rttMaxMs: number | null;
   /** Each location's result when the check also ran through agents (docs/agent-protocol.md); empty otherwise. */
   locations?: LocationResultItem[];
 }
@@ -32,7 +37,8 @@ const CHECKED_AT = `(scheduled_at + start_lag_ms * interval '1 millisecond')`;
 const SELECT_RESULT = `SELECT id::text AS id, ${CHECKED_AT} AS "checkedAt", ok, status_code AS "statusCode",
                               response_time AS "responseTime", error, maintenance, NULL::varchar AS location,
                               dns_ms AS "dnsMs", connect_ms AS "connectMs", tls_ms AS "tlsMs", first_byte_ms AS "firstByteMs",
-                              dns_response_code AS "dnsResponseCode", dns_answers AS "dnsAnswers", dns_min_ttl AS "dnsMinTtl"
+                              dns_response_code AS "dnsResponseCode", dns_answers AS "dnsAnswers", dns_min_ttl AS "dnsMinTtl",
+                              packet_loss AS "packetLoss", rtt_min_ms AS "rttMinMs", rtt_avg_ms AS "rttAvgMs", rtt_max_ms AS "rttMaxMs"
                          FROM check_results`;
 
 /**

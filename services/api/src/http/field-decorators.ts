@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { rulesOf, type FieldRule, type FieldSpec } from '@uptime/probe';
-import { HasNoRefusedCheckHeaders, IsDnsUrl, IsHeaderMap, IsHostPort, IsHttpUrl, IsTcpUrl, Nullable, Optional } from './validators';
+import { HasNoRefusedCheckHeaders, IsDnsUrl, IsHeaderMap, IsHostPort, IsHttpUrl, IsPingUrl, IsTcpUrl, Nullable, Optional } from './validators';
 
 /** Each rule of a declared field as its class-validator decorator (the agent protocol calls the same functions). */
 function decoratorOf(r: FieldRule): PropertyDecorator {
@@ -37,6 +37,8 @@ function decoratorOf(r: FieldRule): PropertyDecorator {
       return IsDnsUrl();
     case 'isHostPort':
       return IsHostPort();
+    case 'isPingUrl':
+      return IsPingUrl();
     case 'isHeaderMap':
       return IsHeaderMap();
     case 'hasNoRefusedCheckHeaders':

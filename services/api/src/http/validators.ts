@@ -1,5 +1,5 @@
 import { registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
+import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isPingUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
 
 /**
  * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
@@ -34,6 +34,8 @@ export const IsDnsUrl = ownRule('isDnsUrl', isDnsUrl, (args) => `${args.property
 
 /** `HOST` or `HOST:PORT` (packages/probe/src/fields/value-tests.ts). */
 export const IsHostPort = ownRule('isHostPort', isHostPort, (args) => `${args.property} must be HOST or HOST:PORT (port 1 to 65535)`);
+/** `ping://HOST` (packages/probe/src/fields/value-tests.ts). */
+export const IsPingUrl = ownRule('isPingUrl', isPingUrl, (args) => `${args.property} must be ping://HOST`);
 
 /**
  * A monitor's target of any type: the scheme's match with the body's type is checked after the
@@ -41,8 +43,8 @@ export const IsHostPort = ownRule('isHostPort', isHostPort, (args) => `${args.pr
  */
 export const IsMonitorUrl = ownRule(
   'isMonitorUrl',
-  (value) => isHttpUrl(value) || isTcpUrl(value) || isDnsUrl(value),
-  (args) => `${args.property} must be an absolute http(s) URL, tcp://HOST:PORT, tls://HOST:PORT or dns://NAME`,
+  (value) => isHttpUrl(value) || isTcpUrl(value) || isDnsUrl(value) || isPingUrl(value),
+  (args) => `${args.property} must be an absolute http(s) URL, tcp://HOST:PORT, tls://HOST:PORT, dns://NAME or ping://HOST`,
 );
 
 /** A plain object of string → string (request headers). */

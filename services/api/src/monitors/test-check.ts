@@ -1,5 +1,6 @@
 import type { DataSource } from '@uptime/db';
-import { runProbe, type ProbeResult } from '@uptime/probe';
+import { ServiceUnavailableError } from '@uptime/errors';
+import { IcmpUnavailableError, runProbe, type ProbeResult } from '@uptime/probe';
 import { checkConfigOf } from '@uptime/queues';
 import { getMonitor } from './monitors.service';
 import { recordAudit, type AuditActor } from '../audit/audit';
@@ -19,5 +20,8 @@ export async function testMonitor(
 ): Promise<ProbeResult> {
   const monitor = await getMonitor(ds, organizationId, id);
   await ds.transaction((em) => recordAudit(em, { organizationId, actor, action: 'monitor.test', resourceId: id }));
-  return runProbe(checkConfigOf(monitor), { allowPrivateTargets: options.allowPrivateTargets });
+  // This server's failure, not the target's: a ping test where the api may not send ICMP is a 503 (docs/operations.md, "ICMP ping").
+  return runProbe(checkConfigOf(monitor), { allowPrivateTargets: options.allowPrivateTargets }).catch((error: unknown) => {
+    throw error instanceof IcmpUnavailableError ? new ServiceUnavailableError(error.message) : error;
+  });
 }

@@ -16,6 +16,7 @@ export function toTestResultResponse(r: ProbeResult) {
       total: r.responseTime,
     },
     dns: r.dns ? toDnsAnswerResponse(r.dns) : null,
+    ping: r.ping ? { packet_loss: r.ping.packetLoss, rtt_min: r.ping.rttMin, rtt_avg: r.ping.rttAvg, rtt_max: r.ping.rttMax } : null,
   };
 }
 

@@ -102,6 +102,9 @@ const preferences = objectOf<ReturnType<typeof toPreferencesResponse>>(
 );
 
 /** The account resources (user, tokens, dashboard, preferences) and the ops answers, by component name (in the document's order). */
+/** `schema` with `keys` left out of its required ones. */
+const optionalKeys = (schema: JsonSchema, keys: readonly string[]): JsonSchema => ({ ...schema, required: (schema.required ?? []).filter((k) => !keys.includes(k)) });
+
 export const ACCOUNT_SCHEMAS: Record<string, JsonSchema> = {
   User: user,
   Token: token,
@@ -120,7 +123,8 @@ export const ACCOUNT_SCHEMAS: Record<string, JsonSchema> = {
   Dashboard: dashboard,
   Preferences: preferences,
   Health: objectOf<{ status: string }>({ status: enumOf(['ok']) }),
-  Readiness: objectOf<Omit<ReadinessReport, 'ready'> & { status: string }>({
+  // details is sent only when a process stated one (a check-worker's ICMP access).
+  Readiness: optionalKeys(objectOf<Omit<ReadinessReport, 'ready'> & { status: string }>({
     status: enumOf(['ready', 'unavailable']),
     checks: {
       type: 'object',
@@ -132,5 +136,10 @@ export const ACCOUNT_SCHEMAS: Record<string, JsonSchema> = {
         properties: { ok: bool(), latency_ms: num({ minimum: 0 }), error: text() },
       },
     },
-  }),
+    details: {
+      type: 'object',
+      description: "Facts a process states of itself that readiness does not hang on; absent when none. A check-worker's icmp: {available, reason} says whether it can send ping checks (docs/operations.md)",
+      additionalProperties: { type: 'object' },
+    },
+  }), ['details']),
 };

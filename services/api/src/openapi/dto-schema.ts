@@ -28,13 +28,14 @@ const CUSTOM_RULES: Record<string, JsonSchema> = {
     description: 'HOST or HOST:PORT (port 1 to 65535); an IPv6 address is bracketed when a port follows',
     examples: ['1.1.1.1', '[2606:4700:4700::1111]:53', 'ns1.example.com:5353'],
   },
+  isPingUrl: { type: 'string', format: 'uri', maxLength: HTTP_URL_MAX_LENGTH, pattern: '^[Pp][Ii][Nn][Gg]://[^\\s/?#@]+$', examples: ['ping://router.example.com'] },
   isMonitorUrl: {
     type: 'string',
     format: 'uri',
     maxLength: HTTP_URL_MAX_LENGTH,
-    pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Tt][Cc][Pp]|[Tt][Ll][Ss]|[Dd][Nn][Ss])://\\S+$',
-    description: "The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns",
-    examples: ['https://example.com/health', 'tcp://db.example.com:5432', 'dns://example.com'],
+    pattern: '^([Hh][Tt][Tt][Pp][Ss]?|[Tt][Cc][Pp]|[Tt][Ll][Ss]|[Dd][Nn][Ss]|[Pp][Ii][Nn][Gg])://\\S+$',
+    description: "The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns, ping://HOST for ping",
+    examples: ['https://example.com/health', 'tcp://db.example.com:5432', 'dns://example.com', 'ping://router.example.com'],
   },
   isAgentUrl: {
     type: 'string',

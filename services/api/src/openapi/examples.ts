@@ -82,6 +82,7 @@ export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {
   maintenance: false,
   location: null,
   timings: { dns: 2, connect: 9, tls: 14, first_byte: 12, total: 41 },
+  ping: null,
   locations: [],
   dns: null,
 };
@@ -94,6 +95,7 @@ export const EXAMPLE_TEST_RESULT: ReturnType<typeof toTestResultResponse> = {
   error: null,
   timings: { dns: 11, connect: 24, tls: 58, first_byte: 71, total: 175 },
   dns: null,
+  ping: null,
 };
 
 export const EXAMPLE_NO_DATA_SPAN: ReturnType<typeof toNoDataSpanResponse> = {

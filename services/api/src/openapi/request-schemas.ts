@@ -22,7 +22,7 @@ import { enumOf, ref, type JsonSchema } from './json-schema';
 function monitorFields(): JsonSchema {
   return annotate(schemaOfDto(MonitorFieldsDto), {
     ...checkFieldNotes(),
-    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or dns (url dns://NAME); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)' }),
+    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)' }),
     timeout: { description: `${CHECK_FIELD_SPECS.timeout.description}; default: the preference default_timeout (30)`, default: 30 },
     check_interval: { description: 'Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)', default: 300 },
     response_time_threshold: { description: 'Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)' },

@@ -17,7 +17,7 @@ import { AGENT_SCHEMAS } from './agent-schemas';
 import { optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
 import { escalationSettingsSchema } from './escalation-schemas';
-import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
 import { NOTIFICATION_SCHEMAS } from './notification-schemas';
 import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
 
@@ -52,7 +52,7 @@ const monitor = objectOf<MonitorResponse>(
     id: id(),
     name: monitorField('name'),
     url: checkField('url', { format: 'uri' }),
-    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME); docs/monitors.md' }),
+    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md' }),
     method: ofSomeTypes('method', enumOf(HTTP_METHODS, { description: CHECK_FIELD_SPECS.method.description })),
     headers: checkField('headers'),
     body: checkField('body'),
@@ -113,6 +113,7 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     maintenance: bool({ description: 'Made during a maintenance window: left out of uptime and statistics' }),
     location: nullable(location('null for a check made by the worker itself')),
     timings: ref('CheckTimings'),
+    ping: nullable(ref('PingFigures')),
     locations: arrayOf(ref('LocationResult'), {
       maxItems: monitorField('locations').maxItems,
       description: "Each location's result when the check also ran through agents",
@@ -132,6 +133,18 @@ const dnsAnswer = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse>[
     min_ttl: nullable(int({ minimum: 0, maximum: 2147483647, description: "The lowest TTL of the answer's records, seconds; null without records" })),
   },
   { description: "A dns check's answer; null on the checks of other types" },
+);
+
+const rtt = (what: string): JsonSchema => nullable(num({ minimum: 0, description: `${what} round trip in milliseconds; null when no answer came back` }));
+
+const pingFigures = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse>['ping']>>(
+  {
+    packet_loss: num({ minimum: 0, maximum: 100, description: 'Percent of the echo requests left unanswered' }),
+    rtt_min: rtt('Fastest'),
+    rtt_avg: rtt('Average'),
+    rtt_max: rtt('Slowest'),
+  },
+  { description: "A ping check's figures (docs/monitors.md, \"ICMP ping\"): its response_time is the average round trip, rounded; null for other types" },
 );
 
 const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
@@ -157,6 +170,7 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
     error: nullable(text()),
     timings: ref('CheckTimings'),
     dns: nullable(ref('DnsAnswer')),
+    ping: nullable(ref('PingFigures')),
   },
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
@@ -260,6 +274,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   CheckResult: checkResult,
   CheckTimings: checkTimings,
   DnsAnswer: dnsAnswer,
+  PingFigures: pingFigures,
   NoDataSpan: noDataSpan,
   TestResult: testResult,
   MonitorStats: stats,

@@ -16,6 +16,7 @@ import { Incidents } from './Incidents';
 import { RecentResults } from './RecentResults';
 import { ResponseTimes } from './ResponseTimes';
 import { useMonitor, useMonitorActions, useMonitorStats } from './useMonitorDetail';
+import { pingText } from './ping-figures';
 
 export function MonitorDetailPage() {
   const id = Number(useParams().id);
@@ -184,6 +185,7 @@ function TestOutcome({ url, test }: { url: string; test: Actions['test'] }) {
         <p className={`test-result ${tested.status}`} role="status">
           Test result: <StatusBadge status={tested.status} /> {tested.status_code !== null && `HTTP ${tested.status_code} · `}
           {millis(tested.response_time)} at {fmt.time(tested.checked_at)}
+          {tested.ping && ` · ${pingText(tested.ping)}`}
           {tested.error && ` · ${tested.error}`}
         </p>
       )}

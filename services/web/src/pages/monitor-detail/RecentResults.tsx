@@ -2,6 +2,7 @@ import type { Schema } from '@uptime/client';
 import { millis, useFormat } from '../../app/format';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { pingText } from './ping-figures';
 import { useRecentResults } from './useMonitorDetail';
 
 export function RecentResults({ id }: { id: number }) {
@@ -62,7 +63,7 @@ function ResultsTable({ list }: { list: Schema<'CheckResult'>[] }) {
                 {millis(r.response_time)}
               </td>
               <td className="small" data-label="Timings">
-                {timingsText(r.timings)}
+                {r.ping ? pingText(r.ping) : timingsText(r.timings)}
               </td>
               {answers && (
                 <td className="small" data-label="DNS answer">

@@ -1,15 +1,16 @@
 import { useId, type ReactNode } from 'react';
 import { FieldError } from '../../components/FieldError';
-import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, dnsFieldLabel, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
+import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, dnsFieldLabel, pingFieldLabel, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
 import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
 
-const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port', dns: 'DNS records' };
+const TYPE_LABELS: Record<MonitorFormType, string> = { http: 'HTTP(S) request', tcp: 'TCP or TLS port', dns: 'DNS records', ping: 'Ping (ICMP)' };
 
-/** The url's label and hint, and an example, by type (their fields.ts). */
-const URL_FIELD: Record<MonitorFormType, { label: { label: string; hint?: string }; placeholder: string }> = {
+/** Each type's url: its declared label and hint, and an example. */
+const URL_FIELDS: Record<MonitorFormType, { label: { label: string; hint?: string }; placeholder: string }> = {
   http: { label: checkFieldLabel('url'), placeholder: 'https://example.com/health' },
   tcp: { label: tcpFieldLabel('url'), placeholder: 'tcp://db.example.com:5432' },
   dns: { label: dnsFieldLabel('url'), placeholder: 'dns://example.com' },
+  ping: { label: pingFieldLabel('url'), placeholder: 'ping://router.example.com' },
 };
 
 /** What each group of the monitor form's fields gets from the form. */
@@ -41,16 +42,9 @@ export function CheckFields(props: FieldsProps) {
             </select>
           )}
         </Field>
-        <Field {...URL_FIELD[values.type].label} {...field('url')}>
+        <Field {...URL_FIELDS[values.type].label} {...field('url')}>
           {(p) => (
-            <input
-              {...p}
-              type="url"
-              value={values.url}
-              onChange={(e) => set('url', e.target.value)}
-              placeholder={URL_FIELD[values.type].placeholder}
-              required
-            />
+            <input {...p} type="url" value={values.url} onChange={(e) => set('url', e.target.value)} placeholder={URL_FIELDS[values.type].placeholder} required />
           )}
         </Field>
         {values.type === 'http' && (
@@ -79,7 +73,7 @@ export function CheckFields(props: FieldsProps) {
   );
 }
 
-type NumericField = 'check_interval' | 'timeout' | 'retry_count' | 'response_time_threshold' | 'recovery_threshold';
+type NumericField = 'check_interval' | 'timeout' | 'retry_count' | 'response_time_threshold' | 'recovery_threshold' | 'ping_count';
 
 /** A whole number typed as text; the form's own check and the API's say what is wrong with it. */
 function NumberField({ values, set, field, name, label, hint }: FieldsProps & { name: NumericField; label: string; hint?: string }) {
@@ -107,6 +101,19 @@ export function ConnectionFields({ values, set, field, errors }: FieldsProps) {
         </label>
       </div>
       <FieldError id="err-verify_ssl" messages={errors.verify_ssl} />
+    </fieldset>
+  );
+}
+
+/** A ping check's echo requests: how many, each waiting up to the timeout (packages/probe/src/ping/fields.ts). */
+export function PingFields(props: FieldsProps) {
+  if (props.values.type !== 'ping') return null;
+  return (
+    <fieldset className="card">
+      <legend>Ping</legend>
+      <div className="grid-2">
+        <NumberField {...props} name="ping_count" {...pingFieldLabel('pingCount')} />
+      </div>
     </fieldset>
   );
 }
@@ -145,6 +152,8 @@ export function RequestFields({ values, set, field, errors }: FieldsProps) {
 export function UpWhenFields({ values, set, field }: FieldsProps) {
   // A dns check's rule is its expected values, in its own section (DnsFormFields.tsx).
   if (values.type === 'dns') return null;
+  // A ping check is up when an echo request is answered: no content to judge.
+  if (values.type === 'ping') return null;
   return (
     <fieldset className="card">
       <legend>When is it up</legend>

@@ -10,7 +10,7 @@ import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
 import { DnsFields } from './DnsFormFields';
-import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -91,6 +91,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <RequestFields {...fieldsProps} />
       <ConnectionFields {...fieldsProps} />
       <DnsFields {...fieldsProps} />
+      <PingFields {...fieldsProps} />
       <UpWhenFields {...fieldsProps} />
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />

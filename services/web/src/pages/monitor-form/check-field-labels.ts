@@ -1,5 +1,6 @@
 import { HTTP_FIELDS, HTTP_METHODS } from '@uptime/probe/src/http/fields';
 import type { FieldSpec } from '@uptime/probe/src/fields/field-spec';
+import { PING_FIELDS } from '@uptime/probe/src/ping/fields';
 import { TCP_FIELDS } from '@uptime/probe/src/tcp/fields';
 import { DNS_FIELDS, DNS_PROTOCOLS, DNS_RECORD_TYPES } from '@uptime/probe/src/dns/fields';
 
@@ -23,6 +24,11 @@ export function dnsFieldLabel(field: keyof typeof DNS_FIELDS): { label: string; 
 
 /** The record types and protocols the form offers: those the dns type declares. */
 export { DNS_PROTOCOLS, DNS_RECORD_TYPES };
+
+/** A ping check field's label and hint (packages/probe/src/ping/fields.ts). */
+export function pingFieldLabel(field: keyof typeof PING_FIELDS): { label: string; hint?: string } {
+  return labelOf(PING_FIELDS[field]);
+}
 
 function labelOf(spec: FieldSpec): { label: string; hint?: string } {
   const { label, hint } = spec.form;

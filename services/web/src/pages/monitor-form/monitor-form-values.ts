@@ -1,4 +1,5 @@
 import type { Schema } from '@uptime/client';
+import { PING_FIELDS } from '@uptime/probe/src/ping/fields';
 import { DECLARED_FORM_FIELDS } from './check-field-labels';
 
 /**
@@ -39,6 +40,8 @@ export interface MonitorFormValues {
   dns_protocol: string;
   /** dns only: one expected value per line */
   expected_dns_values: string;
+  /** ping only: echo requests per check, as typed */
+  ping_count: string;
   /** Comma-separated */
   tags: string;
   locations: string;
@@ -49,10 +52,13 @@ export interface MonitorFormValues {
 export type MonitorBody = Schema<'MonitorCreate'>;
 export type MonitorFormType = Schema<'Monitor'>['type'];
 
-/** The fields only an http monitor has: a tcp or dns monitor's body never carries them (docs/monitors.md). */
+/** The fields only an http monitor has: a tcp, dns or ping monitor's body never carries them (docs/monitors.md). */
 const HTTP_ONLY = ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value'] as const;
-/** The fields http and tcp monitors share that a dns monitor does not have. */
+/** The fields http and tcp monitors share that a dns or ping monitor does not have. */
 const CONNECTION_ONLY = ['verify_ssl', 'expected_content', 'excluded_content'] as const;
+
+/** A new ping monitor's echo requests (packages/probe/src/ping/fields.ts). */
+const DEFAULT_PING_COUNT = String(PING_FIELDS.pingCount.default);
 
 /** A new monitor's form, with the user's default interval and timeout. */
 export function emptyMonitorForm(
@@ -83,6 +89,7 @@ export function emptyMonitorForm(
     dns_resolver: '',
     dns_protocol: 'udp',
     expected_dns_values: '',
+    ping_count: DEFAULT_PING_COUNT,
     tags: '',
     locations: (defaults?.default_locations ?? []).join(', '),
     declared: Object.fromEntries(DECLARED_FORM_FIELDS.map((f) => [f.wire, f.initial])),
@@ -119,6 +126,7 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     dns_resolver: m.dns_resolver ?? '',
     dns_protocol: m.dns_protocol ?? 'udp',
     expected_dns_values: (m.expected_dns_values ?? []).join('\n'),
+    ping_count: m.ping_count === null ? DEFAULT_PING_COUNT : String(m.ping_count),
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
     declared: Object.fromEntries(
@@ -235,6 +243,11 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
       .split('\n')
       .map((line) => line.trim())
       .filter((line) => line !== '');
+  }
+  if (values.type === 'ping') {
+    for (const field of [...HTTP_ONLY, ...CONNECTION_ONLY]) delete body[field];
+    const count = int('ping_count', values.ping_count);
+    if (count !== undefined) body.ping_count = count;
   }
   return { body, errors };
 }
