@@ -85,17 +85,6 @@ export async function startFakeDnsServer(options: FakeDnsServerOptions = {}): Pr
     timers.add(timer);
   };
 
-  const udp: UdpSocket = createSocket('udp4');
-  udp.on('message', (message, from) => {
-    try {
-      respond(dnsPacket.decode(message), 'udp', (response) => udp.send(response, from.port, from.address));
-    } catch {
-      // Not a DNS message: a real server drops it too.
-    }
-  });
-  await new Promise<void>((done) => udp.bind(0, '127.0.0.1', done));
-  const port = udp.address().port;
-
   const tcp: Server = createServer((socket) => {
     tcpSockets.add(socket);
     socket.on('close', () => tcpSockets.delete(socket));
@@ -111,12 +100,38 @@ export async function startFakeDnsServer(options: FakeDnsServerOptions = {}): Pr
       }
     });
   });
-  // The UDP port is ours; the same TCP port is free on a quiet machine (a test fails loudly if not).
-  await new Promise<void>((done, fail) => {
-    tcp.once('error', fail);
-    tcp.listen(port, '127.0.0.1', done);
-  });
+  const bindUdp = (port: number): Promise<UdpSocket> =>
+    new Promise((done, fail) => {
+      const socket = createSocket('udp4');
+      socket.once('error', fail);
+      socket.on('message', (message, from) => {
+        try {
+          respond(dnsPacket.decode(message), 'udp', (response) => socket.send(response, from.port, from.address));
+        } catch {
+          // Not a DNS message: a real server drops it too.
+        }
+      });
+      socket.bind(port, '127.0.0.1', () => done(socket));
+    });
+  // One port for both: the TCP listener takes a free one, the UDP socket the same number, which
+  // another process may hold on a busy machine; then both try again on another.
+  let udp: UdpSocket | undefined;
+  let port = 0;
+  for (let attempt = 1; udp === undefined; attempt++) {
+    await new Promise<void>((done, fail) => {
+      tcp.once('error', fail);
+      tcp.listen(0, '127.0.0.1', done);
+    });
+    port = (tcp.address() as AddressInfo).port;
+    try {
+      udp = await bindUdp(port);
+    } catch (error) {
+      await new Promise<void>((done) => tcp.close(() => done()));
+      if (attempt >= 10) throw error;
+    }
+  }
   const host = (tcp.address() as AddressInfo).address;
+  const udpSocket: UdpSocket = udp;
 
   return {
     host,
@@ -127,7 +142,7 @@ export async function startFakeDnsServer(options: FakeDnsServerOptions = {}): Pr
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       for (const socket of tcpSockets) socket.destroy();
-      await Promise.all([new Promise<void>((done) => udp.close(() => done())), new Promise<void>((done) => tcp.close(() => done()))]);
+      await Promise.all([new Promise<void>((done) => udpSocket.close(() => done())), new Promise<void>((done) => tcp.close(() => done()))]);
     },
   };
 }

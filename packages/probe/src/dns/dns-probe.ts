@@ -40,16 +40,22 @@ export async function runDnsProbe(config: DnsCheckConfig, policy: AddressPolicy)
 async function runDnsAttempt(config: DnsCheckConfig, policy: AddressPolicy): Promise<DnsAttempt> {
   const name = dnsNameOf(config.url);
   if (name === null) return { failure: `Invalid URL: ${config.url}`, responseTime: null, dns: NO_ANSWER };
-  const deadline = AbortSignal.timeout(config.timeout * 1000);
-  const server = await resolverAddress(config.dnsResolver, policy);
-  if ('failure' in server) return { failure: server.failure, responseTime: null, dns: NO_ANSWER };
-  const startedAt = performance.now();
+  // A timer cleared once the attempt ends: AbortSignal.timeout()'s would stay scheduled for the
+  // whole timeout, one per check, long after most checks have finished.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), config.timeout * 1000);
   let response: DecodedPacket;
+  let startedAt: number;
   try {
-    response = await exchange(server, name, config.dnsRecordType as DnsRecordType, config.dnsProtocol === 'tcp', deadline);
+    const server = await resolverAddress(config.dnsResolver, policy);
+    if ('failure' in server) return { failure: server.failure, responseTime: null, dns: NO_ANSWER };
+    startedAt = performance.now();
+    response = await exchange(server, name, config.dnsRecordType as DnsRecordType, config.dnsProtocol === 'tcp', deadline.signal);
   } catch (error) {
     const failure = error instanceof DnsTimeoutError ? `Timeout after ${config.timeout}s` : describeSocketFailure(error);
     return { failure, responseTime: null, dns: NO_ANSWER };
+  } finally {
+    clearTimeout(timer);
   }
   const responseTime = Math.max(0, Math.round(performance.now() - startedAt));
   return { responseTime, ...judge(config, response, policy) };
