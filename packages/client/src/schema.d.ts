@@ -3340,6 +3340,19 @@ export interface components {
             /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
             weekdays: number[];
             timezone: string;
+            /** @description The occurrence in progress, else the next one; null once a one-off window is over */
+            next_occurrence: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                ends_at: string;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -11281,6 +11294,10 @@ export interface operations {
                      *             6
                      *           ],
                      *           "timezone": "Europe/Paris",
+                     *           "next_occurrence": {
+                     *             "starts_at": "2026-11-28T01:00:00.000Z",
+                     *             "ends_at": "2026-11-28T02:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -11371,6 +11388,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11438,6 +11459,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11516,6 +11541,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11643,6 +11672,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },

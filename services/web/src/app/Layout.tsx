@@ -17,6 +17,7 @@ const NAV = [
   { to: '/monitors', label: 'Monitors', end: false },
   { to: '/notifications', label: 'Notifications', end: false },
   { to: '/status-pages', label: 'Status pages', end: false },
+  { to: '/maintenance', label: 'Maintenance', end: false },
   { to: '/agents', label: 'Agents', end: false },
   { to: '/organization/members', label: 'Members', end: false },
   { to: '/organization/audit-log', label: 'Audit log', end: false },

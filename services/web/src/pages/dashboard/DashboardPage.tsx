@@ -8,7 +8,8 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { NotificationList } from '../notifications/NotificationList';
 import { latenessMessage } from './lateness';
-import { useDashboard } from './useDashboard';
+import { DASHBOARD_REFRESH_MS, useDashboard } from './useDashboard';
+import { UpcomingMaintenance } from '../maintenance/UpcomingMaintenance';
 
 const COUNTS = ['online', 'offline', 'warning', 'pending', 'paused'] as const;
 
@@ -49,6 +50,7 @@ function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
         <DownNow monitors={d.down_monitors} />
         <RecentNotifications items={d.recent_notifications} />
       </div>
+      <UpcomingMaintenance refreshMs={DASHBOARD_REFRESH_MS} />
     </>
   );
 }
