@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, data } from '../../app/api';
+import { usePolling } from '../../app/live';
 
 export const MAINTENANCE_KEY = ['maintenance-windows'] as const;
 /** The API's largest page: the dashboard reads the first 100 windows for what is ongoing or next. */
@@ -19,7 +20,7 @@ export function useDashboardMaintenance(refreshMs: number) {
   return useQuery({
     queryKey: [...MAINTENANCE_KEY, 'dashboard'],
     queryFn: async () => (await data(api.get('/api/v1/maintenance-windows', { query: { page: 1, limit: LARGEST_PAGE } }))).data,
-    refetchInterval: refreshMs,
+    refetchInterval: usePolling(refreshMs),
     refetchIntervalInBackground: false,
   });
 }
