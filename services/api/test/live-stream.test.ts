@@ -14,20 +14,31 @@ const SECRET = 'live-test-session-secret-0123456789';
 const h = useApiHarness({ APP_URL, SESSION_SECRET: SECRET });
 const LIFETIME_MS = 1_500;
 
-let server: Server;
+let servers: Server[] = [];
 let base: string;
+/** A second api replica on the same Postgres and Redis. */
+let replica: string;
+
+/** An api keeping its streams open as production does (shorter); the harness's ends them at once. */
+async function startReplica(): Promise<string> {
+  const app = createApp({ config: h.config, dataSource: h.ds, redis: h.redis, scheduler: h.scheduler, logger: createLogger({ level: 'silent', service: 'live-test' }), liveStreamLifetimeMs: LIFETIME_MS });
+  const server = app.listen(0, '127.0.0.1');
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 beforeAll(async () => {
-  // The harness's app ends streams at once; this one keeps them open as production does (shorter).
-  const app = createApp({ config: h.config, dataSource: h.ds, redis: h.redis, scheduler: h.scheduler, logger: createLogger({ level: 'silent', service: 'live-test' }), liveStreamLifetimeMs: LIFETIME_MS });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await startReplica();
+  replica = await startReplica();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  servers = [];
 });
 
 interface Stream {
@@ -40,9 +51,9 @@ interface Stream {
 }
 
 /** Opens the stream as EventSource would, collecting its events. */
-function openStream(headers: Record<string, string>, query = ''): Promise<Stream> {
+function openStream(headers: Record<string, string>, query = '', at = base): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${base}/api/v1/live${query}`, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
+    const req = http.get(`${at}/api/v1/live${query}`, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
       const events: Stream['events'] = [];
       let buffer = '';
       res.setEncoding('utf8');
@@ -99,6 +110,19 @@ describe('GET /live: the organization\'s live updates', () => {
     ]);
     await stream.ended;
     expect(stream.events.map((e) => e.event)).toEqual(['ready', 'checks', 'status', 'bye']);
+  });
+
+  it('reaches the streams of every api replica from one publish', async () => {
+    const caller = await aCaller(h.ds);
+    const streams = await Promise.all([openStream({ Authorization: caller.auth }), openStream({ Authorization: caller.auth }, '', replica)]);
+    await eventually('both ready', () => streams.every((s) => s.events.length > 0));
+    const organizationId = (streams[0]!.events[0]!.data as { organization_id: number }).organization_id;
+    await publishLiveEvents(h.redis, h.config.redis.queuePrefix, new Map([[organizationId, [check(7)]]]));
+    await eventually('the event on both replicas', () => streams.every((s) => s.events.length >= 2));
+    for (const s of streams) {
+      expect(s.events[1]).toEqual({ event: 'checks', data: check(7) });
+      s.close();
+    }
   });
 
   it('lets a session in from the web app only: another Origin or a cross-site page is 403, no caller 401', async () => {
