@@ -1192,6 +1192,26 @@ export interface paths {
         patch: operations["updateMaintenanceWindow"];
         trace?: never;
     };
+    "/api/v1/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the organization's check results, status changes and notifications (Server-Sent Events)
+         * @description An open `text/event-stream` (open it with `EventSource`). First `ready` ({organization_id}), then as they happen: `checks` (the checks of one recorded batch: {monitor_id, checked_at, result up|down, response_time, monitor_status, in_maintenance} each), `status` ({monitor_id, from, to}) and `notification` ({monitor_id, notification_id, notification_type}), all of the organization the request acts in; a comment line every 25 s; `bye` before the stream ends after 15 minutes, and the browser reconnects after `retry`. Nothing is replayed: read the resources again when a stream opens. With the session cookie, the request must come from the web app (its Origin, or Sec-Fetch-Site not cross-site); a token needs neither.
+         */
+        get: operations["streamLiveUpdates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/channels": {
         parameters: {
             query?: never;
@@ -3470,6 +3490,19 @@ export interface components {
             /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
             weekdays: number[];
             timezone: string;
+            /** @description The occurrence in progress, else the next one; null once a one-off window is over */
+            next_occurrence: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                ends_at: string;
+            } | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -11488,6 +11521,10 @@ export interface operations {
                      *             6
                      *           ],
                      *           "timezone": "Europe/Paris",
+                     *           "next_occurrence": {
+                     *             "starts_at": "2026-11-28T01:00:00.000Z",
+                     *             "ends_at": "2026-11-28T02:30:00.000Z"
+                     *           },
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -11578,6 +11615,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11645,6 +11686,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11723,6 +11768,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11850,6 +11899,10 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "next_occurrence": {
+                     *           "starts_at": "2026-11-28T01:00:00.000Z",
+                     *           "ends_at": "2026-11-28T02:30:00.000Z"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -11869,6 +11922,56 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    streamLiveUpdates: {
+        parameters: {
+            query?: {
+                /** @description The organization to stream, for a session: X-Organization-Id, which EventSource cannot send (docs/organizations.md) */
+                organization_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, open until the caller leaves (or 15 minutes) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     event: ready
+                     *     data: {"organization_id":7}
+                     *
+                     *     event: checks
+                     *     data: {"type":"checks","checks":[{"monitor_id":42,"checked_at":"2026-11-22T10:00:00.000Z","result":"down","response_time":null,"monitor_status":"offline","in_maintenance":false}]}
+                     *
+                     *     event: status
+                     *     data: {"type":"status","monitor_id":42,"from":"online","to":"offline"}
+                     *
+                     *     event: notification
+                     *     data: {"type":"notification","monitor_id":42,"notification_id":9,"notification_type":"downtime"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -10,6 +10,7 @@ const embedded: LocalServices = {
   dataDir: '/srv/uptime/.data',
   database: 'embedded PostgreSQL 15 at postgres://postgres@127.0.0.1:40000/uptime, data in /srv/uptime/.data/postgres',
   redis: 'private redis-server (/usr/bin/redis-server) at redis://127.0.0.1:40001, data in /srv/uptime/.data/redis',
+  started: { database: true, redis: true },
   stop: async () => undefined,
 };
 
@@ -37,6 +38,13 @@ describe('the start-up banner', () => {
     });
   });
 
+  it("never says the user's own database or Redis stops with the service", () => {
+    const stop = (started: LocalServices['started']) => startupBanner(testConfig({}), { ...embedded, started }, false).stop;
+    expect(stop({ database: false, redis: false })).toBe('press Ctrl+C (or send SIGTERM); the services drain and stop; your database and Redis keep running');
+    expect(stop({ database: false, redis: true })).toBe('press Ctrl+C (or send SIGTERM); the services drain, then the private Redis stops; your database keeps running');
+    expect(stop({ database: true, redis: false })).toBe('press Ctrl+C (or send SIGTERM); the services drain, then the embedded database stops; your Redis keeps running');
+  });
+
   it('prints plain lines at a terminal, and no JSON', () => {
     const out = new PassThrough();
     let text = '';
@@ -49,7 +57,7 @@ describe('the start-up banner', () => {
       `  database:  ${embedded.database}`,
       `  redis:     ${embedded.redis}`,
       '  email:     emails are only logged: set SENDGRID_API_KEY or SMTP_URL to send them',
-      '  stop:      press Ctrl+C (or send SIGTERM); the services drain, then the database and Redis stop',
+      '  stop:      press Ctrl+C (or send SIGTERM); the services drain, then the embedded database and the private Redis stop',
     ]);
   });
 });

@@ -32,8 +32,16 @@ export function startupBanner(config: Config, local: LocalServices, webAppBuilt 
     database: local.database,
     redis: local.redis,
     email,
-    stop: 'press Ctrl+C (or send SIGTERM); the services drain, then the database and Redis stop',
+    stop: `press Ctrl+C (or send SIGTERM); ${whatStops(local.started)}`,
   };
+}
+
+/** What Ctrl+C stops: the embedded servers this process started, never the user's own. */
+function whatStops(started: LocalServices['started']): string {
+  const ours = [started.database && 'the embedded database', started.redis && 'the private Redis'].filter(Boolean).join(' and ');
+  if (ours === '') return 'the services drain and stop; your database and Redis keep running';
+  const yours = !started.database ? '; your database keeps running' : !started.redis ? '; your Redis keeps running' : '';
+  return `the services drain, then ${ours} stop${ours.includes(' and ') ? '' : 's'}${yours}`;
 }
 
 /** At a terminal, a few plain lines; for log readers, one JSON entry with the same fields. */

@@ -35,7 +35,7 @@ describe('provideLocalServices: what pnpm start runs on', () => {
     const redisUrl = await closedAddress('redis');
     const { logger, lines } = recordingLogger();
     const local = await provideLocalServices(loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, DATA_DIR: dataDir }), logger);
-    expect(local).toMatchObject({ databaseUrl, redisUrl, dataDir: undefined });
+    expect(local).toMatchObject({ databaseUrl, redisUrl, dataDir: undefined, started: { database: false, redis: false } });
     expect(lines).toEqual([`database: PostgreSQL at ${databaseUrl} (DATABASE_URL)`, `redis: Redis at ${redisUrl} (REDIS_URL)`]);
     expect(existsSync(dataDir)).toBe(false);
     await local.stop();
@@ -67,6 +67,8 @@ describe('provideLocalServices: what pnpm start runs on', () => {
     try {
       expect(local.databaseUrl).toBe(answeringDatabase);
       expect(local.dataDir).toBe(dataDir);
+      // The banner tells the user their own database keeps running (banner.ts).
+      expect(local.started).toEqual({ database: false, redis: true });
       expect(lines[0]).toBe(`database: PostgreSQL at ${new URL(answeringDatabase).toString()}`);
       expect(lines[1]).toMatch(
         new RegExp(`^redis: private redis-server \\(.+\\) at redis://127\\.0\\.0\\.1:\\d+, data in ${dataDir}/redis$`),

@@ -29,6 +29,8 @@ import { statusPagesRouter } from './status-pages/status-pages.routes';
 import { loadSecretKeyring } from '@uptime/db';
 import { channelsRouter } from './channels/channels.routes';
 import { maintenanceWindowsRouter } from './maintenance-windows/maintenance-windows.routes';
+import { LiveHub } from './live/live-hub';
+import { liveRouter, organizationFromQuery } from './live/live.routes';
 import { badgesRouter } from './badges/badges.routes';
 import { alertChannelsRouter } from './monitors/alert-channels.routes';
 import { auditLogRouter } from './audit/audit-log.routes';
@@ -38,6 +40,7 @@ import { invitationsRouter, organizationsRouter } from './organizations/organiza
 export function apiV1Router(deps: AppDeps, publicCache: PublicCache): Router {
   const v1 = express.Router();
   const tokenCache = new TokenCache();
+  v1.use('/live', organizationFromQuery);
   useCallerAndLimits(v1, deps, tokenCache);
   useResourceRoutes(v1, deps, publicCache, tokenCache);
   return v1;
@@ -96,6 +99,7 @@ function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, 
   v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/maintenance-windows', maintenanceWindowsRouter(ds));
+  v1.use('/live', liveRouter({ hub: new LiveHub(config.redis.url, config.redis.queuePrefix, deps.logger), config, lifetimeMs: deps.liveStreamLifetimeMs }));
   const keyring = deps.keyring ?? loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => deps.logger.info(line));
   v1.use('/channels', channelsRouter({ ...stats, queue: statusChanges, keyring, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/agents', agentsRouter({ ds, scheduler, allowPrivateTargets: config.allowPrivateTargets }));

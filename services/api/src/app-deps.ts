@@ -27,6 +27,8 @@ export interface AppDeps {
   started?: Promise<void>;
   /** Seals channel secrets (default: loadSecretKeyring() from the config; docs/channels.md). */
   keyring?: SecretKeyring;
+  /** How long a live stream stays open before the browser reconnects (default 15 min; the API tests end them at once). */
+  liveStreamLifetimeMs?: number;
   /** Sees every answer (the tests check each one against the OpenAPI document). */
   responseInspector?: ResponseInspector;
 }

@@ -51,9 +51,29 @@ describe('POST /maintenance-windows', () => {
       repeat: 'weekly',
       weekdays: [6],
       timezone: 'Europe/Paris',
+      // A weekly window always has a next Saturday; which one depends on today.
+      next_occurrence: { starts_at: expect.stringMatching(/Z$/), ends_at: expect.stringMatching(/Z$/) },
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });
+  });
+
+  it('gives the occurrence in progress or the next one, and null once a one-off window is over', async () => {
+    const m = await aMonitor(h.ds, user);
+    const now = Date.now();
+    const at = (ms: number) => new Date(Math.floor(ms / 60_000) * 60_000).toISOString();
+    const ongoing = await api('post', '').send(body([m.id], { repeat: 'none', weekdays: [], starts_at: at(now - HOUR), duration_minutes: 120 }));
+    expect(ongoing.body.data.next_occurrence).toEqual({ starts_at: at(now - HOUR), ends_at: at(now + HOUR) });
+    const later = await api('post', '').send(body([m.id], { repeat: 'none', weekdays: [], starts_at: at(now + 2 * HOUR), duration_minutes: 30 }));
+    expect(later.body.data.next_occurrence).toEqual({ starts_at: at(now + 2 * HOUR), ends_at: at(now + 2 * HOUR + 30 * 60_000) });
+    const over = await api('post', '').send(body([m.id], { repeat: 'none', weekdays: [], starts_at: at(now - 3 * HOUR), duration_minutes: 60 }));
+    expect(over.body.data.next_occurrence).toBeNull();
+    const listed = await api('get', '');
+    expect(listed.body.data.map((w: { next_occurrence: unknown }) => w.next_occurrence)).toEqual([
+      ongoing.body.data.next_occurrence,
+      later.body.data.next_occurrence,
+      null,
+    ]);
   });
 
   it('names every missing and invalid field in one 400', async () => {

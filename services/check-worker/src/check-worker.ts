@@ -29,6 +29,7 @@ import { CHECK_FAILED_MESSAGE, MonitorJobCycle } from './monitor-job-cycle';
 import { createRunCheckProcessor, type RunCheckOutcome } from './run-check.processor';
 import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
+import { LivePublisher } from './live-publisher';
 
 /**
  * How BullMQ finds the check jobs of a worker that died (kill -9, OOM). A monitor's job is the
@@ -76,11 +77,13 @@ export interface RunningCheckWorker {
 function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, commands: Redis) {
   const prefix = config.redis.queuePrefix;
   const publisher = new StatusEventPublisher(dataSource, commands, prefix, logger);
+  const live = new LivePublisher(dataSource, commands, prefix, logger);
   const backlog = new ResultBacklog({
     write: async (outcomes, watch) => {
       const events = await recordCheckBatch(dataSource, outcomes, { statementTimeoutMs: RESULT_WRITE_DEADLINE_MS, watch });
       // Published after commit; if this fails the outbox sweep publishes them later.
       await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
+      await live.publishQuietly(outcomes, events);
     },
     redis: commands,
     key: `${prefix}:result-backlog`,

@@ -98,7 +98,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const worker = createQueueWorker(
     QueueName.statusChanges,
     {
-      [JobName.statusChanged]: createStatusChangedProcessor(delivery),
+      [JobName.statusChanged]: createStatusChangedProcessor({ ...delivery, live: { redis: connection, prefix: config.redis.queuePrefix } }),
       // Its return value is the job's result (the deliveries), which the api waits for.
       [JobName.alertTest]: createAlertTestProcessor(delivery),
       [JobName.invitationEmail]: createInvitationEmailProcessor(delivery),

@@ -6,11 +6,14 @@ import { describeAlert, type AlertRef } from './alert';
 import { loadAlert } from './alert.repository';
 import { deliverAlert, type DeliverAlertDeps } from './deliveries/deliver-alert';
 import { recordAlertNotifications } from './notification.repository';
+import { publishLiveNotifications, type LiveNotificationsTarget } from './live-notifications';
 
 export interface NotifyAlertDeps {
   dataSource: DataSource;
   delivery: DeliverAlertDeps;
   metrics?: Pick<ServiceMetrics, 'notificationsCreated'>;
+  /** Where open pages hear of new notifications; none: they are not told. */
+  live?: LiveNotificationsTarget;
 }
 
 /**
@@ -32,5 +35,6 @@ export async function notifyAlert(deps: NotifyAlertDeps, ref: AlertRef, monitorI
   const recorded = await recordAlertNotifications(deps.dataSource, alert);
   for (const { type } of recorded) deps.metrics?.notificationsCreated.inc({ type });
   if (recorded.length > 0) log.info({ alert: describeAlert(ref, alert.kind), kind: alert.kind, notifications: recorded }, 'notifications recorded');
+  if (deps.live) await publishLiveNotifications(deps.live, deps.dataSource, monitorId, recorded, log);
   await deliverAlert(deps.delivery, alert);
 }

@@ -3,12 +3,15 @@ import { parseJob, StatusChangedJob } from '@uptime/queues';
 import { alertRef, type AlertRef } from './alert';
 import { createDeliveryDeps, type DeliveryOptions } from './deliveries/delivery-deps';
 import { notifyAlert } from './notify-alert';
+import type { LiveNotificationsTarget } from './live-notifications';
 
 export interface StatusChangedProcessorDeps extends DeliveryOptions {
   /** How long a job waits for emails another notifier is sending before it is retried; default 20 s. */
   inFlightWaitMs?: number;
   /** Counts notifications created (`notifications_created_total{type}`) and deliveries. */
   metrics?: DeliveryOptions['metrics'] & Pick<ServiceMetrics, 'notificationsCreated'>;
+  /** Where open pages hear of new notifications (docs/web.md, "Live updates"). */
+  live?: LiveNotificationsTarget;
 }
 
 /** The part of a BullMQ job the processor reads; a `Job` fits. */

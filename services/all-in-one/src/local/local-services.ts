@@ -14,6 +14,8 @@ export interface LocalServices {
   /** Human descriptions, for the start-up banner: "embedded PostgreSQL (…)". */
   database: string;
   redis: string;
+  /** Which of the two this process started (and stops): the others are the user's own. */
+  started: { database: boolean; redis: boolean };
   /** Stops what this process started, Redis and Postgres, after the services have stopped. */
   stop(): Promise<void>;
 }
@@ -66,7 +68,7 @@ export async function provideLocalServices(config: Config, logger: Logger): Prom
       redis = `private redis-server (${redisBinary}) at ${server.url}, data in ${dataDir}/redis`;
     }
     logger.info(`redis: ${redis}`);
-    return { databaseUrl, redisUrl, dataDir, database, redis, stop };
+    return { databaseUrl, redisUrl, dataDir, database, redis, started: { database: !useDatabase, redis: !useRedis }, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -6,6 +6,11 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** `Sec-Fetch-Site` values of requests a page of another site did not start. */
 const OWN_SITE = new Set(['same-origin', 'same-site', 'none']);
 
+/** The origins of pages that may act with a session: APP_URL's and CORS_ORIGINS. */
+export function ownOrigins(config: Config): Set<string> {
+  return new Set([new URL(config.http.appUrl).origin, ...config.corsOrigins.map((o) => o.replace(/\/+$/, ''))]);
+}
+
 /**
  * Cross-site request forgery defence (docs/security.md). A state-changing request authenticated
  * by the session cookie must come from the web application: its `Origin` is APP_URL's origin or
@@ -15,7 +20,7 @@ const OWN_SITE = new Set(['same-origin', 'same-site', 'none']);
  * unaffected. Mount after the caller is identified.
  */
 export function csrfGuard(config: Config): RequestHandler {
-  const allowed = new Set([new URL(config.http.appUrl).origin, ...config.corsOrigins.map((o) => o.replace(/\/+$/, ''))]);
+  const allowed = ownOrigins(config);
   return (req, _res, next) => {
     if (req.caller?.via !== 'session' || !STATE_CHANGING.has(req.method)) return next();
     const origin = req.get('origin');

@@ -48,10 +48,13 @@ export function requestLogging(logger: Logger): RequestHandler {
   };
 }
 
-/** Milliseconds from the request's start to the first time this is asked (its answer's end). */
+/**
+ * Milliseconds from the request's start to the first time this is asked (its answer's end); 0
+ * for a live stream (text/event-stream), which is long by design, not slow.
+ */
 function elapsedOf(res: Response): number {
   const timing = timings.get(res);
-  if (!timing) return 0;
+  if (!timing || String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) return 0;
   timing.elapsed ??= performance.now() - timing.start;
   return timing.elapsed;
 }

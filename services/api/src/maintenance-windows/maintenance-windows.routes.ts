@@ -28,7 +28,7 @@ export function maintenanceWindowsRouter(ds: DataSource): Router {
   router.get('/', async (req, res) => {
     const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 25, maxLimit: 100 });
     const { items, total } = await listMaintenanceWindows(ds, callerOf(req).organizationId, page);
-    sendList(res, items.map(toMaintenanceWindowResponse), { page: page.page, limit: page.limit, total });
+    sendList(res, items.map((w) => toMaintenanceWindowResponse(w)), { page: page.page, limit: page.limit, total });
   });
 
   router.get('/:id', async (req, res) => {

@@ -16,6 +16,7 @@ import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
 import { STATUS_PAGE_INCIDENT_OPERATIONS } from './paths/status-page-incidents';
 import { statusPageIncidentSchemas } from './status-page-incident-schemas';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
+import { LIVE_OPERATIONS } from './paths/live';
 import { CHANNEL_OPERATIONS } from './paths/channels';
 import { channelSchemas } from './channel-schemas';
 import { ORGANIZATION_OPERATIONS } from './paths/organizations';
@@ -46,6 +47,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...STATUS_PAGE_OPERATIONS,
   ...STATUS_PAGE_INCIDENT_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
+  ...LIVE_OPERATIONS,
   ...CHANNEL_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
   ...ORGANIZATION_OPERATIONS,
@@ -61,6 +63,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'Preferences', description: 'Per-user settings' },
   { name: 'Status pages', description: 'Public status pages and badges, and their public reads (docs/status-pages.md)' },
   { name: 'Maintenance windows', description: 'Planned maintenance: checks go on, alerts and statistics leave them out (docs/alert-rules.md)' },
+  { name: 'Live updates', description: 'Check results, status changes and notifications as they happen, as Server-Sent Events (docs/web.md)' },
   { name: 'Channels', description: 'Notification channels set up once and attached to monitors (docs/channels.md)' },
   { name: 'Organizations', description: 'Organizations, their members, invitations and audit log: who shares the monitors, with which role, and who changed what (docs/organizations.md, docs/audit-log.md)' },
   { name: 'Operations', description: 'Health, readiness, metrics and this document: no caller needed' },

@@ -3,7 +3,7 @@ import { DURATION_MAX, DURATION_MIN, MAX_WINDOW_MONITORS, NAME_MAX, REQUIRED_ON_
 import type { MaintenanceWindowResponse } from '../maintenance-windows/maintenance-window.presenter';
 import { UPCOMING_WINDOWS, type UpcomingWindow } from '../maintenance-windows/maintenance-windows.service';
 import { annotate, schemaOfDto } from './dto-schema';
-import { arrayOf, enumOf, INT32_MAX, int, objectOf, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
 export const EXAMPLE_MAINTENANCE_WINDOW: MaintenanceWindowResponse = {
   id: 3,
@@ -14,6 +14,7 @@ export const EXAMPLE_MAINTENANCE_WINDOW: MaintenanceWindowResponse = {
   repeat: 'weekly',
   weekdays: [6],
   timezone: 'Europe/Paris',
+  next_occurrence: { starts_at: '2026-11-28T01:00:00.000Z', ends_at: '2026-11-28T02:30:00.000Z' },
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -50,6 +51,12 @@ export function maintenanceWindowSchemas(monitor: JsonSchema): Record<string, Js
         repeat: enumOf(MAINTENANCE_REPEATS),
         weekdays: weekdays(),
         timezone: str({ maxLength: TIMEZONE_MAX }),
+        next_occurrence: nullable(
+          objectOf<{ starts_at: string; ends_at: string }>(
+            { starts_at: timestamp(), ends_at: timestamp() },
+            { description: 'The occurrence in progress, else the next one; null once a one-off window is over' },
+          ),
+        ),
         created_at: timestamp(),
         updated_at: timestamp(),
       },

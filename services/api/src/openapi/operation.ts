@@ -16,7 +16,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Access = 'caller' | 'session' | 'public' | 'outside' | 'anonymous';
 
-export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Channels' | 'Operations' | 'Organizations';
+export type Tag = 'Monitors' | 'Agents' | 'Notifications' | 'Auth' | 'Dashboard' | 'Preferences' | 'Status pages' | 'Maintenance windows' | 'Channels' | 'Live updates' | 'Operations' | 'Organizations';
 
 export interface ParameterSpec {
   name: string;

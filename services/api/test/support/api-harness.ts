@@ -41,7 +41,9 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   const logger = createLogger({ level: config.logLevel, service: 'api-test' });
   // Every answer is checked against the OpenAPI document; a mismatch fails the test (jest setup).
   const metrics = createServiceMetrics();
-  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, metrics, responseInspector: checkInspectedResponse });
+  // A live stream ends right after its `ready` event, so a request of the generated tests gets a
+  // whole answer (services/api/test/live-stream.test.ts keeps its streams open).
+  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, metrics, responseInspector: checkInspectedResponse, liveStreamLifetimeMs: 0 });
   return {
     app,
     metrics,

@@ -19,6 +19,7 @@ import { keys, signInPath } from './session';
 
 // Loaded on first visit: the first load stays small (docs/web.md, "Build, develop, serve").
 const StatusPagesPage = lazy(() => import('../pages/status-pages/StatusPagesPage').then((m) => ({ default: m.StatusPagesPage })));
+const MaintenancePage = lazy(() => import('../pages/maintenance/MaintenancePage').then((m) => ({ default: m.MaintenancePage })));
 const loadingPage = (
   <p className="muted" role="status">
     Loading…
@@ -58,6 +59,14 @@ export function App() {
           element={
             <Suspense fallback={loadingPage}>
               <StatusPagesPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="maintenance"
+          element={
+            <Suspense fallback={loadingPage}>
+              <MaintenancePage />
             </Suspense>
           }
         />

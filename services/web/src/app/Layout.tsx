@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from
 import { Navigate, NavLink, Outlet, useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { errorMessage, isUnauthorized } from './errors';
 import { useApiReachable } from './connection';
+import { useLiveState, useLiveUpdates } from './live';
 import { useNotices, type Notices } from './notices';
 import { signInPath, signOut, takeNext, usePreferences, useUser } from './session';
 import { applyTheme } from './theme';
@@ -17,6 +18,7 @@ const NAV = [
   { to: '/monitors', label: 'Monitors', end: false },
   { to: '/notifications', label: 'Notifications', end: false },
   { to: '/status-pages', label: 'Status pages', end: false },
+  { to: '/maintenance', label: 'Maintenance', end: false },
   { to: '/agents', label: 'Agents', end: false },
   { to: '/organization/members', label: 'Members', end: false },
   { to: '/organization/audit-log', label: 'Audit log', end: false },
@@ -32,6 +34,8 @@ export function Layout() {
   const queryClient = useQueryClient();
   const notices = useNotices();
   const reachable = useApiReachable();
+  useLiveUpdates(queryClient, user.data?.organization.id);
+  const live = useLiveState();
 
   useEffect(() => {
     if (preferences.data) applyTheme(preferences.data.theme);
@@ -76,6 +80,7 @@ export function Layout() {
       </a>
       <TopBar user={user.data} onSignOut={() => void signOutAndLeave(queryClient, navigate, notices)} />
       {!reachable && <UnreachableBanner onRetry={retryNow} />}
+      {reachable && live === 'down' && <LiveDownNotice />}
       <main id="main" tabIndex={-1}>
         {/* The page loads alongside the user, not after it: a missing session answers 401 to both. */}
         {user.isError && <SessionError error={user.error} />}
@@ -197,6 +202,15 @@ function UnreachableBanner({ onRetry }: { onRetry: () => void }) {
       <button type="button" className="button small" onClick={onRetry}>
         Retry now
       </button>
+    </div>
+  );
+}
+
+/** The live stream dropped: the pages poll meanwhile (src/app/live.ts). */
+function LiveDownNotice() {
+  return (
+    <div className="banner live-down" role="status">
+      Live updates are interrupted: this page refreshes every few seconds until they are back.
     </div>
   );
 }

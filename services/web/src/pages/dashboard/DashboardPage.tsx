@@ -2,13 +2,15 @@ import type { Schema } from '@uptime/client';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { millis, percent, useFormat } from '../../app/format';
+import { useLiveState } from '../../app/live';
 import { QueryState } from '../../components/QueryState';
 import { StatFigures } from '../../components/StatFigures';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
 import { NotificationList } from '../notifications/NotificationList';
 import { latenessMessage } from './lateness';
-import { useDashboard } from './useDashboard';
+import { DASHBOARD_REFRESH_MS, useDashboard } from './useDashboard';
+import { UpcomingMaintenance } from '../maintenance/UpcomingMaintenance';
 
 const COUNTS = ['online', 'offline', 'warning', 'pending', 'paused'] as const;
 
@@ -17,15 +19,14 @@ export function DashboardPage() {
   const dashboard = useDashboard();
   const fmt = useFormat();
   const navigate = useNavigate();
+  const refresh = useLiveState() === 'live' ? 'live' : 'refreshes every 10 s';
   return (
     <>
       <div className="page-head">
         <div>
           <h1>Dashboard</h1>
           <p className="muted small" aria-live="off">
-            {dashboard.dataUpdatedAt
-              ? `Updated ${fmt.time(new Date(dashboard.dataUpdatedAt).toISOString())} · refreshes every 10 s`
-              : 'Refreshes every 10 s'}
+            {dashboard.dataUpdatedAt ? `Updated ${fmt.time(new Date(dashboard.dataUpdatedAt).toISOString())} · ${refresh}` : refresh}
           </p>
         </div>
         <button type="button" className="button primary" onClick={() => navigate('/monitors/new')}>
@@ -49,6 +50,7 @@ function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
         <DownNow monitors={d.down_monitors} />
         <RecentNotifications items={d.recent_notifications} />
       </div>
+      <UpcomingMaintenance refreshMs={DASHBOARD_REFRESH_MS} />
     </>
   );
 }

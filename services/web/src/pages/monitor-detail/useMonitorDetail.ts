@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { api, data } from '../../app/api';
+import { useLiveState, usePolling } from '../../app/live';
 import { errorMessage } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 
@@ -19,11 +20,13 @@ export const granularityFits = (p: Period, g: Granularity): boolean =>
 const REFRESH_MS = 15_000;
 
 export function useMonitor(id: number) {
+  const live = useLiveState() === 'live';
   return useQuery({
     queryKey: ['monitor', id],
     queryFn: async () => (await data(api.get('/api/v1/monitors/{id}', { path: { id } }))).data,
-    // A new or resumed monitor gets its first check within seconds: show it without waiting long.
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? 2_000 : REFRESH_MS),
+    // Live, its events refetch it (src/app/live.ts). Else: a new or resumed monitor gets its
+    // first check within seconds, shown without waiting long.
+    refetchInterval: (query) => (live ? false : query.state.data?.status === 'pending' ? 2_000 : REFRESH_MS),
   });
 }
 
@@ -31,7 +34,7 @@ export function useMonitorStats(id: number, period: Period, granularity: Granula
   return useQuery({
     queryKey: ['monitor', id, 'stats', period, granularity],
     queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/stats', { path: { id }, query: { period, granularity } }))).data,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: usePolling(REFRESH_MS),
   });
 }
 
@@ -39,7 +42,7 @@ export function useRecentResults(id: number) {
   return useQuery({
     queryKey: ['monitor', id, 'results'],
     queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/results', { path: { id }, query: { page: 1, limit: 15 } }))).data,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: usePolling(REFRESH_MS),
   });
 }
 
@@ -48,7 +51,7 @@ export function useIncidents(id: number) {
   return useQuery({
     queryKey: ['notifications', 'monitor', id],
     queryFn: async () => (await data(api.get('/api/v1/notifications', { query: { monitor_id: id, type: 'downtime', limit: 10 } }))).data,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: usePolling(REFRESH_MS),
   });
 }
 

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { api, data } from '../../app/api';
+import { usePolling } from '../../app/live';
 
 export type MonitorStatus = Schema<'Monitor'>['status'];
 export const MONITOR_STATUSES: MonitorStatus[] = ['online', 'offline', 'warning', 'pending', 'paused'];
@@ -19,6 +20,6 @@ export function useMonitorList(q: MonitorListQuery) {
     queryKey: ['monitors', q],
     queryFn: () => data(api.get('/api/v1/monitors', { query: q })),
     placeholderData: keepPreviousData,
-    refetchInterval: 30_000,
+    refetchInterval: usePolling(30_000),
   });
 }

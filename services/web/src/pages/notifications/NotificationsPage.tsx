@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useSearchParams } from 'react-router-dom';
 import { api, data } from '../../app/api';
+import { usePolling } from '../../app/live';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -38,7 +39,7 @@ function useNotificationPage(
       return data(api.get('/api/v1/notifications', { query: { ...query, ...filters } }));
     },
     placeholderData: keepPreviousData,
-    refetchInterval: 15_000,
+    refetchInterval: usePolling(15_000),
   });
 }
 

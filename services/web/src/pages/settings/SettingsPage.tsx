@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { keys, usePreferences, useUser } from '../../app/session';
 import { applyTheme, type Theme } from '../../app/theme';
-import { FieldError } from '../../components/FieldError';
 import { CheckField, TextField } from '../../components/FormFields';
 import { QueryState } from '../../components/QueryState';
+import { TimeZoneField } from '../../components/TimeZoneField';
 import { usePageTitle } from '../../components/usePageTitle';
 import { TokensCard } from './TokensCard';
 
@@ -77,12 +77,15 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
     });
   };
   const errors = save.error ? fieldErrors(save.error) : {};
+  const fmt = useFormat();
   return (
     <section className="card" aria-labelledby="prefs-title">
       <h2 id="prefs-title">Preferences</h2>
       <ThemePicker theme={values.theme} onPick={pickTheme} />
       <form onSubmit={onSubmit} noValidate className="grid-2">
         <TimeZoneField
+          id="pref-timezone"
+          hint={`Every time in the app is shown in it. Now: ${fmt.dateTime(new Date().toISOString())}`}
           initial={initial.timezone}
           value={values.timezone}
           onChange={(timezone) => setValues({ ...values, timezone })}
@@ -167,42 +170,4 @@ function usePreferencesSave(onTheme: (theme: Theme) => void) {
     );
   };
   return { save, pickTheme };
-}
-
-/** The time zone every time is shown in; the saved one is offered even where the browser does not list it. */
-function TimeZoneField({
-  initial,
-  value,
-  onChange,
-  errors,
-}: {
-  initial: string;
-  value: string;
-  onChange: (timezone: string) => void;
-  errors: string[] | undefined;
-}) {
-  const fmt = useFormat();
-  const zones = useMemo(() => {
-    const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-    return all.includes(initial) ? all : [initial, ...all];
-  }, [initial]);
-  return (
-    <div className="field">
-      <label htmlFor="pref-timezone">Time zone</label>
-      <select
-        id="pref-timezone"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-describedby="pref-timezone-hint pref-timezone-error"
-      >
-        {zones.map((z) => (
-          <option key={z}>{z}</option>
-        ))}
-      </select>
-      <p className="hint" id="pref-timezone-hint">
-        Every time in the app is shown in it. Now: {fmt.dateTime(new Date().toISOString())}
-      </p>
-      <FieldError id="pref-timezone-error" messages={errors} />
-    </div>
-  );
 }

@@ -1,0 +1,194 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Schema } from '@uptime/client';
+import { useRef, useState } from 'react';
+import { api, data } from '../../app/api';
+import { errorMessage } from '../../app/errors';
+import { useFormat } from '../../app/format';
+import { useNotices } from '../../app/notices';
+import { FieldError } from '../../components/FieldError';
+import { TextField } from '../../components/FormFields';
+import { QueryState } from '../../components/QueryState';
+import { TimeZoneField } from '../../components/TimeZoneField';
+import {
+  emptyMaintenanceForm,
+  formToMaintenanceBody,
+  maintenanceFieldErrors,
+  maintenanceFormErrors,
+  maintenanceToForm,
+  REPEATS,
+  WEEKDAYS,
+  type MaintenanceFormValues,
+  type Repeat,
+} from './maintenance-form-values';
+import { MAINTENANCE_KEY } from './useMaintenanceWindows';
+
+/** A window covers at most 100 monitors (docs/alert-rules.md): the first 100 of yours are offered. */
+const PICKER_LIMIT = 100;
+
+/** Create a maintenance window (window null) or edit one; errors appear next to each field. */
+export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'MaintenanceWindow'> | null; onDone: () => void }) {
+  const fmt = useFormat();
+  const [values, setValues] = useState<MaintenanceFormValues>(() => (w ? maintenanceToForm(w) : emptyMaintenanceForm(fmt.timeZone)));
+  const [formErrors, setFormErrors] = useState<Record<string, string[]>>({});
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const focusSummary = () => requestAnimationFrame(() => summaryRef.current?.focus());
+  const save = useSaveWindow(w, onDone, focusSummary);
+  const errors = Object.keys(formErrors).length > 0 ? formErrors : save.error ? maintenanceFieldErrors(save.error) : {};
+  const set = (change: Partial<MaintenanceFormValues>) => setValues((v) => ({ ...v, ...change }));
+  const heading = w ? `Edit ${w.name}` : 'New maintenance window';
+  const submit = () => {
+    const found = maintenanceFormErrors(values);
+    setFormErrors(found);
+    if (Object.keys(found).length > 0) return focusSummary();
+    save.mutate(formToMaintenanceBody(values));
+  };
+  const refused = Object.keys(formErrors).length > 0 || save.error;
+  return (
+    <form
+      className="card"
+      aria-label={heading}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <h2>{heading}</h2>
+      {refused && (
+        <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
+          {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
+        </div>
+      )}
+      <TextField id="mw-name" label="Name" value={values.name} onChange={(name) => set({ name })} errors={errors.name} />
+      <MonitorChecklist chosen={values.monitorIds} onChange={(monitorIds) => set({ monitorIds })} errors={errors.monitor_ids} />
+      <div className="grid-2">
+        <div className="field">
+          <label htmlFor="mw-starts">Starts</label>
+          <input
+            id="mw-starts"
+            type="datetime-local"
+            value={values.startsAt}
+            onChange={(e) => set({ startsAt: e.target.value })}
+            aria-invalid={errors.starts_at ? true : undefined}
+            aria-describedby="mw-starts-hint mw-starts-error"
+          />
+          <p className="hint muted small" id="mw-starts-hint">
+            In the window&apos;s time zone, below. A recurring window starts at this time of day.
+          </p>
+          <FieldError id="mw-starts-error" messages={errors.starts_at} />
+        </div>
+        <TextField
+          id="mw-duration"
+          label="Duration (minutes)"
+          inputMode="numeric"
+          value={values.durationMinutes}
+          onChange={(durationMinutes) => set({ durationMinutes })}
+          errors={errors.duration_minutes}
+        />
+        <TimeZoneField
+          id="mw-timezone"
+          initial={w?.timezone ?? fmt.timeZone}
+          value={values.timezone}
+          onChange={(timezone) => set({ timezone })}
+          errors={errors.timezone}
+          hint="The start is read in this zone; recurring windows keep their local time across daylight-saving changes."
+        />
+        <div className="field">
+          <label htmlFor="mw-repeat">Repeat</label>
+          <select id="mw-repeat" value={values.repeat} onChange={(e) => set({ repeat: e.target.value as Repeat })} aria-describedby="mw-repeat-error">
+            {REPEATS.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+          <FieldError id="mw-repeat-error" messages={errors.repeat} />
+        </div>
+      </div>
+      {values.repeat === 'weekly' && <WeekdayChecklist chosen={values.weekdays} onChange={(weekdays) => set({ weekdays })} errors={errors.weekdays} />}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={save.isPending}>
+          {w ? 'Save' : 'Create maintenance window'}
+        </button>
+        <button type="button" className="button ghost" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Creates (window null) or replaces the window's fields; a refusal calls `onRefused`. */
+function useSaveWindow(w: Schema<'MaintenanceWindow'> | null, onDone: () => void, onRefused: () => void) {
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  return useMutation({
+    mutationFn: async (body: Schema<'MaintenanceWindowCreate'>) => {
+      const answer = w
+        ? await data(api.put('/api/v1/maintenance-windows/{id}', { path: { id: w.id }, body }))
+        : await data(api.post('/api/v1/maintenance-windows', { body }));
+      return answer.data;
+    },
+    onSuccess: (saved) => {
+      notices.success(w ? `Maintenance window "${saved.name}" saved` : `Maintenance window "${saved.name}" created`);
+      void queryClient.invalidateQueries({ queryKey: MAINTENANCE_KEY });
+      onDone();
+    },
+    onError: () => onRefused(),
+  });
+}
+
+const toggle = (ids: number[], id: number, on: boolean) => (on ? [...ids.filter((x) => x !== id), id] : ids.filter((x) => x !== id));
+
+/** The monitors the window covers, each a checkbox. */
+function MonitorChecklist({ chosen, onChange, errors }: { chosen: number[]; onChange: (ids: number[]) => void; errors: string[] | undefined }) {
+  const monitors = useQuery({
+    queryKey: ['monitors', 'picker'],
+    queryFn: async () => (await data(api.get('/api/v1/monitors', { query: { page: 1, limit: PICKER_LIMIT } }))).data,
+  });
+  return (
+    <fieldset className="field" aria-describedby={errors ? 'mw-monitor_ids-error' : undefined}>
+      <legend>Monitors</legend>
+      <QueryState query={monitors} what="your monitors">
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">You have no monitors yet.</p>
+          ) : (
+            <ul className="plain-list checks">
+              {list.map((m) => (
+                <li key={m.id}>
+                  <label className="check">
+                    <input type="checkbox" checked={chosen.includes(m.id)} onChange={(e) => onChange(toggle(chosen, m.id, e.target.checked))} /> {m.name}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <FieldError id="mw-monitor_ids-error" messages={errors} />
+    </fieldset>
+  );
+}
+
+/** The days of a weekly window; none chosen: the weekday of its start. */
+function WeekdayChecklist({ chosen, onChange, errors }: { chosen: number[]; onChange: (days: number[]) => void; errors: string[] | undefined }) {
+  return (
+    <fieldset className="field" aria-describedby="mw-weekdays-hint mw-weekdays-error">
+      <legend>Days</legend>
+      <ul className="plain-list checks">
+        {WEEKDAYS.map((day, i) => (
+          <li key={day}>
+            <label className="check">
+              <input type="checkbox" checked={chosen.includes(i + 1)} onChange={(e) => onChange(toggle(chosen, i + 1, e.target.checked))} /> {day}
+            </label>
+          </li>
+        ))}
+      </ul>
+      <p className="hint muted small" id="mw-weekdays-hint">
+        None chosen: the day of its start.
+      </p>
+      <FieldError id="mw-weekdays-error" messages={errors} />
+    </fieldset>
+  );
+}
