@@ -3570,7 +3570,7 @@ export interface components {
             id: number;
             name: string;
             /** @enum {string} */
-            type: "email" | "slack" | "webhook";
+            type: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /** @description The type's config; a secret field shows only whether it is set (`<field>_set`), except a webhook's signing key in the one answer that generated it */
             config: {
                 recipients: string[] | null;
@@ -3581,6 +3581,34 @@ export interface components {
                 secret_set: boolean;
                 /** @description The generated signing key, in the answer that made it only */
                 secret?: string;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                bot_token_set: boolean;
+                chat_id: string | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                routing_key_set: boolean;
+                severity: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url: string | null;
+                topic: string | null;
+                token_set: boolean;
+                priority: number | null;
+            } | {
+                app_token_set: boolean;
+                user_key_set: boolean;
+                device: string | null;
+                priority: number | null;
+                retry: number | null;
+                expire: number | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                webhook_url_set: boolean;
+                channel: string | null;
+                username: string | null;
             };
             is_default: boolean;
             /**
@@ -3600,7 +3628,7 @@ export interface components {
             id: number;
             name: string;
             /** @enum {string} */
-            type: "email" | "slack" | "webhook";
+            type: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /** @description The type's config; a secret field shows only whether it is set (`<field>_set`), except a webhook's signing key in the one answer that generated it */
             config: {
                 recipients: string[] | null;
@@ -3611,6 +3639,34 @@ export interface components {
                 secret_set: boolean;
                 /** @description The generated signing key, in the answer that made it only */
                 secret?: string;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                bot_token_set: boolean;
+                chat_id: string | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                routing_key_set: boolean;
+                severity: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url: string | null;
+                topic: string | null;
+                token_set: boolean;
+                priority: number | null;
+            } | {
+                app_token_set: boolean;
+                user_key_set: boolean;
+                device: string | null;
+                priority: number | null;
+                retry: number | null;
+                expire: number | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                webhook_url_set: boolean;
+                channel: string | null;
+                username: string | null;
             };
             is_default: boolean;
             /**
@@ -3633,25 +3689,74 @@ export interface components {
         ChannelCreate: {
             name: string;
             /** @enum {string} */
-            type: "email" | "slack" | "webhook";
+            type: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /** @description The type's config (docs/channels.md); on update, the fields given replace the stored ones, secrets left out are kept, null clears an optional field */
             config: {
-                /** @description Up to 20 addresses the alert is emailed to */
+                /** @description Up to 20 addresses the alert is emailed to. Where to find it: Addresses separated by commas; each gets every alert of the monitors using this channel. */
                 recipients: string[];
             } | {
                 /**
                  * Format: uri
-                 * @description An incoming webhook URL (Slack app → Incoming Webhooks → Add New Webhook); it carries its own secret. Write-only: answers show webhook_url_set
+                 * @description The Slack incoming webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: Slack → your app → Incoming Webhooks → Add New Webhook to Workspace → pick the channel → copy the URL. Write-only: answers show webhook_url_set.
                  */
                 webhook_url: string;
             } | {
                 /**
                  * Format: uri
-                 * @description Where the signed JSON alert is POSTed (docs/webhooks.md)
+                 * @description Where the signed JSON alert is POSTed (docs/webhooks.md). Where to find it: Your endpoint; it receives a JSON POST signed in X-Uptime-Signature.
                  */
                 url: string;
-                /** @description The HMAC-SHA256 signing key (16 to 128 characters); generated when not given and shown once, in the answer that made it. Write-only: answers show secret_set */
-                secret?: string;
+                secret?: string | null;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Discord channel webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: Channel settings → Integrations → Webhooks → New Webhook → Copy Webhook URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+            } | {
+                /** @description The bot's Bot API token from @BotFather. Where to find it: Talk to @BotFather, send /newbot, and copy the token it answers (123456789:AA...). Write-only: answers show bot_token_set. */
+                bot_token: string;
+                /** @description The chat the bot posts to: a numeric id (negative for groups) or @username of a public channel. Where to find it: Add the bot to the chat, send it a message, then read "chat":{"id":...} from https://api.telegram.org/bot<token>/getUpdates. */
+                chat_id: string;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Microsoft Teams Workflows URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: In Teams: the channel → Workflows → "Post to a channel when a webhook request is received" → copy the URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+            } | {
+                /** @description The Integration Key of an Events API v2 integration of a PagerDuty service. Where to find it: PagerDuty → Services → your service → Integrations → Add → Events API V2 → Integration Key. Write-only: answers show routing_key_set. */
+                routing_key: string;
+                severity?: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url?: string | null;
+                /** @description The topic to publish to; on a public server anyone who knows it can read it, so make it hard to guess. Where to find it: The name you subscribed to in the ntfy app. */
+                topic: string;
+                token?: string | null;
+                priority?: number | null;
+            } | {
+                /** @description The API token of a Pushover application. Where to find it: pushover.net → Your Applications → Create an Application/API Token. Write-only: answers show app_token_set. */
+                app_token: string;
+                /** @description The user key (or a delivery group key) to notify. Where to find it: Shown at the top of your pushover.net dashboard. Write-only: answers show user_key_set. */
+                user_key: string;
+                device?: string | null;
+                priority?: number | null;
+                retry?: number | null;
+                expire?: number | null;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Google Chat space webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: In the space: Apps & integrations → Webhooks → Add webhook → copy the URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Mattermost incoming webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: Main menu → Integrations → Incoming Webhooks → Add Incoming Webhook → copy the URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+                channel?: string | null;
+                username?: string | null;
             };
             /** @description Attached to every monitor made from now on */
             is_default?: boolean;
@@ -3661,21 +3766,40 @@ export interface components {
             name?: string;
             /** @description The type's config (docs/channels.md); on update, the fields given replace the stored ones, secrets left out are kept, null clears an optional field */
             config?: {
-                /** @description Up to 20 addresses the alert is emailed to */
-                recipients?: string[];
+                recipients?: string[] | null;
             } | {
-                /**
-                 * Format: uri
-                 * @description An incoming webhook URL (Slack app → Incoming Webhooks → Add New Webhook); it carries its own secret. Write-only: answers show webhook_url_set
-                 */
-                webhook_url?: string;
+                webhook_url?: string | null;
             } | {
-                /**
-                 * Format: uri
-                 * @description Where the signed JSON alert is POSTed (docs/webhooks.md)
-                 */
-                url?: string;
+                url?: string | null;
                 secret?: string | null;
+            } | {
+                webhook_url?: string | null;
+            } | {
+                bot_token?: string | null;
+                chat_id?: string | null;
+            } | {
+                webhook_url?: string | null;
+            } | {
+                routing_key?: string | null;
+                severity?: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url?: string | null;
+                topic?: string | null;
+                token?: string | null;
+                priority?: number | null;
+            } | {
+                app_token?: string | null;
+                user_key?: string | null;
+                device?: string | null;
+                priority?: number | null;
+                retry?: number | null;
+                expire?: number | null;
+            } | {
+                webhook_url?: string | null;
+            } | {
+                webhook_url?: string | null;
+                channel?: string | null;
+                username?: string | null;
             };
             /** @description Attached to every monitor made from now on */
             is_default?: boolean;

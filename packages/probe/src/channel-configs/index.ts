@@ -1,9 +1,16 @@
 export {
   CHANNEL_FIELDS,
+  CHANNEL_LABELS,
+  CHANNEL_TYPES,
   SERVICE_CHANNEL_TYPES,
+  WEBHOOK_SECRET_MIN_LENGTH,
+  channelFieldsOf,
+  isChannelType,
   secretFieldsOf,
   type ChannelConfigOf,
+  type ChannelFieldKind,
   type ChannelFieldSpec,
+  type ChannelType,
   type ServiceChannelConfig,
   type ServiceChannelType,
 } from './channel-fields';
