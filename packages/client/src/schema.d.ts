@@ -2085,7 +2085,7 @@ export interface components {
         /** @description One message of a notification on one channel to one recipient (docs/reliability.md) */
         NotificationDelivery: {
             /** @enum {string} */
-            channel: "email" | "slack" | "webhook";
+            channel: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /**
              * @description notice: the notification itself; reminder: the downtime email again while unacknowledged (only the latest round is listed); escalation: the downtime email to the escalation recipients (docs/alert-rules.md)
              * @enum {string}
@@ -2100,7 +2100,7 @@ export interface components {
              * @description opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification’s "no longer slow")
              * @enum {string}
              */
-            phase: "opened" | "resolved";
+            phase: "opened" | "resolved" | "acknowledged";
             /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
             recipient: string;
             /**
@@ -2129,7 +2129,7 @@ export interface components {
         AlertTestResult: {
             deliveries: {
                 /** @enum {string} */
-                channel: "email" | "slack" | "webhook";
+                channel: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
                 /** @description As in NotificationDelivery */
                 recipient: string;
                 /**

@@ -5,7 +5,7 @@ import { SecretKeyring, SecretOpenError, type User } from '@uptime/db';
 import { resealChannelSecrets } from '../src/channels/channel-secrets';
 import { createLogger } from '@uptime/logger';
 import { startNotifier, type Notifier } from '@uptime/notifier';
-import { aCaller, aMonitor, startFakeSlack, type FakeSlack } from '@uptime/testing';
+import { aCaller, aMonitor, startFakeDiscord, startFakeSlack, type FakeSlack } from '@uptime/testing';
 import { expectError, expectMeta, useApiHarness } from './support/api-harness';
 
 /** Channels as organization resources (docs/channels.md). */
@@ -316,6 +316,21 @@ describe('POST /channels/{id}/test', () => {
     ]);
     expect(slack.messages.map((m) => m.text)).toEqual(['Test alert through the channel Ops Slack']);
     expect(res.text).not.toContain(slack.webhookUrl);
+  });
+
+  it('sends a test through a service channel, as the service expects it', async () => {
+    const discord = await startFakeDiscord();
+    try {
+      const channel = await create({ name: 'Ops Discord', type: 'discord', config: { webhook_url: discord.url } });
+      const res = await api('post', `/${channel.id}/test`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.deliveries).toEqual([expect.objectContaining({ channel: 'discord', recipient: `channel:${channel.id}`, status: 'sent', attempts: 1, error: null })]);
+      expect(discord.refused).toEqual([]);
+      expect(JSON.stringify(discord.received)).toContain('[TEST] Ops Discord');
+      expect(res.text).not.toContain(discord.url);
+    } finally {
+      await discord.close();
+    }
   });
 
   it('answers a failed send with its error', async () => {

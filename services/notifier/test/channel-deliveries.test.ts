@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { SecretKeyring, type DataSource } from '@uptime/db';
 import { startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { attachedChannel, channelKeyring as keyring } from './support/attached-channels';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
 
@@ -8,19 +7,6 @@ import { useTestbed } from './support/testbed';
 jest.setTimeout(60_000);
 
 const SIGNING_KEY = 'whsec-channel-0123456789abcdef';
-const keyring = new SecretKeyring(randomBytes(32));
-
-/** A channel of the monitor's organization, attached to it, its secrets sealed as the API seals them. */
-async function attachedChannel(ds: DataSource, monitorId: number, type: string, plain: Record<string, unknown>, secrets: Record<string, string>): Promise<number> {
-  const fields = Object.keys(secrets).sort();
-  const [row]: { id: number }[] = await ds.query(
-    `INSERT INTO channels (organization_id, name, type, config, sealed_secrets, secret_fields)
-     SELECT organization_id, $2, $2, $3, $4, $5 FROM monitors WHERE id = $1 RETURNING id`,
-    [monitorId, type, JSON.stringify(plain), fields.length > 0 ? keyring.seal(JSON.stringify(secrets)) : null, fields],
-  );
-  await ds.query(`INSERT INTO monitor_channels (monitor_id, channel_id) VALUES ($1, $2)`, [monitorId, row!.id]);
-  return row!.id;
-}
 
 describe('deliveries through attached channels', () => {
   const bed = useTestbed();

@@ -12,6 +12,9 @@ import { HTTP_URL_MAX_LENGTH } from '../fields/value-tests';
 export const SERVICE_CHANNEL_TYPES = ['discord', 'telegram', 'teams', 'pagerduty', 'ntfy', 'pushover', 'google_chat', 'mattermost'] as const;
 export type ServiceChannelType = (typeof SERVICE_CHANNEL_TYPES)[number];
 
+export const isServiceChannelType = (value: unknown): value is ServiceChannelType =>
+  typeof value === 'string' && (SERVICE_CHANNEL_TYPES as readonly string[]).includes(value);
+
 /** Every type a channel can take: the original three, then the services. */
 export const CHANNEL_TYPES = ['email', 'slack', 'webhook', ...SERVICE_CHANNEL_TYPES] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];

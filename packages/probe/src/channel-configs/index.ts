@@ -6,6 +6,7 @@ export {
   WEBHOOK_SECRET_MIN_LENGTH,
   channelFieldsOf,
   isChannelType,
+  isServiceChannelType,
   secretFieldsOf,
   type ChannelConfigOf,
   type ChannelFieldKind,

@@ -64,7 +64,7 @@ export async function attemptDelivery(
     log.info({ kind: open.kind }, 'follow-up not sent: its downtime was acknowledged or ended first');
     return 'cancelled';
   }
-  const provider = sender.providerOf(open);
+  const provider = sender.providerOf(open, alert);
   const pausedUntil = provider === null ? null : await deps.pauses.pausedUntil(provider);
   if (pausedUntil) {
     await postponeDelivery(deps.dataSource, open.id, pausedUntil);

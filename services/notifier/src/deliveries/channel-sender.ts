@@ -13,13 +13,13 @@ import type { ClaimedDelivery } from './delivery.repository';
 /** What a channel needs to send one delivery. */
 export type DeliveryTarget = Pick<
   ClaimedDelivery,
-  'channel' | 'channelId' | 'phase' | 'recipient' | 'type' | 'kind' | 'followupDueAt' | 'deliveryUid' | 'notificationId'
+  'channel' | 'channelId' | 'phase' | 'recipient' | 'type' | 'kind' | 'followupDueAt' | 'deliveryUid' | 'notificationId' | 'changedAt'
 >;
 
 /** One channel's way of sending a delivery; rejects with a `SendError` (channels/send-error.ts). */
 export interface ChannelSender {
-  /** Whose back-off this delivery is subject to; null when the receiver never asks to wait. */
-  providerOf(target: Pick<DeliveryTarget, 'recipient' | 'channelId'>): string | null;
+  /** Whose back-off this delivery is subject to; null when the receiver never asks to wait. `alert`: the delivery's, when known. */
+  providerOf(target: Pick<DeliveryTarget, 'recipient' | 'channelId'>, alert?: AlertContext): string | null;
   send(target: DeliveryTarget, alert: AlertContext): Promise<void>;
 }
 

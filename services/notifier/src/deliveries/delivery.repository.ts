@@ -27,7 +27,8 @@ export interface ClaimedDelivery {
   createdAt: Date;
   /**
    * When what the delivery reports happened, where its latency is counted from: the status change
-   * (the notification's start), its end for a `resolved` message, a follow-up's due time.
+   * (the notification's start), its end for a `resolved` message, its acknowledgement for an
+   * `acknowledged` one, a follow-up's due time.
    */
   changedAt: Date;
   /** True when this claim overtook a lease that expired: its sender may have sent it. */
@@ -117,6 +118,7 @@ interface ClaimRow {
   created_at: Date;
   started_at: Date;
   resolved_at: Date | null;
+  acknowledged_at: Date | null;
   old_status: string;
 }
 
@@ -142,7 +144,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
       RETURNING d.id, d.notification_id, d.channel, d.phase, d.recipient, d.channel_id, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
-                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, o.status AS old_status`,
+                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, n.acknowledged_at, o.status AS old_status`,
     [id, leaseMs, options.onlyIfDue],
   );
   if (!row) return null;
@@ -161,7 +163,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     claimToken: row.claim_token,
     attempts: row.attempts,
     createdAt: row.created_at,
-    changedAt: row.followup_due_at ?? (row.phase === 'resolved' ? row.resolved_at : null) ?? row.started_at,
+    changedAt: row.followup_due_at ?? { opened: null, resolved: row.resolved_at, acknowledged: row.acknowledged_at }[row.phase] ?? row.started_at,
     tookOverExpiredLease: row.old_status === 'sending',
   };
 }
