@@ -2097,11 +2097,11 @@ export interface components {
              */
             reminder: number | null;
             /**
-             * @description opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification’s "no longer slow")
+             * @description opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification’s "no longer slow"); acknowledged: the downtime was acknowledged here, told to a channel whose service tracks the incident (PagerDuty)
              * @enum {string}
              */
             phase: "opened" | "resolved" | "acknowledged";
-            /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
+            /** @description The email address, the Slack or webhook URL (a Slack URL is shown without its secret path), or channel:<id> for a delivery through a channel */
             recipient: string;
             /**
              * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out

@@ -15,6 +15,12 @@ export type ServiceChannelType = (typeof SERVICE_CHANNEL_TYPES)[number];
 export const isServiceChannelType = (value: unknown): value is ServiceChannelType =>
   typeof value === 'string' && (SERVICE_CHANNEL_TYPES as readonly string[]).includes(value);
 
+/**
+ * The types whose service keeps an incident of its own that this product's acknowledgement
+ * moves (PagerDuty's `acknowledge`): acknowledging a downtime queues them a message.
+ */
+export const ACKNOWLEDGING_CHANNEL_TYPES: readonly ServiceChannelType[] = ['pagerduty'];
+
 /** Every type a channel can take: the original three, then the services. */
 export const CHANNEL_TYPES = ['email', 'slack', 'webhook', ...SERVICE_CHANNEL_TYPES] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];

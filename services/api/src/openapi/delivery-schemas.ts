@@ -25,9 +25,10 @@ const delivery = objectOf<DeliveryResponse>(
     }),
     reminder: nullable(int({ minimum: 1, maximum: 2_147_483_647, format: 'int32', description: "The reminder's number; null for other kinds" })),
     phase: enumOf(DELIVERY_PHASES, {
-      description: 'opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification\u2019s "no longer slow")',
+      description:
+        'opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification\u2019s "no longer slow"); acknowledged: the downtime was acknowledged here, told to a channel whose service tracks the incident (PagerDuty)',
     }),
-    recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path)' }),
+    recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, the Slack or webhook URL (a Slack URL is shown without its secret path), or channel:<id> for a delivery through a channel' }),
     status: enumOf(['pending', 'sent', 'failed', 'cancelled'], {
       description:
         'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out',

@@ -127,7 +127,8 @@ interface ClaimRow {
  * wins. Open deliveries are taken whenever `isDue` is false (a job's own retry paces itself),
  * only once their `next_attempt_at` has come otherwise (the sweeper); a `sending` one only once
  * its lease expired. A follow-up (reminder, escalation) is taken only while its downtime is still
- * active and unacknowledged (see `cancelOutlivedFollowup`).
+ * active and unacknowledged (see `cancelOutlivedFollowup`); an `acknowledged` message only once
+ * the message it acknowledges is no longer open on its channel.
  */
 export async function claimDelivery(db: DataSource, id: number, leaseMs: number, options: { onlyIfDue: boolean }): Promise<ClaimedDelivery | null> {
   const [row] = await queryRows<ClaimRow>(
@@ -141,6 +142,12 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
         AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
+        -- An acknowledgement follows the message it acknowledges on its channel (PagerDuty's
+        -- trigger before its acknowledge), however their retries fall.
+        AND (d.phase <> 'acknowledged' OR NOT EXISTS (
+              SELECT 1 FROM notification_deliveries t
+               WHERE t.notification_id = d.notification_id AND t.channel_id = d.channel_id AND t.phase = 'opened'
+                 AND t.kind = 'notice' AND t.status IN ('pending', 'sending', 'ambiguous')))
       RETURNING d.id, d.notification_id, d.channel, d.phase, d.recipient, d.channel_id, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
