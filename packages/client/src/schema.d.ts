@@ -2104,10 +2104,10 @@ export interface components {
             /** @description The email address, the Slack or webhook URL (a Slack URL is shown without its secret path), or channel:<id> for a delivery through a channel */
             recipient: string;
             /**
-             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out
+             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); logged: an email written to the log only, since no mail transport (SENDGRID_API_KEY, SMTP_URL) is configured; cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out
              * @enum {string}
              */
-            status: "pending" | "sent" | "failed" | "cancelled";
+            status: "pending" | "sent" | "logged" | "failed" | "cancelled";
             /** Format: int32 */
             attempts: number;
             /**
@@ -2133,10 +2133,10 @@ export interface components {
                 /** @description As in NotificationDelivery */
                 recipient: string;
                 /**
-                 * @description pending: not finished within 15 s, or its provider asked to wait
+                 * @description pending: not finished within 15 s, or its provider asked to wait; logged: an email written to the log only, no mail transport being configured
                  * @enum {string}
                  */
-                status: "pending" | "sent" | "failed";
+                status: "pending" | "sent" | "logged" | "failed";
                 /** Format: int32 */
                 attempts: number;
                 /**

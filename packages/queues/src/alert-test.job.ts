@@ -14,7 +14,8 @@ export class AlertTestJob {
 export interface AlertTestDelivery {
   channel: DeliveryChannel;
   recipient: string;
-  status: 'pending' | 'sent' | 'failed';
+  /** `logged`: an email written to the log only, no mail transport being configured. */
+  status: 'pending' | 'sent' | 'logged' | 'failed';
   attempts: number;
   last_attempt_at: string | null;
   sent_at: string | null;

@@ -318,6 +318,13 @@ describe('POST /channels/{id}/test', () => {
     expect(res.text).not.toContain(slack.webhookUrl);
   });
 
+  it('says an email channel’s test was logged, not sent, when no mail transport is configured', async () => {
+    const channel = await create({ name: 'Team', type: 'email', config: { recipients: ['team@example.com'] } });
+    const res = await api('post', `/${channel.id}/test`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.deliveries).toEqual([expect.objectContaining({ channel: 'email', recipient: 'team@example.com', status: 'logged', attempts: 1, error: null })]);
+  });
+
   it('sends a test through a service channel, as the service expects it', async () => {
     const discord = await startFakeDiscord();
     try {

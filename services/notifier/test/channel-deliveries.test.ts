@@ -1,4 +1,5 @@
 import { startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { LogEmailChannel } from '../src/channels/log-email';
 import { attachedChannel, channelKeyring as keyring } from './support/attached-channels';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
@@ -49,6 +50,18 @@ describe('deliveries through attached channels', () => {
     expect(deliveries.filter((d) => d.channel === 'webhook').map((d) => d.recipient)).toEqual([`channel:${hookChannel}`, `channel:${hookChannel}`]);
     expect(JSON.stringify(deliveries)).not.toContain(slack.webhookUrl);
     expect(JSON.stringify(deliveries)).not.toContain(SIGNING_KEY);
+  });
+
+  it('records an email that only went to the log as logged, and one a transport took as sent', async () => {
+    const down = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test'] } });
+    await bed.processor(new LogEmailChannel({ info: () => undefined }))(down.offline);
+    const logged = await deliveriesOf(bed.ds, down.incident.id);
+    expect(logged.map((d) => [d.status, d.logged_only])).toEqual([['sent', true]]);
+    expect(bed.sendgrid.mails).toEqual([]);
+
+    const other = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test'] } });
+    await bed.processor()(other.offline);
+    expect((await deliveriesOf(bed.ds, other.incident.id)).map((d) => [d.status, d.logged_only])).toEqual([['sent', false]]);
   });
 
   it.each([

@@ -55,6 +55,8 @@ export class NotificationDelivery {
   @Column({ type: 'timestamptz', name: 'last_attempt_at', nullable: true }) lastAttemptAt!: Date | null;
   @Column({ type: 'boolean', name: 'possible_duplicate', default: false }) possibleDuplicate!: boolean;
   @Column({ type: 'timestamptz', name: 'sent_at', nullable: true }) sentAt!: Date | null;
+  /** Sent to the log only: no mail transport was configured (shown as `logged`, docs/notifications.md). */
+  @Column({ type: 'boolean', name: 'logged_only', default: false }) loggedOnly!: boolean;
   @Column({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }
 

@@ -187,17 +187,17 @@ export async function renewLease(db: DataSource, d: ClaimedDelivery, leaseMs: nu
 }
 
 /**
- * The receiver has it. Recorded whoever holds the lease now: a sender that was overtaken still
+ * The receiver has it (`loggedOnly`: the log has it, no mail transport being configured). Recorded whoever holds the lease now: a sender that was overtaken still
  * knows its message arrived. `email_sent_at` keeps its meaning: the first email accepted.
  */
-export async function recordSent(db: DataSource, d: ClaimedDelivery): Promise<void> {
+export async function recordSent(db: DataSource, d: ClaimedDelivery, how: { loggedOnly: boolean } = { loggedOnly: false }): Promise<void> {
   await db.transaction(async (tx) => {
     await queryRows(
       tx,
       `UPDATE notification_deliveries
-          SET status = 'sent', sent_at = now(), last_error = NULL, claim_token = NULL, lease_until = NULL
+          SET status = 'sent', sent_at = now(), last_error = NULL, claim_token = NULL, lease_until = NULL, logged_only = $2
         WHERE id = $1 AND status <> 'sent'`,
-      [d.id],
+      [d.id, how.loggedOnly],
     );
     if (d.channel === 'email') {
       await queryRows(tx, `UPDATE notifications SET email_sent_at = now() WHERE id = $1 AND email_sent_at IS NULL`, [d.notificationId]);
