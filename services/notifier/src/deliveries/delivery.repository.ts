@@ -45,6 +45,13 @@ export interface OpenDeliveryRow {
   kind: DeliveryKind;
 }
 
+/** Which message of a notification a delivery carries, and the channel it goes through. */
+export interface QueuedMessage {
+  phase?: DeliveryPhase;
+  followup?: { kind: FollowupKind; round: number };
+  channelId?: number;
+}
+
 /**
  * One pending delivery per recipient of a channel, of one message of the notification: its
  * `opened` notice or `resolved` end (phase), or one follow-up of a downtime (a reminder round, the
@@ -56,7 +63,7 @@ export async function queueDeliveries(
   notificationId: number,
   channel: DeliveryChannel,
   recipients: string[],
-  message: { phase?: DeliveryPhase; followup?: { kind: FollowupKind; round: number }; channelId?: number } = {},
+  message: QueuedMessage = {},
 ): Promise<OpenDeliveryRow[]> {
   if (recipients.length === 0) return [];
   return queryRows<OpenDeliveryRow>(

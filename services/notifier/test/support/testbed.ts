@@ -20,7 +20,7 @@ export interface Testbed {
   /** A processor sending through `channel`, by default SendGrid at the fake. */
   processor(channel?: EmailChannel, options?: ProcessorOptions): StatusChangedProcessor;
   /** What the job and the sweeper share, as one notifier builds it, sending through the fake SendGrid. */
-  deliveryDeps(options?: Partial<Pick<DeliveryOptions, 'leaseMs' | 'metrics'>>): AttemptDeps;
+  deliveryDeps(options?: Partial<Pick<DeliveryOptions, 'leaseMs' | 'metrics' | 'keyring' | 'channelServices'>>): AttemptDeps;
   /** A SendGrid channel at another (e.g. failing) fake. */
   sendGridAt(fake: FakeSendGrid, options?: { timeoutMs?: number }): EmailChannel;
 }
