@@ -1,4 +1,5 @@
-import { startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { createServiceMetrics } from '@uptime/observability';
+import { metricValue, startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
 import { LogEmailChannel } from '../src/channels/log-email';
 import { attachedChannel, channelKeyring as keyring } from './support/attached-channels';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers } from './support/incident-fixtures';
@@ -54,9 +55,13 @@ describe('deliveries through attached channels', () => {
 
   it('records an email that only went to the log as logged, and one a transport took as sent', async () => {
     const down = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test'] } });
-    await bed.processor(new LogEmailChannel({ info: () => undefined }))(down.offline);
+    const metrics = createServiceMetrics();
+    await bed.processor(new LogEmailChannel({ info: () => undefined }), { metrics })(down.offline);
     const logged = await deliveriesOf(bed.ds, down.incident.id);
     expect(logged.map((d) => [d.status, d.logged_only])).toEqual([['sent', true]]);
+    const text = await metrics.render();
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'email', outcome: 'logged' })).toBe(1);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'email', outcome: 'sent' })).toBeUndefined();
     expect(bed.sendgrid.mails).toEqual([]);
 
     const other = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test'] } });

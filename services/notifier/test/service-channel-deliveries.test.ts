@@ -1,5 +1,6 @@
+import { createServiceMetrics } from '@uptime/observability';
 import { allowPublicAddressesOnly, secretFieldsOf, type ServiceChannelType } from '@uptime/probe';
-import { FAKE_TELEGRAM_TOKEN, fakeChannelConfigs, fakeChannelServices, startEveryFakeChannel, type EveryFakeChannel } from '@uptime/testing';
+import { FAKE_TELEGRAM_TOKEN, fakeChannelConfigs, fakeChannelServices, metricValue, startEveryFakeChannel, type EveryFakeChannel } from '@uptime/testing';
 import { attachedChannel, channelKeyring as keyring } from './support/attached-channels';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
@@ -40,7 +41,8 @@ describe('service channels on the delivery path', () => {
     const ids: Record<string, number> = {};
     for (const [type, [plain, secrets]] of Object.entries(configs)) ids[type] = await attachedChannel(bed.ds, down.monitor.id, type, plain, secrets);
 
-    const [first, second] = [processor(), processor()];
+    const metrics = createServiceMetrics();
+    const [first, second] = [processor({ metrics }), processor({ metrics })];
     await Promise.all([first(down.offline), second(down.offline), first(down.offline), second(down.offline)]);
     const online = await theMonitorRecovers(bed.ds, down);
     await Promise.all([first(online), second(online), second(down.offline), first(online)]);
@@ -60,6 +62,14 @@ describe('service channels on the delivery path', () => {
     expect(deliveries.every((d) => d.status === 'sent' && d.attempts === 1 && !d.possible_duplicate)).toBe(true);
     expect(deliveries.map((d) => [d.channel, d.recipient]).slice(0, 8)).toEqual(Object.keys(configs).map((type) => [type, `channel:${ids[type]}`]));
     expect(JSON.stringify(deliveries)).not.toContain(FAKE_TELEGRAM_TOKEN);
+
+    // Metrics per channel type: each sent twice (down and up) in two attempts, each with its latency.
+    const text = await metrics.render();
+    for (const type of Object.keys(configs)) {
+      expect([type, metricValue(text, 'notification_deliveries_total', { channel: type, outcome: 'sent' })]).toEqual([type, 2]);
+      expect([type, metricValue(text, 'notification_delivery_attempts_total', { channel: type })]).toEqual([type, 2]);
+      expect([type, metricValue(text, 'notification_delivery_latency_seconds_count', { channel: type })]).toEqual([type, 2]);
+    }
   });
 
   it("honours a 429's Retry-After: the delivery waits, then goes out once, on the next due attempt", async () => {
@@ -67,7 +77,8 @@ describe('service channels on the delivery path', () => {
     const [plain, secrets] = configsOf(fakes).discord;
     await attachedChannel(bed.ds, down.monitor.id, 'discord', plain, secrets);
     fakes.discord.setMode({ kind: 'rate-limited', retryAfterSeconds: 120 });
-    const send = processor();
+    const metrics = createServiceMetrics();
+    const send = processor({ metrics });
     const before = Date.now();
     await expect(send(down.offline)).rejects.toThrow(/will retry/);
     const [waiting] = await deliveriesOf(bed.ds, down.incident.id);
@@ -85,6 +96,10 @@ describe('service channels on the delivery path', () => {
     expect(fakes.discord.received).toHaveLength(1);
     const [sent] = await deliveriesOf(bed.ds, down.incident.id);
     expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
+    const text = await metrics.render();
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'discord', outcome: 'retry' })).toBe(1);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'discord', outcome: 'sent' })).toBe(1);
+    expect(metricValue(text, 'provider_pauses_total', { provider: `discord:${new URL(fakes.discord.url).host}` })).toBe(1);
   });
 
   it('refuses at send a channel URL on a private address when private targets are not allowed, sending nothing', async () => {

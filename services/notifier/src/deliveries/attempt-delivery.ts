@@ -93,7 +93,7 @@ export async function attemptDelivery(
   // The receiver has it. Should this write fail, the lease expires and it is sent again (marked
   // possible_duplicate): for alerts, a rare duplicate beats a lost message.
   await recordSent(deps.dataSource, claimed, { loggedOnly: result === 'logged' });
-  deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: 'sent' });
+  deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: result === 'logged' ? 'logged' : 'sent' });
   deps.metrics?.deliveryLatency.observe({ channel: claimed.channel }, Math.max(0, Date.now() - claimed.changedAt.getTime()) / 1000);
   log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery ${result === 'logged' ? 'logged (no mail transport)' : 'sent'}`);
   return 'sent';
