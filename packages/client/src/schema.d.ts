@@ -2163,7 +2163,7 @@ export interface components {
         /** @description One message of a notification on one channel to one recipient (docs/reliability.md) */
         NotificationDelivery: {
             /** @enum {string} */
-            channel: "email" | "slack" | "webhook";
+            channel: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /**
              * @description notice: the notification itself; reminder: the downtime email again while unacknowledged (only the latest round is listed); escalation: the downtime email to the escalation recipients (docs/alert-rules.md)
              * @enum {string}
@@ -2175,17 +2175,17 @@ export interface components {
              */
             reminder: number | null;
             /**
-             * @description opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification’s "no longer slow")
+             * @description opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification’s "no longer slow"); acknowledged: the downtime was acknowledged here, told to a channel whose service tracks the incident (PagerDuty)
              * @enum {string}
              */
-            phase: "opened" | "resolved";
-            /** @description The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path) */
+            phase: "opened" | "resolved" | "acknowledged";
+            /** @description The email address, the Slack or webhook URL (a Slack URL is shown without its secret path), or channel:<id> for a delivery through a channel */
             recipient: string;
             /**
-             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out
+             * @description pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); logged: an email written to the log only, since no mail transport (SENDGRID_API_KEY, SMTP_URL) is configured; cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out
              * @enum {string}
              */
-            status: "pending" | "sent" | "failed" | "cancelled";
+            status: "pending" | "sent" | "logged" | "failed" | "cancelled";
             /** Format: int32 */
             attempts: number;
             /**
@@ -2207,14 +2207,14 @@ export interface components {
         AlertTestResult: {
             deliveries: {
                 /** @enum {string} */
-                channel: "email" | "slack" | "webhook";
+                channel: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
                 /** @description As in NotificationDelivery */
                 recipient: string;
                 /**
-                 * @description pending: not finished within 15 s, or its provider asked to wait
+                 * @description pending: not finished within 15 s, or its provider asked to wait; logged: an email written to the log only, no mail transport being configured
                  * @enum {string}
                  */
-                status: "pending" | "sent" | "failed";
+                status: "pending" | "sent" | "logged" | "failed";
                 /** Format: int32 */
                 attempts: number;
                 /**
@@ -3759,7 +3759,7 @@ export interface components {
             id: number;
             name: string;
             /** @enum {string} */
-            type: "email" | "slack" | "webhook";
+            type: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /** @description The type's config; a secret field shows only whether it is set (`<field>_set`), except a webhook's signing key in the one answer that generated it */
             config: {
                 recipients: string[] | null;
@@ -3770,6 +3770,34 @@ export interface components {
                 secret_set: boolean;
                 /** @description The generated signing key, in the answer that made it only */
                 secret?: string;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                bot_token_set: boolean;
+                chat_id: string | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                routing_key_set: boolean;
+                severity: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url: string | null;
+                topic: string | null;
+                token_set: boolean;
+                priority: number | null;
+            } | {
+                app_token_set: boolean;
+                user_key_set: boolean;
+                device: string | null;
+                priority: number | null;
+                retry: number | null;
+                expire: number | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                webhook_url_set: boolean;
+                channel: string | null;
+                username: string | null;
             };
             is_default: boolean;
             /**
@@ -3789,7 +3817,7 @@ export interface components {
             id: number;
             name: string;
             /** @enum {string} */
-            type: "email" | "slack" | "webhook";
+            type: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /** @description The type's config; a secret field shows only whether it is set (`<field>_set`), except a webhook's signing key in the one answer that generated it */
             config: {
                 recipients: string[] | null;
@@ -3800,6 +3828,34 @@ export interface components {
                 secret_set: boolean;
                 /** @description The generated signing key, in the answer that made it only */
                 secret?: string;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                bot_token_set: boolean;
+                chat_id: string | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                routing_key_set: boolean;
+                severity: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url: string | null;
+                topic: string | null;
+                token_set: boolean;
+                priority: number | null;
+            } | {
+                app_token_set: boolean;
+                user_key_set: boolean;
+                device: string | null;
+                priority: number | null;
+                retry: number | null;
+                expire: number | null;
+            } | {
+                webhook_url_set: boolean;
+            } | {
+                webhook_url_set: boolean;
+                channel: string | null;
+                username: string | null;
             };
             is_default: boolean;
             /**
@@ -3822,25 +3878,74 @@ export interface components {
         ChannelCreate: {
             name: string;
             /** @enum {string} */
-            type: "email" | "slack" | "webhook";
+            type: "email" | "slack" | "webhook" | "discord" | "telegram" | "teams" | "pagerduty" | "ntfy" | "pushover" | "google_chat" | "mattermost";
             /** @description The type's config (docs/channels.md); on update, the fields given replace the stored ones, secrets left out are kept, null clears an optional field */
             config: {
-                /** @description Up to 20 addresses the alert is emailed to */
+                /** @description Up to 20 addresses the alert is emailed to. Where to find it: Addresses separated by commas; each gets every alert of the monitors using this channel. */
                 recipients: string[];
             } | {
                 /**
                  * Format: uri
-                 * @description An incoming webhook URL (Slack app → Incoming Webhooks → Add New Webhook); it carries its own secret. Write-only: answers show webhook_url_set
+                 * @description The Slack incoming webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: Slack → your app → Incoming Webhooks → Add New Webhook to Workspace → pick the channel → copy the URL. Write-only: answers show webhook_url_set.
                  */
                 webhook_url: string;
             } | {
                 /**
                  * Format: uri
-                 * @description Where the signed JSON alert is POSTed (docs/webhooks.md)
+                 * @description Where the signed JSON alert is POSTed (docs/webhooks.md). Where to find it: Your endpoint; it receives a JSON POST signed in X-Uptime-Signature.
                  */
                 url: string;
-                /** @description The HMAC-SHA256 signing key (16 to 128 characters); generated when not given and shown once, in the answer that made it. Write-only: answers show secret_set */
-                secret?: string;
+                secret?: string | null;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Discord channel webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: Channel settings → Integrations → Webhooks → New Webhook → Copy Webhook URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+            } | {
+                /** @description The bot's Bot API token from @BotFather. Where to find it: Talk to @BotFather, send /newbot, and copy the token it answers (123456789:AA...). Write-only: answers show bot_token_set. */
+                bot_token: string;
+                /** @description The chat the bot posts to: a numeric id (negative for groups) or @username of a public channel. Where to find it: Add the bot to the chat, send it a message, then read "chat":{"id":...} from https://api.telegram.org/bot<token>/getUpdates. */
+                chat_id: string;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Microsoft Teams Workflows URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: In Teams: the channel → Workflows → "Post to a channel when a webhook request is received" → copy the URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+            } | {
+                /** @description The Integration Key of an Events API v2 integration of a PagerDuty service. Where to find it: PagerDuty → Services → your service → Integrations → Add → Events API V2 → Integration Key. Write-only: answers show routing_key_set. */
+                routing_key: string;
+                severity?: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url?: string | null;
+                /** @description The topic to publish to; on a public server anyone who knows it can read it, so make it hard to guess. Where to find it: The name you subscribed to in the ntfy app. */
+                topic: string;
+                token?: string | null;
+                priority?: number | null;
+            } | {
+                /** @description The API token of a Pushover application. Where to find it: pushover.net → Your Applications → Create an Application/API Token. Write-only: answers show app_token_set. */
+                app_token: string;
+                /** @description The user key (or a delivery group key) to notify. Where to find it: Shown at the top of your pushover.net dashboard. Write-only: answers show user_key_set. */
+                user_key: string;
+                device?: string | null;
+                priority?: number | null;
+                retry?: number | null;
+                expire?: number | null;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Google Chat space webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: In the space: Apps & integrations → Webhooks → Add webhook → copy the URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+            } | {
+                /**
+                 * Format: uri
+                 * @description The Mattermost incoming webhook URL: its path or query carries the credential, so it is kept secret. Any host is accepted under the outbound target rules. Where to find it: Main menu → Integrations → Incoming Webhooks → Add Incoming Webhook → copy the URL. Write-only: answers show webhook_url_set.
+                 */
+                webhook_url: string;
+                channel?: string | null;
+                username?: string | null;
             };
             /** @description Attached to every monitor made from now on */
             is_default?: boolean;
@@ -3850,21 +3955,40 @@ export interface components {
             name?: string;
             /** @description The type's config (docs/channels.md); on update, the fields given replace the stored ones, secrets left out are kept, null clears an optional field */
             config?: {
-                /** @description Up to 20 addresses the alert is emailed to */
-                recipients?: string[];
+                recipients?: string[] | null;
             } | {
-                /**
-                 * Format: uri
-                 * @description An incoming webhook URL (Slack app → Incoming Webhooks → Add New Webhook); it carries its own secret. Write-only: answers show webhook_url_set
-                 */
-                webhook_url?: string;
+                webhook_url?: string | null;
             } | {
-                /**
-                 * Format: uri
-                 * @description Where the signed JSON alert is POSTed (docs/webhooks.md)
-                 */
-                url?: string;
+                url?: string | null;
                 secret?: string | null;
+            } | {
+                webhook_url?: string | null;
+            } | {
+                bot_token?: string | null;
+                chat_id?: string | null;
+            } | {
+                webhook_url?: string | null;
+            } | {
+                routing_key?: string | null;
+                severity?: ("critical" | "error" | "warning" | "info") | null;
+            } | {
+                server_url?: string | null;
+                topic?: string | null;
+                token?: string | null;
+                priority?: number | null;
+            } | {
+                app_token?: string | null;
+                user_key?: string | null;
+                device?: string | null;
+                priority?: number | null;
+                retry?: number | null;
+                expire?: number | null;
+            } | {
+                webhook_url?: string | null;
+            } | {
+                webhook_url?: string | null;
+                channel?: string | null;
+                username?: string | null;
             };
             /** @description Attached to every monitor made from now on */
             is_default?: boolean;

@@ -16,4 +16,3 @@ export * from './entity-rows';
 export * from './batch-transaction';
 export * from './organization-roles';
 export * from './secrets';
-export * from './channels';

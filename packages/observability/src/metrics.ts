@@ -42,8 +42,10 @@ export interface ServiceMetrics {
   /** `emails_failed_total{reason="permanent|transient"}`: send attempts a transport refused. */
   readonly emailsFailed: Counter<'reason'>;
   /**
-   * `notification_deliveries_total{channel,outcome}`: attempts' outcomes, `outcome` one of
-   * `sent`, `failed` (given up), `retry`, `ambiguous` (timed out after the request was written).
+   * `notification_deliveries_total{channel,outcome}`: attempts' outcomes by channel type (`email`,
+   * `slack`, `webhook`, `discord`, `telegram`, ...), `outcome` one of `sent`, `logged` (an email
+   * written to the log only, no mail transport), `failed` (given up), `retry`, `ambiguous` (timed
+   * out after the request was written).
    */
   readonly deliveries: Counter<'channel' | 'outcome'>;
   /** `notification_delivery_attempts_total{channel}`: every attempt, whatever came of it. */
@@ -141,19 +143,19 @@ function notificationMetrics(registers: Registry[]) {
 function deliveryMetrics(registers: Registry[]) {
   const deliveries = new Counter({
     name: 'notification_deliveries_total',
-    help: 'Outcomes of delivery attempts by channel: sent, failed (given up), retry, ambiguous',
+    help: 'Outcomes of delivery attempts by channel type: sent, logged (email with no mail transport), failed (given up), retry, ambiguous',
     labelNames: ['channel', 'outcome'] as const,
     registers,
   });
   const deliveryAttempts = new Counter({
     name: 'notification_delivery_attempts_total',
-    help: 'Delivery attempts by channel',
+    help: 'Delivery attempts by channel type',
     labelNames: ['channel'] as const,
     registers,
   });
   const deliveryLatency = new Histogram({
     name: 'notification_delivery_latency_seconds',
-    help: 'From the status change (or a follow-up being due) to the delivery being accepted by the receiver, by channel',
+    help: 'From the status change (or a follow-up being due) to the delivery being accepted by the receiver, by channel type',
     labelNames: ['channel'] as const,
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
     registers,

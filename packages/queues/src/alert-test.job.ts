@@ -1,4 +1,5 @@
 import { IsInt, Min } from 'class-validator';
+import type { DeliveryChannel } from '@uptime/db';
 
 /**
  * Payload of `alert-test` (on the status-changes queue, so every notifier handles it): send a
@@ -11,9 +12,10 @@ export class AlertTestJob {
 
 /** One test message's fate, in the field names of a notification's `deliveries`. */
 export interface AlertTestDelivery {
-  channel: 'email' | 'slack' | 'webhook';
+  channel: DeliveryChannel;
   recipient: string;
-  status: 'pending' | 'sent' | 'failed';
+  /** `logged`: an email written to the log only, no mail transport being configured. */
+  status: 'pending' | 'sent' | 'logged' | 'failed';
   attempts: number;
   last_attempt_at: string | null;
   sent_at: string | null;

@@ -151,6 +151,7 @@ describe('alert rules: the state machine against a reference model', () => {
         emailChannel: new SendGridEmailChannel({ apiKey: sendgrid.apiKey, apiUrl: sendgrid.url }),
         mailFrom: config.mail.from,
         appUrl: config.http.appUrl,
+        channelServices: config.channelServices,
         logger,
       }),
     );

@@ -8,7 +8,7 @@ jest.setTimeout(240_000);
 
 /** A phone's window (an iPhone 12 to 15), the width docs/web.md promises every page fits. */
 const PHONE = { width: 390, height: 844 };
-const NAV = ['Dashboard', 'Monitors', 'Notifications', 'Status pages', 'Maintenance', 'Agents', 'Members', 'Audit log', 'Settings'];
+const NAV = ['Dashboard', 'Monitors', 'Notifications', 'Channels', 'Status pages', 'Maintenance', 'Agents', 'Members', 'Audit log', 'Settings'];
 /** Long enough to push a careless layout past 390 px: a long name, tags, a long URL path. */
 const MONITOR = 'Checkout service of the European shop front';
 

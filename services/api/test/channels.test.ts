@@ -5,7 +5,7 @@ import { SecretKeyring, SecretOpenError, type User } from '@uptime/db';
 import { resealChannelSecrets } from '../src/channels/channel-secrets';
 import { createLogger } from '@uptime/logger';
 import { startNotifier, type Notifier } from '@uptime/notifier';
-import { aCaller, aMonitor, startFakeSlack, type FakeSlack } from '@uptime/testing';
+import { aCaller, aMonitor, startFakeDiscord, startFakeSlack, type FakeSlack } from '@uptime/testing';
 import { expectError, expectMeta, useApiHarness } from './support/api-harness';
 
 /** Channels as organization resources (docs/channels.md). */
@@ -121,6 +121,75 @@ describe('PUT and PATCH /channels/{id}', () => {
     expect(attached.map((r) => r.monitor_id)).toEqual([a.id, b.id]);
     const again = await api('put', `/${channel.id}`).send({ apply_to_all_monitors: true });
     expect(again.body.data.attached_monitors).toBe(0);
+  });
+});
+
+const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+
+describe('the service channel types', () => {
+  it('takes each of the eight with its config, defaults filled in and secrets write-only', async () => {
+    const bodies: Record<string, Record<string, unknown>> = {
+      discord: { webhook_url: 'https://discord.example/api/webhooks/1/discord-secret' },
+      telegram: { bot_token: BOT_TOKEN, chat_id: '-100123' },
+      teams: { webhook_url: 'https://teams.example/workflows/teams-secret' },
+      pagerduty: { routing_key: 'R'.repeat(32) },
+      ntfy: { topic: 'uptime-alerts', token: 'tk_ntfy-secret' },
+      pushover: { app_token: 'a'.repeat(30), user_key: 'u'.repeat(30), priority: 2 },
+      google_chat: { webhook_url: 'https://chat.example/v1/spaces/x/messages?key=gchat-secret' },
+      mattermost: { webhook_url: 'https://mm.example/hooks/mattermost-secret', username: 'Uptime' },
+    };
+    const answers: Record<string, Record<string, unknown>> = {};
+    for (const [type, config] of Object.entries(bodies)) {
+      const res = await api('post', '').send({ name: type, type, config });
+      expect(res.status).toBe(201);
+      expect(res.body.data.type).toBe(type);
+      expect(res.text).not.toMatch(/secret|AAHdq|RRRR|aaaa|uuuu/);
+      answers[type] = res.body.data.config;
+    }
+    expect(answers).toEqual({
+      discord: { webhook_url_set: true },
+      telegram: { bot_token_set: true, chat_id: '-100123' },
+      teams: { webhook_url_set: true },
+      pagerduty: { routing_key_set: true, severity: 'critical' },
+      ntfy: { server_url: 'https://ntfy.sh', topic: 'uptime-alerts', token_set: true, priority: 5 },
+      pushover: { app_token_set: true, user_key_set: true, device: null, priority: 2, retry: 60, expire: 3600 },
+      google_chat: { webhook_url_set: true },
+      mattermost: { webhook_url_set: true, channel: null, username: 'Uptime' },
+    });
+  });
+
+  it('names the field of each problem in a 400', async () => {
+    const telegram = await api('post', '').send({ name: 'T', type: 'telegram', config: { bot_token: 'nope' } });
+    expectError(telegram, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(telegram.body.error.details).sort()).toEqual(['config.bot_token', 'config.chat_id']);
+    expect(telegram.body.error.details['config.chat_id']).toEqual(['config.chat_id is required']);
+    const pushover = await api('post', '').send({ name: 'P', type: 'pushover', config: { app_token: 'a'.repeat(30), user_key: 'u'.repeat(30), priority: 2, retry: 600, expire: 300 } });
+    expectError(pushover, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(pushover.body.error.details)).toEqual(['config.retry']);
+    const pagerduty = await api('post', '').send({ name: 'PD', type: 'pagerduty', config: { routing_key: 'R'.repeat(32), severity: 'apocalyptic' } });
+    expect(Object.keys(pagerduty.body.error.details)).toEqual(['config.severity']);
+  });
+
+  it('keeps a secret left out of an update and changes the plain fields given', async () => {
+    const channel = await create({ name: 'T', type: 'telegram', config: { bot_token: BOT_TOKEN, chat_id: '1' } });
+    const res = await api('patch', `/${channel.id}`).send({ config: { chat_id: '@uptime_alerts' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.config).toEqual({ bot_token_set: true, chat_id: '@uptime_alerts' });
+    const [row]: { sealed_secrets: string; config: unknown }[] = await h.ds.query(`SELECT sealed_secrets, config FROM channels WHERE id = $1`, [channel.id]);
+    expect(row!.config).toEqual({ chat_id: '@uptime_alerts' });
+    expect(row!.sealed_secrets).not.toContain('AAHdq');
+  });
+
+  it('refuses a private address in a service webhook URL when private targets are not allowed', async () => {
+    const { auth: caller } = await aCaller(noPrivate.ds);
+    for (const [type, config, field] of [
+      ['mattermost', { webhook_url: 'http://127.0.0.1:8065/hooks/abc' }, 'config.webhook_url'],
+      ['ntfy', { server_url: 'http://10.0.0.5/', topic: 'alerts' }, 'config.server_url'],
+    ] as const) {
+      const res = await request(noPrivate.app).post('/api/v1/channels').set('Authorization', caller).send({ name: type, type, config });
+      expectError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.details[field]).toEqual([expect.stringMatching(new RegExp(`^${field} is not allowed`))]);
+    }
   });
 });
 
@@ -247,6 +316,28 @@ describe('POST /channels/{id}/test', () => {
     ]);
     expect(slack.messages.map((m) => m.text)).toEqual(['Test alert through the channel Ops Slack']);
     expect(res.text).not.toContain(slack.webhookUrl);
+  });
+
+  it('says an email channel’s test was logged, not sent, when no mail transport is configured', async () => {
+    const channel = await create({ name: 'Team', type: 'email', config: { recipients: ['team@example.com'] } });
+    const res = await api('post', `/${channel.id}/test`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.deliveries).toEqual([expect.objectContaining({ channel: 'email', recipient: 'team@example.com', status: 'logged', attempts: 1, error: null })]);
+  });
+
+  it('sends a test through a service channel, as the service expects it', async () => {
+    const discord = await startFakeDiscord();
+    try {
+      const channel = await create({ name: 'Ops Discord', type: 'discord', config: { webhook_url: discord.url } });
+      const res = await api('post', `/${channel.id}/test`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.deliveries).toEqual([expect.objectContaining({ channel: 'discord', recipient: `channel:${channel.id}`, status: 'sent', attempts: 1, error: null })]);
+      expect(discord.refused).toEqual([]);
+      expect(JSON.stringify(discord.received)).toContain('[TEST] Ops Discord');
+      expect(res.text).not.toContain(discord.url);
+    } finally {
+      await discord.close();
+    }
   });
 
   it('answers a failed send with its error', async () => {

@@ -388,6 +388,20 @@ describe('notifications API', () => {
       expect(list.body.data[0].deliveries).toBeUndefined();
     });
 
+    it('says "logged" of an email that went to the log only, no mail transport being configured', async () => {
+      const id = await aNotification(h.ds, alice.user, site);
+      await h.ds.query(
+        `INSERT INTO notification_deliveries (notification_id, channel, recipient, status, attempts, sent_at, logged_only)
+         VALUES ($1, 'email', 'ops@example.test', 'sent', 1, now(), true), ($1, 'email', 'dev@example.test', 'sent', 1, now(), false)`,
+        [id],
+      );
+      const res = await get(`/${id}`);
+      expect(res.body.data.deliveries.map((d: { recipient: string; status: string }) => [d.recipient, d.status])).toEqual([
+        ['ops@example.test', 'logged'],
+        ['dev@example.test', 'sent'],
+      ]);
+    });
+
     it.each(['999999', 'abc', '1.5', '0', '-1'])('answers 404 NOTIFICATION_NOT_FOUND for id %s', async (id) => {
       const res = await get(`/${id}`);
       expect(res.status).toBe(404);

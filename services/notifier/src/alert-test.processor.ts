@@ -95,7 +95,8 @@ async function attemptTestSend(s: TestSend, deps: DeliveryOptions, pauses: Provi
     return { ...shown, status: 'failed', attempts: 1, last_attempt_at: at, sent_at: null, error: (err as Error).message.slice(0, 2000) };
   }
   deps.metrics?.deliveries.inc({ channel: s.channel, outcome: 'sent' });
-  return { ...shown, status: 'sent', attempts: 1, last_attempt_at: at, sent_at: new Date().toISOString(), error: null };
+  const status = s.channel === 'email' && deps.emailChannel.logsOnly ? 'logged' : 'sent';
+  return { ...shown, status, attempts: 1, last_attempt_at: at, sent_at: new Date().toISOString(), error: null };
 }
 
 /**

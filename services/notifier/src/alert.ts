@@ -1,4 +1,4 @@
-import type { AlertKind } from '@uptime/db';
+import type { AlertKind, DeliveryChannel } from '@uptime/db';
 
 /**
  * The alert model of the notifier (docs/architecture.md, "Alerts"): every alert is one thing with
@@ -47,7 +47,8 @@ export interface AlertAudience {
 /** A channel attached to the monitor: its type, plain config and sealed secrets (opened only to send). */
 export interface AttachedChannel {
   id: number;
-  type: string;
+  /** A channel's type is one of the delivery channels (the table's CHECK and DELIVERY_CHANNELS list the same). */
+  type: DeliveryChannel;
   config: Record<string, unknown>;
   sealed: string | null;
 }

@@ -1,6 +1,7 @@
-import { DELIVERY_CHANNELS, type DeliveryChannel, type SecretKeyring } from '@uptime/db';
+import { DELIVERY_CHANNELS, type DeliveryChannel, type EntityManager, type SecretKeyring } from '@uptime/db';
 import type { AlertContext, AttachedChannel } from './alert';
 import { SendError } from './channels/send-error';
+import { queueDeliveries, type OpenDeliveryRow, type QueuedMessage } from './deliveries/delivery.repository';
 import { uniqueAddresses } from './recipients';
 
 /** The recipient recorded on a delivery through a channel other than email: the channel, never its URL. */
@@ -23,6 +24,20 @@ export const isDeliveryChannel = (type: string): type is DeliveryChannel => (DEL
 export function channelRecipients(channel: AttachedChannel): string[] {
   const list = channel.config.recipients;
   return uniqueAddresses(Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : []);
+}
+
+/**
+ * One delivery of a message per attached channel (docs/channels.md): an email channel per address
+ * (an address the monitor's own list has too is sent once, by the deliveries' unique key); the
+ * others once, named by the channel, so no secret URL is written on the delivery.
+ */
+export async function queueChannelDeliveries(tx: EntityManager, notificationId: number, channels: AttachedChannel[], message: QueuedMessage): Promise<OpenDeliveryRow[]> {
+  const queued: OpenDeliveryRow[] = [];
+  for (const channel of channels) {
+    const recipients = channel.type === 'email' ? channelRecipients(channel) : isDeliveryChannel(channel.type) ? [channelRecipient(channel.id)] : [];
+    queued.push(...(await queueDeliveries(tx, notificationId, channel.type, recipients, { ...message, channelId: channel.id })));
+  }
+  return queued;
 }
 
 /**

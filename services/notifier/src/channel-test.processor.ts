@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { allowPublicAddressesOnly, type AddressPolicy } from '@uptime/probe';
+import { allowPublicAddressesOnly, isServiceChannelType, type AddressPolicy } from '@uptime/probe';
 import { ChannelTestJob, parseJob, type AlertTestDelivery, type AlertTestResult } from '@uptime/queues';
 import { runTestSends, type AlertTestQueuedJob, type TestSend } from './alert-test.processor';
 import { composeChannelTestEmail, composeChannelTestSlack } from './alert-test-messages';
 import { channelRecipient, channelRecipients, configString, openChannelConfig } from './channel-deliveries';
 import { loadTestChannel, type TestChannel } from './channel-test.repository';
+import { channelTestNoticeOf } from './channels/channel-notice';
+import { providerOfServiceChannel, sendToServiceChannel } from './channels/service-channels';
 import { postToSlack } from './channels/slack';
 import { postWebhook } from './channels/webhook';
 import type { DeliveryOptions } from './deliveries/delivery-deps';
 import { ProviderPauses } from './deliveries/provider-pauses.repository';
+import { serviceChannelOf } from './deliveries/service-sender';
 
 /** A failure before anything was sent (the channel's secrets do not open, a field is missing): shown as the one delivery's error. */
 function refused(channel: TestChannel, err: unknown): AlertTestDelivery {
-  const kind = channel.type === 'email' ? 'email' : channel.type === 'slack' ? 'slack' : 'webhook';
-  return { channel: kind, recipient: channelRecipient(channel.id), status: 'failed', attempts: 0, last_attempt_at: null, sent_at: null, error: (err as Error).message.slice(0, 2000) };
+  return { channel: channel.type, recipient: channelRecipient(channel.id), status: 'failed', attempts: 0, last_attempt_at: null, sent_at: null, error: (err as Error).message.slice(0, 2000) };
 }
 
-/** The test sends of one channel: an email per address, else one message; the recipient of a Slack or webhook channel is `channel:<id>`. */
+/** The test sends of one channel: an email per address, else one message, whose recipient is `channel:<id>`. */
 function testSendsOf(channel: TestChannel, deps: DeliveryOptions, policy: AddressPolicy): TestSend[] {
   const config = openChannelConfig(channel, deps.keyring);
   const recipient = channelRecipient(channel.id);
@@ -39,8 +41,15 @@ function testSendsOf(channel: TestChannel, deps: DeliveryOptions, policy: Addres
       const payload = { event: 'test' as const, notification, monitor: null };
       return [{ channel: 'webhook', recipient, provider: `webhook:${recipient}`, send: () => postWebhook({ url, secret, deliveryId: randomUUID(), payload, addressPolicy: policy }) }];
     }
-    default:
-      return [];
+    default: {
+      if (!isServiceChannelType(channel.type)) return [];
+      const service = serviceChannelOf(channel.type, config);
+      const notice = channelTestNoticeOf(channel, deps.appUrl, `channel-${channel.id}-${randomUUID()}`, new Date());
+      const serviceDeps = { addressPolicy: policy, endpoints: deps.channelServices };
+      return [
+        { channel: channel.type, recipient, provider: providerOfServiceChannel(service, deps.channelServices), send: () => sendToServiceChannel(service, notice, serviceDeps) },
+      ];
+    }
   }
 }
 

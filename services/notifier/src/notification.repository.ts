@@ -3,7 +3,7 @@ import type { AlertAudience, AlertContext, AlertRef } from './alert';
 import { ALERT_DURATION } from './alert.repository';
 import { kindOf } from './alert-kinds';
 import { queueDeliveries } from './deliveries/delivery.repository';
-import { channelRecipient, channelRecipients, isDeliveryChannel } from './channel-deliveries';
+import { queueChannelDeliveries } from './channel-deliveries';
 import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression.repository';
 import { recipientsOf } from './recipients';
 
@@ -126,13 +126,7 @@ async function queueAllDeliveries(tx: EntityManager, notificationId: number, aud
   if (audience.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(audience), { phase });
   if (audience.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [audience.slackWebhookUrl], { phase });
   if (audience.webhook) await queueDeliveries(tx, notificationId, 'webhook', [audience.webhook.url], { phase });
-  // Each attached channel (docs/channels.md): an email channel per address (an address the
-  // monitor's own list has too is sent once, by the deliveries' unique key); the others once,
-  // named by the channel, so no secret URL is written on the delivery.
-  for (const channel of audience.channels) {
-    if (channel.type === 'email') await queueDeliveries(tx, notificationId, 'email', channelRecipients(channel), { phase, channelId: channel.id });
-    else if (isDeliveryChannel(channel.type)) await queueDeliveries(tx, notificationId, channel.type, [channelRecipient(channel.id)], { phase, channelId: channel.id });
-  }
+  await queueChannelDeliveries(tx, notificationId, audience.channels, { phase });
 }
 
 /** A notification row with the fields of `GET /notifications/{id}`, without its deliveries. */

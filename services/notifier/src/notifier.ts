@@ -72,6 +72,7 @@ function deliveryOptionsOf(deps: NotifierDeps, metrics: ServiceMetrics) {
     logger,
     metrics,
     leaseMs: config.deliveryLeaseMs,
+    channelServices: config.channelServices,
     // Opens channel secrets; in production a missing SECRETS_KEY stops the notifier here.
     keyring: loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line)),
   };

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { SecretKeyring, type DataSource } from '@uptime/db';
-import { startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { createServiceMetrics } from '@uptime/observability';
+import { metricValue, startFakeSlack, startFakeWebhookReceiver, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
+import { LogEmailChannel } from '../src/channels/log-email';
+import { attachedChannel, channelKeyring as keyring } from './support/attached-channels';
 import { aMonitorThatWentDown, deliveriesOf, theMonitorRecovers } from './support/incident-fixtures';
 import { useTestbed } from './support/testbed';
 
@@ -8,19 +9,6 @@ import { useTestbed } from './support/testbed';
 jest.setTimeout(60_000);
 
 const SIGNING_KEY = 'whsec-channel-0123456789abcdef';
-const keyring = new SecretKeyring(randomBytes(32));
-
-/** A channel of the monitor's organization, attached to it, its secrets sealed as the API seals them. */
-async function attachedChannel(ds: DataSource, monitorId: number, type: string, plain: Record<string, unknown>, secrets: Record<string, string>): Promise<number> {
-  const fields = Object.keys(secrets).sort();
-  const [row]: { id: number }[] = await ds.query(
-    `INSERT INTO channels (organization_id, name, type, config, sealed_secrets, secret_fields)
-     SELECT organization_id, $2, $2, $3, $4, $5 FROM monitors WHERE id = $1 RETURNING id`,
-    [monitorId, type, JSON.stringify(plain), fields.length > 0 ? keyring.seal(JSON.stringify(secrets)) : null, fields],
-  );
-  await ds.query(`INSERT INTO monitor_channels (monitor_id, channel_id) VALUES ($1, $2)`, [monitorId, row!.id]);
-  return row!.id;
-}
 
 describe('deliveries through attached channels', () => {
   const bed = useTestbed();
@@ -63,6 +51,22 @@ describe('deliveries through attached channels', () => {
     expect(deliveries.filter((d) => d.channel === 'webhook').map((d) => d.recipient)).toEqual([`channel:${hookChannel}`, `channel:${hookChannel}`]);
     expect(JSON.stringify(deliveries)).not.toContain(slack.webhookUrl);
     expect(JSON.stringify(deliveries)).not.toContain(SIGNING_KEY);
+  });
+
+  it('records an email that only went to the log as logged, and one a transport took as sent', async () => {
+    const down = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test'] } });
+    const metrics = createServiceMetrics();
+    await bed.processor(new LogEmailChannel({ info: () => undefined }), { metrics })(down.offline);
+    const logged = await deliveriesOf(bed.ds, down.incident.id);
+    expect(logged.map((d) => [d.status, d.logged_only])).toEqual([['sent', true]]);
+    const text = await metrics.render();
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'email', outcome: 'logged' })).toBe(1);
+    expect(metricValue(text, 'notification_deliveries_total', { channel: 'email', outcome: 'sent' })).toBeUndefined();
+    expect(bed.sendgrid.mails).toEqual([]);
+
+    const other = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test'] } });
+    await bed.processor()(other.offline);
+    expect((await deliveriesOf(bed.ds, other.incident.id)).map((d) => [d.status, d.logged_only])).toEqual([['sent', false]]);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export const DELIVERY_CHANNELS = ['email', 'slack', 'webhook'] as const;
+/** Every channel type a delivery goes through (docs/channels.md); the three first also as a monitor's own settings. */
+export const DELIVERY_CHANNELS = ['email', 'slack', 'webhook', 'discord', 'telegram', 'teams', 'pagerduty', 'ntfy', 'pushover', 'google_chat', 'mattermost'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /**
@@ -22,10 +23,11 @@ export type FollowupKind = Exclude<DeliveryKind, 'notice'>;
 
 /**
  * Which phase of its notification a delivery belongs to: `opened` (the notification itself, and
- * its reminders and escalation) or `resolved` (its end, sent for a slow notification: "no longer
- * slow"; docs/notifications.md).
+ * its reminders and escalation), `resolved` (its end, sent for a slow notification: "no longer
+ * slow"; docs/notifications.md) or `acknowledged` (a downtime acknowledged in this product, told
+ * to the channels whose service tracks it: PagerDuty; docs/channels.md).
  */
-export const DELIVERY_PHASES = ['opened', 'resolved'] as const;
+export const DELIVERY_PHASES = ['opened', 'resolved', 'acknowledged'] as const;
 export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
 
 /**
@@ -36,11 +38,11 @@ export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
 export class NotificationDelivery {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
   @Column({ type: 'integer', name: 'notification_id' }) notificationId!: number;
-  @Column({ type: 'varchar', length: 10, default: 'email' }) channel!: DeliveryChannel;
+  @Column({ type: 'varchar', length: 20, default: 'email' }) channel!: DeliveryChannel;
   @Column({ type: 'varchar', length: 10, default: 'notice' }) kind!: DeliveryKind;
   /** The reminder's number (1, 2, ...); 1 for the escalation; 0 for a notice. Part of the unique key. */
   @Column({ type: 'integer', default: 0 }) round!: number;
-  @Column({ type: 'varchar', length: 10, default: 'opened' }) phase!: DeliveryPhase;
+  @Column({ type: 'varchar', length: 16, default: 'opened' }) phase!: DeliveryPhase;
   @Column({ type: 'varchar', length: 2048 }) recipient!: string;
   @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: DeliveryStatus;
   @Column({ type: 'integer', default: 0 }) attempts!: number;
@@ -53,6 +55,8 @@ export class NotificationDelivery {
   @Column({ type: 'timestamptz', name: 'last_attempt_at', nullable: true }) lastAttemptAt!: Date | null;
   @Column({ type: 'boolean', name: 'possible_duplicate', default: false }) possibleDuplicate!: boolean;
   @Column({ type: 'timestamptz', name: 'sent_at', nullable: true }) sentAt!: Date | null;
+  /** Sent to the log only: no mail transport was configured (shown as `logged`, docs/notifications.md). */
+  @Column({ type: 'boolean', name: 'logged_only', default: false }) loggedOnly!: boolean;
   @Column({ type: 'timestamptz', name: 'created_at' }) createdAt!: Date;
 }
 

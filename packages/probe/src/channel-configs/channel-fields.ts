@@ -1,22 +1,42 @@
 /**
- * The configuration of each service channel (docs/channels.md, "The services"), declared once as
- * field specs (../fields/field-spec.ts): the API validates a channel's `config` with them, the web
- * form reads their labels and hints, the notifier types what it sends with. Pure data and pure
- * functions: the web app may import this file.
+ * The configuration of every channel type (docs/channels.md), declared once as field specs
+ * (../fields/field-spec.ts): the API validates a channel's `config` with them, shows `<field>_set`
+ * for the secret ones and describes them in the OpenAPI document, the web form reads their labels
+ * and hints, the notifier types what it sends with. Pure data and pure functions: the web app
+ * may import this file.
  */
-import type { FieldSpec, ValueOf } from '../fields/field-spec';
+import type { FieldKind, FieldSpec, ValueOf } from '../fields/field-spec';
 import { HTTP_URL_MAX_LENGTH } from '../fields/value-tests';
 
 /** The channels of outside services, beside the original `email`, `slack` and `webhook`. */
 export const SERVICE_CHANNEL_TYPES = ['discord', 'telegram', 'teams', 'pagerduty', 'ntfy', 'pushover', 'google_chat', 'mattermost'] as const;
 export type ServiceChannelType = (typeof SERVICE_CHANNEL_TYPES)[number];
 
+export const isServiceChannelType = (value: unknown): value is ServiceChannelType =>
+  typeof value === 'string' && (SERVICE_CHANNEL_TYPES as readonly string[]).includes(value);
+
+/**
+ * The types whose service keeps an incident of its own that this product's acknowledgement
+ * moves (PagerDuty's `acknowledge`): acknowledging a downtime queues them a message.
+ */
+export const ACKNOWLEDGING_CHANNEL_TYPES: readonly ServiceChannelType[] = ['pagerduty'];
+
+/** Every type a channel can take: the original three, then the services. */
+export const CHANNEL_TYPES = ['email', 'slack', 'webhook', ...SERVICE_CHANNEL_TYPES] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export const isChannelType = (value: unknown): value is ChannelType => typeof value === 'string' && (CHANNEL_TYPES as readonly string[]).includes(value);
+
+/** What a channel field holds: a check field's kinds, and a list of email addresses (stored lower-cased, each once). */
+export type ChannelFieldKind = FieldKind | { kind: 'emails'; maxItems: number };
+
 /**
  * A field of a channel's config. `secret`: write-only (answers show `<wire>_set: true`, the value
  * is encrypted at rest); a webhook URL that carries its own credential is a secret. `check` is
  * always false: nothing here is part of a check.
  */
-export interface ChannelFieldSpec extends FieldSpec {
+export interface ChannelFieldSpec extends Omit<FieldSpec, 'type'> {
+  readonly type: ChannelFieldKind;
   readonly secret: boolean;
   /** Absent from a config: the default applies (or null when the field is nullable and has none). */
   readonly optional: boolean;
@@ -53,7 +73,49 @@ const token = (source: string, message: string, description: string, label: stri
   form: { label, hint },
 });
 
+/** Where a channel's form and the OpenAPI document name a type ("Google Chat"). */
+export const CHANNEL_LABELS: { readonly [T in ChannelType]: string } = {
+  email: 'Email',
+  slack: 'Slack',
+  webhook: 'Webhook',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  teams: 'Microsoft Teams',
+  pagerduty: 'PagerDuty',
+  ntfy: 'ntfy',
+  pushover: 'Pushover',
+  google_chat: 'Google Chat',
+  mattermost: 'Mattermost',
+};
+
+/** The least characters of a webhook's HMAC signing key (docs/webhooks.md). */
+export const WEBHOOK_SECRET_MIN_LENGTH = 16;
+
 export const CHANNEL_FIELDS = {
+  email: fields({
+    recipients: {
+      type: { kind: 'emails', maxItems: 20 },
+      description: 'Up to 20 addresses the alert is emailed to.',
+      form: { label: 'Recipients', hint: 'Addresses separated by commas; each gets every alert of the monitors using this channel.' },
+    },
+  }),
+  slack: fields({
+    webhook_url: webhookUrl('Slack incoming webhook URL', 'Slack → your app → Incoming Webhooks → Add New Webhook to Workspace → pick the channel → copy the URL.'),
+  }),
+  webhook: fields({
+    url: {
+      type: { kind: 'url', maxLength: HTTP_URL_MAX_LENGTH, scheme: 'http' },
+      description: 'Where the signed JSON alert is POSTed (docs/webhooks.md).',
+      form: { label: 'URL', hint: 'Your endpoint; it receives a JSON POST signed in X-Uptime-Signature.' },
+    },
+    secret: {
+      type: { kind: 'text', minLength: WEBHOOK_SECRET_MIN_LENGTH, maxLength: 128 },
+      secret: true,
+      optional: true,
+      description: 'The HMAC-SHA256 signing key (16 to 128 characters); generated when not given and shown once, in the answer that made it.',
+      form: { label: 'Signing secret', hint: 'Leave empty to have one generated; it is shown once, after saving.' },
+    },
+  }),
   discord: fields({
     webhook_url: webhookUrl('Discord channel webhook URL', 'Channel settings → Integrations → Webhooks → New Webhook → Copy Webhook URL.'),
   }),
@@ -183,20 +245,23 @@ export const CHANNEL_FIELDS = {
       form: { label: 'Username' },
     },
   }),
-} as const satisfies { [T in ServiceChannelType]: Record<string, ChannelFieldSpec> };
+} as const satisfies { [T in ChannelType]: Record<string, ChannelFieldSpec> };
 
-type FieldsOf<T extends ServiceChannelType> = (typeof CHANNEL_FIELDS)[T];
+type FieldsOf<T extends ChannelType> = (typeof CHANNEL_FIELDS)[T];
 
 /** The config of a channel of type `T` once parsed: every field present, defaults filled in. */
-export type ChannelConfigOf<T extends ServiceChannelType> = { -readonly [K in keyof FieldsOf<T>]: ValueOfSpec<FieldsOf<T>[K]> };
+export type ChannelConfigOf<T extends ChannelType> = { -readonly [K in keyof FieldsOf<T>]: ValueOfSpec<FieldsOf<T>[K]> };
 
-type ValueOfSpec<S> = S extends FieldSpec ? ValueOf<S> : never;
+type ValueOfSpec<S> = S extends { type: { kind: 'emails' } } ? string[] : S extends FieldSpec ? ValueOf<S> : never;
+
+/** The field specs of `type`, in declaration order. */
+export const channelFieldsOf = (type: ChannelType): ChannelFieldSpec[] => Object.values(CHANNEL_FIELDS[type] as Record<string, ChannelFieldSpec>);
 
 /** A channel of any service type with its config. */
 export type ServiceChannelConfig = { [T in ServiceChannelType]: { type: T; config: ChannelConfigOf<T> } }[ServiceChannelType];
 
 /** The wire names of the secret fields of `type`: write-only in the API, encrypted at rest. */
-export const secretFieldsOf = (type: ServiceChannelType): string[] =>
-  Object.values(CHANNEL_FIELDS[type] as Record<string, ChannelFieldSpec>)
+export const secretFieldsOf = (type: ChannelType): string[] =>
+  channelFieldsOf(type)
     .filter((f) => f.secret)
     .map((f) => f.wire);

@@ -1,7 +1,6 @@
-import { channelConfigSpec, checkChannelConfig, type ChannelType, type StoredChannelConfig } from '@uptime/db';
+import { channelFieldsOf, parseChannelConfig, type ChannelType } from '@uptime/probe';
 import { ValidationError } from '@uptime/errors';
 import { parseWithRequired } from '../http/required-fields';
-import { assertTargetAllowed } from '../http/target-check';
 import { parseInput } from '../http/validate';
 import { ChannelFieldsDto, REQUIRED_ON_CREATE, type NewChannel } from './channel.dto';
 
@@ -11,21 +10,37 @@ export interface ChannelInputRules {
   allowPrivateTargets: boolean;
 }
 
+/** A channel's config as stored: the plain fields (the `config` column) and the secret ones (sealed together). */
+export interface StoredChannelConfig {
+  plain: Record<string, unknown>;
+  secrets: Record<string, string>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /**
- * A channel's config checked against its type's schema and merged over `previous` (an update),
- * then each URL field through the SSRF rule: every problem a 400 VALIDATION_ERROR naming
- * `config.<field>`.
+ * A channel's config checked against its type's declarations (packages/probe/src/channel-configs/)
+ * merged over `previous` (an update: the fields given replace, the others stay, null clears an
+ * optional field), URLs under the SSRF rule: every problem a 400 VALIDATION_ERROR naming
+ * `config.<field>`. Split into the plain fields and the secret ones; unset fields are not kept.
  */
 export function checkConfig(type: ChannelType, body: unknown, previous: StoredChannelConfig | null, rules: ChannelInputRules): StoredChannelConfig {
-  const spec = channelConfigSpec(type);
-  const checked = checkChannelConfig(spec, body, previous);
-  const fields = Object.keys(checked.errors);
-  if (fields.length > 0) throw new ValidationError(`Invalid body: ${fields.join(', ')}`, checked.errors);
-  for (const field of spec.fields.filter((f) => f.kind === 'url')) {
-    const value = (field.secret ? checked.secrets : checked.plain)[field.name];
-    assertTargetAllowed(rules, typeof value === 'string' ? value : null, `config.${field.name}`);
+  if (!isObject(body)) throw new ValidationError('Invalid body: config', { config: ['config must be an object'] });
+  const merged = previous ? { ...previous.plain, ...previous.secrets, ...body } : body;
+  const parsed = parseChannelConfig(type, merged, rules);
+  if (!parsed.ok) {
+    const details = Object.fromEntries(Object.entries(parsed.problems).map(([field, messages]) => [field, messages.map((m) => `${field} ${m}`)]));
+    throw new ValidationError(`Invalid body: ${Object.keys(details).join(', ')}`, details);
   }
-  return { plain: checked.plain, secrets: checked.secrets };
+  const stored: StoredChannelConfig = { plain: {}, secrets: {} };
+  const config = parsed.config as Record<string, unknown>;
+  for (const field of channelFieldsOf(type)) {
+    const value = config[field.wire];
+    if (value === null || value === undefined) continue;
+    if (field.secret) stored.secrets[field.wire] = String(value);
+    else stored.plain[field.wire] = value;
+  }
+  return stored;
 }
 
 /** Every rule of a create body: the DTO with its required fields, then the config of its type. */

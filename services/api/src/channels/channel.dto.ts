@@ -1,12 +1,12 @@
 import { IsBoolean, IsIn, IsObject, IsString, Length } from 'class-validator';
-import { CHANNEL_TYPES, type ChannelType } from '@uptime/db';
+import { CHANNEL_TYPES, type ChannelType } from '@uptime/probe';
 import { Optional } from '../http/validators';
 
 export const CHANNEL_NAME_MAX = 100;
 
 /**
  * The fields of a channel body. `config` is checked against its type's schema by
- * channel-input.ts (packages/db/src/channels/), each problem named `config.<field>`.
+ * channel-input.ts (packages/probe/src/channel-configs/), each problem named `config.<field>`.
  */
 export class ChannelFieldsDto {
   @Optional() @IsString() @Length(1, CHANNEL_NAME_MAX) name?: string;

@@ -1,4 +1,4 @@
-import { channelConfigSpec, type ChannelType } from '@uptime/db';
+import { channelFieldsOf } from '@uptime/probe';
 import type { ChannelRow } from './channels.repository';
 import type { SavedChannel } from './channels.service';
 
@@ -7,16 +7,15 @@ import type { SavedChannel } from './channels.service';
  * `<field>_set` (never the value), but for a secret this very request generated.
  */
 export function toChannelResponse(row: ChannelRow, generated?: Record<string, string>) {
-  const spec = channelConfigSpec(row.type);
   const config: Record<string, unknown> = {};
-  for (const field of spec.fields) {
-    if (field.secret) config[`${field.name}_set`] = row.secret_fields.includes(field.name);
-    else config[field.name] = row.config[field.name] ?? null;
+  for (const field of channelFieldsOf(row.type)) {
+    if (field.secret) config[`${field.wire}_set`] = row.secret_fields.includes(field.wire);
+    else config[field.wire] = row.config[field.wire] ?? null;
   }
   return {
     id: row.id,
     name: row.name,
-    type: row.type as ChannelType,
+    type: row.type,
     config: { ...config, ...generated },
     is_default: row.is_default,
     created_at: row.created_at.toISOString(),

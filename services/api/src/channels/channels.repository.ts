@@ -1,5 +1,6 @@
 import type { Creator } from '../auth/caller';
-import { queryAffected, queryRows, type ChannelType, type DataSource, type EntityManager } from '@uptime/db';
+import { queryAffected, queryRows, type DataSource, type EntityManager } from '@uptime/db';
+import type { ChannelType } from '@uptime/probe';
 
 /** A channel's row: its secrets still sealed. */
 export interface ChannelRow {

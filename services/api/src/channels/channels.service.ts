@@ -1,12 +1,12 @@
 import type { Creator } from '../auth/caller';
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
-import type { DataSource, SecretKeyring, StoredChannelConfig } from '@uptime/db';
+import type { DataSource, SecretKeyring } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { generateWebhookSecret } from '../monitors/alert-settings.service';
 import { awaitTestResult, takeTestSlot, type AlertTestDeps } from '../monitors/alert-test.service';
 import { enqueue, JOBS, type AlertTestResult, type ChannelTestJob } from '@uptime/queues';
-import { checkConfig, type ChannelInputRules } from './channel-input';
+import { checkConfig, type ChannelInputRules, type StoredChannelConfig } from './channel-input';
 import type { ChannelFieldsDto, NewChannel } from './channel.dto';
 import { attachToAllMonitors, deleteOwnChannel, insertChannel, listOwnChannels, readOwnChannel, updateChannel, type ChannelRow } from './channels.repository';
 

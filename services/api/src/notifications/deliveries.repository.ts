@@ -13,6 +13,7 @@ export interface DeliveryView {
   sentAt: Date | null;
   error: string | null;
   possibleDuplicate: boolean;
+  loggedOnly: boolean;
 }
 
 /**
@@ -23,7 +24,7 @@ export interface DeliveryView {
 export function listDeliveries(ds: DataSource, notificationId: number): Promise<DeliveryView[]> {
   return ds.query(
     `SELECT channel, kind, round, phase, recipient, status, attempts, last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt",
-            last_error AS error, possible_duplicate AS "possibleDuplicate"
+            last_error AS error, possible_duplicate AS "possibleDuplicate", logged_only AS "loggedOnly"
        FROM notification_deliveries
       WHERE notification_id = $1
         AND (kind <> 'reminder'

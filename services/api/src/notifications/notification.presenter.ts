@@ -33,7 +33,8 @@ export type NotificationResponse = ReturnType<typeof toNotificationResponse>;
 
 /**
  * A delivery as the API shows it. `sending` and `ambiguous` (an attempt that may have arrived, to
- * be retried) are both still `pending` to the reader; the latter shows as `possible_duplicate`.
+ * be retried) are both still `pending` to the reader; the latter shows as `possible_duplicate`. An
+ * email that only went to the log (no mail transport) is `logged`, never `sent`.
  */
 export function toDeliveryResponse(d: DeliveryView) {
   return {
@@ -42,7 +43,7 @@ export function toDeliveryResponse(d: DeliveryView) {
     reminder: d.kind === 'reminder' ? d.round : null,
     phase: d.phase,
     recipient: displayRecipient(d.channel, d.recipient),
-    status: d.status === 'sent' || d.status === 'failed' || d.status === 'cancelled' ? d.status : ('pending' as const),
+    status: d.status === 'sent' && d.loggedOnly ? ('logged' as const) : d.status === 'sent' || d.status === 'failed' || d.status === 'cancelled' ? d.status : ('pending' as const),
     attempts: d.attempts,
     last_attempt_at: iso(d.lastAttemptAt),
     sent_at: iso(d.sentAt),

@@ -113,6 +113,27 @@ export async function markAcknowledged(em: EntityManager, organizationId: number
 }
 
 /**
+ * Queues the message that the downtime notification was acknowledged for each attached channel
+ * whose service keeps an incident of its own (`types`: PagerDuty's acknowledge; docs/channels.md),
+ * the downtime was told to, while the notification is active: a delivery of phase `acknowledged`, which the notifiers' sweep
+ * sends on the one delivery path. The deliveries' unique key makes a repeated acknowledgement a no-op.
+ */
+export async function queueAcknowledgedDeliveries(em: EntityManager, id: number, types: readonly string[]): Promise<void> {
+  await em.query(
+    `INSERT INTO notification_deliveries (notification_id, channel, recipient, kind, round, phase, channel_id)
+     SELECT n.id, c.type, 'channel:' || c.id, 'notice', 0, 'acknowledged', c.id
+       FROM notifications n
+       JOIN monitor_channels mc ON mc.monitor_id = n.monitor_id
+       JOIN channels c ON c.id = mc.channel_id
+      WHERE n.id = $1 AND n.type = 'downtime' AND n.status = 'active' AND c.type = ANY($2)
+        -- Only a channel the downtime was told to: its service has the incident to acknowledge.
+        AND EXISTS (SELECT 1 FROM notification_deliveries t WHERE t.notification_id = n.id AND t.channel_id = c.id AND t.phase = 'opened' AND t.kind = 'notice')
+     ON CONFLICT (notification_id, kind, round, phase, channel, recipient) DO NOTHING`,
+    [id, types],
+  );
+}
+
+/**
  * Resolves the user's notification if it is active; undefined otherwise. One conditional UPDATE
  * decides it: of two concurrent calls, the second waits on the row lock, then sees status
  * 'resolved' and matches nothing. `resolved_manually` tells the notifier not to send a recovery.

@@ -1,9 +1,11 @@
 import type { DataSource } from '@uptime/db';
+import { ACKNOWLEDGING_CHANNEL_TYPES } from '@uptime/probe';
 import { ConflictError, NotFoundError } from '@uptime/errors';
 import type { PageRequest } from '../http/pagination';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import {
   markAcknowledged,
+  queueAcknowledgedDeliveries,
   markResolved,
   selectNotification,
   selectNotifications,
@@ -41,6 +43,7 @@ export async function acknowledgeNotification(ds: DataSource, organizationId: nu
   return ds.transaction(async (em) => {
     const done = await markAcknowledged(em, organizationId, id);
     if (!done) throw new NotFoundError('notification', id);
+    await queueAcknowledgedDeliveries(em, id, ACKNOWLEDGING_CHANNEL_TYPES);
     await recordAudit(em, { organizationId, actor, action: 'notification.acknowledge', resourceId: id });
     return done;
   });

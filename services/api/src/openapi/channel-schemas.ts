@@ -1,4 +1,4 @@
-import { CHANNEL_CONFIGS, CHANNEL_TYPES, type ChannelFieldSpec } from '@uptime/db';
+import { CHANNEL_LABELS, CHANNEL_TYPES, channelFieldsOf, type ChannelFieldSpec } from '@uptime/probe';
 import { CHANNEL_NAME_MAX } from '../channels/channel.dto';
 import type { ChannelResponse } from '../channels/channel.presenter';
 import { arrayOf, bool, enumOf, INT32_MAX, int, objectOf, str, timestamp, type JsonSchema } from './json-schema';
@@ -15,20 +15,28 @@ export const EXAMPLE_CHANNEL: ChannelResponse = {
 
 /** A config field as a body gives it. */
 function inputOf(field: ChannelFieldSpec): JsonSchema {
-  const description = field.secret ? `${field.description}. Write-only: answers show ${field.name}_set` : field.description;
-  switch (field.kind) {
+  const hint = field.form.hint ? ` Where to find it: ${field.form.hint}` : '';
+  const description = `${field.description}${hint}${field.secret ? ` Write-only: answers show ${field.wire}_set.` : ''}`;
+  const withDefault = field.default !== undefined && field.default !== null ? { default: field.default } : {};
+  const t = field.type;
+  switch (t.kind) {
     case 'url':
-      return str({ format: 'uri', maxLength: field.max, description });
+      return str({ format: 'uri', maxLength: t.maxLength, description, ...withDefault });
     case 'text':
-      return str({ minLength: 1, maxLength: field.max, description });
+      return str({ minLength: t.minLength, maxLength: t.maxLength, ...(t.pattern ? { pattern: t.pattern.source } : {}), description });
     case 'emails':
-      return arrayOf(str({ format: 'email', maxLength: 320 }), { minItems: 1, maxItems: field.max, description });
+      return arrayOf(str({ format: 'email', maxLength: 320 }), { minItems: 1, maxItems: t.maxItems, description });
     case 'choice':
-      return enumOf(field.choices ?? [], { description });
+      return enumOf(t.values, { description, ...withDefault });
+    case 'integer':
+      return int({ minimum: t.min, maximum: t.max, description, ...withDefault });
+    default:
+      throw new Error(`no channel field is of kind ${t.kind}`);
   }
 }
 
-const specs = CHANNEL_TYPES.map((type) => CHANNEL_CONFIGS[type]);
+const specs = CHANNEL_TYPES.map((type) => ({ type, label: CHANNEL_LABELS[type], fields: channelFieldsOf(type) }));
+const isRequired = (f: ChannelFieldSpec): boolean => !f.optional;
 
 /** One closed config object per type, as a body gives it (an update may leave any field out). */
 const configInputs = (withRequired: boolean): JsonSchema => ({
@@ -36,8 +44,8 @@ const configInputs = (withRequired: boolean): JsonSchema => ({
   anyOf: specs.map((spec) => ({
     type: 'object',
     description: `${spec.label} config`,
-    properties: Object.fromEntries(spec.fields.map((f) => [f.name, withRequired || f.required ? inputOf(f) : { anyOf: [inputOf(f), { type: 'null' }] }])),
-    ...(withRequired ? { required: spec.fields.filter((f) => f.required).map((f) => f.name) } : {}),
+    properties: Object.fromEntries(spec.fields.map((f) => [f.wire, withRequired && isRequired(f) && !f.nullable ? inputOf(f) : { anyOf: [inputOf(f), { type: 'null' }] }])),
+    ...(withRequired ? { required: spec.fields.filter(isRequired).map((f) => f.wire) } : {}),
     additionalProperties: false,
   })),
 });
@@ -48,8 +56,8 @@ const configAnswer = (): JsonSchema => ({
   anyOf: specs.map((spec): JsonSchema => {
     const properties: Record<string, JsonSchema> = {};
     for (const f of spec.fields) {
-      if (f.secret) properties[`${f.name}_set`] = bool();
-      else properties[f.name] = { anyOf: [inputOf(f), { type: 'null' }] };
+      if (f.secret) properties[`${f.wire}_set`] = bool();
+      else properties[f.wire] = { anyOf: [inputOf(f), { type: 'null' }] };
     }
     const generated: Record<string, JsonSchema> = spec.type === 'webhook' ? { secret: str({ maxLength: 128, description: 'The generated signing key, in the answer that made it only' }) } : {};
     return { type: 'object', description: `${spec.label} config`, properties: { ...properties, ...generated }, required: Object.keys(properties), additionalProperties: false };

@@ -25,12 +25,13 @@ const delivery = objectOf<DeliveryResponse>(
     }),
     reminder: nullable(int({ minimum: 1, maximum: 2_147_483_647, format: 'int32', description: "The reminder's number; null for other kinds" })),
     phase: enumOf(DELIVERY_PHASES, {
-      description: 'opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification\u2019s "no longer slow")',
-    }),
-    recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, or the Slack or webhook URL (a Slack URL is shown without its secret path)' }),
-    status: enumOf(['pending', 'sent', 'failed', 'cancelled'], {
       description:
-        'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out',
+        'opened: the message of the notification itself (and of its reminders and escalation); resolved: the message of its end (a slow notification\u2019s "no longer slow"); acknowledged: the downtime was acknowledged here, told to a channel whose service tracks the incident (PagerDuty)',
+    }),
+    recipient: str({ maxLength: RECIPIENT_MAX, description: 'The email address, the Slack or webhook URL (a Slack URL is shown without its secret path), or channel:<id> for a delivery through a channel' }),
+    status: enumOf(['pending', 'sent', 'logged', 'failed', 'cancelled'], {
+      description:
+        'pending until the receiver accepted it (sent), or until it was given up after 10 attempts, 24 hours, or a 4xx other than 429 (failed); logged: an email written to the log only, since no mail transport (SENDGRID_API_KEY, SMTP_URL) is configured; cancelled: a reminder or escalation whose downtime was acknowledged or ended before it went out',
     }),
     attempts: attemptsCount(2_147_483_647),
     last_attempt_at: nullable(timestamp()),
@@ -60,7 +61,9 @@ export function deliverySchemas(notification: JsonSchema): Record<string, JsonSc
             {
               channel: enumOf(DELIVERY_CHANNELS),
               recipient: str({ maxLength: RECIPIENT_MAX, description: 'As in NotificationDelivery' }),
-              status: enumOf(['pending', 'sent', 'failed'], { description: 'pending: not finished within 15 s, or its provider asked to wait' }),
+              status: enumOf(['pending', 'sent', 'logged', 'failed'], {
+                description: 'pending: not finished within 15 s, or its provider asked to wait; logged: an email written to the log only, no mail transport being configured',
+              }),
               attempts: attemptsCount(1),
               last_attempt_at: nullable(timestamp()),
               sent_at: nullable(timestamp()),

@@ -3,7 +3,7 @@ import type { DowntimeAlert } from '../alert';
 import type { SlackMessage } from '../channels/slack';
 import { formatDuration, formatSpokenDuration } from '../duration';
 import type { AlertKindSpec, MessageTarget } from './alert-kind';
-import { composeSlack, emailOf, escapeMrkdwn, monitorPageUrl, type AlertWords, type Fact } from './messages';
+import { composeSlack, emailOf, escapeMrkdwn, monitorPageUrl, slackOf, type AlertWords, type Fact } from './messages';
 
 /** What failed, in a few words: the probe's error, else the HTTP status. */
 function describeFailure(ctx: DowntimeAlert): string {
@@ -119,5 +119,6 @@ export const downtime: AlertKindSpec<DowntimeAlert> = {
   end: { tells: 'notification', type: 'recovery', message: recoveryMessage, isSent: (alert) => alert.alertOnRecovery },
   words: wordsOf,
   email: (target, alert, from, to) => emailOf(wordsOf(target, alert), from, to),
-  slack: (target, alert, appUrl) => composeDowntimeSlack(target.type, alert, appUrl),
+  // A reminder reaching a Slack channel says how long the downtime has lasted, as its email does.
+  slack: (target, alert, appUrl) => (target.kind === 'notice' ? composeDowntimeSlack(target.type, alert, appUrl) : slackOf(wordsOf(target, alert), alert, appUrl)),
 };

@@ -100,6 +100,24 @@ export function testNoticeOf(monitor: { id: number; name: string; url: string },
   };
 }
 
+/**
+ * The notice of a channel's own test send (`POST /channels/{id}/test`): about no monitor, so it
+ * names the channel and links to the Channels page; its key is the test's own.
+ */
+export function channelTestNoticeOf(channel: { id: number; name: string }, appUrl: string, key: string, at: Date): ChannelNotice {
+  const page = `${appUrl.replace(/\/+$/, '')}/channels`;
+  return {
+    event: 'test',
+    alertKey: `uptime-test-${key}`,
+    title: `[TEST] ${channel.name}`,
+    headline: `Test alert through the channel "${channel.name}": this channel reaches you.`,
+    facts: [['Channel', channel.name]],
+    monitor: { id: 0, name: channel.name, url: page },
+    link: page,
+    at,
+  };
+}
+
 /** The fact labelled `label`, if the notice has one. */
 export const factOf = (notice: ChannelNotice, label: string): string | undefined => notice.facts.find(([l]) => l === label)?.[1];
 

@@ -18,6 +18,8 @@ export interface EmailChannel {
    * Absent for transports that never ask to wait.
    */
   readonly provider?: string;
+  /** True when the email only goes to the log (no mail transport configured): recorded as `logged`, never as sent. */
+  readonly logsOnly?: boolean;
   /** Resolves once the transport accepted the email; rejects with an {@link EmailSendError} otherwise. */
   send(mail: EmailMessage): Promise<void>;
 }

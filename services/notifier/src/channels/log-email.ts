@@ -7,9 +7,12 @@ export interface InfoLogger {
 
 /**
  * Used when neither SendGrid nor SMTP is configured (local use, a fresh self-hosted install):
- * the email is written to the log at info so alerts stay visible, and counts as sent.
+ * the email is written to the log at info so alerts stay visible. Its delivery is recorded as
+ * done, marked `logged` (the API and the web app say "logged (no mail transport)", not "Sent").
  */
 export class LogEmailChannel implements EmailChannel {
+  readonly logsOnly = true;
+
   constructor(private readonly logger: InfoLogger) {}
 
   async send(message: EmailMessage): Promise<void> {

@@ -12,6 +12,10 @@ export class MeteredEmailChannel implements EmailChannel {
     return this.inner.provider;
   }
 
+  get logsOnly(): boolean {
+    return this.inner.logsOnly === true;
+  }
+
   async send(mail: EmailMessage): Promise<void> {
     try {
       await this.inner.send(mail);

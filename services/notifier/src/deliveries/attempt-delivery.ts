@@ -64,7 +64,7 @@ export async function attemptDelivery(
     log.info({ kind: open.kind }, 'follow-up not sent: its downtime was acknowledged or ended first');
     return 'cancelled';
   }
-  const provider = sender.providerOf(open);
+  const provider = sender.providerOf(open, alert);
   const pausedUntil = provider === null ? null : await deps.pauses.pausedUntil(provider);
   if (pausedUntil) {
     await postponeDelivery(deps.dataSource, open.id, pausedUntil);
@@ -82,8 +82,9 @@ export async function attemptDelivery(
   const renewal = setInterval(() => {
     renewLease(deps.dataSource, claimed, deps.leaseMs).catch((err: unknown) => log.warn({ err }, 'lease renewal failed'));
   }, Math.max(100, Math.floor(deps.leaseMs / 3)));
+  let result: void | 'logged';
   try {
-    await sender.send(claimed, alert);
+    result = await sender.send(claimed, alert);
   } catch (err) {
     return recordFailedAttempt(deps, claimed, provider, err, log);
   } finally {
@@ -91,10 +92,10 @@ export async function attemptDelivery(
   }
   // The receiver has it. Should this write fail, the lease expires and it is sent again (marked
   // possible_duplicate): for alerts, a rare duplicate beats a lost message.
-  await recordSent(deps.dataSource, claimed);
-  deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: 'sent' });
+  await recordSent(deps.dataSource, claimed, { loggedOnly: result === 'logged' });
+  deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: result === 'logged' ? 'logged' : 'sent' });
   deps.metrics?.deliveryLatency.observe({ channel: claimed.channel }, Math.max(0, Date.now() - claimed.changedAt.getTime()) / 1000);
-  log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery sent`);
+  log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery ${result === 'logged' ? 'logged (no mail transport)' : 'sent'}`);
   return 'sent';
 }
 

@@ -13,14 +13,15 @@ import type { ClaimedDelivery } from './delivery.repository';
 /** What a channel needs to send one delivery. */
 export type DeliveryTarget = Pick<
   ClaimedDelivery,
-  'channel' | 'channelId' | 'phase' | 'recipient' | 'type' | 'kind' | 'followupDueAt' | 'deliveryUid' | 'notificationId'
+  'channel' | 'channelId' | 'phase' | 'recipient' | 'type' | 'kind' | 'followupDueAt' | 'deliveryUid' | 'notificationId' | 'changedAt'
 >;
 
 /** One channel's way of sending a delivery; rejects with a `SendError` (channels/send-error.ts). */
 export interface ChannelSender {
-  /** Whose back-off this delivery is subject to; null when the receiver never asks to wait. */
-  providerOf(target: Pick<DeliveryTarget, 'recipient' | 'channelId'>): string | null;
-  send(target: DeliveryTarget, alert: AlertContext): Promise<void>;
+  /** Whose back-off this delivery is subject to; null when the receiver never asks to wait. `alert`: the delivery's, when known. */
+  providerOf(target: Pick<DeliveryTarget, 'recipient' | 'channelId'>, alert?: AlertContext): string | null;
+  /** Resolves `logged` when the message only went to the log (an email with no mail transport). */
+  send(target: DeliveryTarget, alert: AlertContext): Promise<void | 'logged'>;
 }
 
 export type ChannelSenders = Partial<Record<DeliveryChannel, ChannelSender>>;
@@ -29,7 +30,10 @@ export type ChannelSenders = Partial<Record<DeliveryChannel, ChannelSender>>;
 export function emailSender(channel: EmailChannel, mailFrom: string): ChannelSender {
   return {
     providerOf: () => channel.provider ?? null,
-    send: (target, alert) => channel.send(kindOf(alert).email(target, alert, mailFrom, target.recipient)),
+    send: async (target, alert) => {
+      await channel.send(kindOf(alert).email(target, alert, mailFrom, target.recipient));
+      return channel.logsOnly ? 'logged' : undefined;
+    },
   };
 }
 

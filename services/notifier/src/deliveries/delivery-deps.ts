@@ -1,11 +1,13 @@
 import type { DataSource, SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
-import { allowPublicAddressesOnly, type AddressPolicy } from '@uptime/probe';
+import type { Config } from '@uptime/config';
+import { allowPublicAddressesOnly, SERVICE_CHANNEL_TYPES, type AddressPolicy } from '@uptime/probe';
 import type { EmailChannel } from '../channels/email-channel';
 import { DEFAULT_LEASE_MS, type AttemptDeps } from './attempt-delivery';
 import { emailSender, slackSender, webhookSender, type ChannelSenders } from './channel-sender';
 import { ProviderPauses } from './provider-pauses.repository';
+import { serviceSender } from './service-sender';
 
 export interface DeliveryOptions {
   dataSource: DataSource;
@@ -21,10 +23,12 @@ export interface DeliveryOptions {
   leaseMs?: number;
   /** The web application's base URL (APP_URL), for links in messages. */
   appUrl: string;
-  /** Where Slack and webhook requests may connect (ALLOW_PRIVATE_TARGETS); public addresses only by default. */
+  /** Where Slack, webhook and service channel requests may connect (ALLOW_PRIVATE_TARGETS); public addresses only by default. */
   addressPolicy?: AddressPolicy;
   /** Opens channel secrets (SECRETS_KEY; docs/channels.md); without it a channel with secrets cannot be sent to. */
   keyring?: SecretKeyring;
+  /** TELEGRAM_API_URL, PAGERDUTY_EVENTS_URL, PUSHOVER_API_URL. */
+  channelServices: Config['channelServices'];
 }
 
 /** What the job and the sweeper share to send deliveries: every channel's sender, the pauses, the lease. */
@@ -35,6 +39,8 @@ export function createDeliveryDeps(options: DeliveryOptions): AttemptDeps {
     slack: slackSender(options.appUrl, addressPolicy, options.keyring),
     webhook: webhookSender(options.dataSource, addressPolicy, options.keyring),
   };
+  const service = { appUrl: options.appUrl, addressPolicy, endpoints: options.channelServices, keyring: options.keyring };
+  for (const type of SERVICE_CHANNEL_TYPES) senders[type] = serviceSender(type, service);
   return {
     dataSource: options.dataSource,
     senders,

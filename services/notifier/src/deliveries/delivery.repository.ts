@@ -27,7 +27,8 @@ export interface ClaimedDelivery {
   createdAt: Date;
   /**
    * When what the delivery reports happened, where its latency is counted from: the status change
-   * (the notification's start), its end for a `resolved` message, a follow-up's due time.
+   * (the notification's start), its end for a `resolved` message, its acknowledgement for an
+   * `acknowledged` one, a follow-up's due time.
    */
   changedAt: Date;
   /** True when this claim overtook a lease that expired: its sender may have sent it. */
@@ -44,6 +45,13 @@ export interface OpenDeliveryRow {
   kind: DeliveryKind;
 }
 
+/** Which message of a notification a delivery carries, and the channel it goes through. */
+export interface QueuedMessage {
+  phase?: DeliveryPhase;
+  followup?: { kind: FollowupKind; round: number };
+  channelId?: number;
+}
+
 /**
  * One pending delivery per recipient of a channel, of one message of the notification: its
  * `opened` notice or `resolved` end (phase), or one follow-up of a downtime (a reminder round, the
@@ -55,7 +63,7 @@ export async function queueDeliveries(
   notificationId: number,
   channel: DeliveryChannel,
   recipients: string[],
-  message: { phase?: DeliveryPhase; followup?: { kind: FollowupKind; round: number }; channelId?: number } = {},
+  message: QueuedMessage = {},
 ): Promise<OpenDeliveryRow[]> {
   if (recipients.length === 0) return [];
   return queryRows<OpenDeliveryRow>(
@@ -117,6 +125,7 @@ interface ClaimRow {
   created_at: Date;
   started_at: Date;
   resolved_at: Date | null;
+  acknowledged_at: Date | null;
   old_status: string;
 }
 
@@ -125,7 +134,8 @@ interface ClaimRow {
  * wins. Open deliveries are taken whenever `isDue` is false (a job's own retry paces itself),
  * only once their `next_attempt_at` has come otherwise (the sweeper); a `sending` one only once
  * its lease expired. A follow-up (reminder, escalation) is taken only while its downtime is still
- * active and unacknowledged (see `cancelOutlivedFollowup`).
+ * active and unacknowledged (see `cancelOutlivedFollowup`); an `acknowledged` message only once
+ * the message it acknowledges is no longer open on its channel.
  */
 export async function claimDelivery(db: DataSource, id: number, leaseMs: number, options: { onlyIfDue: boolean }): Promise<ClaimedDelivery | null> {
   const [row] = await queryRows<ClaimRow>(
@@ -139,10 +149,16 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
         AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
           OR (o.status = 'sending' AND d.lease_until < now()))
         AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
+        -- An acknowledgement follows the message it acknowledges on its channel (PagerDuty's
+        -- trigger before its acknowledge), however their retries fall.
+        AND (d.phase <> 'acknowledged' OR NOT EXISTS (
+              SELECT 1 FROM notification_deliveries t
+               WHERE t.notification_id = d.notification_id AND t.channel_id = d.channel_id AND t.phase = 'opened'
+                 AND t.kind = 'notice' AND t.status IN ('pending', 'sending', 'ambiguous')))
       RETURNING d.id, d.notification_id, d.channel, d.phase, d.recipient, d.channel_id, n.type, d.kind, d.round,
                 (SELECT f.due_at FROM notification_followups f
                   WHERE f.notification_id = d.notification_id AND f.kind = d.kind AND f.round = d.round) AS followup_due_at,
-                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, o.status AS old_status`,
+                d.delivery_uid, d.claim_token, d.attempts, d.created_at, n.started_at, n.resolved_at, n.acknowledged_at, o.status AS old_status`,
     [id, leaseMs, options.onlyIfDue],
   );
   if (!row) return null;
@@ -161,7 +177,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
     claimToken: row.claim_token,
     attempts: row.attempts,
     createdAt: row.created_at,
-    changedAt: row.followup_due_at ?? (row.phase === 'resolved' ? row.resolved_at : null) ?? row.started_at,
+    changedAt: row.followup_due_at ?? { opened: null, resolved: row.resolved_at, acknowledged: row.acknowledged_at }[row.phase] ?? row.started_at,
     tookOverExpiredLease: row.old_status === 'sending',
   };
 }
@@ -178,17 +194,17 @@ export async function renewLease(db: DataSource, d: ClaimedDelivery, leaseMs: nu
 }
 
 /**
- * The receiver has it. Recorded whoever holds the lease now: a sender that was overtaken still
+ * The receiver has it (`loggedOnly`: the log has it, no mail transport being configured). Recorded whoever holds the lease now: a sender that was overtaken still
  * knows its message arrived. `email_sent_at` keeps its meaning: the first email accepted.
  */
-export async function recordSent(db: DataSource, d: ClaimedDelivery): Promise<void> {
+export async function recordSent(db: DataSource, d: ClaimedDelivery, how: { loggedOnly: boolean } = { loggedOnly: false }): Promise<void> {
   await db.transaction(async (tx) => {
     await queryRows(
       tx,
       `UPDATE notification_deliveries
-          SET status = 'sent', sent_at = now(), last_error = NULL, claim_token = NULL, lease_until = NULL
+          SET status = 'sent', sent_at = now(), last_error = NULL, claim_token = NULL, lease_until = NULL, logged_only = $2
         WHERE id = $1 AND status <> 'sent'`,
-      [d.id],
+      [d.id, how.loggedOnly],
     );
     if (d.channel === 'email') {
       await queryRows(tx, `UPDATE notifications SET email_sent_at = now() WHERE id = $1 AND email_sent_at IS NULL`, [d.notificationId]);

@@ -4,6 +4,7 @@ import { startPeriodicPass } from '@uptime/observability';
 import { alertRef } from '../alert';
 import { loadAlert } from '../alert.repository';
 import { attemptDelivery, type AttemptDeps } from '../deliveries/attempt-delivery';
+import { queueChannelDeliveries } from '../channel-deliveries';
 import { queueDeliveries, type OpenDeliveryRow } from '../deliveries/delivery.repository';
 import { recipientsOf, uniqueAddresses } from '../recipients';
 import { dueFollowups } from './followup-schedule';
@@ -39,8 +40,13 @@ export async function recordDueFollowups(db: DataSource, notificationId: number,
     for (const followup of dueFollowups(state, now)) {
       if (!(await recordFollowup(tx, notificationId, followup))) continue;
       if (followup.kind === 'reminder') await supersedeEarlierReminders(tx, notificationId, followup.round);
-      const recipients = followup.kind === 'reminder' ? recipientsOf(state) : uniqueAddresses(state.escalationRecipients);
-      queued.push(...(await queueDeliveries(tx, notificationId, 'email', recipients, { followup })));
+      if (followup.kind === 'escalation') {
+        queued.push(...(await queueDeliveries(tx, notificationId, 'email', uniqueAddresses(state.escalationRecipients), { followup })));
+        continue;
+      }
+      // A reminder goes where the downtime went: the monitor's email recipients and every attached channel.
+      if (state.isEmailOn) queued.push(...(await queueDeliveries(tx, notificationId, 'email', recipientsOf(state), { followup })));
+      queued.push(...(await queueChannelDeliveries(tx, notificationId, state.channels, { followup })));
     }
     return queued;
   });

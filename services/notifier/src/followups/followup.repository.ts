@@ -1,12 +1,17 @@
 import { queryRows, type EntityManager } from '@uptime/db';
-import { MEMBER_EMAILS } from '../alert.repository';
+import type { AttachedChannel } from '../alert';
+import { ATTACHED_CHANNELS, MEMBER_EMAILS } from '../alert.repository';
 import type { DueFollowup, FollowupState } from './followup-schedule';
 
 /** An open downtime that may have follow-ups due, with what sending them needs. */
 export interface FollowupCandidate extends FollowupState {
   notificationId: number;
   incidentId: number;
+  /** The monitor's email (and the owner's email preference) is on: reminders go to its recipients. */
+  isEmailOn: boolean;
   emailRecipients: string[];
+  /** The channels attached to the monitor now: reminders go to each (docs/channels.md). */
+  channels: AttachedChannel[];
   memberEmails: string[];
   escalationRecipients: string[];
 }
@@ -18,8 +23,10 @@ interface Row {
   reminder_interval_minutes: number | null;
   escalation_after_minutes: number | null;
   escalation_recipients: string[];
+  email_on: boolean;
   email_recipients: string[];
   member_emails: string[];
+  channels: AttachedChannel[];
   last_round: number | null;
   last_due: Date | null;
   escalated: boolean;
@@ -28,13 +35,14 @@ interface Row {
 /**
  * Downtimes that may be followed up (only `downtime` notifications: slow and certificate ones get
  * no reminders): active, unacknowledged, not suppressed by a dependency, their
- * monitor still offline and outside a maintenance window, with email on (the monitor's and the
- * owner's preference): follow-ups are emails. Joined with the latest reminder and the escalation.
+ * monitor still offline and outside a maintenance window, with somewhere to send them: email on
+ * (the monitor's and the owner's preference), or a channel attached. Joined with the latest
+ * reminder and the escalation.
  */
 const STATE_SQL = `
   SELECT n.id AS notification_id, n.alert_id AS incident_id, n.started_at,
          m.reminder_interval_minutes, m.escalation_after_minutes, m.escalation_recipients,
-         m.email_recipients, ${MEMBER_EMAILS}, r.round AS last_round, r.due_at AS last_due,
+         m.email_enabled AND COALESCE(p.email_notifications, true) AS email_on, m.email_recipients, ${MEMBER_EMAILS}, ${ATTACHED_CHANNELS}, r.round AS last_round, r.due_at AS last_due,
          EXISTS (SELECT 1 FROM notification_followups e WHERE e.notification_id = n.id AND e.kind = 'escalation') AS escalated
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id
@@ -46,7 +54,7 @@ const STATE_SQL = `
    WHERE n.type = 'downtime'
      AND n.status = 'active' AND NOT n.acknowledged AND NOT n.suppressed
      AND m.status = 'offline' AND NOT m.in_maintenance
-     AND m.email_enabled AND COALESCE(p.email_notifications, true)`;
+     AND ((m.email_enabled AND COALESCE(p.email_notifications, true)) OR EXISTS (SELECT 1 FROM monitor_channels mc WHERE mc.monitor_id = m.id))`;
 
 const toCandidate = (row: Row): FollowupCandidate => ({
   notificationId: row.notification_id,
@@ -57,7 +65,9 @@ const toCandidate = (row: Row): FollowupCandidate => ({
   escalationAfterMinutes: row.escalation_after_minutes,
   hasEscalationRecipients: row.escalation_recipients.length > 0,
   isEscalated: row.escalated,
+  isEmailOn: row.email_on,
   emailRecipients: row.email_recipients,
+  channels: row.channels,
   memberEmails: row.member_emails,
   escalationRecipients: row.escalation_recipients,
 });

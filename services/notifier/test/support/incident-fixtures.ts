@@ -107,6 +107,8 @@ export interface DeliveryRow {
   /** The channel it goes through (docs/channels.md); null: the monitor's own settings. */
   channel_id: number | null;
   possible_duplicate: boolean;
+  /** Sent to the log only: no mail transport. */
+  logged_only: boolean;
   type: string;
   /** notice, reminder or escalation; round: the reminder's number (docs/alert-rules.md). */
   kind: string;

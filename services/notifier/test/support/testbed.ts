@@ -9,7 +9,7 @@ import { createDeliveryDeps, type DeliveryOptions } from '../../src/deliveries/d
 import type { EmailChannel } from '../../src/channels/email-channel';
 import { createStatusChangedProcessor, type StatusChangedProcessor, type StatusChangedProcessorDeps } from '../../src/status-changed.processor';
 
-type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy' | 'logger' | 'keyring'>>;
+type ProcessorOptions = Partial<Pick<StatusChangedProcessorDeps, 'inFlightWaitMs' | 'metrics' | 'leaseMs' | 'addressPolicy' | 'logger' | 'keyring' | 'channelServices'>>;
 
 export interface Testbed {
   ds: DataSource;
@@ -20,7 +20,7 @@ export interface Testbed {
   /** A processor sending through `channel`, by default SendGrid at the fake. */
   processor(channel?: EmailChannel, options?: ProcessorOptions): StatusChangedProcessor;
   /** What the job and the sweeper share, as one notifier builds it, sending through the fake SendGrid. */
-  deliveryDeps(options?: Partial<Pick<DeliveryOptions, 'leaseMs' | 'metrics'>>): AttemptDeps;
+  deliveryDeps(options?: Partial<Pick<DeliveryOptions, 'leaseMs' | 'metrics' | 'keyring' | 'channelServices'>>): AttemptDeps;
   /** A SendGrid channel at another (e.g. failing) fake. */
   sendGridAt(fake: FakeSendGrid, options?: { timeoutMs?: number }): EmailChannel;
 }
@@ -44,6 +44,7 @@ export function useTestbed(): Testbed {
         mailFrom: bed.config.mail.from,
         appUrl: bed.config.http.appUrl,
         addressPolicy: allowAnyAddress,
+        channelServices: bed.config.channelServices,
         logger: bed.logger,
         ...options,
       });
@@ -54,6 +55,7 @@ export function useTestbed(): Testbed {
         mailFrom: bed.config.mail.from,
         appUrl: bed.config.http.appUrl,
         addressPolicy: allowAnyAddress,
+        channelServices: bed.config.channelServices,
         logger: bed.logger,
         ...options,
       });

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { AgentsPage } from '../pages/agents/AgentsPage';
 import { AuditLogPage } from '../pages/audit-log/AuditLogPage';
+import { ChannelsPage } from '../pages/channels/ChannelsPage';
 import { DashboardPage } from '../pages/dashboard/DashboardPage';
 import { MonitorDetailPage } from '../pages/monitor-detail/MonitorDetailPage';
 import { MonitorFormPage } from '../pages/monitor-form/MonitorFormPage';
@@ -53,6 +54,7 @@ export function App() {
         <Route path="monitors/:id" element={<MonitorDetailPage />} />
         <Route path="monitors/:id/edit" element={<MonitorFormPage />} />
         <Route path="notifications" element={<NotificationsPage />} />
+        <Route path="channels" element={<ChannelsPage />} />
         <Route path="agents" element={<AgentsPage />} />
         <Route
           path="status-pages"

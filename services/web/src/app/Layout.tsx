@@ -17,6 +17,7 @@ const NAV = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/monitors', label: 'Monitors', end: false },
   { to: '/notifications', label: 'Notifications', end: false },
+  { to: '/channels', label: 'Channels', end: false },
   { to: '/status-pages', label: 'Status pages', end: false },
   { to: '/maintenance', label: 'Maintenance', end: false },
   { to: '/agents', label: 'Agents', end: false },

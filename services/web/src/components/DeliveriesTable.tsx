@@ -1,4 +1,5 @@
 import type { Schema } from '@uptime/client';
+import { CHANNEL_LABELS } from '@uptime/probe/src/channel-configs/channel-fields';
 import { useFormat } from '../app/format';
 
 /** One delivery as the API reports it; a test send's have no `possible_duplicate`, `kind`, `reminder` nor `phase`. */
@@ -6,8 +7,8 @@ type Delivery =
   | Schema<'NotificationDelivery'>
   | (Schema<'AlertTestResult'>['deliveries'][number] & { possible_duplicate?: undefined; kind?: undefined; phase?: undefined });
 
-const CHANNEL = { email: 'Email', slack: 'Slack', webhook: 'Webhook' } as const;
-const STATE = { pending: 'Pending', sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' } as const;
+/** A delivery's status in words; an email that only went to the log is never "Sent". */
+export const DELIVERY_STATE_LABELS = { pending: 'Pending', sent: 'Sent', logged: 'logged (no mail transport)', failed: 'Failed', cancelled: 'Cancelled' } as const;
 
 /** A reminder or escalation of a downtime (docs/alert-rules.md) says so after its channel. */
 const followupOf = (d: Delivery): string =>
@@ -39,14 +40,15 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
           {deliveries.map((d, i) => (
             <tr key={`${d.channel}-${d.recipient}-${i}`}>
               <td data-label="Channel">
-                {CHANNEL[d.channel]}
+                {CHANNEL_LABELS[d.channel]}
                 {followupOf(d)}
                 {d.phase === 'resolved' && <span className="muted small"> (its end)</span>}
+                {d.phase === 'acknowledged' && <span className="muted small"> (acknowledged)</span>}
               </td>
               <td className="url-cell" data-label="Recipient">{d.recipient}</td>
               <td data-label="Status">
                 <span className={`badge ${d.status === 'failed' ? 'tone-bad' : d.status === 'sent' ? 'tone-good' : 'tone-neutral'}`}>
-                  {STATE[d.status]}
+                  {DELIVERY_STATE_LABELS[d.status]}
                 </span>
                 {d.possible_duplicate && (
                   <span

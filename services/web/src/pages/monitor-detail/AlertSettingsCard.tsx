@@ -9,6 +9,7 @@ import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
 import { CheckField, TextField } from '../../components/FormFields';
+import { AttachedChannelsField } from './AttachedChannelsField';
 import { ChannelFieldset, messagesUnder } from './AlertFields';
 import { EscalationFields } from './EscalationFields';
 import { escalationToForm, formToEscalationBody } from './escalation-form-values';
@@ -32,6 +33,7 @@ export function AlertSettingsCard({ id }: { id: number }) {
 const urlOrNull = (text: string): string | null => (text.trim() === '' ? null : text.trim());
 
 type AlertFormValues = Schema<'AlertSettings'> & {
+  channelIds: number[];
   recipients: string;
   threshold: string;
   slackUrl: string;
@@ -42,6 +44,7 @@ type AlertFormValues = Schema<'AlertSettings'> & {
 /** The form's values of saved settings: lists and numbers as the text they are edited as. */
 const alertFormValuesOf = (initial: Schema<'AlertSettings'>): AlertFormValues => ({
   ...initial,
+  channelIds: initial.channel_ids,
   recipients: initial.email_recipients.join(', '),
   threshold: String(initial.alert_threshold),
   slackUrl: initial.slack_webhook_url ?? '',
@@ -65,6 +68,7 @@ const alertSettingsBody = (values: AlertFormValues, followups: ReturnType<typeof
   ...followups,
   alert_on_slow: values.alert_on_slow,
   certificate_expiry_days: Number(values.certificateDays),
+  channel_ids: values.channelIds,
 });
 
 /**
@@ -122,6 +126,7 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
         }}
         noValidate
       >
+        <AttachedChannelsField chosen={values.channelIds} onChange={set('channelIds')} errors={messagesUnder(errors, 'channel_ids')} />
         <AlertChannels values={values} set={set} field={field} errors={errors}>
           <WebhookSecret secret={secret} secretSet={secretSet} rotate={rotate} />
         </AlertChannels>

@@ -1,2 +1,0 @@
-export * from './channel-types';
-export * from './channel-config';

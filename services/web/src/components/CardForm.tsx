@@ -1,0 +1,42 @@
+import type { ReactNode, RefObject } from 'react';
+import { errorMessage } from '../app/errors';
+
+/**
+ * A form in a card, named by its heading, saved by `onSave`: a refusal shows one summary at the top
+ * (focusable through `summaryRef`), which points at the fields when the API named some.
+ */
+export function CardForm({
+  heading,
+  error,
+  hasFieldErrors,
+  summaryRef,
+  onSave,
+  children,
+}: {
+  heading: string;
+  error: unknown;
+  hasFieldErrors: boolean;
+  summaryRef: RefObject<HTMLDivElement | null>;
+  onSave: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      className="card"
+      aria-label={heading}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSave();
+      }}
+    >
+      <h2>{heading}</h2>
+      {error !== null && error !== undefined && (
+        <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
+          {hasFieldErrors ? 'Please correct the fields marked below.' : errorMessage(error)}
+        </div>
+      )}
+      {children}
+    </form>
+  );
+}
