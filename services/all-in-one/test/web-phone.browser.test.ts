@@ -249,4 +249,20 @@ describe('the web app on a phone', () => {
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await fitsThePhone('public-status-page');
   });
+
+  it('5. at 1280 px, shows every navigation link in the bar, none scrolled out of view', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await page.goto(`${appUrl}/`);
+      await heading().waitFor();
+      expect(await menuButton().isVisible()).toBe(false);
+      const nav = await page.getByRole('navigation', { name: 'Main' }).boundingBox();
+      for (const name of NAV) {
+        const box = await menuLink(name).boundingBox();
+        expect({ name, inside: box !== null && nav !== null && box.x >= nav.x && box.x + box.width <= nav.x + nav.width }).toEqual({ name, inside: true });
+      }
+    } finally {
+      await page.setViewportSize(PHONE);
+    }
+  });
 });
