@@ -20,7 +20,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description The new monitor is `pending` and checked at once, then every check_interval.
+         * @description The new monitor is `pending` and checked at once, then every check_interval. A heartbeat monitor has no url: it is `pending` until its first ping, at its `heartbeat_url` (docs/heartbeats.md).
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -158,6 +158,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/{id}/heartbeat/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a heartbeat monitor's ping URL
+         * @description A new token in `heartbeat_url`; the old URL answers 404 from now on. Only a heartbeat monitor has one (409 INVALID_STATE otherwise). Takes no body (docs/heartbeats.md).
+         */
+        post: operations["rotateHeartbeatUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitors/{id}/test": {
         parameters: {
             query?: never;
@@ -169,7 +189,7 @@ export interface paths {
         put?: never;
         /**
          * Run a check now (dry run)
-         * @description Through the probe the workers use, with the same SSRF policy; records nothing and does not change the status. Takes no body.
+         * @description Through the probe the workers use, with the same SSRF policy; records nothing and does not change the status. Takes no body. A heartbeat monitor has no probe: 409 INVALID_STATE.
          */
         post: operations["testMonitor"];
         delete?: never;
@@ -1619,16 +1639,16 @@ export interface components {
             name: string;
             /**
              * Format: uri
-             * @description Absolute http(s) URL to check
+             * @description Absolute http(s) URL to check (http, tcp monitors; null for other types)
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              */
-            url: string;
+            url: string | null;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md. heartbeat: nothing is checked, the monitor is up while pings arrive on time (docs/heartbeats.md)
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "heartbeat";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -1649,9 +1669,9 @@ export interface components {
             expected_status: number[] | null;
             /**
              * Format: int32
-             * @description Seconds each attempt may take
+             * @description Seconds each attempt may take (http, tcp monitors; null for other types)
              */
-            timeout: number;
+            timeout: number | null;
             /**
              * Format: int32
              * @description Seconds between checks
@@ -1659,16 +1679,16 @@ export interface components {
             check_interval: number;
             /**
              * Format: int32
-             * @description Retries of a failed attempt within one check
+             * @description Retries of a failed attempt within one check (http, tcp monitors; null for other types)
              */
-            retry_count: number;
+            retry_count: number | null;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
-            /** @description Whether an https target's certificate must be valid */
-            verify_ssl: boolean;
-            /** @description Text the response must contain */
+            /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
+            verify_ssl: boolean | null;
+            /** @description Text the response must contain (http, tcp monitors; null for other types) */
             expected_content: string | null;
-            /** @description Text the response must not contain */
+            /** @description Text the response must not contain (http, tcp monitors; null for other types) */
             excluded_content: string | null;
             /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
@@ -1684,10 +1704,10 @@ export interface components {
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
             /**
-             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); late: a heartbeat still online past its due time, within its grace (docs/heartbeats.md); null otherwise (docs/alert-rules.md)
              * @enum {string|null}
              */
-            status_reason: "failing" | "slow" | null;
+            status_reason: "failing" | "slow" | "late" | null;
             /**
              * Format: int32
              * @description A success slower than this many milliseconds reads warning (slow); null: off
@@ -1706,6 +1726,25 @@ export interface components {
             certificate_expires_at: string | null;
             /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
             depends_on: number[];
+            /**
+             * Format: int32
+             * @description Seconds between expected pings (30 to 31,536,000); exactly one of this and heartbeat_cron (heartbeat monitors; null for other types)
+             */
+            heartbeat_period: number | null;
+            /** @description A 5-field cron expression of the times pings are expected; exactly one of this and heartbeat_period (heartbeat monitors; null for other types) */
+            heartbeat_cron: string | null;
+            /** @description The IANA zone heartbeat_cron is read in (default UTC); null with a period (heartbeat monitors; null for other types) */
+            heartbeat_timezone: string | null;
+            /**
+             * Format: int32
+             * @description Seconds after the due time before the monitor goes offline (30 to 2,592,000; default 300) (heartbeat monitors; null for other types)
+             */
+            heartbeat_grace: number | null;
+            /**
+             * Format: uri
+             * @description Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)
+             */
+            heartbeat_url: string | null;
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -2624,12 +2663,12 @@ export interface components {
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              */
-            url: string;
+            url?: string;
             /**
-             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or heartbeat (no url: pinged by the job it watches, docs/heartbeats.md); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type, and never to or from heartbeat (docs/monitors.md)
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "heartbeat";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2712,8 +2751,28 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds between expected pings; exactly one of this and heartbeat_cron; null clears it
+             */
+            heartbeat_period?: number | null;
+            /** @description Heartbeat monitors: a 5-field cron expression (minute hour day month weekday) of the times pings are expected; exactly one of this and heartbeat_period; null clears it */
+            heartbeat_cron?: string | null;
+            /** @description Heartbeat monitors with heartbeat_cron: the IANA zone it is read in; default UTC */
+            heartbeat_timezone?: string | null;
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds after the due time before the monitor goes offline
+             * @default 300
+             */
+            heartbeat_grace?: number;
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
+        } | {
+            url: string;
+        } | {
+            /** @constant */
+            type: "heartbeat";
         };
         /** @description PUT and PATCH: a partial body, each field validated as on create */
         MonitorUpdate: {
@@ -2726,10 +2785,10 @@ export interface components {
              */
             url?: string;
             /**
-             * @description http (url http:// or https://) or tcp (url tcp://HOST:PORT or tls://HOST:PORT); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT) or heartbeat (no url: pinged by the job it watches, docs/heartbeats.md); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type, and never to or from heartbeat (docs/monitors.md)
              * @enum {string}
              */
-            type?: "http" | "tcp";
+            type?: "http" | "tcp" | "heartbeat";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2812,6 +2871,21 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds between expected pings; exactly one of this and heartbeat_cron; null clears it
+             */
+            heartbeat_period?: number | null;
+            /** @description Heartbeat monitors: a 5-field cron expression (minute hour day month weekday) of the times pings are expected; exactly one of this and heartbeat_period; null clears it */
+            heartbeat_cron?: string | null;
+            /** @description Heartbeat monitors with heartbeat_cron: the IANA zone it is read in; default UTC */
+            heartbeat_timezone?: string | null;
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds after the due time before the monitor goes offline
+             * @default 300
+             */
+            heartbeat_grace?: number;
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
@@ -3358,16 +3432,16 @@ export interface components {
             name: string;
             /**
              * Format: uri
-             * @description Absolute http(s) URL to check
+             * @description Absolute http(s) URL to check (http, tcp monitors; null for other types)
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              */
-            url: string;
+            url: string | null;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://); docs/monitors.md. heartbeat: nothing is checked, the monitor is up while pings arrive on time (docs/heartbeats.md)
              * @enum {string}
              */
-            type: "http" | "tcp";
+            type: "http" | "tcp" | "heartbeat";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -3388,9 +3462,9 @@ export interface components {
             expected_status: number[] | null;
             /**
              * Format: int32
-             * @description Seconds each attempt may take
+             * @description Seconds each attempt may take (http, tcp monitors; null for other types)
              */
-            timeout: number;
+            timeout: number | null;
             /**
              * Format: int32
              * @description Seconds between checks
@@ -3398,16 +3472,16 @@ export interface components {
             check_interval: number;
             /**
              * Format: int32
-             * @description Retries of a failed attempt within one check
+             * @description Retries of a failed attempt within one check (http, tcp monitors; null for other types)
              */
-            retry_count: number;
+            retry_count: number | null;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
-            /** @description Whether an https target's certificate must be valid */
-            verify_ssl: boolean;
-            /** @description Text the response must contain */
+            /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
+            verify_ssl: boolean | null;
+            /** @description Text the response must contain (http, tcp monitors; null for other types) */
             expected_content: string | null;
-            /** @description Text the response must not contain */
+            /** @description Text the response must not contain (http, tcp monitors; null for other types) */
             excluded_content: string | null;
             /** @description JSONPath that must exist in a JSON response (http monitors; null for other types) */
             json_path: string | null;
@@ -3423,10 +3497,10 @@ export interface components {
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
             /**
-             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); late: a heartbeat still online past its due time, within its grace (docs/heartbeats.md); null otherwise (docs/alert-rules.md)
              * @enum {string|null}
              */
-            status_reason: "failing" | "slow" | null;
+            status_reason: "failing" | "slow" | "late" | null;
             /**
              * Format: int32
              * @description A success slower than this many milliseconds reads warning (slow); null: off
@@ -3445,6 +3519,25 @@ export interface components {
             certificate_expires_at: string | null;
             /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
             depends_on: number[];
+            /**
+             * Format: int32
+             * @description Seconds between expected pings (30 to 31,536,000); exactly one of this and heartbeat_cron (heartbeat monitors; null for other types)
+             */
+            heartbeat_period: number | null;
+            /** @description A 5-field cron expression of the times pings are expected; exactly one of this and heartbeat_period (heartbeat monitors; null for other types) */
+            heartbeat_cron: string | null;
+            /** @description The IANA zone heartbeat_cron is read in (default UTC); null with a period (heartbeat monitors; null for other types) */
+            heartbeat_timezone: string | null;
+            /**
+             * Format: int32
+             * @description Seconds after the due time before the monitor goes offline (30 to 2,592,000; default 300) (heartbeat monitors; null for other types)
+             */
+            heartbeat_grace: number | null;
+            /**
+             * Format: uri
+             * @description Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)
+             */
+            heartbeat_url: string | null;
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -3695,7 +3788,7 @@ export interface components {
              * @description `<resource type>.<verb>`
              * @enum {string}
              */
-            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "monitor.heartbeat_rotate" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             /** @enum {string} */
             resource_type: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "channel" | "notification" | "organization" | "member" | "invitation";
             /** @description The resource's id (a badge's: its monitor's) */
@@ -4207,38 +4300,6 @@ export interface components {
                 };
             };
         };
-        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
-        "ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "ORGANIZATION_NOT_FOUND",
-                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
-                 *       },
-                 *       "meta": {
-                 *         "timestamp": "2026-11-22T10:00:00.000Z",
-                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    error: {
-                        /** @enum {string} */
-                        code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
-                        message: string;
-                    };
-                    meta: components["schemas"]["Meta"];
-                };
-            };
-        };
         /** @description INVALID_STATE: not possible in the current state */
         INVALID_STATE: {
             headers: {
@@ -4265,6 +4326,38 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "INVALID_STATE";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
+        "ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -4657,7 +4750,7 @@ export interface operations {
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
                 /** @description Monitors of this type; `https` keeps http monitors whose URL is https */
-                type?: "http" | "tcp" | "https";
+                type?: "http" | "tcp" | "heartbeat" | "https";
                 /** @description Comma-separated (`production,eu`): monitors having all of them */
                 tags?: string;
                 /** @description Created at or after; ISO 8601 date or date-time (a time without zone is UTC) */
@@ -4716,6 +4809,11 @@ export interface operations {
                      *           "response_time_threshold": 2000,
                      *           "recovery_threshold": 2,
                      *           "depends_on": [],
+                     *           "heartbeat_period": null,
+                     *           "heartbeat_cron": null,
+                     *           "heartbeat_timezone": null,
+                     *           "heartbeat_grace": null,
+                     *           "heartbeat_url": null,
                      *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *           "uptime_24h": 99.93,
                      *           "uptime_7d": 99.98,
@@ -4825,6 +4923,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -4993,6 +5096,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5105,6 +5213,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5258,6 +5371,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5362,6 +5480,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5467,6 +5590,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5563,6 +5691,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5659,6 +5792,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5690,6 +5828,106 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    rotateHeartbeatUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor with its new heartbeat_url */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Heartbeat URL rotated",
+                     *       "data": {
+                     *         "id": 43,
+                     *         "name": "Nightly backup",
+                     *         "url": null,
+                     *         "type": "heartbeat",
+                     *         "method": null,
+                     *         "headers": null,
+                     *         "body": null,
+                     *         "expected_status": null,
+                     *         "timeout": null,
+                     *         "check_interval": 60,
+                     *         "retry_count": null,
+                     *         "follow_redirects": null,
+                     *         "verify_ssl": null,
+                     *         "expected_content": null,
+                     *         "excluded_content": null,
+                     *         "json_path": null,
+                     *         "expected_json_value": null,
+                     *         "tcp_send": null,
+                     *         "locations": [],
+                     *         "tags": [
+                     *           "production"
+                     *         ],
+                     *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": null,
+                     *         "recovery_threshold": 1,
+                     *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": "30 2 * * *",
+                     *         "heartbeat_timezone": "Europe/Berlin",
+                     *         "heartbeat_grace": 900,
+                     *         "heartbeat_url": "https://uptime.example.com/ping/q3Zf0Yb6c1uJm8kV2xWnR4tLs9pHdA7eGiC5oBzK0Qw",
+                     *         "certificate_expires_at": null,
+                     *         "uptime_24h": 99.93,
+                     *         "uptime_7d": 99.98,
+                     *         "uptime_30d": 99.99,
+                     *         "response_time": null,
+                     *         "last_check": "2026-11-22T09:59:30.000Z",
+                     *         "last_success": "2026-11-22T09:59:30.000Z",
+                     *         "last_failure": null,
+                     *         "paused_at": null,
+                     *         "pause_reason": null,
+                     *         "in_maintenance": false,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        data: components["schemas"]["Monitor"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5754,6 +5992,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -12144,7 +12383,7 @@ export interface operations {
                 resource_type?: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "channel" | "notification" | "organization" | "member" | "invitation";
                 /** @description Only entries of this resource (with resource_type, one resource) */
                 resource_id?: string;
-                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "monitor.heartbeat_rotate" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             };
             header?: never;
             path: {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType } from '@uptime/probe';
+import { TYPE_CHECK_FIELDS, isProbedType, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType, type ProbedType } from '@uptime/probe';
 import { compactCheck } from './compact-check';
 import { enqueue, openQueue, type CatalogQueue } from './enqueue';
 import { JOBS, jobOptionsOf } from './job-catalog';
@@ -22,10 +22,14 @@ export interface SchedulableMonitor extends CheckFieldValues {
  * (TYPE_CHECK_FIELDS of packages/probe); another type's fields a row still holds stay behind.
  */
 export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
+  // Callers skip monitors nothing probes (a heartbeat): one reaching here is a bug.
+  if (!isProbed(m)) throw new Error(`Monitor ${m.id} is a ${m.type} monitor: it has no check`);
   const config: Partial<Record<CheckField | 'type', unknown>> = { type: m.type };
   for (const field of TYPE_CHECK_FIELDS[m.type]) config[field] = m[field];
   return config as CheckConfig;
 }
+
+const isProbed = (m: SchedulableMonitor): m is SchedulableMonitor & { type: ProbedType } => isProbedType(m.type);
 
 /**
  * Where a monitor's checks fall inside its interval: a fixed pseudo-random offset from its id,
@@ -134,8 +138,13 @@ export class MonitorScheduler {
     return template;
   }
 
-  /** Creates or replaces the monitor's schedule. */
+  /**
+   * Creates or replaces the monitor's schedule. A monitor nothing probes (a heartbeat) has none:
+   * one it had as another type is removed, and its due time is kept elsewhere
+   * (services/check-worker/src/heartbeat/).
+   */
   async schedule(m: SchedulableMonitor): Promise<void> {
+    if (!isProbed(m)) return this.unschedule(m.id);
     const every = m.checkInterval * 1000;
     // The first slot is at least a second away: this may run inside the transaction that saves
     // the monitor, and a check firing before that commit would find no monitor and be dropped.
@@ -154,6 +163,7 @@ export class MonitorScheduler {
 
   /** Queues one check to run now (a new or resumed monitor is checked at once). */
   async checkNow(m: SchedulableMonitor): Promise<void> {
+    if (!isProbed(m)) return;
     await enqueue(this.queue, JOBS.runCheck, this.templateOf(m));
   }
 

@@ -11,7 +11,7 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
-import { isMonitorType, runProbe, type MonitorType } from '@uptime/probe';
+import { isProbedType, runProbe, type ProbedType } from '@uptime/probe';
 import { createQueueWorker, createRedisConnection, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
@@ -256,7 +256,7 @@ async function stopCheckWorker(
 }
 
 /** The type of a run-check job's check, for the metrics: a template without one is http's (compact-check.ts). */
-function checkTypeOf(data: unknown): MonitorType {
+function checkTypeOf(data: unknown): ProbedType {
   const type = (data as { check?: { type?: unknown } } | null)?.check?.type;
-  return isMonitorType(type) ? type : 'http';
+  return isProbedType(type) ? type : 'http';
 }

@@ -1,6 +1,7 @@
 import type { Creator } from '../auth/caller';
 import { columnsOf, DataSource, entityFromRow, Monitor, queryAffected, queryRows, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
+import { PROBED_TYPES } from '@uptime/probe';
 import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
 import type { PageRequest } from '../http/pagination';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
@@ -90,6 +91,18 @@ export async function updateMonitorFields(em: EntityManager, monitor: Monitor, i
      )
      SELECT * FROM updated`,
     params,
+  )) as Record<string, unknown>[];
+  return assignRow(em, monitor, row!);
+}
+
+/**
+ * Gives a heartbeat monitor a new ping token (docs/heartbeats.md): the old one names nothing from
+ * this commit on. Returns the entity with every column as stored.
+ */
+export async function writeHeartbeatToken(em: EntityManager, monitor: Monitor, token: string): Promise<Monitor> {
+  const [row] = (await em.query(
+    `WITH updated AS (UPDATE monitors SET heartbeat_token = $2, updated_at = now() WHERE id = $1 RETURNING *) SELECT * FROM updated`,
+    [monitor.id, token],
   )) as Record<string, unknown>[];
   return assignRow(em, monitor, row!);
 }
@@ -260,9 +273,9 @@ export async function updateOwnMonitorColumns(db: DataSource | EntityManager, or
   return (await queryAffected(db instanceof DataSource ? db.manager : db, `UPDATE monitors SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 AND organization_id = $2`, params)) > 0;
 }
 
-/** Every active monitor's id and the version its schedule must have: config version and interval. */
+/** Every active probed monitor's id and the version its schedule must have (a heartbeat has none): config version and interval. */
 export function activeScheduleVersions(ds: DataSource): Promise<{ id: number; version: string }[]> {
-  return ds.query(`SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused'`);
+  return ds.query(`SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused' AND type = ANY($1)`, [PROBED_TYPES]);
 }
 
 /** The monitors with these ids (their agents' ids loaded with them), in no particular order. */

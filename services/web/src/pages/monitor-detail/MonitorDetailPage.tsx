@@ -123,7 +123,7 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
           Delete
         </button>
       </div>
-      <TestOutcome url={m.url} test={actions.test} />
+      <TestOutcome url={m.url ?? ''} test={actions.test} />
       {confirming && (
         <ConfirmDialog
           title={`Delete ${m.name}?`}

@@ -41,7 +41,8 @@ export interface MonitorFormValues {
 }
 
 export type MonitorBody = Schema<'MonitorCreate'>;
-export type MonitorFormType = Schema<'Monitor'>['type'];
+/** The types this form edits: the probed ones (a heartbeat has its own fields, docs/heartbeats.md). */
+export type MonitorFormType = Exclude<Schema<'Monitor'>['type'], 'heartbeat'>;
 
 /** The fields only an http monitor has: a tcp monitor's body never carries them (docs/monitors.md). */
 const HTTP_ONLY = ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value'] as const;
@@ -81,13 +82,13 @@ export function emptyMonitorForm(
 export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
   return {
     name: m.name,
-    type: m.type,
-    url: m.url,
+    type: m.type === 'heartbeat' ? 'http' : m.type,
+    url: m.url ?? '',
     // An http form: a field another type's monitor does not have (null) starts at http's default.
     method: m.method ?? 'GET',
     check_interval: String(m.check_interval),
-    timeout: String(m.timeout),
-    retry_count: String(m.retry_count),
+    timeout: String(m.timeout ?? 30),
+    retry_count: String(m.retry_count ?? 0),
     response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
     recovery_threshold: String(m.recovery_threshold),
     depends_on: m.depends_on,
@@ -101,7 +102,7 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
     json_path: m.json_path ?? '',
     expected_json_value: m.expected_json_value ?? '',
     follow_redirects: m.follow_redirects ?? true,
-    verify_ssl: m.verify_ssl,
+    verify_ssl: m.verify_ssl ?? true,
     tcp_send: m.tcp_send ?? '',
     tags: m.tags.join(', '),
     locations: m.locations.join(', '),
