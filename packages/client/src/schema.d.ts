@@ -247,9 +247,29 @@ export interface paths {
         };
         /**
          * Checks, page by page
-         * @description Newest first.
+         * @description Newest first. A heartbeat monitor's results are its pings (HeartbeatPing), each with its body at /results/{result_id} (docs/heartbeats.md).
          */
         get: operations["listMonitorResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/results/{result_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A heartbeat's ping with its body
+         * @description The ping and the body kept from it (at most 10 KiB). Only a heartbeat monitor's results have one: any other id is 404 NOT_FOUND (docs/heartbeats.md).
+         */
+        get: operations["getHeartbeatPing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -299,6 +319,62 @@ export interface paths {
          * @description Ids not assigned are ignored.
          */
         delete: operations["removeMonitorAgents"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report a heartbeat job's success
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        get: operations["pingHeartbeat"];
+        put?: never;
+        /**
+         * Report a heartbeat job's success
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        post: operations["pingHeartbeatWithBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/{signal}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report a heartbeat job's start, failure or exit status
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        get: operations["signalHeartbeat"];
+        put?: never;
+        /**
+         * Report a heartbeat job's start, failure or exit status
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        post: operations["signalHeartbeatWithBody"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1832,6 +1908,70 @@ export interface components {
             timings: components["schemas"]["CheckTimings"];
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
+        };
+        /** @description One ping of a heartbeat monitor: a heartbeat's results */
+        HeartbeatPing: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            received_at: string;
+            /**
+             * @description What the ping said: /ping/{token}, /start, /fail or an exit status (docs/heartbeats.md)
+             * @enum {string}
+             */
+            kind: "success" | "start" | "fail" | "exit";
+            /**
+             * Format: int32
+             * @description The exit status of an exit ping: 0 is a success
+             */
+            exit_status: number | null;
+            /** @description Seconds since the start this ping ends; null when no start came before it */
+            duration: number | null;
+            source_ip: string | null;
+            user_agent: string | null;
+            /**
+             * Format: int32
+             * @description Bytes of the body the ping carried
+             */
+            body_size: number;
+            /** @description The body was longer than the 10240 bytes kept */
+            body_truncated: boolean;
+        };
+        /** @description One ping of a heartbeat monitor with the body kept from it */
+        HeartbeatPingDetail: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            received_at: string;
+            /**
+             * @description What the ping said: /ping/{token}, /start, /fail or an exit status (docs/heartbeats.md)
+             * @enum {string}
+             */
+            kind: "success" | "start" | "fail" | "exit";
+            /**
+             * Format: int32
+             * @description The exit status of an exit ping: 0 is a success
+             */
+            exit_status: number | null;
+            /** @description Seconds since the start this ping ends; null when no start came before it */
+            duration: number | null;
+            source_ip: string | null;
+            user_agent: string | null;
+            /**
+             * Format: int32
+             * @description Bytes of the body the ping carried
+             */
+            body_size: number;
+            /** @description The body was longer than the 10240 bytes kept */
+            body_truncated: boolean;
+            /** @description The first 10240 bytes of the body as UTF-8 text; null when none came */
+            body: string | null;
         };
         /** @description Where the last attempt's time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases. */
         CheckTimings: {
@@ -4332,6 +4472,38 @@ export interface components {
                 };
             };
         };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); MONITOR_NOT_FOUND: no such monitor (another user's answers the same); NOT_FOUND: unknown route or sign-in provider */
+        "ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND.NOT_FOUND": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND" | "MONITOR_NOT_FOUND" | "NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
         /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
         "ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND": {
             headers: {
@@ -6207,7 +6379,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of checks */
+            /** @description A page of checks, or of pings */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6254,7 +6426,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["CheckResult"][];
+                        data: (components["schemas"]["CheckResult"] | components["schemas"]["HeartbeatPing"])[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -6263,6 +6435,69 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getHeartbeatPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+                /** @description The id of a ping in the results */
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 5012,
+                     *         "received_at": "2026-11-22T01:30:42.000Z",
+                     *         "kind": "exit",
+                     *         "exit_status": 0,
+                     *         "duration": 41.2,
+                     *         "source_ip": "203.0.113.7",
+                     *         "user_agent": "curl/8.5.0",
+                     *         "body_size": 27,
+                     *         "body_truncated": false,
+                     *         "body": "backup done: 1.2 GB in 41 s\n"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HeartbeatPingDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND.NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6571,6 +6806,250 @@ export interface operations {
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    pingHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    pingHeartbeatWithBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    signalHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+                /** @description start: the job started; fail: it failed (offline at once); an exit status 0..255: 0 is a success, anything else a failure */
+                signal: ("start" | "fail") | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    signalHeartbeatWithBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+                /** @description start: the job started; fail: it failed (offline at once); an exit status 0..255: 0 is a success, anything else a failure */
+                signal: ("start" | "fail") | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

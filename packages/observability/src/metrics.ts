@@ -30,6 +30,12 @@ export interface ServiceMetrics {
   readonly checkLag: Histogram<string>;
   /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
   readonly checkConcurrency: Gauge<string>;
+  /** `heartbeat_pings_total{kind="success|start|fail|exit"}`: heartbeat pings stepped (docs/heartbeats.md). */
+  readonly heartbeatPings: Counter<'kind'>;
+  /** `heartbeat_late_total`: successes that came after their due time, within the grace. */
+  readonly heartbeatLate: Counter<string>;
+  /** `heartbeat_missed_total{reason="missed|unfinished"}`: deadlines passed without a success (offline). */
+  readonly heartbeatMissed: Counter<'reason'>;
   /** `notifications_created_total{type="downtime|recovery|slow|certificate"}`. */
   readonly notificationsCreated: Counter<'type'>;
   /** `emails_sent_total`: emails a transport accepted. */
@@ -86,7 +92,15 @@ function checkMetrics(registers: Registry[]) {
     help: 'Checks a worker process lets run at once, sized from its measured load (CHECK_CONCURRENCY is the upper bound)',
     registers,
   });
-  return { checks, checkDuration, checkLag, checkConcurrency };
+  const heartbeatPings = new Counter({ name: 'heartbeat_pings_total', help: 'Heartbeat pings stepped, by kind', labelNames: ['kind'] as const, registers });
+  const heartbeatLate = new Counter({ name: 'heartbeat_late_total', help: 'Heartbeat successes that came after their due time, within the grace', registers });
+  const heartbeatMissed = new Counter({
+    name: 'heartbeat_missed_total',
+    help: 'Heartbeat deadlines passed without a success: missed (no ping by due + grace) or unfinished (a start without a finish)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  return { checks, checkDuration, checkLag, checkConcurrency, heartbeatPings, heartbeatLate, heartbeatMissed };
 }
 
 /** queue_jobs: each watched queue's job counts, read from Redis at scrape time. */

@@ -21,4 +21,4 @@ export { rulesOf, describeKind, type FieldKind, type FieldRule, type FieldSpec, 
 export { fieldProblems, passesRule } from './fields/field-check';
 export { isHttpUrl, isTcpUrl, tcpTargetOf, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
 export * from './channel-configs';
-export { HEARTBEAT_LIMITS, isTimeZone, cronProblem, nextExpectedTimes, nextDueAfter, type HeartbeatSchedule } from './heartbeat/schedule';
+export { HEARTBEAT_LIMITS, isTimeZone, cronProblem, nextExpectedTimes, nextDueAfter, heartbeatDeadline, type HeartbeatSchedule, type HeartbeatTimes } from './heartbeat/schedule';

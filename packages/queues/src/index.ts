@@ -12,3 +12,5 @@ export * from './parse-job';
 export * from './redis-connection';
 export * from './monitor-scheduler';
 export * from './check-stats';
+export * from './heartbeat-ping.job';
+export * from './heartbeat-deadlines';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { TYPE_CHECK_FIELDS, isProbedType, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType, type ProbedType } from '@uptime/probe';
+import { TYPE_CHECK_FIELDS, heartbeatDeadline, isProbedType, type CheckConfig, type CheckField, type CheckFieldValues, type HeartbeatTimes, type MonitorType, type ProbedType } from '@uptime/probe';
+import { HeartbeatDeadlines } from './heartbeat-deadlines';
 import { compactCheck } from './compact-check';
 import { enqueue, openQueue, type CatalogQueue } from './enqueue';
 import { JOBS, jobOptionsOf } from './job-catalog';
@@ -16,6 +17,9 @@ export interface SchedulableMonitor extends CheckFieldValues {
   /** Assigned agents (monitor_agents); absent or empty for a check run only by the workers. */
   agentIds?: readonly number[];
 }
+
+/** A heartbeat's deadline is made of its row's times (docs/heartbeats.md); absent: none. */
+type SchedulableHeartbeat = SchedulableMonitor & Partial<HeartbeatTimes>;
 
 /**
  * The check configuration of a monitor: its type and that type's check properties, copied
@@ -122,6 +126,7 @@ export class MonitorScheduler {
   readonly queue: CatalogQueue<typeof QueueName.checks>;
   /** monitor id → `{jobId}|{configVersion}:{interval}` */
   readonly entriesKey: string;
+  readonly heartbeats: HeartbeatDeadlines;
 
   constructor(
     private readonly connection: Redis,
@@ -129,6 +134,7 @@ export class MonitorScheduler {
   ) {
     this.queue = openQueue(QueueName.checks, { connection, prefix });
     this.entriesKey = scheduleEntriesKey(prefix);
+    this.heartbeats = new HeartbeatDeadlines(connection, prefix);
   }
 
   private templateOf(m: SchedulableMonitor): RunCheckJob {
@@ -139,12 +145,14 @@ export class MonitorScheduler {
   }
 
   /**
-   * Creates or replaces the monitor's schedule. A monitor nothing probes (a heartbeat) has none:
-   * one it had as another type is removed, and its due time is kept elsewhere
-   * (services/check-worker/src/heartbeat/).
+   * Creates or replaces the monitor's schedule. A monitor nothing probes (a heartbeat) has no
+   * job: its schedule is its deadline (HeartbeatDeadlines), from the times its row holds.
    */
-  async schedule(m: SchedulableMonitor): Promise<void> {
-    if (!isProbed(m)) return this.unschedule(m.id);
+  async schedule(m: SchedulableHeartbeat): Promise<void> {
+    if (!isProbed(m)) {
+      const deadline = heartbeatDeadline({ heartbeatDueAt: m.heartbeatDueAt ?? null, heartbeatStartedAt: m.heartbeatStartedAt ?? null, heartbeatGrace: m.heartbeatGrace ?? null });
+      return deadline ? this.heartbeats.set(m.id, deadline) : this.heartbeats.remove(m.id);
+    }
     const every = m.checkInterval * 1000;
     // The first slot is at least a second away: this may run inside the transaction that saves
     // the monitor, and a check firing before that commit would find no monitor and be dropped.
@@ -167,7 +175,9 @@ export class MonitorScheduler {
     await enqueue(this.queue, JOBS.runCheck, this.templateOf(m));
   }
 
+  /** Removes the monitor's job, or a heartbeat's deadline. */
   async unschedule(monitorId: number): Promise<void> {
+    await this.heartbeats.remove(monitorId);
     const previous = (await this.connection.eval(TAKE_ENTRY, 1, this.entriesKey, String(monitorId))) as string | null;
     if (previous !== null) await this.retire(monitorId, parseEntry(previous));
   }

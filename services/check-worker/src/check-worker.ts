@@ -12,7 +12,9 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { isProbedType, runProbe, type ProbedType } from '@uptime/probe';
-import { createQueueWorker, createRedisConnection, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
+import { createQueueWorker, createRedisConnection, HeartbeatDeadlines, HeartbeatPingJob, isMonitorJobId, JobName, openQueue, parseJob, QueueName } from '@uptime/queues';
+import { HeartbeatEngine } from './heartbeat/heartbeat-engine';
+import { startHeartbeatLoop } from './heartbeat/heartbeat-loop';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
@@ -160,6 +162,15 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
+  // Heartbeats (docs/heartbeats.md): their verdicts take the checks' result path.
+  const heartbeats = new HeartbeatEngine({
+    ds: deps.dataSource,
+    deadlines: new HeartbeatDeadlines(commands, prefix),
+    record: async (outcomes) => {
+      await Promise.all(outcomes.map((o) => batcher.add(o)));
+    },
+    metrics,
+  });
   const worker = createQueueWorker(
     QueueName.checks,
     {
@@ -170,6 +181,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
         batcher,
         cycle: new MonitorJobCycle(commands, prefix, logger),
       }),
+      [JobName.heartbeatPing]: async (job) => heartbeats.advance(parseJob(HeartbeatPingJob, job.data).monitorId),
     },
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );
@@ -182,6 +194,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const unwatchQueue = metrics.watchQueue(queue);
   publisher.startSweeping();
   backlog.start();
+  const heartbeatLoop = startHeartbeatLoop({ engine: heartbeats, redis: commands, prefix, logger });
   await worker.waitUntilReady();
   metrics.checkConcurrency.set(slots.current);
   slots.start(concurrencyPeriodMs, (limit) => {
@@ -189,7 +202,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     metrics.checkConcurrency.set(limit);
   });
   logger.info({ concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
-  const parts = { logger, unwatchQueue, slots, lag, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands };
+  const parts = { logger, unwatchQueue, slots, lag, heartbeatLoop, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
     worker,
@@ -211,6 +224,7 @@ async function stopCheckWorker(
     unwatchQueue: () => void;
     slots: AdaptiveConcurrency;
     lag: CheckLagReporter;
+    heartbeatLoop: { stop(): Promise<void> };
     inFlight: InFlightChecks;
     worker: Worker;
     batcher: ResultBatcher<CheckOutcome>;
@@ -225,6 +239,7 @@ async function stopCheckWorker(
   p.unwatchQueue();
   p.slots.stop();
   await p.lag.stop();
+  await p.heartbeatLoop.stop();
   const running = p.inFlight.describe();
   if (running.length > 0) p.logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
   const outcome = await stopWithin(

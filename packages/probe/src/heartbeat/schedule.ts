@@ -57,3 +57,22 @@ export function nextExpectedTimes(schedule: HeartbeatSchedule, after: Date, coun
 export function nextDueAfter(schedule: HeartbeatSchedule, after: Date): Date | null {
   return nextExpectedTimes(schedule, after, 1)[0] ?? null;
 }
+
+/** What a heartbeat's deadline is made of, as its row holds it. */
+export interface HeartbeatTimes {
+  /** When the next ping is due; null: none expected (offline after a miss or a failure). */
+  heartbeatDueAt: Date | null;
+  /** A start not finished yet: it must finish within the grace. */
+  heartbeatStartedAt: Date | null;
+  heartbeatGrace: number | null;
+}
+
+/**
+ * When the monitor goes offline unless a success comes first: the due time plus the grace, or an
+ * unfinished start plus the grace, whichever is sooner; null when nothing is expected.
+ */
+export function heartbeatDeadline(t: HeartbeatTimes): Date | null {
+  const grace = (t.heartbeatGrace ?? HEARTBEAT_LIMITS.graceDefault) * 1000;
+  const ends = [t.heartbeatDueAt, t.heartbeatStartedAt].filter((d): d is Date => d !== null).map((d) => d.getTime() + grace);
+  return ends.length === 0 ? null : new Date(Math.min(...ends));
+}

@@ -95,15 +95,21 @@ export async function updateMonitorFields(em: EntityManager, monitor: Monitor, i
   return assignRow(em, monitor, row!);
 }
 
+/** The columns of a heartbeat the API writes beside its fields: its ping token and when it is next due. */
+export type HeartbeatColumns = Partial<Pick<Monitor, 'heartbeatToken' | 'heartbeatDueAt' | 'heartbeatStartedAt'>>;
+
 /**
- * Gives a heartbeat monitor a new ping token (docs/heartbeats.md): the old one names nothing from
- * this commit on. Returns the entity with every column as stored.
+ * Writes a heartbeat's token or due time (docs/heartbeats.md): a new token names the monitor
+ * from this commit on, the old one nothing. Returns the entity with every column as stored.
  */
-export async function writeHeartbeatToken(em: EntityManager, monitor: Monitor, token: string): Promise<Monitor> {
-  const [row] = (await em.query(
-    `WITH updated AS (UPDATE monitors SET heartbeat_token = $2, updated_at = now() WHERE id = $1 RETURNING *) SELECT * FROM updated`,
-    [monitor.id, token],
-  )) as Record<string, unknown>[];
+export async function writeHeartbeatColumns(em: EntityManager, monitor: Monitor, changes: HeartbeatColumns): Promise<Monitor> {
+  const params: unknown[] = [monitor.id];
+  const sets = columnsOf(em, Monitor, changes).map(({ column, value }) => `${column} = $${params.push(value)}`);
+  if (sets.length === 0) return monitor;
+  const [row] = (await em.query(`WITH updated AS (UPDATE monitors SET ${sets.join(', ')} WHERE id = $1 RETURNING *) SELECT * FROM updated`, params)) as Record<
+    string,
+    unknown
+  >[];
   return assignRow(em, monitor, row!);
 }
 

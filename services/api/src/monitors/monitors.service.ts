@@ -14,7 +14,7 @@ import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
 import { assertDependencies } from './monitor-dependencies';
 import { assertFieldsOfType } from './monitor-type';
 import { assertHeartbeatRules, withHeartbeatDefaults } from './heartbeat-rules';
-import { newHeartbeatToken } from './heartbeat-token';
+import { newHeartbeatColumns, updatedHeartbeatColumns } from './heartbeat.service';
 import {
   deleteMonitorRow,
   deleteOwnMonitor,
@@ -23,7 +23,7 @@ import {
   selectMonitors,
   selectOwnMonitor,
   updateMonitorFields,
-  writeHeartbeatToken,
+  writeHeartbeatColumns,
 } from './monitors.repository';
 
 export interface MonitorsDeps {
@@ -47,7 +47,8 @@ export interface MonitorsDeps {
  * createMonitor): queued earlier, a fast worker would find no committed monitor and drop it.
  */
 async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: Monitor, dto: MonitorFieldsDto): Promise<Monitor> {
-  const saved = await updateMonitorFields(em, monitor, dto);
+  const updated = await updateMonitorFields(em, monitor, dto);
+  const saved = await writeHeartbeatColumns(em, updated, updatedHeartbeatColumns(updated, dto));
   if (saved.status === 'paused') await deps.scheduler.unschedule(saved.id);
   else await deps.scheduler.schedule(saved);
   return saved;
@@ -67,7 +68,7 @@ export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: M
   const monitor = await deps.ds.transaction(async (em) => {
     const type = dto.type ?? 'http';
     const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
-    const inserted = type === 'heartbeat' ? await writeHeartbeatToken(em, row, newHeartbeatToken()) : row;
+    const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
     await attachDefaultChannels(em, creator.organizationId, inserted.id);
     await recordAudit(em, {
       organizationId: creator.organizationId,

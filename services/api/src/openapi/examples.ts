@@ -5,6 +5,7 @@ import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
 import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import type { toCheckResultResponse } from '../check-results/check-result.presenter';
+import type { toHeartbeatPingDetail } from '../heartbeats/heartbeat-ping.presenter';
 import { CHECK_FIELD_SPECS, type FieldSpec } from '@uptime/probe';
 import { UNPLACED_CHECK_FIELDS, type UnplacedCheckWire } from '../monitors/monitor-fields';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
@@ -107,6 +108,19 @@ export const EXAMPLE_HEARTBEAT_MONITOR: MonitorResponse = {
   heartbeat_url: 'https://uptime.example.com/ping/q3Zf0Yb6c1uJm8kV2xWnR4tLs9pHdA7eGiC5oBzK0Qw',
   response_time: null,
   last_failure: null,
+};
+
+export const EXAMPLE_HEARTBEAT_PING: ReturnType<typeof toHeartbeatPingDetail> = {
+  id: 5012,
+  received_at: '2026-11-22T01:30:42.000Z',
+  kind: 'exit',
+  exit_status: 0,
+  duration: 41.2,
+  source_ip: '203.0.113.7',
+  user_agent: 'curl/8.5.0',
+  body_size: 27,
+  body_truncated: false,
+  body: 'backup done: 1.2 GB in 41 s\n',
 };
 
 export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {

@@ -17,7 +17,9 @@ import { AGENT_SCHEMAS } from './agent-schemas';
 import { optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
 import { escalationSettingsSchema } from './escalation-schemas';
-import { arrayOf, bool, enumOf, int, nullable, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import type { toHeartbeatPingDetail, toHeartbeatPingResponse } from '../heartbeats/heartbeat-ping.presenter';
+import { PING_BODY_KEPT_BYTES, PING_BODY_MAX_BYTES } from '../heartbeats/ping-body';
 import { NOTIFICATION_SCHEMAS } from './notification-schemas';
 import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
 
@@ -128,6 +130,23 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     }),
   },
   { description: 'One recorded check' },
+);
+
+const pingFields = {
+  id: bigId(),
+  received_at: timestamp(),
+  kind: enumOf(['success', 'start', 'fail', 'exit'], { description: 'What the ping said: /ping/{token}, /start, /fail or an exit status (docs/heartbeats.md)' }),
+  exit_status: nullable(int({ minimum: 0, maximum: 255, description: 'The exit status of an exit ping: 0 is a success' })),
+  duration: nullable(num({ minimum: 0, description: 'Seconds since the start this ping ends; null when no start came before it' })),
+  source_ip: nullable(str({ maxLength: 64 })),
+  user_agent: nullable(str({ maxLength: 512 })),
+  body_size: int({ minimum: 0, maximum: PING_BODY_MAX_BYTES, description: 'Bytes of the body the ping carried' }),
+  body_truncated: bool({ description: `The body was longer than the ${PING_BODY_KEPT_BYTES} bytes kept` }),
+};
+const heartbeatPing = objectOf<ReturnType<typeof toHeartbeatPingResponse>>(pingFields, { description: "One ping of a heartbeat monitor: a heartbeat's results" });
+const heartbeatPingDetail = objectOf<ReturnType<typeof toHeartbeatPingDetail>>(
+  { ...pingFields, body: nullable(str({ maxLength: PING_BODY_KEPT_BYTES * 3, description: `The first ${PING_BODY_KEPT_BYTES} bytes of the body as UTF-8 text; null when none came` })) },
+  { description: 'One ping of a heartbeat monitor with the body kept from it' },
 );
 
 const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
@@ -253,6 +272,8 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   Monitor: monitor,
   LocationResult: locationResult,
   CheckResult: checkResult,
+  HeartbeatPing: heartbeatPing,
+  HeartbeatPingDetail: heartbeatPingDetail,
   CheckTimings: checkTimings,
   NoDataSpan: noDataSpan,
   TestResult: testResult,
