@@ -42,6 +42,16 @@ export class HeartbeatDeadlines {
     return due;
   }
 
+  /** How many monitors have a deadline. */
+  count(): Promise<number> {
+    return this.redis.zcard(this.key);
+  }
+
+  /** The monitors that have a deadline (the reconciler, when the count says some are missing). */
+  async members(): Promise<Set<number>> {
+    return new Set((await this.redis.zrange(this.key, 0, -1)).map(Number));
+  }
+
   /** A monitor's deadline, if it has one (tests, diagnostics). */
   async of(monitorId: number): Promise<Date | undefined> {
     const score = await this.redis.zscore(this.key, String(monitorId));

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { aCaller } from '@uptime/testing';
+import { aCaller, resetRedis } from '@uptime/testing';
+import { reconcileHeartbeatDeadlines } from '../src/schedule-reconciler';
 import { useApiHarness } from './support/api-harness';
 
 const h = useApiHarness();
@@ -109,6 +110,23 @@ describe('heartbeat monitors: fields, address, rotation', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('INVALID_STATE');
     expect((await api('post', '/monitors/999999/heartbeat/rotate')).status).toBe(404);
+  });
+
+  it('gives a new heartbeat its deadline, one period + grace away, and the reconciler gives it back after Redis was wiped', async () => {
+    const before = Date.now();
+    const { id } = (await createHeartbeat({ heartbeat_period: 60, heartbeat_grace: 30 })).body.data;
+    const deadline = (await h.scheduler.heartbeats.of(id))!.getTime();
+    expect(deadline).toBeGreaterThanOrEqual(before + 90_000);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 90_000);
+    await resetRedis(h.config.redis.queuePrefix);
+    expect(await h.scheduler.heartbeats.of(id)).toBeUndefined();
+    expect(await reconcileHeartbeatDeadlines(h.ds, h.scheduler)).toBe(1);
+    expect((await h.scheduler.heartbeats.of(id))?.getTime()).toBe(deadline);
+    expect(await reconcileHeartbeatDeadlines(h.ds, h.scheduler)).toBe(0);
+    // Paused: no deadline, and the reconciler gives none.
+    await api('post', `/monitors/${id}/pause`);
+    expect(await h.scheduler.heartbeats.of(id)).toBeUndefined();
+    expect(await reconcileHeartbeatDeadlines(h.ds, h.scheduler)).toBe(0);
   });
 
   it('has no test check and takes no agents', async () => {

@@ -1,7 +1,7 @@
 import type { Creator } from '../auth/caller';
 import { columnsOf, DataSource, entityFromRow, Monitor, queryAffected, queryRows, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
-import { PROBED_TYPES } from '@uptime/probe';
+import { PROBED_TYPES, type HeartbeatTimes } from '@uptime/probe';
 import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
 import type { PageRequest } from '../http/pagination';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
@@ -111,6 +111,15 @@ export async function writeHeartbeatColumns(em: EntityManager, monitor: Monitor,
     unknown
   >[];
   return assignRow(em, monitor, row!);
+}
+
+/** The active heartbeats that expect a ping, with what their deadline is made of (docs/heartbeats.md). */
+export async function expectingHeartbeats(ds: DataSource): Promise<(HeartbeatTimes & { id: number })[]> {
+  const rows: { id: number; heartbeat_due_at: Date | null; heartbeat_started_at: Date | null; heartbeat_grace: number | null }[] = await ds.query(
+    `SELECT id, heartbeat_due_at, heartbeat_started_at, heartbeat_grace FROM monitors
+      WHERE type = 'heartbeat' AND status <> 'paused' AND (heartbeat_due_at IS NOT NULL OR heartbeat_started_at IS NOT NULL)`,
+  );
+  return rows.map((r) => ({ id: r.id, heartbeatDueAt: r.heartbeat_due_at, heartbeatStartedAt: r.heartbeat_started_at, heartbeatGrace: r.heartbeat_grace }));
 }
 
 /** A monitor with the ids of its agents (`agentIds`), which every schedule built from it carries. */
