@@ -19,7 +19,9 @@ export const MEMBER_EMAILS = `ARRAY(SELECT mu.email FROM organization_members om
                     WHERE om.organization_id = m.organization_id AND om.alerts ORDER BY om.created_at, om.user_id) AS member_emails`;
 
 /** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
-const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name, m.url AS monitor_url,
+const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name,
+            -- A heartbeat has no url (docs/heartbeats.md): its messages say what it is instead.
+            CASE WHEN m.type = 'heartbeat' THEN 'heartbeat' ELSE m.url END AS monitor_url,
             -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
             -- emails off; the notifications themselves are still recorded.
             m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled, m.email_recipients,
