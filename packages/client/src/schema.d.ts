@@ -2736,11 +2736,11 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
-                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp
+                 * @description Its target; null for a heartbeat, which has none (docs/heartbeats.md)
                  * @example https://example.com/health
                  * @example tcp://db.example.com:5432
                  */
-                url: string;
+                url: string | null;
                 /**
                  * Format: date-time
                  * @description Start of the open downtime

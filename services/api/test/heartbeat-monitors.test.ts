@@ -129,6 +129,14 @@ describe('heartbeat monitors: fields, address, rotation', () => {
     expect(await reconcileHeartbeatDeadlines(h.ds, h.scheduler)).toBe(0);
   });
 
+  it('lists a down heartbeat on the dashboard without a url', async () => {
+    const { id } = (await createHeartbeat({ heartbeat_period: 60 })).body.data;
+    await h.ds.query(`UPDATE monitors SET status = 'offline', last_failure = now() WHERE id = $1`, [id]);
+    const res = await api('get', '/dashboard');
+    expect(res.status).toBe(200);
+    expect(res.body.data.down_monitors).toEqual([expect.objectContaining({ id, name: 'Backup', url: null })]);
+  });
+
   it('has no test check and takes no agents', async () => {
     const hb = (await createHeartbeat({ heartbeat_period: 60 })).body.data;
     const test = await api('post', `/monitors/${hb.id}/test`);
