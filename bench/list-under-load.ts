@@ -165,7 +165,7 @@ async function main(): Promise<void> {
           items.map((m) => m.id),
         ),
       );
-      const data = await timed(parts.present, () => items.map((m) => toMonitorResponse(m, up.get(m.id))));
+      const data = await timed(parts.present, () => items.map((m) => toMonitorResponse(m, { publicUrl: 'http://localhost:3000' }, up.get(m.id))));
       await timed(parts.serialise, () => JSON.stringify({ data, pagination: { page: n, limit: 25, total }, meta: {} }));
       parts['route in all (the four above)'].push(performance.now() - t);
     };

@@ -1,4 +1,4 @@
-import { DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, isMonitorType, type FieldSpec } from '@uptime/probe';
+import { DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, MONITOR_TYPE_FIELDS, PROBED_TYPES, TYPE_CHECK_FIELDS, fieldProblems, isProbedType, type FieldSpec } from '@uptime/probe';
 import type { AgentCheckRequest, AgentCheckResponse, AgentHealthResponse, WireCheckConfig, WireCheckResult, WireDnsResult, WirePingFigures } from './payloads';
 
 /** A parsed payload, or every problem found in it (field → message). */
@@ -43,8 +43,8 @@ function readCheck(source: unknown, problems: string[]): WireCheckConfig | null 
     return null;
   }
   const type = source.type ?? 'http';
-  if (!isMonitorType(type)) {
-    problems.push(`check.type: must be one of ${MONITOR_TYPES.join(', ')}`);
+  if (!isProbedType(type)) {
+    problems.push(`check.type: must be one of ${PROBED_TYPES.join(', ')}`);
     return null;
   }
   const check: Record<string, unknown> = { type };

@@ -1,4 +1,4 @@
-import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type DnsResult, type MonitorType, type PingFigures, type ProbeResult } from '@uptime/probe';
+import { CHECK_FIELDS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type DnsResult, type PingFigures, type ProbedType, type ProbeResult } from '@uptime/probe';
 
 /** Paths of the agent protocol, relative to the agent's registered URL. */
 export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const;
@@ -7,7 +7,7 @@ export const AGENT_PATHS = { check: '/v1/check', health: '/v1/health' } as const
  * The check configuration as it travels: its type (absent: http, as before other types) and its
  * type's fields under the snake_case names of CHECK_FIELDS (like the REST API).
  */
-export type WireCheckConfig = { type?: MonitorType } & { -readonly [F in CheckField as (typeof CHECK_FIELDS)[F]]?: CheckFieldValues[F] };
+export type WireCheckConfig = { type?: ProbedType } & { -readonly [F in CheckField as (typeof CHECK_FIELDS)[F]]?: CheckFieldValues[F] };
 
 /** Body of `POST /v1/check`. `request_id` is unique per request: the agent refuses a repeat. */
 export interface AgentCheckRequest {

@@ -20,7 +20,7 @@ export interface paths {
         put?: never;
         /**
          * Create a monitor
-         * @description The new monitor is `pending` and checked at once, then every check_interval.
+         * @description The new monitor is `pending` and checked at once, then every check_interval. A heartbeat monitor has no url: it is `pending` until its first ping, at its `heartbeat_url` (docs/heartbeats.md).
          */
         post: operations["createMonitor"];
         delete?: never;
@@ -158,6 +158,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/{id}/heartbeat/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a heartbeat monitor's ping URL
+         * @description A new token in `heartbeat_url`; the old URL answers 404 from now on. Only a heartbeat monitor has one (409 INVALID_STATE otherwise). Takes no body (docs/heartbeats.md).
+         */
+        post: operations["rotateHeartbeatUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitors/{id}/test": {
         parameters: {
             query?: never;
@@ -169,7 +189,7 @@ export interface paths {
         put?: never;
         /**
          * Run a check now (dry run)
-         * @description Through the probe the workers use, with the same SSRF policy; records nothing and does not change the status. Takes no body.
+         * @description Through the probe the workers use, with the same SSRF policy; records nothing and does not change the status. Takes no body. A heartbeat monitor has no probe: 409 INVALID_STATE.
          */
         post: operations["testMonitor"];
         delete?: never;
@@ -227,9 +247,29 @@ export interface paths {
         };
         /**
          * Checks, page by page
-         * @description Newest first.
+         * @description Newest first. A heartbeat monitor's results are its pings (HeartbeatPing), each with its body at /results/{result_id} (docs/heartbeats.md).
          */
         get: operations["listMonitorResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/{id}/results/{result_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A heartbeat's ping with its body
+         * @description The ping and the body kept from it (at most 10 KiB). Only a heartbeat monitor's results have one: any other id is 404 NOT_FOUND (docs/heartbeats.md).
+         */
+        get: operations["getHeartbeatPing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -279,6 +319,62 @@ export interface paths {
          * @description Ids not assigned are ignored.
          */
         delete: operations["removeMonitorAgents"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report a heartbeat job's success
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        get: operations["pingHeartbeat"];
+        put?: never;
+        /**
+         * Report a heartbeat job's success
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        post: operations["pingHeartbeatWithBody"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/{signal}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report a heartbeat job's start, failure or exit status
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        get: operations["signalHeartbeat"];
+        put?: never;
+        /**
+         * Report a heartbeat job's start, failure or exit status
+         * @description Public: no account, session or CSRF token, so that a cron line can ping with curl or wget; HEAD too. At most 5 pings a second are recorded per token (the rest: 429), and PING_RATE_LIMIT_PER_MINUTE per IP. A ping to a paused monitor is recorded and changes nothing (docs/heartbeats.md).
+         *
+         *     **Capability URL**: whoever has this URL can use it, without any other credential. It grants reporting on one heartbeat monitor's job (started, succeeded, failed, an exit status) and keeping a body with the report; nothing else of the monitor or the account, and no reading. To revoke it: `POST /api/v1/monitors/{id}/heartbeat/rotate` (a new URL; the old one answers 404 at once); deleting the monitor revokes it too.
+         */
+        post: operations["signalHeartbeatWithBody"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1639,18 +1735,18 @@ export interface components {
             name: string;
             /**
              * Format: uri
-             * @description Absolute http(s) URL to check
+             * @description Absolute http(s) URL to check (http, tcp, dns, ping monitors; null for other types)
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
              * @example ping://router.example.com
              */
-            url: string;
+            url: string | null;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md. heartbeat: nothing is checked, the monitor is up while pings arrive on time (docs/heartbeats.md)
              * @enum {string}
              */
-            type: "http" | "tcp" | "dns" | "ping";
+            type: "http" | "tcp" | "dns" | "ping" | "heartbeat";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -1671,9 +1767,9 @@ export interface components {
             expected_status: number[] | null;
             /**
              * Format: int32
-             * @description Seconds each attempt may take
+             * @description Seconds each attempt may take (http, tcp, dns, ping monitors; null for other types)
              */
-            timeout: number;
+            timeout: number | null;
             /**
              * Format: int32
              * @description Seconds between checks
@@ -1681,9 +1777,9 @@ export interface components {
             check_interval: number;
             /**
              * Format: int32
-             * @description Retries of a failed attempt within one check
+             * @description Retries of a failed attempt within one check (http, tcp, dns, ping monitors; null for other types)
              */
-            retry_count: number;
+            retry_count: number | null;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
             /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
@@ -1730,10 +1826,10 @@ export interface components {
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
             /**
-             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); late: a heartbeat still online past its due time, within its grace (docs/heartbeats.md); null otherwise (docs/alert-rules.md)
              * @enum {string|null}
              */
-            status_reason: "failing" | "slow" | null;
+            status_reason: "failing" | "slow" | "late" | null;
             /**
              * Format: int32
              * @description A success slower than this many milliseconds reads warning (slow); null: off
@@ -1752,6 +1848,25 @@ export interface components {
             certificate_expires_at: string | null;
             /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
             depends_on: number[];
+            /**
+             * Format: int32
+             * @description Seconds between expected pings (30 to 31,536,000); exactly one of this and heartbeat_cron (heartbeat monitors; null for other types)
+             */
+            heartbeat_period: number | null;
+            /** @description A 5-field cron expression of the times pings are expected; exactly one of this and heartbeat_period (heartbeat monitors; null for other types) */
+            heartbeat_cron: string | null;
+            /** @description The IANA zone heartbeat_cron is read in (default UTC); null with a period (heartbeat monitors; null for other types) */
+            heartbeat_timezone: string | null;
+            /**
+             * Format: int32
+             * @description Seconds after the due time before the monitor goes offline (30 to 2,592,000; default 300) (heartbeat monitors; null for other types)
+             */
+            heartbeat_grace: number | null;
+            /**
+             * Format: uri
+             * @description Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)
+             */
+            heartbeat_url: string | null;
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -1841,6 +1956,70 @@ export interface components {
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
             dns: components["schemas"]["DnsAnswer"] | null;
+        };
+        /** @description One ping of a heartbeat monitor: a heartbeat's results */
+        HeartbeatPing: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            received_at: string;
+            /**
+             * @description What the ping said: /ping/{token}, /start, /fail or an exit status (docs/heartbeats.md)
+             * @enum {string}
+             */
+            kind: "success" | "start" | "fail" | "exit";
+            /**
+             * Format: int32
+             * @description The exit status of an exit ping: 0 is a success
+             */
+            exit_status: number | null;
+            /** @description Seconds since the start this ping ends; null when no start came before it */
+            duration: number | null;
+            source_ip: string | null;
+            user_agent: string | null;
+            /**
+             * Format: int32
+             * @description Bytes of the body the ping carried
+             */
+            body_size: number;
+            /** @description The body was longer than the 10240 bytes kept */
+            body_truncated: boolean;
+        };
+        /** @description One ping of a heartbeat monitor with the body kept from it */
+        HeartbeatPingDetail: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            received_at: string;
+            /**
+             * @description What the ping said: /ping/{token}, /start, /fail or an exit status (docs/heartbeats.md)
+             * @enum {string}
+             */
+            kind: "success" | "start" | "fail" | "exit";
+            /**
+             * Format: int32
+             * @description The exit status of an exit ping: 0 is a success
+             */
+            exit_status: number | null;
+            /** @description Seconds since the start this ping ends; null when no start came before it */
+            duration: number | null;
+            source_ip: string | null;
+            user_agent: string | null;
+            /**
+             * Format: int32
+             * @description Bytes of the body the ping carried
+             */
+            body_size: number;
+            /** @description The body was longer than the 10240 bytes kept */
+            body_truncated: boolean;
+            /** @description The first 10240 bytes of the body as UTF-8 text; null when none came */
+            body: string | null;
         };
         /** @description Where the last attempt's time went (the last request when redirects were followed). Every check opens a fresh connection, so DNS, connect and TLS are measured each time. Phases of 32,767 ms or more are stored as 32767; checks recorded before timings were kept have null phases. */
         CheckTimings: {
@@ -2637,13 +2816,13 @@ export interface components {
                 name: string;
                 /**
                  * Format: uri
-                 * @description The target, with the scheme of the monitor's type: http(s)://... for http, tcp://HOST:PORT or tls://HOST:PORT for tcp, dns://NAME for dns, ping://HOST for ping
+                 * @description Its target; null for a heartbeat, which has none (docs/heartbeats.md)
                  * @example https://example.com/health
                  * @example tcp://db.example.com:5432
                  * @example dns://example.com
                  * @example ping://router.example.com
                  */
-                url: string;
+                url: string | null;
                 /**
                  * Format: date-time
                  * @description Start of the open downtime
@@ -2712,12 +2891,12 @@ export interface components {
              * @example dns://example.com
              * @example ping://router.example.com
              */
-            url: string;
+            url?: string;
             /**
-             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME), ping (url ping://HOST; ICMP echo requests, ping_count of them) or heartbeat (no url: pinged by the job it watches, docs/heartbeats.md); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type, and never to or from heartbeat (docs/monitors.md)
              * @enum {string}
              */
-            type: "http" | "tcp" | "dns" | "ping";
+            type: "http" | "tcp" | "dns" | "ping" | "heartbeat";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2800,6 +2979,21 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds between expected pings; exactly one of this and heartbeat_cron; null clears it
+             */
+            heartbeat_period?: number | null;
+            /** @description Heartbeat monitors: a 5-field cron expression (minute hour day month weekday) of the times pings are expected; exactly one of this and heartbeat_period; null clears it */
+            heartbeat_cron?: string | null;
+            /** @description Heartbeat monitors with heartbeat_cron: the IANA zone it is read in; default UTC */
+            heartbeat_timezone?: string | null;
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds after the due time before the monitor goes offline
+             * @default 300
+             */
+            heartbeat_grace?: number;
             /**
              * Format: int32
              * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
@@ -2832,6 +3026,11 @@ export interface components {
             expected_dns_values?: string[];
             /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
             tcp_send?: string | null;
+        } | {
+            url: string;
+        } | {
+            /** @constant */
+            type: "heartbeat";
         };
         /** @description PUT and PATCH: a partial body, each field validated as on create */
         MonitorUpdate: {
@@ -2846,10 +3045,10 @@ export interface components {
              */
             url?: string;
             /**
-             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)
+             * @description http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME), ping (url ping://HOST; ICMP echo requests, ping_count of them) or heartbeat (no url: pinged by the job it watches, docs/heartbeats.md); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type, and never to or from heartbeat (docs/monitors.md)
              * @enum {string}
              */
-            type?: "http" | "tcp" | "dns" | "ping";
+            type?: "http" | "tcp" | "dns" | "ping" | "heartbeat";
             /**
              * @description HTTP method of the check (case-insensitive)
              * @default GET
@@ -2932,6 +3131,21 @@ export interface components {
             locations?: string[];
             /** @default [] */
             tags?: string[];
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds between expected pings; exactly one of this and heartbeat_cron; null clears it
+             */
+            heartbeat_period?: number | null;
+            /** @description Heartbeat monitors: a 5-field cron expression (minute hour day month weekday) of the times pings are expected; exactly one of this and heartbeat_period; null clears it */
+            heartbeat_cron?: string | null;
+            /** @description Heartbeat monitors with heartbeat_cron: the IANA zone it is read in; default UTC */
+            heartbeat_timezone?: string | null;
+            /**
+             * Format: int32
+             * @description Heartbeat monitors: seconds after the due time before the monitor goes offline
+             * @default 300
+             */
+            heartbeat_grace?: number;
             /**
              * Format: int32
              * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
@@ -3521,18 +3735,18 @@ export interface components {
             name: string;
             /**
              * Format: uri
-             * @description Absolute http(s) URL to check
+             * @description Absolute http(s) URL to check (http, tcp, dns, ping monitors; null for other types)
              * @example https://example.com/health
              * @example tcp://db.example.com:5432
              * @example dns://example.com
              * @example ping://router.example.com
              */
-            url: string;
+            url: string | null;
             /**
-             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md
+             * @description How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md. heartbeat: nothing is checked, the monitor is up while pings arrive on time (docs/heartbeats.md)
              * @enum {string}
              */
-            type: "http" | "tcp" | "dns" | "ping";
+            type: "http" | "tcp" | "dns" | "ping" | "heartbeat";
             /**
              * @description HTTP method of the check (http monitors; null for other types)
              * @enum {string|null}
@@ -3553,9 +3767,9 @@ export interface components {
             expected_status: number[] | null;
             /**
              * Format: int32
-             * @description Seconds each attempt may take
+             * @description Seconds each attempt may take (http, tcp, dns, ping monitors; null for other types)
              */
-            timeout: number;
+            timeout: number | null;
             /**
              * Format: int32
              * @description Seconds between checks
@@ -3563,9 +3777,9 @@ export interface components {
             check_interval: number;
             /**
              * Format: int32
-             * @description Retries of a failed attempt within one check
+             * @description Retries of a failed attempt within one check (http, tcp, dns, ping monitors; null for other types)
              */
-            retry_count: number;
+            retry_count: number | null;
             /** @description Whether redirects are followed (http monitors; null for other types) */
             follow_redirects: boolean | null;
             /** @description Whether an https target's certificate must be valid (http, tcp monitors; null for other types) */
@@ -3612,10 +3826,10 @@ export interface components {
              */
             status: "pending" | "online" | "offline" | "warning" | "paused";
             /**
-             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)
+             * @description Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); late: a heartbeat still online past its due time, within its grace (docs/heartbeats.md); null otherwise (docs/alert-rules.md)
              * @enum {string|null}
              */
-            status_reason: "failing" | "slow" | null;
+            status_reason: "failing" | "slow" | "late" | null;
             /**
              * Format: int32
              * @description A success slower than this many milliseconds reads warning (slow); null: off
@@ -3634,6 +3848,25 @@ export interface components {
             certificate_expires_at: string | null;
             /** @description Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed */
             depends_on: number[];
+            /**
+             * Format: int32
+             * @description Seconds between expected pings (30 to 31,536,000); exactly one of this and heartbeat_cron (heartbeat monitors; null for other types)
+             */
+            heartbeat_period: number | null;
+            /** @description A 5-field cron expression of the times pings are expected; exactly one of this and heartbeat_period (heartbeat monitors; null for other types) */
+            heartbeat_cron: string | null;
+            /** @description The IANA zone heartbeat_cron is read in (default UTC); null with a period (heartbeat monitors; null for other types) */
+            heartbeat_timezone: string | null;
+            /**
+             * Format: int32
+             * @description Seconds after the due time before the monitor goes offline (30 to 2,592,000; default 300) (heartbeat monitors; null for other types)
+             */
+            heartbeat_grace: number | null;
+            /**
+             * Format: uri
+             * @description Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)
+             */
+            heartbeat_url: string | null;
             /** @description Uptime percentage over the last 24 hours; null without checks */
             uptime_24h: number | null;
             /** @description Uptime percentage over the last 7 days; null without checks */
@@ -4008,7 +4241,7 @@ export interface components {
              * @description `<resource type>.<verb>`
              * @enum {string}
              */
-            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+            action: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "monitor.heartbeat_rotate" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             /** @enum {string} */
             resource_type: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "channel" | "notification" | "organization" | "member" | "invitation";
             /** @description The resource's id (a badge's: its monitor's) */
@@ -4520,38 +4753,6 @@ export interface components {
                 };
             };
         };
-        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
-        "ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND": {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "ORGANIZATION_NOT_FOUND",
-                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
-                 *       },
-                 *       "meta": {
-                 *         "timestamp": "2026-11-22T10:00:00.000Z",
-                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    error: {
-                        /** @enum {string} */
-                        code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
-                        message: string;
-                    };
-                    meta: components["schemas"]["Meta"];
-                };
-            };
-        };
         /** @description INVALID_STATE: not possible in the current state */
         INVALID_STATE: {
             headers: {
@@ -4578,6 +4779,70 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "INVALID_STATE";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); MONITOR_NOT_FOUND: no such monitor (another user's answers the same); NOT_FOUND: unknown route or sign-in provider */
+        "ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND.NOT_FOUND": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND" | "MONITOR_NOT_FOUND" | "NOT_FOUND";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
+        /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); NOTIFICATION_NOT_FOUND: no such notification (another user's answers the same) */
+        "ORGANIZATION_NOT_FOUND.NOTIFICATION_NOT_FOUND": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "ORGANIZATION_NOT_FOUND",
+                 *         "message": "No such organization of which the caller is a member (X-Organization-Id or the path names it)"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -4970,7 +5235,7 @@ export interface operations {
                 /** @description Case-insensitive, in name and URL */
                 search?: string;
                 /** @description Monitors of this type; `https` keeps http monitors whose URL is https */
-                type?: "http" | "tcp" | "dns" | "ping" | "https";
+                type?: "http" | "tcp" | "dns" | "ping" | "heartbeat" | "https";
                 /** @description Comma-separated (`production,eu`): monitors having all of them */
                 tags?: string;
                 /** @description Created at or after; ISO 8601 date or date-time (a time without zone is UTC) */
@@ -5034,6 +5299,11 @@ export interface operations {
                      *           "response_time_threshold": 2000,
                      *           "recovery_threshold": 2,
                      *           "depends_on": [],
+                     *           "heartbeat_period": null,
+                     *           "heartbeat_cron": null,
+                     *           "heartbeat_timezone": null,
+                     *           "heartbeat_grace": null,
+                     *           "heartbeat_url": null,
                      *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *           "uptime_24h": 99.93,
                      *           "uptime_7d": 99.98,
@@ -5148,6 +5418,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5321,6 +5596,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5438,6 +5718,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5596,6 +5881,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5705,6 +5995,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5815,6 +6110,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -5916,6 +6216,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -6017,6 +6322,11 @@ export interface operations {
                      *         "response_time_threshold": 2000,
                      *         "recovery_threshold": 2,
                      *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": null,
+                     *         "heartbeat_timezone": null,
+                     *         "heartbeat_grace": null,
+                     *         "heartbeat_url": null,
                      *         "certificate_expires_at": "2027-02-01T23:59:59.000Z",
                      *         "uptime_24h": 99.93,
                      *         "uptime_7d": 99.98,
@@ -6048,6 +6358,111 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    rotateHeartbeatUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor with its new heartbeat_url */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Heartbeat URL rotated",
+                     *       "data": {
+                     *         "id": 43,
+                     *         "name": "Nightly backup",
+                     *         "url": null,
+                     *         "type": "heartbeat",
+                     *         "method": null,
+                     *         "headers": null,
+                     *         "body": null,
+                     *         "expected_status": null,
+                     *         "timeout": null,
+                     *         "check_interval": 60,
+                     *         "retry_count": null,
+                     *         "follow_redirects": null,
+                     *         "verify_ssl": null,
+                     *         "expected_content": null,
+                     *         "excluded_content": null,
+                     *         "json_path": null,
+                     *         "expected_json_value": null,
+                     *         "tcp_send": null,
+                     *         "dns_record_type": null,
+                     *         "dns_resolver": null,
+                     *         "dns_protocol": null,
+                     *         "expected_dns_values": null,
+                     *         "ping_count": null,
+                     *         "locations": [],
+                     *         "tags": [
+                     *           "production"
+                     *         ],
+                     *         "status": "online",
+                     *         "status_reason": null,
+                     *         "response_time_threshold": null,
+                     *         "recovery_threshold": 1,
+                     *         "depends_on": [],
+                     *         "heartbeat_period": null,
+                     *         "heartbeat_cron": "30 2 * * *",
+                     *         "heartbeat_timezone": "Europe/Berlin",
+                     *         "heartbeat_grace": 900,
+                     *         "heartbeat_url": "https://uptime.example.com/ping/q3Zf0Yb6c1uJm8kV2xWnR4tLs9pHdA7eGiC5oBzK0Qw",
+                     *         "certificate_expires_at": null,
+                     *         "uptime_24h": 99.93,
+                     *         "uptime_7d": 99.98,
+                     *         "uptime_30d": 99.99,
+                     *         "response_time": null,
+                     *         "last_check": "2026-11-22T09:59:30.000Z",
+                     *         "last_success": "2026-11-22T09:59:30.000Z",
+                     *         "last_failure": null,
+                     *         "paused_at": null,
+                     *         "pause_reason": null,
+                     *         "in_maintenance": false,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-20T12:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        data: components["schemas"]["Monitor"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6114,6 +6529,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6330,7 +6746,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of checks */
+            /** @description A page of checks, or of pings */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6379,7 +6795,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["CheckResult"][];
+                        data: (components["schemas"]["CheckResult"] | components["schemas"]["HeartbeatPing"])[];
                         pagination: components["schemas"]["Pagination"];
                         meta: components["schemas"]["Meta"];
                     };
@@ -6388,6 +6804,69 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getHeartbeatPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The monitor's id
+                 * @example 42
+                 */
+                id: number;
+                /** @description The id of a ping in the results */
+                result_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 5012,
+                     *         "received_at": "2026-11-22T01:30:42.000Z",
+                     *         "kind": "exit",
+                     *         "exit_status": 0,
+                     *         "duration": 41.2,
+                     *         "source_ip": "203.0.113.7",
+                     *         "user_agent": "curl/8.5.0",
+                     *         "body_size": 27,
+                     *         "body_truncated": false,
+                     *         "body": "backup done: 1.2 GB in 41 s\n"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["HeartbeatPingDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND.NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6696,6 +7175,250 @@ export interface operations {
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    pingHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    pingHeartbeatWithBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    signalHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+                /** @description start: the job started; fail: it failed (offline at once); an exit status 0..255: 0 is a success, anything else a failure */
+                signal: ("start" | "fail") | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    signalHeartbeatWithBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the monitor's heartbeat_url */
+                token: string;
+                /** @description start: the job started; fail: it failed (offline at once); an exit status 0..255: 0 is a success, anything else a failure */
+                signal: ("start" | "fail") | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example OK */
+                    "text/plain": string;
+                };
+            };
+            /** @description An unknown or rotated token, or an unknown signal; answered in the time a known one takes */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example not found */
+                    "text/plain": string;
+                };
+            };
+            /** @description A body over 1048576 bytes: not recorded */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -12578,7 +13301,7 @@ export interface operations {
                 resource_type?: "monitor" | "status_page" | "status_page_incident" | "maintenance_window" | "badge" | "agent" | "token" | "channel" | "notification" | "organization" | "member" | "invitation";
                 /** @description Only entries of this resource (with resource_type, one resource) */
                 resource_id?: string;
-                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
+                action?: "monitor.create" | "monitor.update" | "monitor.delete" | "monitor.pause" | "monitor.resume" | "monitor.test" | "monitor.alert_test" | "monitor.alert_settings_update" | "monitor.webhook_secret_rotate" | "monitor.agents_assign" | "monitor.agents_remove" | "monitor.heartbeat_rotate" | "status_page.create" | "status_page.update" | "status_page.delete" | "status_page_incident.create" | "status_page_incident.update" | "status_page_incident.delete" | "status_page_incident.post_update" | "maintenance_window.create" | "maintenance_window.update" | "maintenance_window.delete" | "badge.create" | "badge.revoke" | "agent.create" | "agent.update" | "agent.delete" | "agent.status_update" | "agent.publishing_update" | "agent.validate" | "token.create" | "token.revoke" | "channel.create" | "channel.update" | "channel.delete" | "channel.test" | "notification.acknowledge" | "notification.resolve" | "organization.create" | "organization.update" | "organization.delete" | "member.update" | "member.remove" | "invitation.create" | "invitation.revoke" | "invitation.accept";
             };
             header?: never;
             path: {

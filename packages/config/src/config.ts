@@ -24,6 +24,8 @@ export interface Config {
   readonly rateLimitPerHour: number;
   /** Public status pages and badges (docs/status-pages.md): per-IP limit a minute (0 = off) and cache lifetime. */
   readonly publicPages: { readonly rateLimitPerMinute: number; readonly cacheSeconds: number };
+  /** Heartbeat pings a minute per IP (docs/heartbeats.md); 0: no limit. */
+  readonly pingRateLimitPerMinute: number;
   readonly minCheckIntervalSeconds: number;
   readonly allowPrivateTargets: boolean;
   readonly corsOrigins: readonly string[];

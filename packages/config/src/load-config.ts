@@ -104,6 +104,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimitPerHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
     publicPages: { rateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE ?? 300, cacheSeconds: env.PUBLIC_CACHE_SECONDS ?? 30 },
+    pingRateLimitPerMinute: env.PING_RATE_LIMIT_PER_MINUTE ?? 6000,
     minCheckIntervalSeconds: env.MIN_CHECK_INTERVAL_SECONDS ?? 30,
     allowPrivateTargets: bool(env.ALLOW_PRIVATE_TARGETS, false),
     corsOrigins: list(env.CORS_ORIGINS),

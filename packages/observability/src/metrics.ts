@@ -35,6 +35,12 @@ export interface ServiceMetrics {
   readonly checkConcurrency: Gauge<string>;
   /** `uptime_icmp_available`: 1 when this check-worker can send ping checks' echo requests, 0 when not (docs/operations.md, "ICMP ping"). */
   readonly icmpAvailable: Gauge<string>;
+  /** `heartbeat_pings_total{kind="success|start|fail|exit"}`: heartbeat pings stepped (docs/heartbeats.md). */
+  readonly heartbeatPings: Counter<'kind'>;
+  /** `heartbeat_late_total`: successes that came after their due time, within the grace. */
+  readonly heartbeatLate: Counter<string>;
+  /** `heartbeat_missed_total{reason="missed|unfinished"}`: deadlines passed without a success (offline). */
+  readonly heartbeatMissed: Counter<'reason'>;
   /** `notifications_created_total{type="downtime|recovery|slow|certificate"}`. */
   readonly notificationsCreated: Counter<'type'>;
   /** `emails_sent_total`: emails a transport accepted. */
@@ -98,7 +104,15 @@ function checkMetrics(registers: Registry[]) {
     help: 'Whether this worker can send ICMP echo requests (1) or not (0): one that cannot hands its ping checks back and records none as down',
     registers,
   });
-  return { checks, checkDuration, checkLag, checkConcurrency, icmpAvailable };
+  const heartbeatPings = new Counter({ name: 'heartbeat_pings_total', help: 'Heartbeat pings stepped, by kind', labelNames: ['kind'] as const, registers });
+  const heartbeatLate = new Counter({ name: 'heartbeat_late_total', help: 'Heartbeat successes that came after their due time, within the grace', registers });
+  const heartbeatMissed = new Counter({
+    name: 'heartbeat_missed_total',
+    help: 'Heartbeat deadlines passed without a success: missed (no ping by due + grace) or unfinished (a start without a finish)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  return { checks, checkDuration, checkLag, checkConcurrency, icmpAvailable, heartbeatPings, heartbeatLate, heartbeatMissed };
 }
 
 /** queue_jobs: each watched queue's job counts, read from Redis at scrape time. */

@@ -12,15 +12,26 @@ export type { DnsResult } from './dns/result';
 type CheckPart<F extends FieldSpecs> = { [K in keyof F as F[K]['check'] extends true ? K : never]: F[K] };
 
 /**
- * Every monitor type and its declared fields (its folder's `fields.ts`), in the order the API
- * lists the types (docs/architecture.md, "A new monitor type").
+ * Every probed monitor type and its declared fields (its folder's `fields.ts`), in the order the
+ * API lists the types (docs/architecture.md, "A new monitor type").
  */
 export const MONITOR_TYPE_FIELDS = { http: HTTP_FIELDS, tcp: TCP_FIELDS, dns: DNS_FIELDS, ping: PING_FIELDS } as const;
 
-/** A monitor type: how a monitor is checked. */
-export type MonitorType = keyof typeof MONITOR_TYPE_FIELDS;
-export const MONITOR_TYPES = Object.keys(MONITOR_TYPE_FIELDS) as MonitorType[];
-export const isMonitorType = (value: unknown): value is MonitorType => typeof value === 'string' && Object.hasOwn(MONITOR_TYPE_FIELDS, value);
+/** A type whose monitors a probe checks: the only types a check, a job or an agent carries. */
+export type ProbedType = keyof typeof MONITOR_TYPE_FIELDS;
+export const PROBED_TYPES = Object.keys(MONITOR_TYPE_FIELDS) as ProbedType[];
+export const isProbedType = (value: unknown): value is ProbedType => typeof value === 'string' && Object.hasOwn(MONITOR_TYPE_FIELDS, value);
+
+/**
+ * The types nothing probes: a heartbeat monitor is up while pings arrive on time
+ * (docs/heartbeats.md). It has no check fields, no url, no schedule of checks and no agents.
+ */
+export const UNPROBED_TYPES = ['heartbeat'] as const;
+
+/** A monitor type: how a monitor is checked, or for a heartbeat, how it reports in. */
+export type MonitorType = ProbedType | (typeof UNPROBED_TYPES)[number];
+export const MONITOR_TYPES: readonly MonitorType[] = [...PROBED_TYPES, ...UNPROBED_TYPES];
+export const isMonitorType = (value: unknown): value is MonitorType => typeof value === 'string' && (MONITOR_TYPES as readonly string[]).includes(value);
 
 /** The check of one type: its type and the values of its check fields, by property name. */
 export type HttpCheckConfig = { type: 'http' } & ValuesOf<CheckPart<typeof HTTP_FIELDS>>;
@@ -60,10 +71,14 @@ export const TYPE_CHECK_FIELDS: { readonly [T in MonitorType]: readonly CheckFie
   tcp: Object.keys(checkPart(TCP_FIELDS)) as CheckField[],
   dns: Object.keys(checkPart(DNS_FIELDS)) as CheckField[],
   ping: Object.keys(checkPart(PING_FIELDS)) as CheckField[],
+  heartbeat: [],
 };
 
-/** The check fields every type has (the url, the timeout...): never shown as null for another type's. */
-export type SharedCheckField = Exclude<keyof HttpCheckConfig & keyof TcpCheckConfig & keyof DnsCheckConfig & keyof PingCheckConfig, 'type'>;
+/**
+ * The check fields every type has: never shown as null. None since heartbeat monitors, which
+ * have no check (not even a url).
+ */
+export type SharedCheckField = never;
 
 /** Whether a check field belongs to a type (a field of another type is refused, and shown as null). */
 export const isFieldOfType = (type: MonitorType, field: CheckField): boolean => TYPE_CHECK_FIELDS[type].includes(field);

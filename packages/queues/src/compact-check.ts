@@ -1,4 +1,4 @@
-import { CHECK_FIELD_SPECS, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type MonitorType } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, PROBED_TYPES, TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type ProbedType } from '@uptime/probe';
 
 /** The fields a check declares a default for (packages/probe/src/<type>/fields.ts): a template may leave them out. */
 type Omittable = { [F in CheckField]: 'default' extends keyof (typeof CHECK_FIELD_SPECS)[F] ? F : never }[CheckField];
@@ -27,7 +27,7 @@ const isEmpty = (value: unknown): boolean =>
  * (docs/capacity.md, "The probe's CPU per check").
  */
 const DEFAULTS = Object.fromEntries(
-  (Object.keys(TYPE_CHECK_FIELDS) as MonitorType[]).map((type) => [
+  PROBED_TYPES.map((type) => [
     type,
     Object.freeze({
       type,
@@ -42,9 +42,9 @@ const DEFAULTS = Object.fromEntries(
       ),
     }),
   ]),
-) as unknown as { readonly [T in MonitorType]: Readonly<Record<string, unknown>> };
+) as unknown as { readonly [T in ProbedType]: Readonly<Record<string, unknown>> };
 
-const isDefault = (type: MonitorType, key: CheckField, value: unknown): boolean => {
+const isDefault = (type: ProbedType, key: CheckField, value: unknown): boolean => {
   const usual = DEFAULTS[type][key];
   return usual !== null && typeof usual === 'object' ? isEmpty(value) : value === usual;
 };

@@ -13,3 +13,5 @@ export * from './redis-connection';
 export * from './monitor-scheduler';
 export * from './check-stats';
 export * from './live-events';
+export * from './heartbeat-ping.job';
+export * from './heartbeat-deadlines';

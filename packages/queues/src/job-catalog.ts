@@ -1,6 +1,7 @@
 import type { BackoffOptions, JobsOptions, KeepJobs } from 'bullmq';
 import { AlertTestJob } from './alert-test.job';
 import { ChannelTestJob } from './channel-test.job';
+import { HeartbeatPingJob } from './heartbeat-ping.job';
 import { InvitationEmailJob } from './invitation-email.job';
 import { QueueName } from './queue-names';
 import { RunCheckJob } from './run-check.job';
@@ -61,6 +62,17 @@ export const JOBS = {
     backoff: { type: 'fixed', delay: 1000 },
     retention: { completed: true, failed: { count: 1000 } },
   }),
+  /** A heartbeat monitor's ping was recorded: the check-worker steps its state (docs/heartbeats.md). */
+  heartbeatPing: defineJob({
+    queue: QueueName.checks,
+    name: 'heartbeat-ping',
+    payload: HeartbeatPingJob,
+    jobId: (data) => `hb-${data.monitorId}-${data.pingId}`,
+    // The pings are in Postgres; a retry only reads them again (nothing is stepped twice).
+    attempts: 3,
+    backoff: { type: 'fixed', delay: 500 },
+    retention: { completed: true, failed: { count: 1000 } },
+  }),
   /** One row of the status_events outbox, published by the check-worker after its batch committed. */
   statusChanged: defineJob({
     queue: QueueName.statusChanges,
@@ -108,6 +120,7 @@ export type JobNameOf<Q extends QueueName> = Extract<CatalogJob, { queue: Q }>['
 /** Job names by role, for code that only names a job (tests, log lines). */
 export const JobName = {
   runCheck: JOBS.runCheck.name,
+  heartbeatPing: JOBS.heartbeatPing.name,
   statusChanged: JOBS.statusChanged.name,
   alertTest: JOBS.alertTest.name,
   invitationEmail: JOBS.invitationEmail.name,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { TYPE_CHECK_FIELDS, type CheckConfig, type CheckField, type CheckFieldValues, type MonitorType } from '@uptime/probe';
+import { TYPE_CHECK_FIELDS, heartbeatDeadline, isProbedType, type CheckConfig, type CheckField, type CheckFieldValues, type HeartbeatTimes, type MonitorType, type ProbedType } from '@uptime/probe';
+import { HeartbeatDeadlines } from './heartbeat-deadlines';
 import { compactCheck } from './compact-check';
 import { enqueue, openQueue, type CatalogQueue } from './enqueue';
 import { JOBS, jobOptionsOf } from './job-catalog';
@@ -17,15 +18,22 @@ export interface SchedulableMonitor extends CheckFieldValues {
   agentIds?: readonly number[];
 }
 
+/** A heartbeat's deadline is made of its row's times (docs/heartbeats.md); absent: none. */
+type SchedulableHeartbeat = SchedulableMonitor & Partial<HeartbeatTimes>;
+
 /**
  * The check configuration of a monitor: its type and that type's check properties, copied
  * (TYPE_CHECK_FIELDS of packages/probe); another type's fields a row still holds stay behind.
  */
 export function checkConfigOf(m: SchedulableMonitor): CheckConfig {
+  // Callers skip monitors nothing probes (a heartbeat): one reaching here is a bug.
+  if (!isProbed(m)) throw new Error(`Monitor ${m.id} is a ${m.type} monitor: it has no check`);
   const config: Partial<Record<CheckField | 'type', unknown>> = { type: m.type };
   for (const field of TYPE_CHECK_FIELDS[m.type]) config[field] = m[field];
   return config as CheckConfig;
 }
+
+const isProbed = (m: SchedulableMonitor): m is SchedulableMonitor & { type: ProbedType } => isProbedType(m.type);
 
 /**
  * Where a monitor's checks fall inside its interval: a fixed pseudo-random offset from its id,
@@ -118,6 +126,7 @@ export class MonitorScheduler {
   readonly queue: CatalogQueue<typeof QueueName.checks>;
   /** monitor id → `{jobId}|{configVersion}:{interval}` */
   readonly entriesKey: string;
+  readonly heartbeats: HeartbeatDeadlines;
 
   constructor(
     private readonly connection: Redis,
@@ -125,6 +134,7 @@ export class MonitorScheduler {
   ) {
     this.queue = openQueue(QueueName.checks, { connection, prefix });
     this.entriesKey = scheduleEntriesKey(prefix);
+    this.heartbeats = new HeartbeatDeadlines(connection, prefix);
   }
 
   private templateOf(m: SchedulableMonitor): RunCheckJob {
@@ -134,8 +144,15 @@ export class MonitorScheduler {
     return template;
   }
 
-  /** Creates or replaces the monitor's schedule. */
-  async schedule(m: SchedulableMonitor): Promise<void> {
+  /**
+   * Creates or replaces the monitor's schedule. A monitor nothing probes (a heartbeat) has no
+   * job: its schedule is its deadline (HeartbeatDeadlines), from the times its row holds.
+   */
+  async schedule(m: SchedulableHeartbeat): Promise<void> {
+    if (!isProbed(m)) {
+      const deadline = heartbeatDeadline({ heartbeatDueAt: m.heartbeatDueAt ?? null, heartbeatStartedAt: m.heartbeatStartedAt ?? null, heartbeatGrace: m.heartbeatGrace ?? null });
+      return deadline ? this.heartbeats.set(m.id, deadline) : this.heartbeats.remove(m.id);
+    }
     const every = m.checkInterval * 1000;
     // The first slot is at least a second away: this may run inside the transaction that saves
     // the monitor, and a check firing before that commit would find no monitor and be dropped.
@@ -154,10 +171,13 @@ export class MonitorScheduler {
 
   /** Queues one check to run now (a new or resumed monitor is checked at once). */
   async checkNow(m: SchedulableMonitor): Promise<void> {
+    if (!isProbed(m)) return;
     await enqueue(this.queue, JOBS.runCheck, this.templateOf(m));
   }
 
+  /** Removes the monitor's job, or a heartbeat's deadline. */
   async unschedule(monitorId: number): Promise<void> {
+    await this.heartbeats.remove(monitorId);
     const previous = (await this.connection.eval(TAKE_ENTRY, 1, this.entriesKey, String(monitorId))) as string | null;
     if (previous !== null) await this.retire(monitorId, parseEntry(previous));
   }

@@ -47,6 +47,7 @@ describe('queue catalog', () => {
   it('keeps the queue names, job names and job ids that deployed workers and stored jobs depend on', () => {
     expect(Object.values(JOBS).map((job) => [job.queue, job.name])).toEqual([
       ['checks', 'run-check'],
+      ['checks', 'heartbeat-ping'],
       ['status-changes', 'status-changed'],
       ['status-changes', 'alert-test'],
       ['status-changes', 'invitation-email'],
@@ -56,6 +57,7 @@ describe('queue catalog', () => {
     expect(JOBS.runCheck.jobId?.({ monitorId: 7, configVersion: 1, check: { url: 'https://example.test', timeout: 30 } })).toMatch(
       /^now-7-\d{13}$/,
     );
+    expect(JOBS.heartbeatPing.jobId?.({ monitorId: 7, pingId: '1234' })).toBe('hb-7-1234');
     expect(JOBS.alertTest.jobId).toBeUndefined();
     expect(jobsOf(QueueName.statusChanges).map((job) => job.name)).toEqual(['status-changed', 'alert-test', 'invitation-email', 'channel-test']);
   });

@@ -89,6 +89,7 @@ function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, 
     minCheckIntervalSeconds: config.minCheckIntervalSeconds,
     allowPrivateTargets: config.allowPrivateTargets,
     publicCache,
+    publicUrl: config.http.publicUrl,
   };
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
   v1.use('/monitors', monitorStatsRouter(stats));

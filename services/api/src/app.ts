@@ -8,7 +8,8 @@ import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
 import { apiReadiness, DependencyGate } from './http/dependency-gate';
 import { httpMetrics, opsRoutes } from './http/ops';
-import { publicRateLimiter } from './http/rate-limit';
+import { pingRateLimiter, publicRateLimiter } from './http/rate-limit';
+import { pingRouter } from './heartbeats/ping.routes';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { requestLogging } from './http/request-log';
@@ -68,8 +69,9 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
 }
 
 /**
- * Public status pages and badges (docs/status-pages.md): no caller, no session, their own per-IP
- * limit and a short cache in Redis; /status and /badge set their own CSP. Then the web app, with
+ * Heartbeat pings (docs/heartbeats.md) and public status pages and badges (docs/status-pages.md):
+ * no caller, no session, their own per-IP limits; the pages a short cache in Redis; /status and
+ * /badge set their own CSP. Then the web app, with
  * its own CSP, which leaves /api, the ops paths, /status and /badge alone; then helmet and CORS
  * for the rest, the OpenAPI document (under the same per-IP limit) and the public status API.
  */
@@ -81,6 +83,7 @@ function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: Publi
     publicUrl: config.http.publicUrl,
     limiter: publicRateLimiter(config, deps.redis),
   };
+  app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix, logger: deps.logger, limiter: pingRateLimiter(config, deps.redis) }));
   app.use('/status', statusPageHtmlRouter(publicReads));
   app.use('/badge', badgeImagesRouter(publicReads));
   app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));

@@ -2,7 +2,8 @@ import type { DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { Redis } from 'ioredis';
-import { activeScheduleVersions, monitorsByIds } from './monitors/monitors.repository';
+import { heartbeatDeadline } from '@uptime/probe';
+import { activeScheduleVersions, expectingHeartbeats, monitorsByIds } from './monitors/monitors.repository';
 import { startSingletonInterval, type SingletonInterval } from './singleton-interval';
 
 export interface ReconcileReport {
@@ -40,6 +41,25 @@ export async function reconcileSchedules(ds: DataSource, scheduler: MonitorSched
   return { created, updated: stale.length - created, removed: scheduled.size };
 }
 
+/**
+ * Gives back their deadline to the heartbeats that expect a ping and have none in Redis (a Redis
+ * that came back empty): without it they would never go offline. Read whole only when Redis
+ * holds fewer deadlines than Postgres expects. Returns how many were set.
+ */
+export async function reconcileHeartbeatDeadlines(ds: DataSource, scheduler: MonitorScheduler): Promise<number> {
+  const expecting = await expectingHeartbeats(ds);
+  if ((await scheduler.heartbeats.count()) >= expecting.length) return 0;
+  const present = await scheduler.heartbeats.members();
+  let set = 0;
+  for (const h of expecting) {
+    const at = present.has(h.id) ? null : heartbeatDeadline(h);
+    if (at === null) continue;
+    await scheduler.heartbeats.set(h.id, at);
+    set += 1;
+  }
+  return set;
+}
+
 /** Runs the reconciler now and then every `intervalMs` (a minute), one API instance at a time. */
 export function startScheduleReconciler(opts: {
   ds: DataSource;
@@ -56,7 +76,8 @@ export function startScheduleReconciler(opts: {
     failure: 'schedule reconciliation failed; retrying next round',
     run: async () => {
       const report = await reconcileSchedules(opts.ds, opts.scheduler);
-      if (report.created || report.updated || report.removed) opts.logger.info({ ...report }, 'schedules reconciled');
+      const heartbeats = await reconcileHeartbeatDeadlines(opts.ds, opts.scheduler);
+      if (report.created || report.updated || report.removed || heartbeats) opts.logger.info({ ...report, heartbeat_deadlines: heartbeats }, 'schedules reconciled');
       return report;
     },
   });

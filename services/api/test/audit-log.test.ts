@@ -295,6 +295,10 @@ const CASES: Record<string, () => Promise<Prepared>> = {
     const id = await monitor();
     return { path: `/api/v1/monitors/${id}/alerts/test`, expected: () => one('monitor.alert_test', id) };
   },
+  rotateHeartbeatUrl: async () => {
+    const id = await monitor({ type: 'heartbeat', url: '', heartbeatPeriod: 60, heartbeatGrace: 300, heartbeatToken: `t${Date.now()}${Math.random()}` });
+    return { path: `/api/v1/monitors/${id}/heartbeat/rotate`, expected: () => one('monitor.heartbeat_rotate', id, ['heartbeat_url']) };
+  },
   rotateWebhookSecret: async () => {
     const id = await monitor();
     return {

@@ -3,18 +3,18 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import fc from 'fast-check';
 import { parseCheckRequest, toWireCheck } from '@uptime/agent-protocol';
-import { MONITOR_TYPE_FIELDS, MONITOR_TYPES, TYPE_CHECK_FIELDS, fieldProblems, type FieldSpec, type MonitorType } from '@uptime/probe';
+import { MONITOR_TYPE_FIELDS, PROBED_TYPES, TYPE_CHECK_FIELDS, fieldProblems, type FieldSpec, type ProbedType } from '@uptime/probe';
 import { aCheckConfig, aDnsCheckConfig, aPingCheckConfig, aTcpCheckConfig } from '@uptime/testing';
 import { MonitorFieldsDto } from '../src/monitors/monitor-fields.dto';
 
 /** A check of each type every rule accepts, into which one field's value is put. */
-const VALID: Record<MonitorType, Record<string, unknown>> = {
+const VALID: Record<ProbedType, Record<string, unknown>> = {
   http: toWireCheck(aCheckConfig('https://example.com/health', { method: 'POST', body: 'x', jsonPath: '$.a', expectedStatus: [200] })),
   tcp: toWireCheck(aTcpCheckConfig('tls://example.com:993', { tcpSend: 'a1 NOOP\r\n', expectedContent: 'OK' })),
   dns: toWireCheck(aDnsCheckConfig('dns://example.com', { dnsRecordType: 'MX', dnsResolver: '1.1.1.1:53', expectedDnsValues: ['10 mx.example.com'] })),
   ping: toWireCheck(aPingCheckConfig('ping://example.com', { timeout: 5, pingCount: 5 })),
 };
-const specOf = (type: MonitorType, field: string): FieldSpec => (MONITOR_TYPE_FIELDS[type] as Readonly<Record<string, FieldSpec>>)[field]!;
+const specOf = (type: ProbedType, field: string): FieldSpec => (MONITOR_TYPE_FIELDS[type] as Readonly<Record<string, FieldSpec>>)[field]!;
 
 /** Strings around a length bound: ASCII, and characters outside the BMP (two UTF-16 units, one character). */
 const around = (n: number): fc.Arbitrary<string> =>
@@ -94,14 +94,14 @@ const asStored = (spec: FieldSpec, value: unknown): unknown =>
 const dtoAccepts = (wire: string, value: unknown): boolean =>
   validateSync(plainToInstance(MonitorFieldsDto, { [wire]: value }), { whitelist: true, forbidNonWhitelisted: true }).length === 0;
 
-const agentAccepts = (type: MonitorType, wire: string, value: unknown): boolean =>
+const agentAccepts = (type: ProbedType, wire: string, value: unknown): boolean =>
   parseCheckRequest({ request_id: 'agree-0001', check: { ...VALID[type], [wire]: value } }).ok;
 
 /** Every field of every type. */
-const CASES = MONITOR_TYPES.flatMap((type) => TYPE_CHECK_FIELDS[type].map((field) => [type, field] as const));
+const CASES = PROBED_TYPES.flatMap((type) => TYPE_CHECK_FIELDS[type].map((field) => [type, field] as const));
 
 describe('a check field, as the API and the agent protocol read it', () => {
-  it.each(MONITOR_TYPES)('starts from a %s check both accept', (type) => {
+  it.each(PROBED_TYPES)('starts from a %s check both accept', (type) => {
     expect(agentAccepts(type, 'url', VALID[type].url)).toBe(true);
     for (const field of TYPE_CHECK_FIELDS[type]) expect(dtoAccepts(specOf(type, field).wire, VALID[type][specOf(type, field).wire])).toBe(true);
   });

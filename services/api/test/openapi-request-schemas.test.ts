@@ -129,8 +129,13 @@ describe('request schemas generated from the DTOs', () => {
 
   it('requires what the create routes require and lists the monitor types', () => {
     const schemas = doc.components.schemas;
-    expect(schemas.MonitorCreate!.required).toEqual(expect.arrayContaining(['name', 'url', 'type']));
-    expect(schemas.MonitorCreate!.properties!.type!.enum).toEqual(['http', 'tcp', 'dns', 'ping']);
+    expect(schemas.MonitorCreate!.required).toEqual(expect.arrayContaining(['name', 'type']));
+    // A url, unless the monitor is a heartbeat (docs/heartbeats.md).
+    expect(schemas.MonitorCreate!.anyOf).toEqual([
+      expect.objectContaining({ required: ['url'] }),
+      { properties: { type: { const: 'heartbeat' } }, required: ['type'] },
+    ]);
+    expect(schemas.MonitorCreate!.properties!.type!.enum).toEqual(['http', 'tcp', 'dns', 'ping', 'heartbeat']);
     expect(schemas.MonitorUpdate!.required).toBeUndefined();
     expect(schemas.AgentCreate!.required).toEqual(expect.arrayContaining(['name', 'location', 'url']));
     expect(schemas.BulkRequest!.properties!.settings).toEqual(expect.objectContaining({ $ref: '#/components/schemas/MonitorUpdate' }));

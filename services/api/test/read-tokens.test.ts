@@ -54,6 +54,8 @@ function pathInA(op: OperationSpec): string {
           return String(aInvitation);
         case 'incidents':
           return String(ids.incidents);
+        case 'results':
+          return String(ids.results);
         default:
           throw new Error(`${op.method.toUpperCase()} ${op.path}: which of A's resources is ${segment}? Add its kind to read-tokens.test.ts`);
       }

@@ -7,6 +7,7 @@ import {
   type MonitorStatus,
   type UncheckedSpan,
 } from '@uptime/db';
+import type { MonitorType } from '@uptime/probe';
 import type { MaintenanceByMonitor } from './maintenance';
 import type { CheckOutcome } from './check-outcome';
 import { rollupRows } from './rollup-rows';
@@ -19,6 +20,7 @@ import type { MonitorState } from './status-transition';
 
 export interface LockedMonitor extends MonitorState, EpisodeState {
   id: number;
+  type: MonitorType;
   url: string;
   configVersion: number;
   lastCheck: Date | null;
@@ -45,6 +47,7 @@ export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Ma
   // same order, so every transition is decided by exactly one transaction and none deadlock.
   const rows: {
     id: number;
+    type: MonitorType;
     status: MonitorStatus;
     consecutive_failures: number;
     alert_threshold: number;
@@ -64,7 +67,7 @@ export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Ma
     open_slow_episode_id: number | null;
     open_certificate_episode_id: number | null;
   }[] = await em.query(
-    `SELECT id, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
+    `SELECT id, type, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
               consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance,
               url, alert_on_slow, certificate_expiry_days, certificate_expires_at, open_slow_episode_id, open_certificate_episode_id
          FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
@@ -75,9 +78,11 @@ export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Ma
       r.id,
       {
         id: r.id,
+        type: r.type,
         status: r.status,
         consecutiveFailures: r.consecutive_failures,
-        alertThreshold: r.alert_threshold,
+        // A heartbeat's miss or failure is offline at once (docs/heartbeats.md): no threshold.
+        alertThreshold: r.type === 'heartbeat' ? 1 : r.alert_threshold,
         openIncidentId: r.open_incident_id,
         configVersion: r.config_version,
         lastCheck: r.last_check,

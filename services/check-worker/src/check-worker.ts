@@ -12,8 +12,10 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
-import { IcmpUnavailableError, isMonitorType, runProbe, systemPinger, type MonitorType, type Pinger } from '@uptime/probe';
-import { createQueueWorker, createRedisConnection, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
+import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type Pinger, type ProbedType } from '@uptime/probe';
+import { createQueueWorker, createRedisConnection, HeartbeatDeadlines, HeartbeatPingJob, isMonitorJobId, JobName, openQueue, parseJob, QueueName } from '@uptime/queues';
+import { HeartbeatEngine } from './heartbeat/heartbeat-engine';
+import { startHeartbeatLoop } from './heartbeat/heartbeat-loop';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
 import { createAgentChecks } from './agent-checks';
 import { announceIcmpAccess } from './icmp-access';
@@ -176,6 +178,15 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
+  // Heartbeats (docs/heartbeats.md): their verdicts take the checks' result path.
+  const heartbeats = new HeartbeatEngine({
+    ds: deps.dataSource,
+    deadlines: new HeartbeatDeadlines(commands, prefix),
+    record: async (outcomes) => {
+      await Promise.all(outcomes.map((o) => batcher.add(o)));
+    },
+    metrics,
+  });
   const worker = createQueueWorker(
     QueueName.checks,
     {
@@ -187,6 +198,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
         cycle: new MonitorJobCycle(commands, prefix, logger),
         pinger,
       }),
+      [JobName.heartbeatPing]: async (job) => heartbeats.advance(parseJob(HeartbeatPingJob, job.data).monitorId),
     },
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );
@@ -199,6 +211,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const unwatchQueue = metrics.watchQueue(queue);
   publisher.startSweeping();
   backlog.start();
+  const heartbeatLoop = startHeartbeatLoop({ engine: heartbeats, redis: commands, prefix, logger });
   await worker.waitUntilReady();
   metrics.checkConcurrency.set(slots.current);
   slots.start(concurrencyPeriodMs, (limit) => {
@@ -206,7 +219,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     metrics.checkConcurrency.set(limit);
   });
   logger.info({ concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
-  const parts = { logger, unwatchQueue, slots, lag, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands };
+  const parts = { logger, unwatchQueue, slots, lag, heartbeatLoop, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
     worker,
@@ -228,6 +241,7 @@ async function stopCheckWorker(
     unwatchQueue: () => void;
     slots: AdaptiveConcurrency;
     lag: CheckLagReporter;
+    heartbeatLoop: { stop(): Promise<void> };
     inFlight: InFlightChecks;
     worker: Worker;
     batcher: ResultBatcher<CheckOutcome>;
@@ -242,6 +256,7 @@ async function stopCheckWorker(
   p.unwatchQueue();
   p.slots.stop();
   await p.lag.stop();
+  await p.heartbeatLoop.stop();
   const running = p.inFlight.describe();
   if (running.length > 0) p.logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
   const outcome = await stopWithin(
@@ -273,7 +288,7 @@ async function stopCheckWorker(
 }
 
 /** The type of a run-check job's check, for the metrics: a template without one is http's (compact-check.ts). */
-function checkTypeOf(data: unknown): MonitorType {
+function checkTypeOf(data: unknown): ProbedType {
   const type = (data as { check?: { type?: unknown } } | null)?.check?.type;
-  return isMonitorType(type) ? type : 'http';
+  return isProbedType(type) ? type : 'http';
 }

@@ -118,7 +118,8 @@ async function stepMonitor(em: EntityManager, batch: RecordedBatch, o: CheckOutc
   const newest = previous?.lastCheck ?? monitor.lastCheck;
   if (newest !== null && o.result.checkedAt < newest) return;
   const before = previous?.state ?? monitor;
-  const unchecked = uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
+  // A heartbeat's silence is its deadline's business (docs/heartbeats.md), not a gap in checks.
+  const unchecked = monitor.type === 'heartbeat' ? null : uncheckedSpanBefore({ ...monitor, status: before.status, lastCheck: newest }, o.result.checkedAt);
   if (unchecked) steps.noData.push({ monitorId: o.monitorId, ...unchecked });
   const maintenance = batch.inMaintenance.has(o);
   const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) }, maintenance);

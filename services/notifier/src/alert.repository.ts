@@ -23,7 +23,9 @@ export const ATTACHED_CHANNELS = `COALESCE((SELECT json_agg(json_build_object('i
                         FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE mc.monitor_id = m.id), '[]') AS channels`;
 
 /** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
-const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name, m.url AS monitor_url,
+const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name,
+            -- A heartbeat has no url (docs/heartbeats.md): its messages say what it is instead.
+            CASE WHEN m.type = 'heartbeat' THEN 'heartbeat' ELSE m.url END AS monitor_url,
             -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
             -- emails off; the notifications themselves are still recorded.
             m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled, m.email_recipients,

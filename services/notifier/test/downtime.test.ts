@@ -52,6 +52,21 @@ describe('status-changed → offline', () => {
     expect(bed.sendgrid.mails[0].text).toContain('Response time: n/a');
   });
 
+  it('names a heartbeat as such where a monitor has its url (docs/heartbeats.md)', async () => {
+    const down = await aMonitorThatWentDown(bed.ds, {
+      monitor: { type: 'heartbeat', url: '', heartbeatPeriod: 60, heartbeatGrace: 30 },
+      statusCode: null,
+      responseTime: null,
+      error: 'no ping within 30 s of its due time',
+    });
+
+    await bed.processor()(down.offline);
+
+    const [notification] = await notificationsOf(bed.ds, down.incident.id);
+    expect(notification.message).toBe('Monitor "Shop" (heartbeat) is down: no ping within 30 s of its due time');
+    expect(bed.sendgrid.mails[0].text).toContain('URL: heartbeat');
+  });
+
   it("emails each of the monitor's recipients once, instead of the owner", async () => {
     const down = await aMonitorThatWentDown(bed.ds, { monitor: { emailRecipients: ['ops@example.test', 'dev@example.test', 'OPS@example.test'] } });
 

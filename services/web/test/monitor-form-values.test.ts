@@ -54,6 +54,11 @@ const MONITOR: Schema<'Monitor'> = {
   response_time_threshold: 1200,
   recovery_threshold: 2,
   depends_on: [3],
+  heartbeat_period: null,
+  heartbeat_cron: null,
+  heartbeat_timezone: null,
+  heartbeat_grace: null,
+  heartbeat_url: null,
   certificate_expires_at: null,
   in_maintenance: false,
   created_at: '2026-11-22T10:00:00.000Z',
@@ -169,6 +174,11 @@ describe('the monitor form mapped to the API body', () => {
       dns_protocol: _dp,
       expected_dns_values: _dv,
       ping_count: _pc,
+      heartbeat_period: _hp,
+      heartbeat_cron: _hc,
+      heartbeat_timezone: _htz,
+      heartbeat_grace: _hg,
+      heartbeat_url: _hu,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);

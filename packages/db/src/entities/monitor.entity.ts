@@ -37,6 +37,20 @@ export class Monitor {
   /** Echo requests a ping check sends (stored for every row; shown as null for other types). */
   @Column({ type: 'smallint', name: 'ping_count', default: 3 }) pingCount!: number;
   @Column({ type: 'text', name: 'expected_json_value', nullable: true }) expectedJsonValue!: string | null;
+  /** A heartbeat's schedule (docs/heartbeats.md): seconds between pings, or a cron in a zone; null for other types. */
+  @Column({ type: 'integer', name: 'heartbeat_period', nullable: true }) heartbeatPeriod!: number | null;
+  @Column({ type: 'varchar', length: 120, name: 'heartbeat_cron', nullable: true }) heartbeatCron!: string | null;
+  @Column({ type: 'varchar', length: 64, name: 'heartbeat_timezone', nullable: true }) heartbeatTimezone!: string | null;
+  /** Seconds after the due time before a heartbeat is offline. */
+  @Column({ type: 'integer', name: 'heartbeat_grace', nullable: true }) heartbeatGrace!: number | null;
+  /** The secret of its ping URL (`${PUBLIC_URL}/ping/{token}`); unique. */
+  @Column({ type: 'varchar', length: 64, name: 'heartbeat_token', nullable: true }) heartbeatToken!: string | null;
+  /** When the next ping is due; kept by the check-worker. */
+  @Column({ type: 'timestamptz', name: 'heartbeat_due_at', nullable: true }) heartbeatDueAt!: Date | null;
+  /** When a start was reported that no success has followed yet; kept by the check-worker. */
+  @Column({ type: 'timestamptz', name: 'heartbeat_started_at', nullable: true }) heartbeatStartedAt!: Date | null;
+  /** heartbeat_pings.id of the last ping the check-worker stepped (a bigint, as text). */
+  @Column({ type: 'bigint', name: 'heartbeat_ping_cursor', default: 0 }) heartbeatPingCursor!: string;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];
 

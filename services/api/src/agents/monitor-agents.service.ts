@@ -41,7 +41,9 @@ export async function assignAgents(
 ): Promise<Agent[]> {
   const ids = [...new Set(agentIds)];
   return deps.ds.transaction(async (em) => {
-    await lockOwnMonitor(em, caller.organizationId, monitorId);
+    const monitor = await lockOwnMonitor(em, caller.organizationId, monitorId);
+    // Agents run probes; a heartbeat has none (docs/heartbeats.md).
+    if (monitor.type === 'heartbeat') throw new ValidationError('Invalid body: agent_ids', { agent_ids: ['a heartbeat monitor has no checks for agents to run'] });
     await recordAudit(em, {
       organizationId: caller.organizationId,
       actor,

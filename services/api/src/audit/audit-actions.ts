@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'monitor.webhook_secret_rotate',
   'monitor.agents_assign',
   'monitor.agents_remove',
+  'monitor.heartbeat_rotate',
   'status_page.create',
   'status_page.update',
   'status_page.delete',

@@ -1,14 +1,19 @@
 import { Router } from 'express';
 import type { DataSource } from '@uptime/db';
 import { callerOf } from '../auth/caller';
-import { sendList } from '../http/envelope';
+import { sendData, sendList } from '../http/envelope';
+import { toHeartbeatPingDetail, toHeartbeatPingResponse } from '../heartbeats/heartbeat-ping.presenter';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { toCheckResultResponse, toNoDataSpanResponse } from './check-result.presenter';
-import { monitorHistory, monitorResults } from './check-results.service';
+import { heartbeatPing, monitorHistory, monitorResults } from './check-results.service';
 import { parseHistoryQuery } from './history.params';
 
-/** `/monitors/{id}/history` and `/monitors/{id}/results`: a monitor's recorded checks (docs/statistics.md). */
+/**
+ * `/monitors/{id}/history` and `/monitors/{id}/results`: a monitor's recorded checks
+ * (docs/statistics.md); a heartbeat's results are its pings, each with its body at
+ * `/results/{result_id}` (docs/heartbeats.md).
+ */
 export function checkResultsRouter(ds: DataSource): Router {
   const router = Router();
   const monitorId = (raw: unknown): number => parseId(raw, 'monitor');
@@ -31,8 +36,15 @@ export function checkResultsRouter(ds: DataSource): Router {
   router.get('/:id/results', async (req, res) => {
     const id = monitorId(req.params.id);
     const page = parsePage(req.query as Record<string, unknown>, { defaultLimit: 50, maxLimit: 100 });
-    const { items, total } = await monitorResults(ds, callerOf(req).organizationId, id, page);
-    sendList(res, items.map(toCheckResultResponse), { page: page.page, limit: page.limit, total });
+    const results = await monitorResults(ds, callerOf(req).organizationId, id, page);
+    const items = results.pings ? results.pings.map(toHeartbeatPingResponse) : results.checks.map(toCheckResultResponse);
+    sendList(res, items, { page: page.page, limit: page.limit, total: results.total });
+  });
+
+  router.get('/:id/results/:result_id', async (req, res) => {
+    const id = monitorId(req.params.id);
+    const ping = await heartbeatPing(ds, callerOf(req).organizationId, id, parseId(req.params.result_id, 'result'));
+    sendData(res, toHeartbeatPingDetail(ping));
   });
 
   return router;

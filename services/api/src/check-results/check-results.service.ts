@@ -1,4 +1,6 @@
 import type { DataSource } from '@uptime/db';
+import { NotFoundError } from '@uptime/errors';
+import { pingRows, pingWithBody, type PingView } from '../heartbeats/heartbeat-pings.repository';
 import type { PageRequest } from '../http/pagination';
 import { getMonitor } from '../monitors/monitors.service';
 import { historyRows, resultRows, type CheckResultView } from './check-results.repository';
@@ -26,14 +28,29 @@ export async function monitorHistory(
   return { items: await withLocations(ds, items), total, noData };
 }
 
-/** GET /monitors/{id}/results: one page of the caller's monitor's checks, newest first. */
+/**
+ * GET /monitors/{id}/results: one page of the caller's monitor's checks, newest first; a
+ * heartbeat's are its pings (docs/heartbeats.md).
+ */
 export async function monitorResults(
   ds: DataSource,
   organizationId: number,
   id: number,
   page: PageRequest,
-): Promise<{ items: CheckResultView[]; total: number }> {
-  await getMonitor(ds, organizationId, id);
+): Promise<{ checks: CheckResultView[]; pings?: never; total: number } | { pings: PingView[]; checks?: never; total: number }> {
+  const monitor = await getMonitor(ds, organizationId, id);
+  if (monitor.type === 'heartbeat') {
+    const { items, total } = await pingRows(ds, id, page);
+    return { pings: items, total };
+  }
   const { items, total } = await resultRows(ds, id, page);
-  return { items: await withLocations(ds, items), total };
+  return { checks: await withLocations(ds, items), total };
+}
+
+/** GET /monitors/{id}/results/{result_id}: a heartbeat's ping with the body kept from it; 404 for any other. */
+export async function heartbeatPing(ds: DataSource, organizationId: number, id: number, pingId: number): Promise<PingView & { body: string | null }> {
+  await getMonitor(ds, organizationId, id);
+  const ping = await pingWithBody(ds, id, pingId);
+  if (!ping) throw new NotFoundError('result', pingId);
+  return ping;
 }

@@ -90,14 +90,27 @@ export function rateLimiter(config: Config, redis: Redis): RequestHandler | unde
  * never uses up its owner's API allowance, nor the other way round. Undefined when 0.
  */
 export function publicRateLimiter(config: Config, redis: Redis): RequestHandler | undefined {
-  const limit = config.publicPages.rateLimitPerMinute;
+  return perIpMinuteLimiter(config, redis, config.publicPages.rateLimitPerMinute, 'rl-public', 'requests per minute');
+}
+
+/**
+ * `PING_RATE_LIMIT_PER_MINUTE` heartbeat pings a minute per IP (docs/heartbeats.md), apart from
+ * the account and public-page limits: a server running many cron jobs pings from one address.
+ * Undefined when 0.
+ */
+export function pingRateLimiter(config: Config, redis: Redis): RequestHandler | undefined {
+  return perIpMinuteLimiter(config, redis, config.pingRateLimitPerMinute, 'rl-ping', 'pings per minute');
+}
+
+/** `limit` requests a minute per client address, counted under `name`; undefined when 0. */
+function perIpMinuteLimiter(config: Config, redis: Redis, limit: number, name: string, per: string): RequestHandler | undefined {
   if (limit === 0) return undefined;
   return redisRateLimit(redis, {
     limit,
     windowMs: MINUTE_MS,
-    keyPrefix: `${config.redis.queuePrefix}:rl-public:`,
+    keyPrefix: `${config.redis.queuePrefix}:${name}:`,
     timeoutMs: config.dependencyTimeoutMs,
     key: (req) => `ip:${clientBucket(req, config)}`,
-    per: 'requests per minute',
+    per,
   });
 }

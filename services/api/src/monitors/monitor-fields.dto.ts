@@ -11,7 +11,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { CHECK_FIELD_SPECS, type FieldSpec, type MonitorType, type WireValuesOf } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, HEARTBEAT_LIMITS as HB, type FieldSpec, type MonitorType, type WireValuesOf } from '@uptime/probe';
 import { FieldRules } from '../http/field-decorators';
 import { IsMonitorUrl, Nullable, Optional } from '../http/validators';
 
@@ -61,6 +61,11 @@ export class MonitorFieldsDto {
   @MaxLength(50, { each: true })
   @Matches(/^[\w.:/-]{1,50}$/, { each: true, message: 'each tag must be 1-50 letters, digits or "_.:/-"' })
   tags?: string[];
+  /** A heartbeat's schedule (docs/heartbeats.md); which go together is checked after (heartbeat-rules.ts). */
+  @Nullable() @IsInt() @Min(HB.periodMin) @Max(HB.periodMax) heartbeat_period?: number | null;
+  @Nullable() @IsString() @Length(1, HB.cronMaxLength) heartbeat_cron?: string | null;
+  @Nullable() @IsString() @Length(1, 64) heartbeat_timezone?: string | null;
+  @Optional() @IsInt() @Min(HB.graceMin) @Max(HB.graceMax) heartbeat_grace?: number;
 }
 
 // A declared field the class does not list (one declared later) gets its rules too, after the

@@ -2,6 +2,7 @@ import type { Monitor } from '@uptime/db';
 import { CHECK_FIELD_NAMES, CHECK_FIELD_SPECS, CHECK_FIELDS, MONITOR_TYPES, isFieldOfType, type CheckField, type SharedCheckField } from '@uptime/probe';
 import { DEFAULT_PREFERENCES } from '../preferences/preferences.service';
 import type { Uptime } from '../monitor-stats/uptime.repository';
+import { heartbeatUrlOf } from './heartbeat-token';
 
 /**
  * What a create stores for a field the body leaves out: a value, or the owner's preference
@@ -34,7 +35,22 @@ export interface MonitorField {
   /** How a written value is stored; absent: as given. */
   store?: (value: unknown) => unknown;
   /** How the answer shows the field; absent: the stored value. */
-  show?: (m: Monitor, uptime: Uptime) => unknown;
+  show?: (m: Monitor, uptime: Uptime, links: MonitorLinks) => unknown;
+}
+
+/** What an answer's links are made of: `${PUBLIC_URL}` (docs/configuration.md). */
+export interface MonitorLinks {
+  publicUrl: string;
+}
+
+/**
+ * Why the status is what it is: a warning's reason, or for a heartbeat still online past its due
+ * time, `late` (docs/heartbeats.md: online until due + grace).
+ */
+function statusReasonOf(m: Monitor): 'failing' | 'slow' | 'late' | null {
+  if (m.status === 'warning') return m.statusReason;
+  if (m.type === 'heartbeat' && m.status === 'online' && m.heartbeatDueAt !== null && m.heartbeatDueAt.getTime() < Date.now()) return 'late';
+  return null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -79,7 +95,12 @@ const presented = <A extends string, P extends keyof Monitor, R>(api: A, propert
   ...stored(api, property, false, {}),
   show,
 });
-const computed = <A extends string, R>(api: A, show: (m: Monitor, uptime: Uptime) => R) => ({ api, writable: false, check: false, show });
+const computed = <A extends string, R>(api: A, show: (m: Monitor, uptime: Uptime, links: MonitorLinks) => R) => ({ api, writable: false, check: false, show });
+/** A heartbeat's own field: shown as stored on a heartbeat monitor, as null on any other (docs/heartbeats.md). */
+const heartbeatField = <A extends string, P extends keyof Monitor>(api: A, property: P) => ({
+  ...stored(api, property, true, {}),
+  show: (m: Monitor): Monitor[P] | null => (m.type === 'heartbeat' ? m[property] : null),
+});
 
 /** The fields answered before and among the check's, in their published order. */
 const LEADING = [
@@ -128,10 +149,15 @@ const TRAILING = [
   }),
   writable('tags', 'tags', { default: value([]), store: unique }),
   shown('status', 'status', { default: value('pending') }),
-  presented('status_reason', 'statusReason', (m) => (m.status === 'warning' ? m.statusReason : null)),
+  presented('status_reason', 'statusReason', statusReasonOf),
   writable('response_time_threshold', 'responseTimeThreshold', { default: value(null) }),
   writable('recovery_threshold', 'recoveryThreshold', { default: value(1) }),
   writable('depends_on', 'dependsOn', { default: value([]), store: unique }),
+  heartbeatField('heartbeat_period', 'heartbeatPeriod'),
+  heartbeatField('heartbeat_cron', 'heartbeatCron'),
+  heartbeatField('heartbeat_timezone', 'heartbeatTimezone'),
+  heartbeatField('heartbeat_grace', 'heartbeatGrace'),
+  computed('heartbeat_url', (m, _uptime, links) => (m.type === 'heartbeat' && m.heartbeatToken ? heartbeatUrlOf(links.publicUrl, m.heartbeatToken) : null)),
   presented('certificate_expires_at', 'certificateExpiresAt', (m) => (/^(https|tls):/i.test(m.url) ? iso(m.certificateExpiresAt) : null)),
   computed('uptime_24h', (_m, uptime) => uptime['24h']),
   computed('uptime_7d', (_m, uptime) => uptime['7d']),

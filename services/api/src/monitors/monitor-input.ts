@@ -4,6 +4,7 @@ import { assertResolverAllowed, assertTargetAllowed } from '../http/target-check
 import { parseInput, type FieldErrors } from '../http/validate';
 import { MonitorFieldsDto } from './monitor-fields.dto';
 import { assertFieldsOfType, assertMonitorType } from './monitor-type';
+import { assertHeartbeatRules } from './heartbeat-rules';
 
 /** The rules of a monitor body that come from configuration. */
 export interface MonitorInputRules {
@@ -13,8 +14,9 @@ export interface MonitorInputRules {
   allowPrivateTargets: boolean;
 }
 
-/** The fields a new monitor must have (docs/monitors.md). */
+/** The fields a new monitor must have (docs/monitors.md); a heartbeat has no url (docs/heartbeats.md). */
 export const MONITOR_REQUIRED_ON_CREATE = ['name', 'url', 'type'] as const;
+const HEARTBEAT_REQUIRED_ON_CREATE = ['name', 'type'] as const;
 
 const isJsonObject = (body: unknown): body is Record<string, unknown> => body !== null && typeof body === 'object' && !Array.isArray(body);
 
@@ -43,8 +45,10 @@ function assertConfiguredRules(dto: MonitorFieldsDto, rules: MonitorInputRules):
  */
 export async function parseMonitorCreate(body: unknown, rules: MonitorInputRules): Promise<MonitorFieldsDto> {
   if (isJsonObject(body)) assertMonitorType(body);
-  const dto = await parseWithRequired(MonitorFieldsDto, body, MONITOR_REQUIRED_ON_CREATE);
+  const required = isJsonObject(body) && body.type === 'heartbeat' ? HEARTBEAT_REQUIRED_ON_CREATE : MONITOR_REQUIRED_ON_CREATE;
+  const dto = await parseWithRequired(MonitorFieldsDto, body, required);
   assertFieldsOfType(dto.type!, dto, false);
+  assertHeartbeatRules(dto.type!, dto, null);
   return assertConfiguredRules(dto, rules);
 }
 

@@ -10,6 +10,7 @@ import { parseBulkRequest } from './bulk.dto';
 import { runBulk } from './bulk.service';
 import { toMonitorResponse } from './monitor.presenter';
 import { pauseMonitor, resumeMonitor } from './monitor-pause.service';
+import { rotateHeartbeatToken } from './heartbeat.service';
 import type { MonitorsDeps } from './monitors.service';
 import { assertNoFields, normaliseReason, PauseMonitorDto } from './pause.dto';
 import { testMonitor } from './test-check';
@@ -23,6 +24,7 @@ export interface MonitorOperationsDeps extends MonitorsDeps {
 
 /**
  * `/monitors` operations beyond CRUD (docs/monitors.md): pause/resume (≡ disable/enable), test,
+ * a heartbeat's URL rotation (docs/heartbeats.md),
  * alert settings and bulk actions. Stats are monitor-stats/stats.routes.ts, history and results
  * check-results/check-results.routes.ts.
  */
@@ -45,7 +47,7 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
     monitor: Awaited<ReturnType<typeof pauseMonitor>>,
   ): Promise<void> => {
     const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
-    sendMessage(res, message, toMonitorResponse(monitor, uptime.get(monitor.id)));
+    sendMessage(res, message, toMonitorResponse(monitor, deps, uptime.get(monitor.id)));
   };
 
   const pause: RequestHandler = async (req, res) => {
@@ -66,6 +68,12 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   router.post('/:id/disable', pause);
   router.post('/:id/resume', resume);
   router.post('/:id/enable', resume);
+
+  router.post('/:id/heartbeat/rotate', async (req, res) => {
+    const id = monitorId(req.params.id);
+    assertNoFields(req.body);
+    await sendMonitor(res, 'Heartbeat URL rotated', await rotateHeartbeatToken(deps, callerOf(req).organizationId, id, auditActorOf(req)));
+  });
 
   router.post('/:id/test', async (req, res) => {
     const id = monitorId(req.params.id);

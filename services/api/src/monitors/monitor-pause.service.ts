@@ -1,5 +1,6 @@
 import type { Monitor } from '@uptime/db';
-import { lockOwnMonitor, saveMonitor } from './monitors.repository';
+import { lockOwnMonitor, saveMonitor, writeHeartbeatColumns } from './monitors.repository';
+import { resumedHeartbeatColumns } from './heartbeat.service';
 import type { MonitorsDeps } from './monitors.service';
 import { recordAudit, type AuditActor } from '../audit/audit';
 
@@ -61,7 +62,8 @@ export async function resumeMonitor(deps: MonitorsDeps, organizationId: number, 
     locked.pausedAt = null;
     locked.pauseReason = null;
     locked.consecutiveFailures = 0;
-    const saved = await saveMonitor(em, locked);
+    const paused = await saveMonitor(em, locked);
+    const saved = locked.type === 'heartbeat' ? await writeHeartbeatColumns(em, paused, resumedHeartbeatColumns(paused)) : paused;
     await deps.scheduler.schedule(saved);
     resumed = true;
     return saved;

@@ -1,5 +1,5 @@
 import { InvalidMonitorTypeError, ValidationError } from '@uptime/errors';
-import { CHECK_FIELD_NAMES, CHECK_FIELDS, MONITOR_TYPE_FIELDS, MONITOR_TYPES, fieldProblems, isFieldOfType, type FieldSpec, type MonitorType } from '@uptime/probe';
+import { CHECK_FIELD_NAMES, CHECK_FIELDS, MONITOR_TYPE_FIELDS, MONITOR_TYPES, fieldProblems, isFieldOfType, isProbedType, type FieldSpec, type MonitorType } from '@uptime/probe';
 import type { FieldErrors } from '../http/validate';
 
 export const SUPPORTED_MONITOR_TYPES: readonly MonitorType[] = MONITOR_TYPES;
@@ -21,7 +21,8 @@ type TypedBody = { url?: string };
  * The rules that depend on the monitor's type (docs/monitors.md, "Monitor types"), after the DTO:
  * a field of another type is a 400 naming it, a url is one of the type's (`tcp://` for tcp, `dns://` for dns,
  * `http(s)://` for http), and a change of type comes with a url of the new type
- * (`urlRequired`). Null is what answers show for another type's field, so it passes.
+ * (`urlRequired`). Null is what answers show for another type's field, so it passes. A heartbeat
+ * has no check field at all, not even a url (its own fields: heartbeat-rules.ts).
  */
 export function assertFieldsOfType(type: MonitorType, body: TypedBody, urlRequired: boolean): void {
   const problems: FieldErrors = {};
@@ -30,9 +31,13 @@ export function assertFieldsOfType(type: MonitorType, body: TypedBody, urlRequir
     const given = (body as Record<string, unknown>)[wire];
     if (!isFieldOfType(type, field) && given !== undefined && given !== null) problems[wire] = [`${wire} is not a field of ${type} monitors`];
   }
-  const url: FieldSpec = MONITOR_TYPE_FIELDS[type].url;
-  if (body.url === undefined) {
+  if (!isProbedType(type)) {
+    // Its own rules follow (heartbeat-rules.ts); a url given is refused above.
+  } else if (body.url === undefined) {
     if (urlRequired) problems.url = [`url is required to change the type to ${type}`];
-  } else if (fieldProblems(url, body.url).length > 0) problems.url = [`url of a ${type} monitor must be ${url.form.hint}`];
+  } else {
+    const url: FieldSpec = MONITOR_TYPE_FIELDS[type].url;
+    if (fieldProblems(url, body.url).length > 0) problems.url = [`url of a ${type} monitor must be ${url.form.hint}`];
+  }
   if (Object.keys(problems).length > 0) throw new ValidationError(`Invalid body: ${Object.keys(problems).join(', ')}`, problems);
 }

@@ -1,6 +1,7 @@
 import type { Creator } from '../auth/caller';
 import { columnsOf, DataSource, entityFromRow, Monitor, queryAffected, queryRows, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
+import { PROBED_TYPES, type HeartbeatTimes } from '@uptime/probe';
 import { FIELDS, type FieldDefault, type MonitorField } from './monitor-fields';
 import type { PageRequest } from '../http/pagination';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
@@ -92,6 +93,33 @@ export async function updateMonitorFields(em: EntityManager, monitor: Monitor, i
     params,
   )) as Record<string, unknown>[];
   return assignRow(em, monitor, row!);
+}
+
+/** The columns of a heartbeat the API writes beside its fields: its ping token and when it is next due. */
+export type HeartbeatColumns = Partial<Pick<Monitor, 'heartbeatToken' | 'heartbeatDueAt' | 'heartbeatStartedAt'>>;
+
+/**
+ * Writes a heartbeat's token or due time (docs/heartbeats.md): a new token names the monitor
+ * from this commit on, the old one nothing. Returns the entity with every column as stored.
+ */
+export async function writeHeartbeatColumns(em: EntityManager, monitor: Monitor, changes: HeartbeatColumns): Promise<Monitor> {
+  const params: unknown[] = [monitor.id];
+  const sets = columnsOf(em, Monitor, changes).map(({ column, value }) => `${column} = $${params.push(value)}`);
+  if (sets.length === 0) return monitor;
+  const [row] = (await em.query(`WITH updated AS (UPDATE monitors SET ${sets.join(', ')} WHERE id = $1 RETURNING *) SELECT * FROM updated`, params)) as Record<
+    string,
+    unknown
+  >[];
+  return assignRow(em, monitor, row!);
+}
+
+/** The active heartbeats that expect a ping, with what their deadline is made of (docs/heartbeats.md). */
+export async function expectingHeartbeats(ds: DataSource): Promise<(HeartbeatTimes & { id: number })[]> {
+  const rows: { id: number; heartbeat_due_at: Date | null; heartbeat_started_at: Date | null; heartbeat_grace: number | null }[] = await ds.query(
+    `SELECT id, heartbeat_due_at, heartbeat_started_at, heartbeat_grace FROM monitors
+      WHERE type = 'heartbeat' AND status <> 'paused' AND (heartbeat_due_at IS NOT NULL OR heartbeat_started_at IS NOT NULL)`,
+  );
+  return rows.map((r) => ({ id: r.id, heartbeatDueAt: r.heartbeat_due_at, heartbeatStartedAt: r.heartbeat_started_at, heartbeatGrace: r.heartbeat_grace }));
 }
 
 /** A monitor with the ids of its agents (`agentIds`), which every schedule built from it carries. */
@@ -260,9 +288,9 @@ export async function updateOwnMonitorColumns(db: DataSource | EntityManager, or
   return (await queryAffected(db instanceof DataSource ? db.manager : db, `UPDATE monitors SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 AND organization_id = $2`, params)) > 0;
 }
 
-/** Every active monitor's id and the version its schedule must have: config version and interval. */
+/** Every active probed monitor's id and the version its schedule must have (a heartbeat has none): config version and interval. */
 export function activeScheduleVersions(ds: DataSource): Promise<{ id: number; version: string }[]> {
-  return ds.query(`SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused'`);
+  return ds.query(`SELECT id, config_version || ':' || check_interval AS version FROM monitors WHERE status <> 'paused' AND type = ANY($1)`, [PROBED_TYPES]);
 }
 
 /** The monitors with these ids (their agents' ids loaded with them), in no particular order. */

@@ -28,7 +28,7 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
     );
     sendList(
       res,
-      items.map((m) => toMonitorResponse(m, uptime.get(m.id))),
+      items.map((m) => toMonitorResponse(m, deps, uptime.get(m.id))),
       { page: page.page, limit: page.limit, total },
     );
   });
@@ -36,20 +36,20 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
   router.post('/', async (req, res) => {
     const dto = await parseMonitorCreate(req.body, deps);
     const monitor = await createMonitor(deps, creatorOf(req), dto, auditActorOf(req));
-    sendData(res, toMonitorResponse(monitor), 201);
+    sendData(res, toMonitorResponse(monitor, deps), 201);
   });
 
   router.get('/:id', async (req, res) => {
     const monitor = await getMonitor(ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
     const [uptime, maintenance] = await Promise.all([uptimeByMonitor(uptimeSource, [monitor.id]), upcomingMaintenance(ds, monitor.id)]);
-    sendData(res, { ...toMonitorResponse(monitor, uptime.get(monitor.id)), maintenance });
+    sendData(res, { ...toMonitorResponse(monitor, deps, uptime.get(monitor.id)), maintenance });
   });
 
   ownedItemRoutes(router, 'monitor', {
     update: async (organizationId, id, body, actor) => {
       const monitor = await updateMonitor(deps, organizationId, id, await parseMonitorPatch(body, deps), actor);
       const uptime = await uptimeByMonitor(uptimeSource, [monitor.id]);
-      return toMonitorResponse(monitor, uptime.get(monitor.id));
+      return toMonitorResponse(monitor, deps, uptime.get(monitor.id));
     },
     remove: (organizationId, id, actor) => deleteMonitor(deps, organizationId, id, actor),
     deleted: 'Monitor deleted',

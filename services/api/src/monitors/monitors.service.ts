@@ -13,6 +13,8 @@ import type { PublicCache } from '../http/public-cache';
 import { publicViewsOfMonitor } from '../status-pages/status-pages.repository';
 import { assertDependencies } from './monitor-dependencies';
 import { assertFieldsOfType } from './monitor-type';
+import { assertHeartbeatRules, withHeartbeatDefaults } from './heartbeat-rules';
+import { newHeartbeatColumns, updatedHeartbeatColumns } from './heartbeat.service';
 import {
   deleteMonitorRow,
   deleteOwnMonitor,
@@ -21,6 +23,7 @@ import {
   selectMonitors,
   selectOwnMonitor,
   updateMonitorFields,
+  writeHeartbeatColumns,
 } from './monitors.repository';
 
 export interface MonitorsDeps {
@@ -33,6 +36,8 @@ export interface MonitorsDeps {
   redis: Redis;
   /** The public pages' and badges' cache: a deleted monitor leaves them at once. */
   publicCache: PublicCache;
+  /** PUBLIC_URL: a heartbeat's ping URL is made of it. */
+  publicUrl: string;
 }
 
 /**
@@ -42,7 +47,8 @@ export interface MonitorsDeps {
  * createMonitor): queued earlier, a fast worker would find no committed monitor and drop it.
  */
 async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: Monitor, dto: MonitorFieldsDto): Promise<Monitor> {
-  const saved = await updateMonitorFields(em, monitor, dto);
+  const updated = await updateMonitorFields(em, monitor, dto);
+  const saved = await writeHeartbeatColumns(em, updated, updatedHeartbeatColumns(updated, dto));
   if (saved.status === 'paused') await deps.scheduler.unschedule(saved.id);
   else await deps.scheduler.schedule(saved);
   return saved;
@@ -60,7 +66,9 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
 export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
   if (dto.depends_on) await assertDependencies(deps.ds.manager, creator.organizationId, null, dto.depends_on);
   const monitor = await deps.ds.transaction(async (em) => {
-    const inserted = await insertMonitor(em, creator, dto, deps.minCheckIntervalSeconds);
+    const type = dto.type ?? 'http';
+    const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
+    const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
     await attachDefaultChannels(em, creator.organizationId, inserted.id);
     await recordAudit(em, {
       organizationId: creator.organizationId,
@@ -107,9 +115,10 @@ export async function updateMonitor(
     // landing between our read and our write.
     const monitor = await lockOwnMonitor(em, organizationId, id);
     if (dto.type === undefined) assertFieldsOfType(monitor.type, dto, false);
+    assertHeartbeatRules(dto.type ?? monitor.type, dto, monitor);
     if (dto.depends_on) await assertDependencies(em, organizationId, id, dto.depends_on);
     await recordAudit(em, { organizationId, actor, action: 'monitor.update', resourceId: id, changedFields: changedFieldsOf(dto) });
-    return saveAndSchedule(em, deps, monitor, dto);
+    return saveAndSchedule(em, deps, monitor, withHeartbeatDefaults(monitor.type, dto, monitor));
   });
 }
 

@@ -62,7 +62,7 @@ const dashboard = objectOf<Dashboard>(
       objectOf<Dashboard['down_monitors'][number]>({
         id: id(),
         name: monitorField('name'),
-        url: monitorField('url', { format: 'uri' }),
+        url: nullable(monitorField('url', { format: 'uri', description: 'Its target; null for a heartbeat, which has none (docs/heartbeats.md)' })),
         since: nullable(timestamp({ description: 'Start of the open downtime' })),
         in_maintenance: bool({ description: 'Its latest check fell in a maintenance window: planned work, not an outage (docs/alert-rules.md)' }),
       }),

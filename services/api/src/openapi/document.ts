@@ -9,6 +9,7 @@ import { ALERT_CHANNEL_OPERATIONS } from './paths/alert-channels';
 import { AGENT_OPERATIONS } from './paths/agents';
 import { AUTH_OPERATIONS } from './paths/auth';
 import { MONITOR_OPERATIONS } from './paths/monitors';
+import { HEARTBEAT_PING_OPERATIONS } from './paths/heartbeat-pings';
 import { NOTIFICATION_OPERATIONS } from './paths/notifications';
 import { OUTSIDE_OPERATIONS } from './paths/operations';
 import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
@@ -38,6 +39,7 @@ export interface OpenApiDocument {
 /** Every operation the API serves, in the order the explorer lists them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   ...MONITOR_OPERATIONS,
+  ...HEARTBEAT_PING_OPERATIONS,
   ...ALERT_CHANNEL_OPERATIONS,
   ...NOTIFICATION_OPERATIONS,
   ...AGENT_OPERATIONS,

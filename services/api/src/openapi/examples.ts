@@ -5,6 +5,7 @@ import type { toDashboardResponse } from '../dashboard/dashboard.presenter';
 import type { Meta } from '../http/envelope';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
 import type { toCheckResultResponse } from '../check-results/check-result.presenter';
+import type { toHeartbeatPingDetail } from '../heartbeats/heartbeat-ping.presenter';
 import { CHECK_FIELD_SPECS, type FieldSpec } from '@uptime/probe';
 import { UNPLACED_CHECK_FIELDS, type UnplacedCheckWire } from '../monitors/monitor-fields';
 import type { MonitorResponse } from '../monitors/monitor.presenter';
@@ -57,6 +58,11 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   response_time_threshold: 2000,
   recovery_threshold: 2,
   depends_on: [],
+  heartbeat_period: null,
+  heartbeat_cron: null,
+  heartbeat_timezone: null,
+  heartbeat_grace: null,
+  heartbeat_url: null,
   certificate_expires_at: '2027-02-01T23:59:59.000Z',
   uptime_24h: 99.93,
   uptime_7d: 99.98,
@@ -70,6 +76,51 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   in_maintenance: false,
   created_at: '2026-11-01T08:00:00.000Z',
   updated_at: '2026-11-20T12:30:00.000Z',
+};
+
+/** A heartbeat monitor: no url and no check fields, its schedule and its ping URL (docs/heartbeats.md). */
+export const EXAMPLE_HEARTBEAT_MONITOR: MonitorResponse = {
+  ...EXAMPLE_MONITOR,
+  id: 43,
+  name: 'Nightly backup',
+  url: null,
+  type: 'heartbeat',
+  method: null,
+  headers: null,
+  body: null,
+  expected_status: null,
+  timeout: null,
+  retry_count: null,
+  follow_redirects: null,
+  verify_ssl: null,
+  expected_content: null,
+  excluded_content: null,
+  json_path: null,
+  expected_json_value: null,
+  ...(Object.fromEntries(UNPLACED_CHECK_FIELDS.map((f) => [CHECK_FIELD_SPECS[f].wire, null])) as Pick<MonitorResponse, UnplacedCheckWire>),
+  response_time_threshold: null,
+  recovery_threshold: 1,
+  certificate_expires_at: null,
+  heartbeat_period: null,
+  heartbeat_cron: '30 2 * * *',
+  heartbeat_timezone: 'Europe/Berlin',
+  heartbeat_grace: 900,
+  heartbeat_url: 'https://uptime.example.com/ping/q3Zf0Yb6c1uJm8kV2xWnR4tLs9pHdA7eGiC5oBzK0Qw',
+  response_time: null,
+  last_failure: null,
+};
+
+export const EXAMPLE_HEARTBEAT_PING: ReturnType<typeof toHeartbeatPingDetail> = {
+  id: 5012,
+  received_at: '2026-11-22T01:30:42.000Z',
+  kind: 'exit',
+  exit_status: 0,
+  duration: 41.2,
+  source_ip: '203.0.113.7',
+  user_agent: 'curl/8.5.0',
+  body_size: 27,
+  body_truncated: false,
+  body: 'backup done: 1.2 GB in 41 s\n',
 };
 
 export const EXAMPLE_CHECK_RESULT: ReturnType<typeof toCheckResultResponse> = {

@@ -46,7 +46,7 @@ export interface OperationSpec {
   description?: string;
   access?: Access;
   parameters?: ParameterSpec[];
-  body?: { schema: JsonSchema; required: boolean; description?: string; example?: unknown };
+  body?: { schema: JsonSchema; required: boolean; description?: string; example?: unknown; /** Default application/json. */ contentType?: string };
   /** Success (and redirect) answers by status. */
   responses: Record<number, ResponseSpec>;
   /** Error codes this operation answers beyond those every operation of its access can. */
@@ -236,7 +236,7 @@ export function buildOperation(spec: OperationSpec, sharedResponses: Record<stri
     operation.requestBody = {
       required: spec.body.required,
       ...(spec.body.description ? { description: spec.body.description } : {}),
-      content: { 'application/json': media },
+      content: { [spec.body.contentType ?? 'application/json']: media },
     };
   }
   operation.responses = responses;

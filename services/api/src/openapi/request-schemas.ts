@@ -22,7 +22,11 @@ import { enumOf, ref, type JsonSchema } from './json-schema';
 function monitorFields(): JsonSchema {
   return annotate(schemaOfDto(MonitorFieldsDto), {
     ...checkFieldNotes(),
-    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME) or ping (url ping://HOST; ICMP echo requests, ping_count of them); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type (docs/monitors.md)' }),
+    type: enumOf(SUPPORTED_MONITOR_TYPES, { description: 'http (url http:// or https://), tcp (url tcp://HOST:PORT or tls://HOST:PORT), dns (url dns://NAME), ping (url ping://HOST; ICMP echo requests, ping_count of them) or heartbeat (no url: pinged by the job it watches, docs/heartbeats.md); anything else is 400 INVALID_MONITOR_TYPE. A field of another type is a 400 VALIDATION_ERROR naming it; a PATCH changes the type only with a url of the new type, and never to or from heartbeat (docs/monitors.md)' }),
+    heartbeat_period: { description: 'Heartbeat monitors: seconds between expected pings; exactly one of this and heartbeat_cron; null clears it' },
+    heartbeat_cron: { description: 'Heartbeat monitors: a 5-field cron expression (minute hour day month weekday) of the times pings are expected; exactly one of this and heartbeat_period; null clears it' },
+    heartbeat_timezone: { description: 'Heartbeat monitors with heartbeat_cron: the IANA zone it is read in; default UTC' },
+    heartbeat_grace: { description: 'Heartbeat monitors: seconds after the due time before the monitor goes offline', default: 300 },
     timeout: { description: `${CHECK_FIELD_SPECS.timeout.description}; default: the preference default_timeout (30)`, default: 30 },
     check_interval: { description: 'Seconds between checks, at least MIN_CHECK_INTERVAL_SECONDS (30); default: the preference default_check_interval (300)', default: 300 },
     response_time_threshold: { description: 'Milliseconds; a successful check slower than this puts the monitor in warning (slow); null (the default) turns it off (docs/alert-rules.md)' },
@@ -68,7 +72,15 @@ export function requestSchemas(): Record<string, JsonSchema> {
     settings: { ...ref('MonitorUpdate'), type: 'object', minProperties: 1, description: 'Required with action update, validated like PATCH; applied to each monitor' },
   };
   return {
-    MonitorCreate: { ...annotate(fields, {}, MONITOR_REQUIRED_ON_CREATE), description: 'A new monitor' },
+    MonitorCreate: {
+      ...annotate(fields, {}, MONITOR_REQUIRED_ON_CREATE.filter((f) => f !== 'url')),
+      // A heartbeat has no url (docs/heartbeats.md); every other type requires one.
+      anyOf: [
+        { properties: { url: { type: 'string' } }, required: ['url'] },
+        { properties: { type: { const: 'heartbeat' } }, required: ['type'] },
+      ],
+      description: 'A new monitor',
+    },
     MonitorUpdate: { ...fields, description: 'PUT and PATCH: a partial body, each field validated as on create' },
     PauseRequest: annotate(schemaOfDto(PauseMonitorDto), { reason: { description: 'Why; blank or null means none' } }),
     AlertSettingsUpdate: annotate(schemaOfDto(AlertSettingsDto), {

@@ -18,6 +18,8 @@ import { optionalKeys } from './delivery-schemas';
 import { schemaOfDto } from './dto-schema';
 import { escalationSettingsSchema } from './escalation-schemas';
 import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestamp, type JsonSchema } from './json-schema';
+import type { toHeartbeatPingDetail, toHeartbeatPingResponse } from '../heartbeats/heartbeat-ping.presenter';
+import { PING_BODY_KEPT_BYTES, PING_BODY_MAX_BYTES } from '../heartbeats/ping-body';
 import { NOTIFICATION_SCHEMAS } from './notification-schemas';
 import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
 
@@ -40,6 +42,10 @@ function ofSomeTypes(field: CheckField, schema: JsonSchema): JsonSchema {
   return { ...widened, description: `${schema.description ?? ''} (${types.join(', ')} monitors; null for other types)`.trim() };
 }
 
+/** A heartbeat's own field: the DTO's schema, null on a monitor of another type (docs/heartbeats.md). */
+const heartbeatField = (name: 'heartbeat_period' | 'heartbeat_cron' | 'heartbeat_timezone' | 'heartbeat_grace', description: string): JsonSchema =>
+  nullable(monitorField(name, { description: `${description} (heartbeat monitors; null for other types)` }));
+
 /** The check fields declared after those placed above, each as `checkField` shows it (none until one is declared). */
 function unplacedCheckFields(): Record<UnplacedCheckWire, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
@@ -52,7 +58,7 @@ const monitor = objectOf<MonitorResponse>(
     id: id(),
     name: monitorField('name'),
     url: checkField('url', { format: 'uri' }),
-    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md' }),
+    type: enumOf(MONITOR_TYPES, { description: 'How the monitor is checked: http (an HTTP request), tcp (a TCP connection, and a TLS handshake for tls://), dns (a query for dns://NAME), ping (ICMP echo requests); docs/monitors.md. heartbeat: nothing is checked, the monitor is up while pings arrive on time (docs/heartbeats.md)' }),
     method: ofSomeTypes('method', enumOf(HTTP_METHODS, { description: CHECK_FIELD_SPECS.method.description })),
     headers: checkField('headers'),
     body: checkField('body'),
@@ -73,11 +79,16 @@ const monitor = objectOf<MonitorResponse>(
       description:
         'pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)',
     }),
-    status_reason: nullable(enumOf(['failing', 'slow'], { description: 'Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); null otherwise (docs/alert-rules.md)' })),
+    status_reason: nullable(enumOf(['failing', 'slow', 'late'], { description: 'Why the monitor reads warning: failing (failures below alert_threshold) or slow (a success slower than response_time_threshold); late: a heartbeat still online past its due time, within its grace (docs/heartbeats.md); null otherwise (docs/alert-rules.md)' })),
     response_time_threshold: monitorField('response_time_threshold', { description: 'A success slower than this many milliseconds reads warning (slow); null: off' }),
     recovery_threshold: monitorField('recovery_threshold', { description: 'Successes in a row needed to go from offline to online' }),
     certificate_expires_at: nullable(timestamp({ description: "notAfter of the https:// or tls:// target's leaf certificate as the last checks received it; null for http://, tcp:// or when none was received (docs/alert-rules.md)" })),
     depends_on: monitorField('depends_on', { description: 'Ids of monitors this one depends on; while one is offline, its downtime notification is suppressed' }),
+    heartbeat_period: heartbeatField('heartbeat_period', 'Seconds between expected pings (30 to 31,536,000); exactly one of this and heartbeat_cron'),
+    heartbeat_cron: heartbeatField('heartbeat_cron', 'A 5-field cron expression of the times pings are expected; exactly one of this and heartbeat_period'),
+    heartbeat_timezone: heartbeatField('heartbeat_timezone', 'The IANA zone heartbeat_cron is read in (default UTC); null with a period'),
+    heartbeat_grace: heartbeatField('heartbeat_grace', 'Seconds after the due time before the monitor goes offline (30 to 2,592,000; default 300)'),
+    heartbeat_url: nullable(str({ format: 'uri', description: 'Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)' })),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),
     uptime_30d: percent('Uptime percentage over the last 30 days'),
@@ -145,6 +156,23 @@ const pingFigures = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse
     rtt_max: rtt('Slowest'),
   },
   { description: "A ping check's figures (docs/monitors.md, \"ICMP ping\"): its response_time is the average round trip, rounded; null for other types" },
+);
+
+const pingFields = {
+  id: bigId(),
+  received_at: timestamp(),
+  kind: enumOf(['success', 'start', 'fail', 'exit'], { description: 'What the ping said: /ping/{token}, /start, /fail or an exit status (docs/heartbeats.md)' }),
+  exit_status: nullable(int({ minimum: 0, maximum: 255, description: 'The exit status of an exit ping: 0 is a success' })),
+  duration: nullable(num({ minimum: 0, description: 'Seconds since the start this ping ends; null when no start came before it' })),
+  source_ip: nullable(str({ maxLength: 64 })),
+  user_agent: nullable(str({ maxLength: 512 })),
+  body_size: int({ minimum: 0, maximum: PING_BODY_MAX_BYTES, description: 'Bytes of the body the ping carried' }),
+  body_truncated: bool({ description: `The body was longer than the ${PING_BODY_KEPT_BYTES} bytes kept` }),
+};
+const heartbeatPing = objectOf<ReturnType<typeof toHeartbeatPingResponse>>(pingFields, { description: "One ping of a heartbeat monitor: a heartbeat's results" });
+const heartbeatPingDetail = objectOf<ReturnType<typeof toHeartbeatPingDetail>>(
+  { ...pingFields, body: nullable(str({ maxLength: PING_BODY_KEPT_BYTES * 3, description: `The first ${PING_BODY_KEPT_BYTES} bytes of the body as UTF-8 text; null when none came` })) },
+  { description: 'One ping of a heartbeat monitor with the body kept from it' },
 );
 
 const checkTimings = objectOf<ReturnType<typeof toCheckResultResponse>['timings']>(
@@ -272,6 +300,8 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   Monitor: monitor,
   LocationResult: locationResult,
   CheckResult: checkResult,
+  HeartbeatPing: heartbeatPing,
+  HeartbeatPingDetail: heartbeatPingDetail,
   CheckTimings: checkTimings,
   DnsAnswer: dnsAnswer,
   PingFigures: pingFigures,

@@ -6,11 +6,11 @@ import { pageSecurity } from '../http/page-security';
 export const DEFAULT_WEB_DIST_DIR = path.resolve(__dirname, '../../../web/dist');
 
 /**
- * Paths the server answers itself: the API, the operations endpoints and the public status pages
- * and badges. The app's fallback never captures them, so an unknown path below one keeps its own
- * 404 error envelope.
+ * Paths the server answers itself: the API, the operations endpoints, heartbeat pings and the
+ * public status pages and badges. The app's fallback never captures them, so an unknown path
+ * below one keeps its own 404 error envelope.
  */
-export const SERVER_PATH_PREFIXES = ['/api', '/healthz', '/readyz', '/metrics', '/status', '/badge'] as const;
+export const SERVER_PATH_PREFIXES = ['/api', '/healthz', '/readyz', '/metrics', '/status', '/badge', '/ping'] as const;
 
 /** Case-insensitive, as Express routes are: `/API/v1/monitors` reaches the API. */
 export function isServerPath(urlPath: string): boolean {

@@ -43,6 +43,8 @@ export interface Resources {
   tokens: number;
   /** An incident of the status page (a path's `{incident_id}`). */
   incidents: number;
+  /** A ping of the monitor (a path's `{result_id}`: a heartbeat's result, docs/heartbeats.md). */
+  results: number;
   /** The badge of `monitors` (its plaintext token, for the public image). */
   badge: string;
   /** The delivery of `notifications`. */
@@ -167,6 +169,7 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
      VALUES ($1, $2, $3, 'downtime', 'active', $4, now()) RETURNING id`,
     [actor.userId, monitor.id, incident!.id, `Down ${opts.marker}`],
   );
+  const [ping]: { id: number }[] = await ds.query(`INSERT INTO heartbeat_pings (monitor_id, kind) VALUES ($1, 'success') RETURNING id`, [monitor.id]);
   const [delivery]: { id: number }[] = await ds.query(
     `INSERT INTO notification_deliveries (notification_id, channel, recipient, status, attempts) VALUES ($1, 'email', $2, 'sent', 1) RETURNING id`,
     [notification!.id, `ops-${unique}@example.test`],
@@ -180,6 +183,7 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
     notifications: notification!.id,
     tokens: token.id,
     incidents: pageIncident.id,
+    results: Number(ping!.id),
     badge: badge.badge_token,
     delivery: delivery!.id,
     slug: page.slug,

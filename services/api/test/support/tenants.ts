@@ -28,6 +28,8 @@ export interface OwnedWorld {
     organizations: number;
     /** An incident of the `status-pages` page (a path's `{incident_id}`). */
     incidents: number;
+    /** A ping of the monitor (a path's `{result_id}`: a heartbeat's result, docs/heartbeats.md). */
+    results: number;
   };
   /**
    * Status page slugs for the public reads: `published` is the owner's published page (public by
@@ -52,6 +54,7 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
     [`Agent ${OWNER_MARKER}`, `http://127.0.0.1:${await freePort()}`, generateAgentSecret(), owner.user.id],
   );
   const [incident]: { id: number }[] = await ds.query(`INSERT INTO incidents (monitor_id, started_at) VALUES ($1, now()) RETURNING id`, [monitor.id]);
+  const [ping]: { id: string }[] = await ds.query(`INSERT INTO heartbeat_pings (monitor_id, kind) VALUES ($1, 'success') RETURNING id`, [monitor.id]);
   const [notification]: { id: number }[] = await ds.query(
     `INSERT INTO notifications (user_id, monitor_id, incident_id, type, status, message, started_at)
      VALUES ($1, $2, $3, 'downtime', 'active', $4, now()) RETURNING id`,
@@ -91,17 +94,18 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, channels: channel!.id, organizations: organization!.id, incidents: pageIncident!.id },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, channels: channel!.id, organizations: organization!.id, incidents: pageIncident!.id, results: Number(ping!.id) },
     slugs,
   };
 }
 
 /**
  * The owner's id for a documented path's `{id}`, by the resource the path is under; its
- * `{incident_id}` (`param`) is the incident of that page.
+ * `{incident_id}` (`param`) is the incident of that page, its `{result_id}` the monitor's ping.
  */
 export function ownedIdFor(path: string, world: OwnedWorld, param?: string): number | undefined {
   if (param === 'incident_id') return world.ids.incidents;
+  if (param === 'result_id') return world.ids.results;
   // Every id under an organization's path is tried as its id: an unknown member or invitation is a 404 of its own.
   if (path.startsWith('/api/v1/organizations/{org_id}')) return world.ids.organizations;
   const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows|channels)\/\{id\}/.exec(path)?.[1];

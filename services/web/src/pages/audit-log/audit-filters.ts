@@ -16,6 +16,7 @@ const ACTIONS: Record<AuditAction, true> = {
   'monitor.alert_settings_update': true,
   'monitor.webhook_secret_rotate': true,
   'monitor.agents_assign': true,
+  'monitor.heartbeat_rotate': true,
   'monitor.agents_remove': true,
   'status_page.create': true,
   'status_page.update': true,

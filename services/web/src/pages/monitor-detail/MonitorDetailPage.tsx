@@ -17,6 +17,7 @@ import { RecentResults } from './RecentResults';
 import { ResponseTimes } from './ResponseTimes';
 import { useMonitor, useMonitorActions, useMonitorStats } from './useMonitorDetail';
 import { pingText } from './ping-figures';
+import { HeartbeatAddressCard, PingLog } from '../heartbeat/HeartbeatCard';
 
 export function MonitorDetailPage() {
   const id = Number(useParams().id);
@@ -42,7 +43,24 @@ function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
             {m.name} <MonitorStateBadge monitor={m} />
           </h1>
           <p className="muted">
-            <span className="mono">{m.method ?? m.type.toUpperCase()}</span> {m.url} · every {duration(m.check_interval)} · timeout {m.timeout} s
+            {m.type === 'heartbeat' ? (
+              <>
+                Heartbeat ·{' '}
+                {m.heartbeat_cron ? (
+                  <>
+                    cron <span className="mono">{m.heartbeat_cron}</span> ({m.heartbeat_timezone})
+                  </>
+                ) : (
+                  `every ${duration(m.heartbeat_period)}`
+                )}{' '}
+                · grace {duration(m.heartbeat_grace)}
+                {m.status_reason === 'late' ? ' · late' : ''}
+              </>
+            ) : (
+              <>
+                <span className="mono">{m.method ?? m.type.toUpperCase()}</span> {m.url} · every {duration(m.check_interval)} · timeout {m.timeout} s
+              </>
+            )}
           </p>
           {m.status === 'paused' && (
             <p className="info-box">
@@ -55,16 +73,25 @@ function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
       </div>
       <MonitorActions m={m} />
       <UptimeFigures m={m} />
-      <ResponseTimes id={m.id} />
-      {/* Full width: each check's timings need the room. */}
-      <RecentResults id={m.id} />
+      {m.type === 'heartbeat' ? (
+        <>
+          <HeartbeatAddressCard m={m} />
+          <PingLog id={m.id} />
+        </>
+      ) : (
+        <>
+          <ResponseTimes id={m.id} />
+          {/* Full width: each check's timings need the room. */}
+          <RecentResults id={m.id} />
+        </>
+      )}
       <div className="two-columns">
         <div>
           <Incidents id={m.id} />
           <AlertSettingsCard id={m.id} />
         </div>
         <div>
-          <AssignedAgentsCard id={m.id} />
+          {m.type !== 'heartbeat' && <AssignedAgentsCard id={m.id} />}
           <BadgeCard id={m.id} />
         </div>
       </div>
@@ -108,9 +135,11 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
         ) : (
           <PauseGroup pause={actions.pause} reason={reason} onReason={setReason} viewer={viewer} />
         )}
-        <button type="button" className="button" disabled={actions.test.isPending || viewer !== null} aria-describedby={described} onClick={() => actions.test.mutate()}>
-          Test now
-        </button>
+        {m.type !== 'heartbeat' && (
+          <button type="button" className="button" disabled={actions.test.isPending || viewer !== null} aria-describedby={described} onClick={() => actions.test.mutate()}>
+            Test now
+          </button>
+        )}
         {viewer === null ? (
           <Link to={`/monitors/${m.id}/edit`} className="button">
             Edit
@@ -124,7 +153,7 @@ function MonitorActions({ m }: { m: Schema<'Monitor'> }) {
           Delete
         </button>
       </div>
-      <TestOutcome url={m.url} test={actions.test} />
+      <TestOutcome url={m.url ?? ''} test={actions.test} />
       {confirming && (
         <ConfirmDialog
           title={`Delete ${m.name}?`}

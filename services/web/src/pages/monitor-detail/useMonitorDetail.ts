@@ -41,7 +41,8 @@ export function useMonitorStats(id: number, period: Period, granularity: Granula
 export function useRecentResults(id: number) {
   return useQuery({
     queryKey: ['monitor', id, 'results'],
-    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/results', { path: { id }, query: { page: 1, limit: 15 } }))).data,
+    // A probed monitor's results are its checks (a heartbeat's pings have PingLog, docs/heartbeats.md).
+    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/results', { path: { id }, query: { page: 1, limit: 15 } }))).data as Schema<'CheckResult'>[],
     refetchInterval: usePolling(REFRESH_MS),
   });
 }

@@ -1,4 +1,6 @@
 import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { ViewerReason } from '../../components/ViewerReason';
 import { FieldError } from '../../components/FieldError';
 import { CHECK_METHODS, checkFieldLabel, DECLARED_FORM_FIELDS, dnsFieldLabel, pingFieldLabel, tcpFieldLabel, type DeclaredFormField } from './check-field-labels';
 import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
@@ -274,6 +276,21 @@ export function Field({
         </p>
       )}
       <FieldError id={errorId} messages={errors} />
+    </div>
+  );
+}
+
+/** Save and Cancel under a monitor's form (and the heartbeat form): Save is off while saving or for a viewer, who is told why. */
+export function FormActions({ reasonId, viewer, busy, monitorId }: { reasonId: string; viewer: string | null; busy: boolean; monitorId?: number }) {
+  return (
+    <div className="form-actions">
+      <ViewerReason id={reasonId} reason={viewer} />
+      <button type="submit" className="button primary" disabled={busy || viewer !== null} aria-describedby={viewer === null ? undefined : reasonId}>
+        Save
+      </button>
+      <Link className="button ghost" to={monitorId === undefined ? '/monitors' : `/monitors/${monitorId}`}>
+        Cancel
+      </Link>
     </div>
   );
 }

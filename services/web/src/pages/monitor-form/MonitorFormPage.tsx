@@ -1,8 +1,9 @@
 import { useViewerReason } from '../../app/organizations';
-import { ViewerReason } from '../../components/ViewerReason';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { HeartbeatForm } from '../heartbeat/HeartbeatForm';
+import { emptyHeartbeatForm, heartbeatToForm } from '../heartbeat/heartbeat-form-values';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useNotices } from '../../app/notices';
@@ -10,7 +11,7 @@ import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
 import { DnsFields } from './DnsFormFields';
-import { CheckFields, ConnectionFields, DeclaredFields, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { CheckFields, ConnectionFields, DeclaredFields, FormActions, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -20,9 +21,14 @@ import {
   type MonitorFormValues,
 } from './monitor-form-values';
 
-/** Create (`/monitors/new`) or edit (`/monitors/:id/edit`) a monitor. */
+/**
+ * Create (`/monitors/new`) or edit (`/monitors/:id/edit`) a monitor; `/monitors/new?type=heartbeat`
+ * and a heartbeat's edit page show the heartbeat form (docs/heartbeats.md).
+ */
 export function MonitorFormPage() {
   const { id } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const heartbeat = search.get('type') === 'heartbeat';
   const monitorId = id === undefined ? undefined : Number(id);
   usePageTitle(monitorId ? 'Edit monitor' : 'Add monitor');
   const preferences = usePreferences();
@@ -33,14 +39,28 @@ export function MonitorFormPage() {
   });
   if (monitorId === undefined) {
     return (
-      <QueryState query={preferences} what="your defaults">
-        {(p) => <MonitorForm initial={emptyMonitorForm(p)} />}
-      </QueryState>
+      <>
+        <div className="row-wrap" role="group" aria-label="Kind of monitor">
+          <button type="button" className={`button${heartbeat ? '' : ' primary'}`} aria-pressed={!heartbeat} onClick={() => setSearch({})}>
+            A URL or port we check
+          </button>
+          <button type="button" className={`button${heartbeat ? ' primary' : ''}`} aria-pressed={heartbeat} onClick={() => setSearch({ type: 'heartbeat' })}>
+            A heartbeat your job pings
+          </button>
+        </div>
+        {heartbeat ? (
+          <HeartbeatForm initial={emptyHeartbeatForm()} />
+        ) : (
+          <QueryState query={preferences} what="your defaults">
+            {(p) => <MonitorForm initial={emptyMonitorForm(p)} />}
+          </QueryState>
+        )}
+      </>
     );
   }
   return (
     <QueryState query={monitor} what="the monitor">
-      {(m) => <MonitorForm initial={monitorToForm(m)} monitorId={m.id} />}
+      {(m) => (m.type === 'heartbeat' ? <HeartbeatForm initial={heartbeatToForm(m)} monitorId={m.id} /> : <MonitorForm initial={monitorToForm(m)} monitorId={m.id} />)}
     </QueryState>
   );
 }
@@ -95,15 +115,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <UpWhenFields {...fieldsProps} />
       <DeclaredFields {...fieldsProps} />
       <OrganiseFields {...fieldsProps} />
-      <div className="form-actions">
-        <ViewerReason id="monitor-form-reason" reason={viewer} />
-        <button type="submit" className="button primary" disabled={save.isPending || viewer !== null} aria-describedby={viewer === null ? undefined : 'monitor-form-reason'}>
-          Save
-        </button>
-        <Link className="button ghost" to={monitorId === undefined ? '/monitors' : `/monitors/${monitorId}`}>
-          Cancel
-        </Link>
-      </div>
+      <FormActions reasonId="monitor-form-reason" viewer={viewer} busy={save.isPending} monitorId={monitorId} />
     </form>
   );
 }

@@ -50,7 +50,8 @@ export interface MonitorFormValues {
 }
 
 export type MonitorBody = Schema<'MonitorCreate'>;
-export type MonitorFormType = Schema<'Monitor'>['type'];
+/** The types this form edits: the probed ones (a heartbeat has its own fields, docs/heartbeats.md). */
+export type MonitorFormType = Exclude<Schema<'Monitor'>['type'], 'heartbeat'>;
 
 /** The fields only an http monitor has: a tcp, dns or ping monitor's body never carries them (docs/monitors.md). */
 const HTTP_ONLY = ['method', 'headers', 'body', 'expected_status', 'follow_redirects', 'json_path', 'expected_json_value'] as const;
@@ -100,13 +101,13 @@ export function emptyMonitorForm(
 export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
   return {
     name: m.name,
-    type: m.type,
-    url: m.url,
+    type: m.type === 'heartbeat' ? 'http' : m.type,
+    url: m.url ?? '',
     // An http form: a field another type's monitor does not have (null) starts at http's default.
     method: m.method ?? 'GET',
     check_interval: String(m.check_interval),
-    timeout: String(m.timeout),
-    retry_count: String(m.retry_count),
+    timeout: String(m.timeout ?? 30),
+    retry_count: String(m.retry_count ?? 0),
     response_time_threshold: m.response_time_threshold === null ? '' : String(m.response_time_threshold),
     recovery_threshold: String(m.recovery_threshold),
     depends_on: m.depends_on,
@@ -235,8 +236,8 @@ export function formToMonitorBody(values: MonitorFormValues, mode: 'create' | 'u
   }
   if (values.type === 'dns') {
     for (const field of [...HTTP_ONLY, ...CONNECTION_ONLY]) delete body[field];
-    body.dns_record_type = values.dns_record_type as NonNullable<MonitorBody['dns_record_type']>;
-    body.dns_protocol = values.dns_protocol as NonNullable<MonitorBody['dns_protocol']>;
+    body.dns_record_type = values.dns_record_type as NonNullable<Schema<'Monitor'>['dns_record_type']>;
+    body.dns_protocol = values.dns_protocol as NonNullable<Schema<'Monitor'>['dns_protocol']>;
     const resolver = optionalText(values.dns_resolver.trim());
     if (resolver !== undefined) body.dns_resolver = resolver;
     body.expected_dns_values = values.expected_dns_values

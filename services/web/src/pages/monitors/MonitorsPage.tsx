@@ -155,8 +155,8 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
                   </span>
                 )}
               </td>
-              <td className="hide-narrow url-cell" title={m.url}>
-                {m.url}
+              <td className="hide-narrow url-cell" title={m.url ?? undefined}>
+                {m.url ?? 'heartbeat'}
               </td>
               <td className="num">{percent(m.uptime_24h)}</td>
               <td className="num hide-narrow" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>

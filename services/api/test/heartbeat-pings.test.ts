@@ -1,0 +1,168 @@
+import request from 'supertest';
+import { openQueue, QueueName } from '@uptime/queues';
+import { aCaller } from '@uptime/testing';
+import { useApiHarness } from './support/api-harness';
+
+const h = useApiHarness({ PING_RATE_LIMIT_PER_MINUTE: '1000' });
+let auth: string;
+
+beforeEach(async () => {
+  ({ auth } = await aCaller(h.ds));
+});
+
+const api = (method: 'post' | 'get', path: string) => request(h.app)[method](`/api/v1${path}`).set('Authorization', auth);
+
+/** A new heartbeat monitor: its id and the path of its ping URL. */
+async function heartbeat(): Promise<{ id: number; path: string }> {
+  const res = await api('post', '/monitors').send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 60 });
+  return { id: res.body.data.id, path: new URL(res.body.data.heartbeat_url).pathname };
+}
+
+const pings = (monitorId: number) =>
+  h.ds.query(
+    `SELECT kind, exit_status, source_ip, user_agent, body, body_size, body_truncated FROM heartbeat_pings WHERE monitor_id = $1 ORDER BY id`,
+    [monitorId],
+  );
+
+function expectText(res: request.Response, status: number, text: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^text\/plain/);
+  expect(res.text).toBe(text);
+}
+
+describe('heartbeat ping routes', () => {
+  it('records a success, a start, a fail and exit statuses on GET, POST and HEAD, with no caller, and answers OK', async () => {
+    const { id, path } = await heartbeat();
+    expectText(await request(h.app).get(path).set('User-Agent', 'curl/8.5.0'), 200, 'OK');
+    expectText(await request(h.app).post(`${path}/start`), 200, 'OK');
+    expect((await request(h.app).head(`${path}/fail`)).status).toBe(200);
+    expectText(await request(h.app).get(`${path}/0`), 200, 'OK');
+    expectText(await request(h.app).post(`${path}/255`).set('Content-Type', 'text/plain').send('disk full'), 200, 'OK');
+    expect(await pings(id)).toEqual([
+      { kind: 'success', exit_status: null, source_ip: expect.stringMatching(/127\.0\.0\.1|::1/), user_agent: 'curl/8.5.0', body: null, body_size: 0, body_truncated: false },
+      expect.objectContaining({ kind: 'start', exit_status: null }),
+      expect.objectContaining({ kind: 'fail', exit_status: null }),
+      expect.objectContaining({ kind: 'exit', exit_status: 0 }),
+      expect.objectContaining({ kind: 'exit', exit_status: 255, body: 'disk full', body_size: 9, body_truncated: false }),
+    ]);
+  });
+
+  it('wakes the check-worker with one job per ping, and the answer does not wait for it to run', async () => {
+    const { id, path } = await heartbeat();
+    await request(h.app).get(path);
+    const queue = openQueue(QueueName.checks, { connection: h.redis, prefix: h.config.redis.queuePrefix });
+    const [ping] = await h.ds.query(`SELECT id FROM heartbeat_pings WHERE monitor_id = $1`, [id]);
+    const job = await waitForJob(queue, `hb-${id}-${ping.id}`);
+    expect(job?.name).toBe('heartbeat-ping');
+    expect(job?.data).toEqual({ monitorId: id, pingId: String(ping.id) });
+  });
+
+  it('keeps 10 KiB of a POST body and marks a longer one as cut', async () => {
+    const { id, path } = await heartbeat();
+    const long = `${'é'.repeat(6000)}END`;
+    expectText(await request(h.app).post(path).set('Content-Type', 'text/plain').send(long), 200, 'OK');
+    const [row] = await pings(id);
+    expect(row.body_size).toBe(Buffer.byteLength(long));
+    expect(row.body_truncated).toBe(true);
+    expect(Buffer.byteLength(row.body)).toBeLessThanOrEqual(10 * 1024);
+    expect(row.body.startsWith('é'.repeat(5000))).toBe(true);
+    expect(row.body).not.toContain('END');
+    const exact = 'x'.repeat(10 * 1024);
+    await request(h.app).post(path).set('Content-Type', 'text/plain').send(exact);
+    expect((await pings(id))[1]).toMatchObject({ body: exact, body_size: 10240, body_truncated: false });
+  });
+
+  it('answers 404 not found to an unknown, malformed or rotated token and to an unknown signal, recording nothing', async () => {
+    const { id, path } = await heartbeat();
+    expectText(await request(h.app).get('/ping/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), 404, 'not found');
+    expectText(await request(h.app).post('/ping/short/start'), 404, 'not found');
+    expectText(await request(h.app).get(`${path}/256`), 404, 'not found');
+    expectText(await request(h.app).get(`${path}/oops`), 404, 'not found');
+    await api('post', `/monitors/${id}/heartbeat/rotate`);
+    expectText(await request(h.app).get(path), 404, 'not found');
+    expect(await pings(id)).toEqual([]);
+  });
+
+  it('records a ping to a paused monitor', async () => {
+    const { id, path } = await heartbeat();
+    await api('post', `/monitors/${id}/pause`);
+    expectText(await request(h.app).get(path), 200, 'OK');
+    expect(await pings(id)).toHaveLength(1);
+  });
+
+  it('records at most 5 pings a second per token and answers the rest 429', async () => {
+    const { id, path } = await heartbeat();
+    const other = await heartbeat();
+    // Within one second of the clock, so that the count is of one window.
+    await waitForSecondStart();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => request(h.app).get(path)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(await pings(id)).toHaveLength(5);
+    // Another token has its own count.
+    expect((await request(h.app).get(other.path)).status).toBe(200);
+  });
+
+  it('answers an unknown token in the time a known one takes', async () => {
+    const { path } = await heartbeat();
+    const unknown = '/ping/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+    const timeOf = async (p: string): Promise<number> => {
+      const t = process.hrtime.bigint();
+      await request(h.app).get(p);
+      return Number(process.hrtime.bigint() - t) / 1e6;
+    };
+    const known: number[] = [];
+    const unknownTimes: number[] = [];
+    // Interleaved, 4 a round to stay under the per-token limit.
+    for (let round = 0; round < 10; round += 1) {
+      await waitForSecondStart();
+      for (let i = 0; i < 4; i += 1) {
+        known.push(await timeOf(path));
+        unknownTimes.push(await timeOf(unknown));
+      }
+    }
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    // Both do the same rate count and the same statement: their medians differ by far less than a
+    // round trip to Postgres would make them (a lookup then a write on the known path only).
+    expect(Math.abs(median(known) - median(unknownTimes))).toBeLessThan(Math.max(2, median(known) / 2));
+  });
+});
+
+async function waitForJob(queue: ReturnType<typeof openQueue>, jobId: string) {
+  for (let i = 0; i < 50; i += 1) {
+    const job = await queue.getJob(jobId);
+    if (job) return job;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return undefined;
+}
+
+/** Waits for the start of the next clock second (the per-token count's window). */
+async function waitForSecondStart(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+}
+
+describe('heartbeat results', () => {
+  it("lists a heartbeat's pings as its results, and gives each ping's kept body", async () => {
+    const { id, path } = await heartbeat();
+    await request(h.app).get(`${path}/start`).set('User-Agent', 'cron-wrapper');
+    await request(h.app).post(`${path}/0`).set('Content-Type', 'text/plain').send('backup done\n');
+    const list = await api('get', `/monitors/${id}/results`);
+    expect(list.status).toBe(200);
+    expect(list.body.pagination).toMatchObject({ total: 2, page: 1 });
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ kind: 'exit', exit_status: 0, body_size: 12, body_truncated: false, source_ip: expect.any(String) }),
+      expect.objectContaining({ kind: 'start', exit_status: null, user_agent: 'cron-wrapper', body_size: 0 }),
+    ]);
+    expect(list.body.data[0].body).toBeUndefined();
+    const one = await api('get', `/monitors/${id}/results/${list.body.data[0].id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id: list.body.data[0].id, kind: 'exit', body: 'backup done\n' });
+    const missing = await api('get', `/monitors/${id}/results/999999`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+  });
+});
