@@ -31,6 +31,7 @@ const NOT_FOUND_CODES = {
   member: 'MEMBER_NOT_FOUND',
   invitation: 'INVITATION_NOT_FOUND',
   channel: 'CHANNEL_NOT_FOUND',
+  subscriber: 'SUBSCRIBER_NOT_FOUND',
   route: 'NOT_FOUND',
 } as const satisfies Record<string, ErrorCode>;
 

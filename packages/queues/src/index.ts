@@ -12,3 +12,4 @@ export * from './parse-job';
 export * from './redis-connection';
 export * from './monitor-scheduler';
 export * from './check-stats';
+export * from './status-page-jobs';

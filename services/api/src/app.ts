@@ -8,7 +8,8 @@ import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
 import { apiReadiness, DependencyGate } from './http/dependency-gate';
 import { httpMetrics, opsRoutes } from './http/ops';
-import { publicRateLimiter } from './http/rate-limit';
+import { openQueue, QueueName } from '@uptime/queues';
+import { publicRateLimiter, subscribeRateLimiters } from './http/rate-limit';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { requestLogging } from './http/request-log';
@@ -80,6 +81,13 @@ function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: Publi
     cache: publicCache,
     publicUrl: config.http.publicUrl,
     limiter: publicRateLimiter(config, deps.redis),
+    subscriptions: {
+      ds: deps.dataSource,
+      // Confirmation emails go out through the notifiers' one mail transport.
+      statusChanges: openQueue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix }),
+      publicUrl: config.http.publicUrl,
+      subscribeLimiters: subscribeRateLimiters(config, deps.redis),
+    },
   };
   app.use('/status', statusPageHtmlRouter(publicReads));
   app.use('/badge', badgeImagesRouter(publicReads));

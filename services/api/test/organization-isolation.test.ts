@@ -53,6 +53,8 @@ function valueOfB(world: OrganizationWorld, before: string | undefined): string 
       return String(b.ids.delivery);
     case 'incidents':
       return String(b.ids.incidents);
+    case 'subscribers':
+      return String(b.ids.subscribers);
     default:
       return undefined;
   }

@@ -15,6 +15,8 @@ import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
 import { STATUS_PAGE_INCIDENT_OPERATIONS } from './paths/status-page-incidents';
 import { statusPageIncidentSchemas } from './status-page-incident-schemas';
+import { STATUS_PAGE_SUBSCRIBER_OPERATIONS } from './paths/status-page-subscribers';
+import { statusPageSubscriberSchemas } from './status-page-subscriber-schemas';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
 import { CHANNEL_OPERATIONS } from './paths/channels';
 import { channelSchemas } from './channel-schemas';
@@ -45,6 +47,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...ACCOUNT_OPERATIONS,
   ...STATUS_PAGE_OPERATIONS,
   ...STATUS_PAGE_INCIDENT_OPERATIONS,
+  ...STATUS_PAGE_SUBSCRIBER_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
   ...CHANNEL_OPERATIONS,
   ...AUDIT_LOG_OPERATIONS,
@@ -122,7 +125,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), channelSchemas(), auditSchemas(), organizationSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), statusPageSubscriberSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), channelSchemas(), auditSchemas(), organizationSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

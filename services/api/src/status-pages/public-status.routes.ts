@@ -11,6 +11,7 @@ import { closeGzip, openGzip } from '../http/open-gzip';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitor-stats/uptime.repository';
+import { addSubscribeJson, addSubscriptionPages, type PublicSubscriptionDeps } from '../status-page-subscribers/public-subscription.routes';
 import { addIncidentPage, addPublicIncidentJson } from './public-incident.routes';
 import { readPublicStatus } from './public-status';
 import { SLUG_PATTERN } from './status-page.dto';
@@ -18,6 +19,8 @@ import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './st
 
 export interface PublicStatusDeps {
   source: UptimeSource;
+  /** Subscribing by email; absent, the routes of subscribing are not served. */
+  subscriptions?: PublicSubscriptionDeps;
   cache: PublicCache;
   /** PUBLIC_URL: the base of the links a page and its feeds give. */
   publicUrl: string;
@@ -108,6 +111,7 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
     else sendCached(req, res, { ...answer, etag: `W/"${version}"`, body: Buffer.concat([DATA_OPEN, entry.json, meta]) });
   });
   addPublicIncidentJson(router, deps);
+  if (deps.subscriptions) addSubscribeJson(router, deps.subscriptions);
   return router;
 }
 
@@ -123,7 +127,8 @@ const pageSecurity = helmet({
       'style-src': ["'self'"],
       'img-src': ["'self'"],
       'base-uri': ["'none'"],
-      'form-action': ["'none'"],
+      // The page's subscribe form and the unsubscribe button post to the page's own host.
+      'form-action': ["'self'"],
       'frame-ancestors': ["'self'"],
     },
   },
@@ -150,6 +155,7 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
     else sendCached(req, res, { ...answer, etag: `"${version}"`, body: gunzipSync(entry.html_gz) });
   });
   addIncidentPage(router, deps, pageNotFound);
+  if (deps.subscriptions) addSubscriptionPages(router, deps.subscriptions);
   for (const [kind, contentType] of [
     ['atom', 'application/atom+xml'],
     ['rss', 'application/rss+xml'],

@@ -67,7 +67,7 @@ ${articles}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}</section>`;
 }
 
 /** A complete document around `body`: no script, the one stylesheet, the system's colour scheme. */
-function htmlDocument(title: string, body: string, head = ''): string {
+export function htmlDocument(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -109,13 +109,20 @@ ${incidentsSection(page)}
 ${maintenanceSection(page.maintenance)}
 ${page.monitors.map(monitorSection).join('\n')}
 ${pastIncidentsSection(page.slug, page.past_incidents)}
-<footer><p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,
+<footer>${subscribeForm(page.slug)}
+<p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,
     // Feed readers and browsers find the page's feeds from its head.
     `
 <link rel="alternate" type="application/atom+xml" title="${e(`${page.title} status (Atom)`)}" href="${feedPath(page.slug, 'atom')}">
 <link rel="alternate" type="application/rss+xml" title="${e(`${page.title} status (RSS)`)}" href="${feedPath(page.slug, 'rss')}">`,
   );
 }
+
+/** Subscribing by email: a plain form, so it works without JavaScript (docs/status-pages.md, "Subscribers"). */
+const subscribeForm = (slug: string): string =>
+  `<form class="subscribe" method="post" action="/status/${e(encodeURIComponent(slug))}/subscribe" aria-label="Get updates by email">
+<label for="subscribe-email">Email address</label> <input id="subscribe-email" type="email" name="email" required maxlength="320" autocomplete="email"> <button type="submit">Subscribe</button>
+</form>`;
 
 /** Where a page's feed is, relative to the host it was read on. */
 const feedPath = (slug: string, kind: 'atom' | 'rss'): string => e(`/status/${encodeURIComponent(slug)}/feed.${kind}`);

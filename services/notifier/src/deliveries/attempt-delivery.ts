@@ -12,7 +12,7 @@ import {
   recordFailure,
   recordSent,
   renewLease,
-  type ClaimedDelivery,
+  type LeasedDelivery,
   type OpenDeliveryRow,
 } from './delivery.repository';
 import type { ProviderPauses } from './provider-pauses.repository';
@@ -73,7 +73,22 @@ export async function attemptDelivery(
   }
   const claimed = await claimDelivery(deps.dataSource, open.id, deps.leaseMs, options);
   if (!claimed) return 'busy';
+  const outcome = await sendUnderLease(deps, claimed, provider, log, () => sender.send(claimed, alert));
+  if (outcome === 'sent') log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery sent`);
+  return outcome;
+}
 
+/**
+ * Sends a claimed delivery while renewing its lease, and records the outcome: sent, or a failure
+ * retried later (with its provider paused when it asked to wait) or given up.
+ */
+export async function sendUnderLease(
+  deps: AttemptDeps,
+  claimed: LeasedDelivery,
+  provider: string | null,
+  log: Logger,
+  send: () => Promise<void>,
+): Promise<'sent' | 'failed' | 'retry'> {
   deps.metrics?.deliveryAttempts.inc({ channel: claimed.channel });
   if (claimed.tookOverExpiredLease) {
     deps.metrics?.possibleDuplicates.inc({ channel: claimed.channel });
@@ -83,7 +98,7 @@ export async function attemptDelivery(
     renewLease(deps.dataSource, claimed, deps.leaseMs).catch((err: unknown) => log.warn({ err }, 'lease renewal failed'));
   }, Math.max(100, Math.floor(deps.leaseMs / 3)));
   try {
-    await sender.send(claimed, alert);
+    await send();
   } catch (err) {
     return recordFailedAttempt(deps, claimed, provider, err, log);
   } finally {
@@ -94,17 +109,16 @@ export async function attemptDelivery(
   await recordSent(deps.dataSource, claimed);
   deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: 'sent' });
   deps.metrics?.deliveryLatency.observe({ channel: claimed.channel }, Math.max(0, Date.now() - claimed.changedAt.getTime()) / 1000);
-  log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery sent`);
   return 'sent';
 }
 
 async function recordFailedAttempt(
   deps: AttemptDeps,
-  claimed: ClaimedDelivery,
+  claimed: LeasedDelivery,
   provider: string | null,
   err: unknown,
   log: Logger,
-): Promise<AttemptOutcome> {
+): Promise<'failed' | 'retry'> {
   const kind = failureKindOf(err);
   const message = err instanceof Error ? err.message : String(err);
   const notBefore = err instanceof SendError ? err.notBefore : null;
