@@ -163,6 +163,28 @@ describe('double opt-in', () => {
   });
 });
 
+describe('maintenance', () => {
+  it('tells subscribers once when maintenance over the page starts', async () => {
+    await aSubscriber('mo@example.com');
+    const [window] = await h.ds.query(
+      `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
+       VALUES ($1, 'Database upgrade', now() - interval '1 minute', 60, 'none', 'UTC') RETURNING id`,
+      [user.id],
+    );
+    await h.ds.query(
+      `INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, monitor_id FROM status_page_monitors WHERE status_page_id = $2`,
+      [window.id, pageId],
+    );
+    await notifier.sweepPageEvents();
+    await notifier.sweepPageEvents();
+    await eventsSettled();
+    const told = mailsTo('mo@example.com').filter((m) => m.subject.includes('Maintenance'));
+    expect(told.map((m) => m.subject)).toEqual(['[Acme] Maintenance started: Database upgrade']);
+    expect(told[0]!.text).toContain('Affects: Shop');
+    expect(told[0]!.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  });
+});
+
 describe('one-click unsubscribe', () => {
   it('a POST of List-Unsubscribe=One-Click to the link ends the subscription; nothing more is sent', async () => {
     await aSubscriber('cy@example.com');

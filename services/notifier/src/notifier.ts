@@ -118,7 +118,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
     { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },
   );
   const sweeper = startDeliverySweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs });
-  const pageEventSweeper = startPageEventSweeper(pageEvents, { intervalMs: deps.sweepIntervalMs });
+  const pageEventSweeper = startPageEventSweeper(pageEvents, { intervalMs: deps.sweepIntervalMs, ...(deps.clock ? { clock: deps.clock } : {}) });
   const followups = startFollowupSweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs, ...(deps.clock ? { clock: deps.clock } : {}) });
   worker.on('failed', logFailedJob(logger));
   worker.on('error', (err) => logger.error({ err }, 'notifier worker error'));

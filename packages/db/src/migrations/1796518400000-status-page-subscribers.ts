@@ -6,8 +6,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `status_page_subscribers`: one row per (page, address). `pending` until the single-use link of
  *   the confirmation email is used (its SHA-256 kept, valid 24 h), then `confirmed`; one who
  *   leaves is `unsubscribed` and is sent nothing more. `unsubscribe_token` is in every email.
- * - `status_page_events`: what subscribers are told about (an incident published, updated,
- *   resolved), one row per event, written with the change it reports.
+ * - `status_page_events`: what subscribers are told about, one row per event: an incident
+ *   published, updated or resolved (written with the change it reports), or an occurrence of a
+ *   maintenance window over the page's monitors that started (once per page and occurrence).
  * - Their emails are rows of `notification_deliveries`, the alerts' delivery records, so they are
  *   claimed, leased and retried as alerts are: such a row names its event and subscriber in place
  *   of a notification, once per (event, subscriber).
@@ -39,11 +40,18 @@ export class StatusPageSubscribers1796518400000 implements MigrationInterface {
       CREATE TABLE status_page_events (
         id serial PRIMARY KEY,
         status_page_id integer NOT NULL REFERENCES status_pages (id) ON DELETE CASCADE,
-        kind varchar(32) NOT NULL CHECK (kind IN ('incident_published', 'incident_updated', 'incident_resolved')),
-        incident_id integer NOT NULL REFERENCES status_page_incidents (id) ON DELETE CASCADE,
-        update_id integer NOT NULL REFERENCES status_page_incident_updates (id) ON DELETE CASCADE,
+        kind varchar(32) NOT NULL CHECK (kind IN ('incident_published', 'incident_updated', 'incident_resolved', 'maintenance_started')),
+        incident_id integer REFERENCES status_page_incidents (id) ON DELETE CASCADE,
+        update_id integer REFERENCES status_page_incident_updates (id) ON DELETE CASCADE,
+        maintenance_window_id integer REFERENCES maintenance_windows (id) ON DELETE CASCADE,
+        occurrence_starts_at timestamptz,
+        occurrence_ends_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
-        fanned_out_at timestamptz
+        fanned_out_at timestamptz,
+        CHECK (CASE WHEN kind = 'maintenance_started'
+                    THEN maintenance_window_id IS NOT NULL AND occurrence_starts_at IS NOT NULL AND occurrence_ends_at IS NOT NULL
+                    ELSE incident_id IS NOT NULL AND update_id IS NOT NULL END),
+        UNIQUE (status_page_id, maintenance_window_id, occurrence_starts_at)
       )`);
     // The sweep's look-up of events a lost job left without their deliveries.
     await q.query(`CREATE INDEX status_page_events_unfanned_idx ON status_page_events (created_at) WHERE fanned_out_at IS NULL`);

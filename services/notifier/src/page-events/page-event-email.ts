@@ -9,7 +9,7 @@ const STATUS_WORDS: Record<string, string> = {
   resolved: 'Resolved',
 };
 
-const OPENING: Record<PageEvent['kind'], string> = {
+const OPENING: Record<Exclude<PageEvent['kind'], 'maintenance_started'>, string> = {
   incident_published: 'New incident',
   incident_updated: 'Incident update',
   incident_resolved: 'Resolved',
@@ -39,21 +39,43 @@ export function composePageEventEmail(
 ): EmailMessage {
   const base = statusPageBaseUrl(options.publicUrl, event.page);
   const { unsubscribeUrl } = subscriptionLinks(base, { unsubscribe: to.unsubscribeToken });
-  const status = STATUS_WORDS[event.update.status] ?? event.update.status;
+  const { subject, lines } = event.kind === 'maintenance_started' ? maintenanceText(event, base) : incidentText(event, base);
   return {
     to: to.address,
     from: options.mailFrom,
-    subject: `[${event.page.title}] ${OPENING[event.kind]}: ${event.incident.title} (${status})`,
-    text: [
-      `${event.incident.title}`,
+    subject: `[${event.page.title}] ${subject}`,
+    text: [...lines, '', ...subscriberFooter(event.page.title, unsubscribeUrl)].join('\n'),
+    headers: unsubscribeHeaders(unsubscribeUrl),
+  };
+}
+
+type Text = { subject: string; lines: string[] };
+
+function incidentText(event: Extract<PageEvent, { incident: unknown }>, base: string): Text {
+  const status = STATUS_WORDS[event.update.status] ?? event.update.status;
+  return {
+    subject: `${OPENING[event.kind]}: ${event.incident.title} (${status})`,
+    lines: [
+      event.incident.title,
       `Status: ${status} · Impact: ${event.incident.impact} · ${event.update.createdAt.toUTCString()}`,
       '',
       event.update.message,
       '',
       `Follow it: ${base}/incidents/${event.incident.id}`,
+    ],
+  };
+}
+
+function maintenanceText(event: Extract<PageEvent, { maintenance: unknown }>, base: string): Text {
+  const m = event.maintenance;
+  return {
+    subject: `Maintenance started: ${m.name}`,
+    lines: [
+      `Planned maintenance has started: ${m.name}`,
+      `From ${m.startsAt.toUTCString()} to ${m.endsAt.toUTCString()}`,
+      ...(m.monitors.length > 0 ? [`Affects: ${m.monitors.join(', ')}`] : []),
       '',
-      ...subscriberFooter(event.page.title, unsubscribeUrl),
-    ].join('\n'),
-    headers: unsubscribeHeaders(unsubscribeUrl),
+      `The status page: ${base}`,
+    ],
   };
 }

@@ -1,25 +1,56 @@
+import { activeOccurrence } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { startPeriodicPass } from '@uptime/observability';
 import { DEFAULT_SWEEP_INTERVAL_MS } from '../deliveries/delivery-sweeper';
 import { attemptPageDelivery, deliverPageEvent, type PageEventDeps } from './deliver-page-event';
-import { listDuePageDeliveries, listUnannouncedPageEvents, loadPageEvent, type PageEvent } from './page-event.repository';
+import {
+  listDuePageDeliveries,
+  listUnannouncedPageEvents,
+  listWatchedWindows,
+  loadPageEvent,
+  recordMaintenanceStart,
+  type PageEvent,
+} from './page-event.repository';
 
 const BATCH = 200;
 /** An event's job is queued right after its write commits; one still without deliveries after this was lost. */
 const ANNOUNCE_GRACE_MS = 30_000;
+/**
+ * A maintenance occurrence is announced when a sweep finds it begun at most this long ago: after
+ * an outage of every notifier, or for a window set up after its start, subscribers are not told
+ * of work long under way.
+ */
+const MAINTENANCE_START_LOOKBACK_MS = 15 * 60_000;
+
+/** Records the maintenance occurrences that began since the last sweep; returns the new events. */
+async function recordMaintenanceStarts(deps: PageEventDeps, now: Date): Promise<number[]> {
+  const events: number[] = [];
+  for (const window of await listWatchedWindows(deps.dataSource)) {
+    const occurrence = activeOccurrence(window, now);
+    if (!occurrence || now.getTime() - occurrence.startsAt.getTime() > MAINTENANCE_START_LOOKBACK_MS) continue;
+    const id = await recordMaintenanceStart(deps.dataSource, window, occurrence);
+    if (id !== null) events.push(id);
+  }
+  return events;
+}
 
 /**
- * Runs in every notifier: tells subscribers of the events whose job was lost, and sends their
- * emails that are due again (a retry whose time came) or whose sender died (expired lease).
+ * Runs in every notifier: tells subscribers that maintenance over their page's monitors started
+ * (once per page and occurrence, whichever notifier sees it first), and of the events whose job
+ * was lost, and sends their emails that are due again (a retry whose time came) or whose sender
+ * died (expired lease).
  */
 export function startPageEventSweeper(
   deps: PageEventDeps,
-  options: { intervalMs?: number } = {},
+  options: { intervalMs?: number; clock?: () => Date } = {},
 ): { sweep(): Promise<number>; stop(): Promise<void> } {
   const log: Logger = deps.logger.child({ component: 'page-event-sweeper' });
+  const clock = options.clock ?? (() => new Date());
   const pass = async (): Promise<number> => {
     let attempted = 0;
-    for (const eventId of await listUnannouncedPageEvents(deps.dataSource, ANNOUNCE_GRACE_MS, BATCH)) {
+    const started = await recordMaintenanceStarts(deps, clock());
+    const lost = await listUnannouncedPageEvents(deps.dataSource, ANNOUNCE_GRACE_MS, BATCH);
+    for (const eventId of [...started, ...lost]) {
       await deliverPageEvent(deps, eventId).catch((err: unknown) =>
         log.warn({ err, page_event_id: eventId }, 'status page event not fully sent; will retry'),
       );

@@ -1,15 +1,24 @@
-import { queryRows, type DataSource } from '@uptime/db';
+import { queryRows, type DataSource, type MaintenanceSchedule, type Occurrence } from '@uptime/db';
 import { CLAIM_SET, CLAIMABLE, type LeasedDelivery } from '../deliveries/delivery.repository';
 
-/** What a page's subscribers are told of one event, as their email shows it. */
-export interface PageEvent {
+interface PageEventBase {
   id: number;
-  kind: 'incident_published' | 'incident_updated' | 'incident_resolved';
   createdAt: Date;
   page: { id: number; slug: string; title: string; published: boolean };
-  incident: { id: number; title: string; impact: string };
-  update: { status: string; message: string; createdAt: Date };
 }
+
+/** What a page's subscribers are told of one event, as their email shows it. */
+export type PageEvent =
+  | (PageEventBase & {
+      kind: 'incident_published' | 'incident_updated' | 'incident_resolved';
+      incident: { id: number; title: string; impact: string };
+      update: { status: string; message: string; createdAt: Date };
+    })
+  | (PageEventBase & {
+      kind: 'maintenance_started';
+      /** The occurrence that started, and the page's monitors its window covers, in page order. */
+      maintenance: { name: string; startsAt: Date; endsAt: Date; monitors: string[] };
+    });
 
 interface PageEventRow {
   id: number;
@@ -19,36 +28,91 @@ interface PageEventRow {
   slug: string;
   page_title: string;
   published: boolean;
-  incident_id: number;
-  title: string;
-  impact: string;
-  status: string;
-  message: string;
-  update_created_at: Date;
+  incident_id: number | null;
+  title: string | null;
+  impact: string | null;
+  status: string | null;
+  message: string | null;
+  update_created_at: Date | null;
+  window_name: string | null;
+  occurrence_starts_at: Date | null;
+  occurrence_ends_at: Date | null;
+  window_monitors: string[] | null;
 }
 
-/** The event with its page, incident and update; null once any of them was deleted. */
+/** The event with its page, and its incident and update or its maintenance window; null once any of them was deleted. */
 export async function loadPageEvent(db: DataSource, eventId: number): Promise<PageEvent | null> {
   const [row] = await queryRows<PageEventRow>(
     db.manager,
     `SELECT e.id, e.kind, e.created_at, p.id AS page_id, p.slug, p.title AS page_title, p.published,
-            i.id AS incident_id, i.title, i.impact, u.status, u.message, u.created_at AS update_created_at
+            i.id AS incident_id, i.title, i.impact, u.status, u.message, u.created_at AS update_created_at,
+            w.name AS window_name, e.occurrence_starts_at, e.occurrence_ends_at,
+            (SELECT array_agg(m.name ORDER BY spm.position)
+               FROM status_page_monitors spm
+               JOIN maintenance_window_monitors wm ON wm.monitor_id = spm.monitor_id AND wm.window_id = e.maintenance_window_id
+               JOIN monitors m ON m.id = spm.monitor_id
+              WHERE spm.status_page_id = p.id) AS window_monitors
        FROM status_page_events e
        JOIN status_pages p ON p.id = e.status_page_id
-       JOIN status_page_incidents i ON i.id = e.incident_id
-       JOIN status_page_incident_updates u ON u.id = e.update_id
+       LEFT JOIN status_page_incidents i ON i.id = e.incident_id
+       LEFT JOIN status_page_incident_updates u ON u.id = e.update_id
+       LEFT JOIN maintenance_windows w ON w.id = e.maintenance_window_id
       WHERE e.id = $1`,
     [eventId],
   );
   if (!row) return null;
-  return {
+  const base = {
     id: row.id,
-    kind: row.kind,
     createdAt: row.created_at,
     page: { id: row.page_id, slug: row.slug, title: row.page_title, published: row.published },
-    incident: { id: row.incident_id, title: row.title, impact: row.impact },
-    update: { status: row.status, message: row.message, createdAt: row.update_created_at },
   };
+  if (row.kind === 'maintenance_started') {
+    const maintenance = {
+      name: row.window_name!,
+      startsAt: row.occurrence_starts_at!,
+      endsAt: row.occurrence_ends_at!,
+      monitors: row.window_monitors ?? [],
+    };
+    return { ...base, kind: row.kind, maintenance };
+  }
+  return {
+    ...base,
+    kind: row.kind,
+    incident: { id: row.incident_id!, title: row.title!, impact: row.impact! },
+    update: { status: row.status!, message: row.message!, createdAt: row.update_created_at! },
+  };
+}
+
+/** A maintenance window over monitors of a published page that has confirmed subscribers. */
+export interface WatchedWindow extends MaintenanceSchedule {
+  pageId: number;
+  windowId: number;
+}
+
+/** The maintenance windows whose start some page's subscribers are to hear of. */
+export async function listWatchedWindows(db: DataSource): Promise<WatchedWindow[]> {
+  return queryRows<WatchedWindow>(
+    db.manager,
+    `SELECT DISTINCT p.id AS "pageId", w.id AS "windowId", w.starts_at AS "startsAt", w.duration_minutes AS "durationMinutes",
+            w.repeat, w.weekdays, w.timezone
+       FROM status_pages p
+       JOIN status_page_monitors spm ON spm.status_page_id = p.id
+       JOIN maintenance_window_monitors wm ON wm.monitor_id = spm.monitor_id
+       JOIN maintenance_windows w ON w.id = wm.window_id
+      WHERE p.published AND EXISTS (SELECT 1 FROM status_page_subscribers s WHERE s.status_page_id = p.id AND s.status = 'confirmed')`,
+  );
+}
+
+/** Records that an occurrence started on a page, once: the id of the new event, or null when it was recorded before. */
+export async function recordMaintenanceStart(db: DataSource, w: WatchedWindow, occurrence: Occurrence): Promise<number | null> {
+  const [row] = await queryRows<{ id: number }>(
+    db.manager,
+    `INSERT INTO status_page_events (status_page_id, kind, maintenance_window_id, occurrence_starts_at, occurrence_ends_at)
+     VALUES ($1, 'maintenance_started', $2, $3, $4)
+     ON CONFLICT (status_page_id, maintenance_window_id, occurrence_starts_at) DO NOTHING RETURNING id`,
+    [w.pageId, w.windowId, occurrence.startsAt, occurrence.endsAt],
+  );
+  return row?.id ?? null;
 }
 
 /**
