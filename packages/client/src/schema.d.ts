@@ -1214,6 +1214,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/domains/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a host name is a status page’s custom domain (no caller needed)
+         * @description For a TLS proxy that takes certificates on demand (Caddy’s `on_demand_tls` `ask`): 200 only for a domain some status page has, so certificates are taken for those alone. Rate limited per IP as the public reads.
+         */
+        get: operations["checkStatusPageDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/status/{slug}/subscribe": {
         parameters: {
             query?: never;
@@ -3089,9 +3109,11 @@ export interface components {
                 name: string;
             }[];
             published: boolean;
+            /** @description A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service */
+            custom_domain: string | null;
             /**
              * Format: uri
-             * @description ${PUBLIC_URL}/status/{slug}
+             * @description https://{custom_domain} when set, else ${PUBLIC_URL}/status/{slug}
              */
             url: string;
             /**
@@ -3294,6 +3316,7 @@ export interface components {
              * @default true
              */
             published?: boolean;
+            custom_domain?: string | null;
         };
         /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
         StatusPageUpdate: {
@@ -3309,6 +3332,7 @@ export interface components {
              * @default true
              */
             published?: boolean;
+            custom_domain?: string | null;
         };
         /** @description An incident of a status page, as its operators see it (docs/status-pages.md) */
         Incident: {
@@ -3483,9 +3507,9 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
             meta: components["schemas"]["Meta"];
             counts: {
-                /** Format: int64 */
+                /** Format: int32 */
                 total: number;
-                /** Format: int64 */
+                /** Format: int32 */
                 confirmed: number;
             };
         };
@@ -8651,6 +8675,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "published": true,
+                     *           "custom_domain": null,
                      *           "url": "https://uptime.example.com/status/acme",
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
@@ -8738,6 +8763,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -8809,6 +8835,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -8891,6 +8918,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -9023,6 +9051,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
@@ -11624,6 +11653,57 @@ export interface operations {
             404: components["responses"]["NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    checkStatusPageDomain: {
+        parameters: {
+            query: {
+                /**
+                 * @description The host name asked about
+                 * @example status.acme.example
+                 */
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page has it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "domain": "status.acme.example"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            domain: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

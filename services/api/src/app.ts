@@ -17,6 +17,7 @@ import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses } from './openapi/response-inspection';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
+import { customDomainHost } from './status-pages/custom-domain-host';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
@@ -32,6 +33,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLogging(logger));
   app.use(gate.middleware);
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
+  // A page's own host serves that page and nothing else of the product (docs/status-pages.md).
+  app.use(customDomainHost({ ds: deps.dataSource, publicUrl: config.http.publicUrl, ttlMs: config.publicPages.cacheSeconds * 1000 }));
   // The explorer needs no caller and is static files; it sets its own CSP. Its document is limited per IP (below).
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
   const publicCache = new PublicCache({ redis: deps.redis, prefix: config.redis.queuePrefix, ttlSeconds: config.publicPages.cacheSeconds });

@@ -2,6 +2,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { statusPageBaseUrl } from '@uptime/db';
 import { DomainError } from '@uptime/errors';
 import { sendMessage } from '../http/envelope';
+import { inputGuard } from '../http/input-guard';
 import { jsonBody } from '../http/json-body';
 import { parseInput } from '../http/validate';
 import { SubscribeDto } from './subscribe.dto';
@@ -111,7 +112,7 @@ export function addSubscriptionPages(router: Router, deps: PublicSubscriptionDep
 
 /** `POST /api/v1/public/status-pages/{slug}/subscribers` `{email}`: 202 and the one answer. */
 export function addSubscribeJson(router: Router, deps: PublicSubscriptionDeps): void {
-  router.post('/status-pages/:slug/subscribers', ...deps.subscribeLimiters, jsonBody, async (req, res) => {
+  router.post('/status-pages/:slug/subscribers', ...deps.subscribeLimiters, jsonBody, inputGuard, async (req, res) => {
     const { email } = await parseInput(SubscribeDto, req.body ?? {});
     await requestPageSubscription(deps, slugOf(req), email);
     sendMessage(res, SUBSCRIBE_ANSWER, undefined, 202);

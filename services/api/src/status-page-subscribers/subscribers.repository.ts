@@ -12,10 +12,10 @@ export interface SubscriberRow {
 }
 
 /** A published page, as a visitor reaches it by its slug. */
-export async function findPublishedPage(db: DataSource, slug: string): Promise<{ id: number; slug: string; title: string } | null> {
-  const [page] = await queryRows<{ id: number; slug: string; title: string }>(
+export async function findPublishedPage(db: DataSource, slug: string): Promise<{ id: number; slug: string; title: string; custom_domain: string | null } | null> {
+  const [page] = await queryRows<{ id: number; slug: string; title: string; custom_domain: string | null }>(
     db.manager,
-    `SELECT id, slug, title FROM status_pages WHERE slug = $1 AND published`,
+    `SELECT id, slug, title, custom_domain FROM status_pages WHERE slug = $1 AND published`,
     [slug],
   );
   return page ?? null;

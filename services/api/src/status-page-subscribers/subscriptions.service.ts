@@ -32,7 +32,7 @@ export function parseSubscriberEmail(raw: unknown): string {
   return email;
 }
 
-async function publishedPage(ds: DataSource, slug: string): Promise<{ id: number; slug: string; title: string }> {
+async function publishedPage(ds: DataSource, slug: string): Promise<{ id: number; slug: string; title: string; custom_domain: string | null }> {
   const page = SLUG_PATTERN.test(slug) ? await findPublishedPage(ds, slug) : null;
   if (!page) throw new NotFoundError('route');
   return page;

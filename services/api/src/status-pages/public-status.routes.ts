@@ -4,9 +4,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { DomainError } from '@uptime/errors';
+import { DomainError, ValidationError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
-import { metaFor } from '../http/envelope';
+import { metaFor, sendData } from '../http/envelope';
 import { closeGzip, openGzip } from '../http/open-gzip';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
@@ -14,7 +14,8 @@ import type { UptimeSource } from '../monitor-stats/uptime.repository';
 import { addSubscribeJson, addSubscriptionPages, type PublicSubscriptionDeps } from '../status-page-subscribers/public-subscription.routes';
 import { addIncidentPage, addPublicIncidentJson } from './public-incident.routes';
 import { readPublicStatus } from './public-status';
-import { SLUG_PATTERN } from './status-page.dto';
+import { DOMAIN_PATTERN, SLUG_PATTERN } from './status-page.dto';
+import { findPageSlugByDomain } from './custom-domain.repository';
 import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './status-page.html';
 
 export interface PublicStatusDeps {
@@ -111,6 +112,13 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
     else sendCached(req, res, { ...answer, etag: `W/"${version}"`, body: Buffer.concat([DATA_OPEN, entry.json, meta]) });
   });
   addPublicIncidentJson(router, deps);
+  // Caddy's on-demand TLS asks here before it takes a certificate for a host (docs/status-pages.md).
+  router.get('/domains/check', async (req, res) => {
+    const domain = typeof req.query.domain === 'string' ? req.query.domain.toLowerCase() : '';
+    if (!DOMAIN_PATTERN.test(domain)) throw new ValidationError('Invalid query: domain', { domain: ['domain must be a host name such as status.example.com'] });
+    if ((await findPageSlugByDomain(deps.source.ds, domain)) === null) throw new DomainError('NOT_FOUND', 'No status page has this domain');
+    sendData(res, { domain });
+  });
   if (deps.subscriptions) addSubscribeJson(router, deps.subscriptions);
   return router;
 }

@@ -4,7 +4,7 @@ import { CLAIM_SET, CLAIMABLE, type LeasedDelivery } from '../deliveries/deliver
 interface PageEventBase {
   id: number;
   createdAt: Date;
-  page: { id: number; slug: string; title: string; published: boolean };
+  page: { id: number; slug: string; title: string; published: boolean; custom_domain: string | null };
 }
 
 /** What a page's subscribers are told of one event, as their email shows it. */
@@ -28,6 +28,7 @@ interface PageEventRow {
   slug: string;
   page_title: string;
   published: boolean;
+  custom_domain: string | null;
   incident_id: number | null;
   title: string | null;
   impact: string | null;
@@ -44,7 +45,7 @@ interface PageEventRow {
 export async function loadPageEvent(db: DataSource, eventId: number): Promise<PageEvent | null> {
   const [row] = await queryRows<PageEventRow>(
     db.manager,
-    `SELECT e.id, e.kind, e.created_at, p.id AS page_id, p.slug, p.title AS page_title, p.published,
+    `SELECT e.id, e.kind, e.created_at, p.id AS page_id, p.slug, p.title AS page_title, p.published, p.custom_domain,
             i.id AS incident_id, i.title, i.impact, u.status, u.message, u.created_at AS update_created_at,
             w.name AS window_name, e.occurrence_starts_at, e.occurrence_ends_at,
             (SELECT array_agg(m.name ORDER BY spm.position)
@@ -64,7 +65,7 @@ export async function loadPageEvent(db: DataSource, eventId: number): Promise<Pa
   const base = {
     id: row.id,
     createdAt: row.created_at,
-    page: { id: row.page_id, slug: row.slug, title: row.page_title, published: row.published },
+    page: { id: row.page_id, slug: row.slug, title: row.page_title, published: row.published, custom_domain: row.custom_domain },
   };
   if (row.kind === 'maintenance_started') {
     const maintenance = {

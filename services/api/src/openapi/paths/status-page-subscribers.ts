@@ -1,5 +1,6 @@
 import { SUBSCRIBE_ANSWER } from '../../status-page-subscribers/public-subscription.routes';
-import { listExample, messageExample } from '../examples';
+import { dataEnvelope } from '../common-schemas';
+import { dataExample, listExample, messageExample } from '../examples';
 import { INT32_MAX, enumOf, int, objectOf, ref, str } from '../json-schema';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec, type ResponseSpec } from '../operation';
 import { EXAMPLE_SUBSCRIBER } from '../status-page-subscriber-schemas';
@@ -74,6 +75,21 @@ export const STATUS_PAGE_SUBSCRIBER_OPERATIONS: OperationSpec[] = [
     body: { schema: ref('StatusPageSubscribe'), required: true, example: { email: 'ada@example.com' } },
     responses: { 202: { description: 'Asked', schema: ref('MessageResponse'), example: messageExample(SUBSCRIBE_ANSWER) } },
     errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/public/domains/check',
+    operationId: 'checkStatusPageDomain',
+    tag,
+    summary: 'Whether a host name is a status page’s custom domain (no caller needed)',
+    description:
+      'For a TLS proxy that takes certificates on demand (Caddy’s `on_demand_tls` `ask`): 200 only for a domain some status page has, so certificates are taken for those alone. Rate limited per IP as the public reads.',
+    access: 'anonymous',
+    parameters: [
+      { name: 'domain', in: 'query', required: true, description: 'The host name asked about', schema: str({ maxLength: 253 }), example: 'status.acme.example' },
+    ],
+    responses: { 200: { description: 'A page has it', schema: dataEnvelope(objectOf<{ domain: string }>({ domain: str({ maxLength: 253 }) })), example: dataExample({ domain: 'status.acme.example' }) } },
+    errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   },
   {
     method: 'post',
