@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { DataSource } from '@uptime/db';
 import { findPageSlugByDomain } from './custom-domain.repository';
 import { DOMAIN_PATTERN } from './status-page.dto';
-import { renderPageNotFound, STATUS_PAGE_CSS_PATH } from './status-page.html';
+import { renderPageNotFound, STATUS_PAGE_CSS_PATH, STATUS_PAGE_JS_PATH } from './status-page.html';
 
 /** How many host names the lookup remembers: a flood of made-up Host headers cannot grow it further. */
 const MAX_REMEMBERED = 10_000;
@@ -41,7 +41,7 @@ export function customDomainHost(deps: { ds: DataSource; publicUrl: string; ttlM
       const query = req.url.slice(path.length);
       if (path === '/') req.url = `${own}${query}`;
       else if (PAGE_PATHS.test(path)) req.url = `${own}${path}${query}`;
-      else if (path !== STATUS_PAGE_CSS_PATH && path !== own && !path.startsWith(`${own}/`)) {
+      else if (path !== STATUS_PAGE_CSS_PATH && path !== STATUS_PAGE_JS_PATH && path !== own && !path.startsWith(`${own}/`)) {
         res.locals.refusedOnPageHost = true;
         res.status(404).setHeader('Cache-Control', 'no-store').type('html').send(renderPageNotFound());
         return;

@@ -16,7 +16,7 @@ import { addIncidentPage, addPublicIncidentJson } from './public-incident.routes
 import { readPublicStatus } from './public-status';
 import { DOMAIN_PATTERN, SLUG_PATTERN } from './status-page.dto';
 import { findPageSlugByDomain } from './custom-domain.repository';
-import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './status-page.html';
+import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH, STATUS_PAGE_JS_PATH } from './status-page.html';
 
 export interface PublicStatusDeps {
   source: UptimeSource;
@@ -30,8 +30,10 @@ export interface PublicStatusDeps {
 }
 
 const CSS = readFileSync(path.join(__dirname, 'status-page.css'), 'utf8');
+const JS = readFileSync(path.join(__dirname, 'status-page.js'), 'utf8');
 const hashOf = (text: string): string => createHash('sha1').update(text).digest('base64url');
 const CSS_ETAG = `"${hashOf(CSS)}"`;
+const JS_ETAG = `"${hashOf(JS)}"`;
 const DATA_OPEN = Buffer.from('{"data":');
 
 /**
@@ -133,6 +135,8 @@ const pageSecurity = helmet({
     directives: {
       'default-src': ["'none'"],
       'style-src': ["'self'"],
+      // The one script file of the page (no inline script): STATUS_PAGE_JS_PATH.
+      'script-src': ["'self'"],
       'img-src': ["'self'"],
       'base-uri': ["'none'"],
       // The page's subscribe form and the unsubscribe button post to the page's own host.
@@ -151,6 +155,9 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
   if (deps.limiter) router.use(deps.limiter);
   router.get(STATUS_PAGE_CSS_PATH.replace(/^\/status/, ''), (req, res) => {
     sendCached(req, res, { etag: CSS_ETAG, maxAge: 3600, contentType: 'text/css', body: CSS });
+  });
+  router.get(STATUS_PAGE_JS_PATH.replace(/^\/status/, ''), (req, res) => {
+    sendCached(req, res, { etag: JS_ETAG, maxAge: 3600, contentType: 'text/javascript', body: JS });
   });
   router.get('/:slug', async (req, res) => {
     res.setHeader('Vary', 'Accept-Encoding');

@@ -10,6 +10,8 @@ type ShownState = MonitorStatus | 'maintenance';
 
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
+/** The page's one script (times in the visitor's zone, a refresh every 60 s); the page works without it. */
+export const STATUS_PAGE_JS_PATH = '/status/assets/status-page.js';
 
 type BannerLevel = PageStatus | 'critical';
 
@@ -66,7 +68,7 @@ function incidentsSection(page: PublicStatusPage): string {
 ${articles}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}</section>`;
 }
 
-/** A complete document around `body`: no script, the one stylesheet, the system's colour scheme. */
+/** A complete document around `body`: the one stylesheet and the one script (not needed to read it), the system's colour scheme. */
 export function htmlDocument(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
@@ -75,7 +77,8 @@ export function htmlDocument(title: string, body: string, head = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${e(title)}</title>
-<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">${head}
+<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">
+<script src="${STATUS_PAGE_JS_PATH}" defer></script>${head}
 </head>
 <body>
 <main>
