@@ -1,3 +1,4 @@
+/* global document, window, setTimeout */
 // The status page when JavaScript is on (docs/status-pages.md): times in the visitor's own zone,
 // and the page read afresh every 60 s. Without it the page says the same in UTC and stays as loaded.
 (function () {
