@@ -23,7 +23,12 @@ export interface Config {
   readonly channelServices: { readonly telegramApiUrl: string; readonly pagerdutyEventsUrl: string; readonly pushoverApiUrl: string };
   readonly rateLimitPerHour: number;
   /** Public status pages and badges (docs/status-pages.md): per-IP limit a minute (0 = off) and cache lifetime. */
-  readonly publicPages: { readonly rateLimitPerMinute: number; readonly cacheSeconds: number };
+  readonly publicPages: {
+    readonly rateLimitPerMinute: number;
+    readonly cacheSeconds: number;
+    /** Subscription requests an hour per IP and per page (docs/status-pages.md, "Subscribers"); 0 disables one. */
+    readonly subscribeLimitPerHour: { readonly ip: number; readonly page: number };
+  };
   /** Heartbeat pings a minute per IP (docs/heartbeats.md); 0: no limit. */
   readonly pingRateLimitPerMinute: number;
   readonly minCheckIntervalSeconds: number;

@@ -42,6 +42,8 @@ export class Env {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) RATE_LIMIT_PER_HOUR?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) PUBLIC_RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) PING_RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) SUBSCRIBE_RATE_LIMIT_PER_HOUR?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) SUBSCRIBE_PAGE_RATE_LIMIT_PER_HOUR?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3600) PUBLIC_CACHE_SECONDS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(86400) MIN_CHECK_INTERVAL_SECONDS?: number;
   @IsOptional() @IsBooleanString() ALLOW_PRIVATE_TARGETS?: string;

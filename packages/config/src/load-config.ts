@@ -103,7 +103,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pushoverApiUrl: env.PUSHOVER_API_URL ?? 'https://api.pushover.net/1/messages.json',
     },
     rateLimitPerHour: env.RATE_LIMIT_PER_HOUR ?? 1000,
-    publicPages: { rateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE ?? 300, cacheSeconds: env.PUBLIC_CACHE_SECONDS ?? 30 },
+    publicPages: {
+      rateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE ?? 300,
+      cacheSeconds: env.PUBLIC_CACHE_SECONDS ?? 30,
+      subscribeLimitPerHour: { ip: env.SUBSCRIBE_RATE_LIMIT_PER_HOUR ?? 10, page: env.SUBSCRIBE_PAGE_RATE_LIMIT_PER_HOUR ?? 100 },
+    },
     pingRateLimitPerMinute: env.PING_RATE_LIMIT_PER_MINUTE ?? 6000,
     minCheckIntervalSeconds: env.MIN_CHECK_INTERVAL_SECONDS ?? 30,
     allowPrivateTargets: bool(env.ALLOW_PRIVATE_TARGETS, false),

@@ -16,3 +16,4 @@ export * from './entity-rows';
 export * from './batch-transaction';
 export * from './organization-roles';
 export * from './secrets';
+export * from './status-page-url';

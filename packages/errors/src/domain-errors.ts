@@ -32,6 +32,7 @@ const NOT_FOUND_CODES = {
   invitation: 'INVITATION_NOT_FOUND',
   channel: 'CHANNEL_NOT_FOUND',
   result: 'NOT_FOUND',
+  subscriber: 'SUBSCRIBER_NOT_FOUND',
   route: 'NOT_FOUND',
 } as const satisfies Record<string, ErrorCode>;
 

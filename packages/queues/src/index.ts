@@ -15,3 +15,4 @@ export * from './check-stats';
 export * from './live-events';
 export * from './heartbeat-ping.job';
 export * from './heartbeat-deadlines';
+export * from './status-page-jobs';

@@ -6,6 +6,7 @@ import { InvitationEmailJob } from './invitation-email.job';
 import { QueueName } from './queue-names';
 import { RunCheckJob } from './run-check.job';
 import { StatusChangedJob, statusChangedJobId } from './status-changed.job';
+import { StatusPageEventJob, statusPageEventJobId, SubscriptionConfirmationJob } from './status-page-jobs';
 
 /** How long Redis keeps a job once it finished: `true` removes it at once, `false` keeps it. */
 export interface JobRetention {
@@ -39,6 +40,25 @@ const defineJob = <Q extends QueueName, N extends string, P extends object>(job:
 const WAITED_TEST_SEND = {
   attempts: 1,
   retention: { completed: { age: 3600 }, failed: { age: 3600 } },
+} as const;
+
+/**
+ * A job telling of one row of an outbox (a status change, a status page event): retried for
+ * long, since the row waits for it. Kept a day so that a re-publish of the same event is
+ * recognised by its job id and ignored; one published again later runs again harmlessly (the
+ * notifier is idempotent).
+ */
+const OUTBOX_EVENT = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1000 },
+  retention: { completed: { age: 86_400 }, failed: { age: 7 * 86_400 } },
+} as const;
+
+/** A job sending one email whose link is a credential: nothing keeps it once sent, and a failed one only an hour. */
+const SECRET_LINK_EMAIL = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2000 },
+  retention: { completed: true, failed: { age: 3600 } },
 } as const;
 
 /**
@@ -79,11 +99,7 @@ export const JOBS = {
     name: 'status-changed',
     payload: StatusChangedJob,
     jobId: (data) => statusChangedJobId(data.eventId),
-    attempts: 10,
-    backoff: { type: 'exponential', delay: 1000 },
-    // Kept a day so that a re-publish of the same event is recognised by its job id and ignored;
-    // one published again later runs again harmlessly (the notifier is idempotent).
-    retention: { completed: { age: 86_400 }, failed: { age: 7 * 86_400 } },
+    ...OUTBOX_EVENT,
   }),
   /** A test send on a monitor's channels; the api waits for its result (`POST /monitors/{id}/alerts/test`). */
   alertTest: defineJob({
@@ -97,10 +113,7 @@ export const JOBS = {
     queue: QueueName.statusChanges,
     name: 'invitation-email',
     payload: InvitationEmailJob,
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 2000 },
-    // Its link is a credential: nothing keeps it once sent, and a failed one only an hour.
-    retention: { completed: true, failed: { age: 3600 } },
+    ...SECRET_LINK_EMAIL,
   }),
   /** A test send through one channel; the api waits for its result (`POST /channels/{id}/test`). */
   channelTest: defineJob({
@@ -108,6 +121,21 @@ export const JOBS = {
     name: 'channel-test',
     payload: ChannelTestJob,
     ...WAITED_TEST_SEND,
+  }),
+  /** Tell a status page's subscribers about an event (docs/status-pages.md, "Subscribers"). */
+  statusPageEvent: defineJob({
+    queue: QueueName.statusChanges,
+    name: 'status-page-event',
+    payload: StatusPageEventJob,
+    jobId: (data) => statusPageEventJobId(data.eventId),
+    ...OUTBOX_EVENT,
+  }),
+  /** The confirmation email of a new status page subscription (`POST /status/{slug}/subscribe`). */
+  subscriptionConfirmation: defineJob({
+    queue: QueueName.statusChanges,
+    name: 'subscription-confirmation',
+    payload: SubscriptionConfirmationJob,
+    ...SECRET_LINK_EMAIL,
   }),
 } as const;
 
@@ -125,6 +153,8 @@ export const JobName = {
   alertTest: JOBS.alertTest.name,
   invitationEmail: JOBS.invitationEmail.name,
   channelTest: JOBS.channelTest.name,
+  statusPageEvent: JOBS.statusPageEvent.name,
+  subscriptionConfirmation: JOBS.subscriptionConfirmation.name,
 } as const;
 
 /** The catalog's jobs of one queue. */

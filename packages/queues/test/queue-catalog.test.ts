@@ -52,14 +52,24 @@ describe('queue catalog', () => {
       ['status-changes', 'alert-test'],
       ['status-changes', 'invitation-email'],
       ['status-changes', 'channel-test'],
+      ['status-changes', 'status-page-event'],
+      ['status-changes', 'subscription-confirmation'],
     ]);
+    expect(JOBS.statusPageEvent.jobId?.({ eventId: 42 })).toBe('page-event-42');
     expect(JOBS.statusChanged.jobId?.({ eventId: '42', monitorId: 7, from: 'online', to: 'offline' })).toBe('status-event-42');
     expect(JOBS.runCheck.jobId?.({ monitorId: 7, configVersion: 1, check: { url: 'https://example.test', timeout: 30 } })).toMatch(
       /^now-7-\d{13}$/,
     );
     expect(JOBS.heartbeatPing.jobId?.({ monitorId: 7, pingId: '1234' })).toBe('hb-7-1234');
     expect(JOBS.alertTest.jobId).toBeUndefined();
-    expect(jobsOf(QueueName.statusChanges).map((job) => job.name)).toEqual(['status-changed', 'alert-test', 'invitation-email', 'channel-test']);
+    expect(jobsOf(QueueName.statusChanges).map((job) => job.name)).toEqual([
+      'status-changed',
+      'alert-test',
+      'invitation-email',
+      'channel-test',
+      'status-page-event',
+      'subscription-confirmation',
+    ]);
   });
 
   it('queues a job with the id, retries and retention of its catalog entry', async () => {
@@ -101,12 +111,20 @@ describe('queue catalog', () => {
   it('refuses to start a worker that lacks a handler for a job of its queue', () => {
     const incomplete = { [JOBS.statusChanged.name]: handled } as unknown as JobHandlers<typeof QueueName.statusChanges>;
     expect(() => createQueueWorker(QueueName.statusChanges, incomplete, { connection, prefix, autorun: false })).toThrow(
-      'worker of queue status-changes has no handler for job "alert-test", "invitation-email", "channel-test"',
+      'worker of queue status-changes has no handler for job "alert-test", "invitation-email", "channel-test", "status-page-event", "subscription-confirmation"',
     );
   });
 
   it('refuses to start a worker with a handler for a job its queue does not carry', () => {
-    const extra = { 'status-changed': handled, 'alert-test': handled, 'invitation-email': handled, 'channel-test': handled, 'run-check': handled } as unknown as JobHandlers<
+    const extra = {
+      'status-changed': handled,
+      'alert-test': handled,
+      'invitation-email': handled,
+      'channel-test': handled,
+      'status-page-event': handled,
+      'subscription-confirmation': handled,
+      'run-check': handled,
+    } as unknown as JobHandlers<
       typeof QueueName.statusChanges
     >;
     expect(() => createQueueWorker(QueueName.statusChanges, extra, { connection, prefix, autorun: false })).toThrow(
@@ -123,6 +141,8 @@ describe('queue catalog', () => {
         'alert-test': async () => ({ deliveries: [] }),
         'invitation-email': async () => undefined,
         'channel-test': async () => ({ deliveries: [] }),
+        'status-page-event': async () => undefined,
+        'subscription-confirmation': async () => undefined,
       },
       { connection: blocking, prefix },
     );

@@ -6,6 +6,8 @@ export interface SentMail {
   from: string;
   subject: string;
   text: string;
+  /** The request's `headers` (SendGrid's custom email headers, such as List-Unsubscribe), when it had any. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -48,6 +50,7 @@ interface SendGridBody {
   from?: { email: string };
   subject?: string;
   content?: { type: string; value: string }[];
+  headers?: Record<string, string>;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
@@ -66,7 +69,7 @@ function parseMails(req: RecordedRequest): SentMail[] | string {
   const from = body.from?.email;
   if (!from || !body.personalizations?.length || !text) return 'from, personalizations and content are required';
   return body.personalizations.flatMap((p) =>
-    (p.to ?? []).map((to) => ({ to: to.email, from, subject: p.subject ?? body.subject ?? '', text })),
+    (p.to ?? []).map((to) => ({ to: to.email, from, subject: p.subject ?? body.subject ?? '', text, ...(body.headers ? { headers: body.headers } : {}) })),
   );
 }
 

@@ -8,7 +8,8 @@ import { errorHandler, notFoundHandler } from './http/error-handler';
 import { httpsRedirect } from './http/https-redirect';
 import { apiReadiness, DependencyGate } from './http/dependency-gate';
 import { httpMetrics, opsRoutes } from './http/ops';
-import { pingRateLimiter, publicRateLimiter } from './http/rate-limit';
+import { openQueue, QueueName } from '@uptime/queues';
+import { pingRateLimiter, publicRateLimiter, subscribeRateLimiters } from './http/rate-limit';
 import { pingRouter } from './heartbeats/ping.routes';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
@@ -17,6 +18,7 @@ import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses } from './openapi/response-inspection';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
+import { customDomainHost } from './status-pages/custom-domain-host';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
@@ -32,6 +34,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLogging(logger));
   app.use(gate.middleware);
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
+  // A page's own host serves that page and nothing else of the product (docs/status-pages.md).
+  app.use(customDomainHost({ ds: deps.dataSource, publicUrl: config.http.publicUrl, ttlMs: config.publicPages.cacheSeconds * 1000 }));
   // The explorer needs no caller and is static files; it sets its own CSP. Its document is limited per IP (below).
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
   const publicCache = new PublicCache({ redis: deps.redis, prefix: config.redis.queuePrefix, ttlSeconds: config.publicPages.cacheSeconds });
@@ -82,6 +86,13 @@ function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: Publi
     cache: publicCache,
     publicUrl: config.http.publicUrl,
     limiter: publicRateLimiter(config, deps.redis),
+    subscriptions: {
+      ds: deps.dataSource,
+      // Confirmation emails go out through the notifiers' one mail transport.
+      statusChanges: openQueue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix }),
+      publicUrl: config.http.publicUrl,
+      subscribeLimiters: subscribeRateLimiters(config, deps.redis),
+    },
   };
   app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix, logger: deps.logger, limiter: pingRateLimiter(config, deps.redis) }));
   app.use('/status', statusPageHtmlRouter(publicReads));

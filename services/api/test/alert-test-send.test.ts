@@ -72,6 +72,8 @@ describe('POST /monitors/:id/alerts/test without a notifier, or with one that ha
         [JobName.statusChanged]: () => Promise.reject(new Error('no status change is queued in this test')),
         [JobName.invitationEmail]: () => Promise.reject(new Error('no invitation is sent in this test')),
         [JobName.channelTest]: () => Promise.reject(new Error('no channel is tested in this test')),
+        [JobName.statusPageEvent]: () => Promise.reject(new Error('no status page event is queued in this test')),
+        [JobName.subscriptionConfirmation]: () => Promise.reject(new Error('no subscription is asked for in this test')),
         [JobName.alertTest]: async (job) => {
           await job.updateProgress(asTheyStand);
           await released;

@@ -384,6 +384,15 @@ const CASES: Record<string, () => Promise<Prepared>> = {
     const body = { status: 'resolved', message: 'Fixed' };
     return { path: `/api/v1/status-pages/${page}/incidents/${incident}/updates`, body, expected: () => one('status_page_incident.post_update', incident, fieldsOf(body)) };
   },
+  removeStatusPageSubscriber: async () => {
+    const { page } = await pageIncident();
+    const [row]: { id: number }[] = await h.ds.query(
+      `INSERT INTO status_page_subscribers (status_page_id, email, status, confirmed_at, unsubscribe_token)
+       VALUES ($1, 'reader@example.test', 'confirmed', now(), md5(random()::text)) RETURNING id`,
+      [page],
+    );
+    return { path: `/api/v1/status-pages/${page}/subscribers/${row!.id}`, expected: () => one('status_page_subscriber.remove', row!.id) };
+  },
   createMonitorBadge: async () => {
     const id = await monitor();
     return { path: `/api/v1/monitors/${id}/badge`, expected: () => one('badge.create', id), shown: (answer) => [answer.data!.badge_token as string] };

@@ -184,4 +184,27 @@ describe('a status page in a browser without JavaScript', () => {
     await page.getByRole('link', { name: 'Acme' }).click();
     await page.waitForURL(`${b.baseUrl}/status/acme-incidents`);
   });
+
+  it('subscribes by email through the page’s form, without JavaScript', async () => {
+    const { user, auth } = await aCaller(b.api.ds);
+    const shop = await aMonitor(b.api.ds, user, { name: 'Checkout', status: 'online' });
+    const created = await fetch(`${b.baseUrl}/api/v1/status-pages`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ slug: 'acme-subscribe', title: 'Acme', monitor_ids: [shop.id] }),
+    });
+    expect(created.status).toBe(201);
+    const page: Page = await b.page();
+    await page.goto(`${b.baseUrl}/status/acme-subscribe`);
+    const form = page.getByRole('form', { name: 'Get updates by email' });
+    await form.getByLabel('Email address').fill('visitor@example.com');
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForURL(`${b.baseUrl}/status/acme-subscribe/subscribe`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Check your inbox');
+    await page.screenshot({ path: path.join(OUTPUT_DIR, 'status-page-subscribed.png'), fullPage: true });
+    const [row] = await b.api.ds.query(`SELECT status FROM status_page_subscribers WHERE email = 'visitor@example.com'`);
+    expect(row.status).toBe('pending');
+    await page.getByRole('link', { name: 'Back to the status page' }).click();
+    await page.waitForURL(`${b.baseUrl}/status/acme-subscribe`);
+  });
 });

@@ -55,6 +55,8 @@ function valueOfB(world: OrganizationWorld, before: string | undefined): string 
       return String(b.ids.incidents);
     case 'results':
       return String(b.ids.results);
+    case 'subscribers':
+      return String(b.ids.subscribers);
     default:
       return undefined;
   }

@@ -59,6 +59,7 @@ function pathOf(op: DocumentedOperation, ids: Resources, ownTokenId: number): st
         case 'notifications':
         case 'incidents':
         case 'results':
+        case 'subscribers':
           return String(ids[kind]);
         // A caller's tokens are their own (docs/security.md): each names one of theirs.
         case 'tokens':

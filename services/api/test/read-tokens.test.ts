@@ -18,7 +18,8 @@ jest.setTimeout(180_000);
 const org = useOrganizationWorld();
 
 const api = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.path !== '/api/v1/openapi.json');
-const unsafe = api.filter((op) => op.method !== 'get');
+// A visitor's subscription to a public page takes no caller: a token has no say in it.
+const unsafe = api.filter((op) => op.method !== 'get' && op.access !== 'anonymous');
 /** Reads a caller makes: everything but sign-in's redirects and the public reads. */
 const reads = api.filter((op) => op.method === 'get' && (op.access ?? 'caller') === 'caller');
 
@@ -56,6 +57,8 @@ function pathInA(op: OperationSpec): string {
           return String(ids.incidents);
         case 'results':
           return String(ids.results);
+        case 'subscribers':
+          return String(ids.subscribers);
         default:
           throw new Error(`${op.method.toUpperCase()} ${op.path}: which of A's resources is ${segment}? Add its kind to read-tokens.test.ts`);
       }

@@ -45,19 +45,27 @@ describe('GET /status/{slug}', () => {
     }
   });
 
-  it('has 90 focusable, labelled days per monitor, no script, and a CSP without inline script or style', async () => {
+  it('has 90 focusable, labelled days per monitor, no inline script, and a CSP without inline script or style', async () => {
     const a = await aMonitor(h.ds, user, { name: 'A' });
     const b = await aMonitor(h.ds, user, { name: 'B' });
     await aPage({ slug: 'cells', title: 'Cells', monitor_ids: [a.id, b.id] });
     const res = await request(h.app).get('/status/cells');
     expect(res.text.match(/<span class="day day-none" role="img" tabindex="0" aria-label="[^"]+: no checks"><\/span>/g)).toHaveLength(180);
-    expect([/<script/i, /\sstyle=/i, /\son\w+=/i].filter((re) => re.test(res.text))).toEqual([]);
+    // One script, a file of the page's own host: no inline script, no handler attribute.
+    expect(res.text.match(/<script[^>]*>/gi)).toEqual(['<script src="/status/assets/status-page.js" defer>']);
+    expect(res.text).toContain('<script src="/status/assets/status-page.js" defer></script>');
+    expect([/\sstyle=/i, /\son\w+=/i].filter((re) => re.test(res.text))).toEqual([]);
     const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("style-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers['cache-control']).toBe('public, max-age=30');
     expect((await request(h.app).get('/status/cells').set('If-None-Match', res.headers.etag!)).status).toBe(304);
+    const script = await request(h.app).get('/status/assets/status-page.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(script.text).toContain('location.reload()');
   });
 
   it('answers gzip to a client that takes it and plain HTML to one that does not, each with its own ETag', async () => {

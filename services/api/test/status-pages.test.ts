@@ -44,6 +44,7 @@ describe('POST /status-pages', () => {
         { id: a.id, name: 'Shop' },
       ],
       published: true,
+      custom_domain: null,
       url: 'https://status.example.test/status/acme-2',
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),

@@ -1,6 +1,6 @@
-import { UnrecoverableError } from 'bullmq';
 import { InvitationEmailJob, parseJob } from '@uptime/queues';
-import { isPermanentSendError, type EmailChannel } from './channels/email-channel';
+import type { EmailChannel } from './channels/email-channel';
+import { sendJobEmail } from './job-email';
 
 /**
  * Sends the email of an organization invitation (docs/organizations.md, "Invitations") through
@@ -11,8 +11,7 @@ export function createInvitationEmailProcessor(deps: { emailChannel: EmailChanne
   return async (job) => {
     const invitation = parseJob(InvitationEmailJob, job.data);
     const expires = new Date(invitation.expiresAt).toUTCString();
-    try {
-      await deps.emailChannel.send({
+    await sendJobEmail(deps.emailChannel, {
         to: invitation.to,
         from: deps.mailFrom,
         subject: `You are invited to ${invitation.organizationName}`,
@@ -23,10 +22,6 @@ export function createInvitationEmailProcessor(deps: { emailChannel: EmailChanne
           '',
           `The link works once, until ${expires}, for the address this email was sent to.`,
         ].join('\n'),
-      });
-    } catch (err) {
-      if (isPermanentSendError(err)) throw new UnrecoverableError((err as Error).message);
-      throw err;
-    }
+    });
   };
 }

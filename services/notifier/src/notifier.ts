@@ -13,7 +13,7 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { allowAnyAddress, allowPublicAddressesOnly } from '@uptime/probe';
-import { createQueueWorker, createRedisConnection, JobName, openQueue, QueueName } from '@uptime/queues';
+import { createQueueWorker, createRedisConnection, JobName, openQueue, parseJob, QueueName, StatusPageEventJob } from '@uptime/queues';
 import { createEmailChannel } from './channels/create-email-channel';
 import type { EmailChannel } from './channels/email-channel';
 import { MeteredEmailChannel } from './channels/metered-email';
@@ -22,6 +22,9 @@ import { createInvitationEmailProcessor } from './invitation-email.processor';
 import { createDeliveryDeps } from './deliveries/delivery-deps';
 import { startDeliverySweeper } from './deliveries/delivery-sweeper';
 import { startFollowupSweeper } from './followups/followup-sweeper';
+import { deliverPageEvent } from './page-events/deliver-page-event';
+import { startPageEventSweeper } from './page-events/page-event-sweeper';
+import { createSubscriptionConfirmationProcessor } from './page-events/subscription-confirmation.processor';
 import { createStatusChangedProcessor } from './status-changed.processor';
 
 export interface NotifierDeps {
@@ -50,6 +53,8 @@ export interface Notifier {
    * timer runs it; resolves with how many follow-ups it recorded (docs/alert-rules.md).
    */
   sweepFollowups(now?: Date): Promise<number>;
+  /** One pass of the status page subscriber email sweep, as the timer runs it; resolves with how many it attempted. */
+  sweepPageEvents(): Promise<number>;
   /**
    * Stops taking jobs, waits for those in flight (at most `graceMs`, default 30 s), then closes
    * what the notifier opened. Past the deadline the connection is dropped ('forced'): the
@@ -96,6 +101,9 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const ownsConnection = deps.connection === undefined;
   const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
   const delivery = deliveryOptionsOf(deps, metrics);
+  const deliveryDeps = createDeliveryDeps(delivery);
+  // A status page's subscriber emails go through the same delivery records, claims and retries.
+  const pageEvents = { ...deliveryDeps, emailChannel: delivery.emailChannel, mailFrom: delivery.mailFrom, publicUrl: config.http.publicUrl };
   const worker = createQueueWorker(
     QueueName.statusChanges,
     {
@@ -104,12 +112,14 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
       [JobName.alertTest]: createAlertTestProcessor(delivery),
       [JobName.invitationEmail]: createInvitationEmailProcessor(delivery),
       [JobName.channelTest]: createChannelTestProcessor(delivery),
+      [JobName.statusPageEvent]: async (job) => deliverPageEvent(pageEvents, parseJob(StatusPageEventJob, job.data).eventId),
+      [JobName.subscriptionConfirmation]: createSubscriptionConfirmationProcessor(delivery),
     },
     // How long finished jobs stay in Redis is the catalog's (job-catalog.ts), set on each job.
     { connection, prefix: config.redis.queuePrefix, concurrency: deps.concurrency ?? 10 },
   );
-  const deliveryDeps = createDeliveryDeps(delivery);
   const sweeper = startDeliverySweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs });
+  const pageEventSweeper = startPageEventSweeper(pageEvents, { intervalMs: deps.sweepIntervalMs, ...(deps.clock ? { clock: deps.clock } : {}) });
   const followups = startFollowupSweeper(deliveryDeps, { intervalMs: deps.sweepIntervalMs, ...(deps.clock ? { clock: deps.clock } : {}) });
   worker.on('failed', logFailedJob(logger));
   worker.on('error', (err) => logger.error({ err }, 'notifier worker error'));
@@ -122,6 +132,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const stop = async ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => {
     unwatchQueue();
     await sweeper.stop();
+    await pageEventSweeper.stop();
     await followups.stop();
     const outcome = await stopWithin(
       graceMs,
@@ -141,6 +152,7 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   return {
     worker,
     sweepFollowups: (now) => followups.sweep(now),
+    sweepPageEvents: () => pageEventSweeper.sweep(),
     stop,
     close: async () => {
       await stop();

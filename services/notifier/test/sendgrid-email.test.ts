@@ -21,6 +21,12 @@ describe('SendGrid email channel', () => {
     expect(fake.mails).toEqual([{ to: 'ops@example.test', from: 'uptime@example.test', subject: '[UP] Shop is back up', text: 'Monitor "Shop" is back up.' }]);
   });
 
+  it('sends the header fields of the message (a status page email’s List-Unsubscribe)', async () => {
+    const headers = { 'List-Unsubscribe': '<https://status.example.test/status/acme/subscription/unsubscribe/t>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+    await channel().send({ ...message, headers });
+    expect(fake.mails.map((m) => m.headers)).toEqual([headers]);
+  });
+
   it('keeps a path in the base URL (a proxy in front of SendGrid)', async () => {
     const proxy = await startFakeHttpServer(answer(202));
     try {

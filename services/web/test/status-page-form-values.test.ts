@@ -18,6 +18,7 @@ const PAGE: Schema<'StatusPage'> = {
     { id: 4, name: 'Web' },
   ],
   published: false,
+  custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',

@@ -37,7 +37,11 @@ export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
 @Entity({ name: 'notification_deliveries' })
 export class NotificationDelivery {
   @PrimaryGeneratedColumn({ type: 'integer' }) id!: number;
-  @Column({ type: 'integer', name: 'notification_id' }) notificationId!: number;
+  /** Null for a status page subscriber's email, which names its event and subscriber instead. */
+  @Column({ type: 'integer', name: 'notification_id', nullable: true }) notificationId!: number | null;
+  /** A status page subscriber's email: the event it tells of and the subscriber (docs/status-pages.md, "Subscribers"). */
+  @Column({ type: 'integer', name: 'page_event_id', nullable: true }) pageEventId!: number | null;
+  @Column({ type: 'integer', name: 'subscriber_id', nullable: true }) subscriberId!: number | null;
   @Column({ type: 'varchar', length: 20, default: 'email' }) channel!: DeliveryChannel;
   @Column({ type: 'varchar', length: 10, default: 'notice' }) kind!: DeliveryKind;
   /** The reminder's number (1, 2, ...); 1 for the escalation; 0 for a notice. Part of the unique key. */

@@ -7,4 +7,5 @@ export const AUDIT_EXEMPTIONS: Readonly<Record<string, string>> = {
   refreshSession: 'extends the caller’s own session: signing in, not a change to the organization',
   signOut: 'ends the caller’s own session: signing out, not a change to the organization',
   updatePreferences: 'the caller’s own per-user settings, which belong to no organization',
+  subscribeToStatusPage: 'a visitor (no caller) asks for emails about a public page: nobody acts in the organization, and the owner sees subscribers in their list',
 };

@@ -114,3 +114,18 @@ function perIpMinuteLimiter(config: Config, redis: Redis, limit: number, name: s
     per,
   });
 }
+
+/**
+ * Subscribing to a status page by email (docs/status-pages.md, "Subscribers"): at most
+ * `SUBSCRIBE_RATE_LIMIT_PER_HOUR` requests an hour per IP and `SUBSCRIBE_PAGE_RATE_LIMIT_PER_HOUR`
+ * per page, whoever asks, so the form cannot be used to flood inboxes with confirmation emails.
+ * Mounted on routes with a `:slug`; a limit of 0 is left out.
+ */
+export function subscribeRateLimiters(config: Config, redis: Redis): RequestHandler[] {
+  const { ip, page } = config.publicPages.subscribeLimitPerHour;
+  const common = { windowMs: HOUR_MS, timeoutMs: config.dependencyTimeoutMs, per: 'subscription requests per hour' };
+  return [
+    ...(ip === 0 ? [] : [redisRateLimit(redis, { ...common, limit: ip, keyPrefix: `${config.redis.queuePrefix}:rl-subscribe-ip:`, key: (req) => `ip:${clientBucket(req, config)}` })]),
+    ...(page === 0 ? [] : [redisRateLimit(redis, { ...common, limit: page, keyPrefix: `${config.redis.queuePrefix}:rl-subscribe-page:`, key: (req) => `page:${String(req.params.slug)}` })]),
+  ];
+}

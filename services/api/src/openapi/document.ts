@@ -16,6 +16,8 @@ import { SIGN_IN_OPTION_OPERATIONS } from './paths/sign-in-options';
 import { STATUS_PAGE_OPERATIONS } from './paths/status-pages';
 import { STATUS_PAGE_INCIDENT_OPERATIONS } from './paths/status-page-incidents';
 import { statusPageIncidentSchemas } from './status-page-incident-schemas';
+import { STATUS_PAGE_SUBSCRIBER_OPERATIONS } from './paths/status-page-subscribers';
+import { statusPageSubscriberSchemas } from './status-page-subscriber-schemas';
 import { MAINTENANCE_WINDOW_OPERATIONS } from './paths/maintenance-windows';
 import { LIVE_OPERATIONS } from './paths/live';
 import { CHANNEL_OPERATIONS } from './paths/channels';
@@ -48,6 +50,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...ACCOUNT_OPERATIONS,
   ...STATUS_PAGE_OPERATIONS,
   ...STATUS_PAGE_INCIDENT_OPERATIONS,
+  ...STATUS_PAGE_SUBSCRIBER_OPERATIONS,
   ...MAINTENANCE_WINDOW_OPERATIONS,
   ...LIVE_OPERATIONS,
   ...CHANNEL_OPERATIONS,
@@ -127,7 +130,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     paths,
     components: {
-      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), channelSchemas(), auditSchemas(), organizationSchemas()),
+      schemas: mergeComponents(COMMON_SCHEMAS, RESOURCE_SCHEMAS, requestSchemas(), statusPageSchemas(), statusPageIncidentSchemas(), statusPageSubscriberSchemas(), maintenanceWindowSchemas(RESOURCE_SCHEMAS.Monitor!), channelSchemas(), auditSchemas(), organizationSchemas()),
       responses: sharedResponses,
       headers: COMMON_HEADERS,
       securitySchemes: {

@@ -46,7 +46,8 @@ export interface OperationSpec {
   description?: string;
   access?: Access;
   parameters?: ParameterSpec[];
-  body?: { schema: JsonSchema; required: boolean; description?: string; example?: unknown; /** Default application/json. */ contentType?: string };
+  /** `contentType`: default application/json (a status page's HTML forms post application/x-www-form-urlencoded). */
+  body?: { schema: JsonSchema; required: boolean; description?: string; example?: unknown; contentType?: string };
   /** Success (and redirect) answers by status. */
   responses: Record<number, ResponseSpec>;
   /** Error codes this operation answers beyond those every operation of its access can. */
@@ -84,6 +85,7 @@ const CODE_MEANING: Record<ErrorCode, string> = {
   MEMBER_NOT_FOUND: 'no such member of the organization',
   INVITATION_NOT_FOUND: 'no such pending invitation of the organization',
   CHANNEL_NOT_FOUND: 'no such channel in the organization (another organization’s answers the same)',
+  SUBSCRIBER_NOT_FOUND: 'no such subscriber of this status page',
   NOT_FOUND: 'unknown route or sign-in provider',
   RESOURCE_EXISTS: 'a duplicate',
   INVALID_STATE: 'not possible in the current state',

@@ -4,8 +4,13 @@ import type { RequestHandler } from 'express';
 /** One answer as it leaves the app. */
 export interface InspectedResponse {
   method: string;
-  /** The request path, without the query string. */
+  /**
+   * The request path, without the query string; on a status page's own host, the path it was
+   * served as (`/status/{slug}/...`, custom-domain-host.ts).
+   */
   path: string;
+  /** The 404 page a status page's own host answers to everything but the page: no operation of the document. */
+  refusedOnPageHost: boolean;
   status: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
@@ -42,7 +47,8 @@ export function inspectResponses(inspect: ResponseInspector): RequestHandler {
       if (buffer) chunks.push(buffer);
       inspect({
         method: req.method,
-        path: req.originalUrl.split('?')[0] ?? req.originalUrl,
+        path: (res.locals.pageHostPath as string | undefined) ?? req.originalUrl.split('?')[0] ?? req.originalUrl,
+        refusedOnPageHost: res.locals.refusedOnPageHost === true,
         status: res.statusCode,
         headers: res.getHeaders(),
         body: Buffer.concat(chunks),

@@ -2,7 +2,7 @@ import { MONITOR_STATUSES } from '@uptime/db';
 import { BADGE_TOKEN_LENGTH, BADGE_TOKEN_PATTERN, type BadgeState, type CreatedBadge } from '../badges/badges.service';
 import { PAGE_STATUSES, type PublicStatusPage } from '../status-pages/public-status';
 import type { PublicIncident } from '../status-pages/public-page-sections';
-import { DESCRIPTION_MAX, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
+import { DESCRIPTION_MAX, DOMAIN_MAX, DOMAIN_PATTERN, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
 import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import type { StatusPageResponse } from '../status-pages/status-page.presenter';
 import { annotate, schemaOfDto } from './dto-schema';
@@ -21,6 +21,7 @@ export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
     { id: 43, name: 'API' },
   ],
   published: true,
+  custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
@@ -102,7 +103,10 @@ const statusPage = (): JsonSchema =>
         description: 'In page order',
       }),
       published: bool(),
-      url: url({ description: '${PUBLIC_URL}/status/{slug}' }),
+      custom_domain: nullable(
+        str({ maxLength: DOMAIN_MAX, pattern: DOMAIN_PATTERN.source, description: 'A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service' }),
+      ),
+      url: url({ description: 'https://{custom_domain} when set, else ${PUBLIC_URL}/status/{slug}' }),
       created_at: timestamp(),
       updated_at: timestamp(),
     },

@@ -158,13 +158,13 @@ export async function moveIncidentStatus(em: EntityManager, incidentId: number, 
   );
 }
 
-/** Adds an update to the timeline. */
-export async function insertIncidentUpdate(em: EntityManager, incidentId: number, status: IncidentStatus, message: string): Promise<void> {
-  await em.query(`INSERT INTO status_page_incident_updates (incident_id, status, message) VALUES ($1, $2, $3)`, [
-    incidentId,
-    status,
-    message,
-  ]);
+/** Adds an update to the timeline; returns its id. */
+export async function insertIncidentUpdate(em: EntityManager, incidentId: number, status: IncidentStatus, message: string): Promise<number> {
+  const [row]: { id: number }[] = await em.query(
+    `INSERT INTO status_page_incident_updates (incident_id, status, message) VALUES ($1, $2, $3) RETURNING id`,
+    [incidentId, status, message],
+  );
+  return row!.id;
 }
 
 /** Replaces the incident's monitors, in the order given. */

@@ -1,7 +1,9 @@
 import { changedFieldsOf, recordAudit, type AuditContext } from '../audit/audit';
 import type { DataSource, EntityManager } from '@uptime/db';
 import { ConflictError, NotFoundError, ValidationError } from '@uptime/errors';
+import { enqueue, JOBS, type CatalogQueue, type QueueName } from '@uptime/queues';
 import type { PublicCache } from '../http/public-cache';
+import { insertPageEvent } from '../status-page-subscribers/page-events.repository';
 import type { PageRequest } from '../http/pagination';
 import { MAX_UPDATES, type IncidentFieldsDto } from './incident.dto';
 import type { NewIncident, NewIncidentUpdate } from './incident-input';
@@ -24,6 +26,18 @@ export interface IncidentsDeps {
   ds: DataSource;
   /** The public reads' cache: the page's entry is dropped when one of its incidents changes. */
   cache: PublicCache;
+  /** Where the notifier learns of an event to email the page's subscribers about. */
+  statusChanges: CatalogQueue<typeof QueueName.statusChanges>;
+}
+
+/**
+ * Hands a committed event to the notifiers. Should Redis refuse it, the event is still recorded
+ * and the notifiers' sweep sends it (services/notifier/src/page-events/page-event-sweeper.ts): the
+ * operator's write succeeded and is answered as such.
+ */
+async function announce(deps: IncidentsDeps, eventId: number | undefined): Promise<void> {
+  if (eventId === undefined) return;
+  await enqueue(deps.statusChanges, JOBS.statusPageEvent, { eventId }).catch(() => undefined);
 }
 
 /** An incident's start may be ahead of the server's clock by this much (the operator's clock may be). */
@@ -93,15 +107,19 @@ export async function createIncident(
 ): Promise<IncidentRow> {
   const started = startOf(input.started_at, now);
   const status = input.status ?? 'investigating';
-  return writeOnPage(deps, ctx.organizationId, pageId, async (em, page) => {
+  let eventId: number | undefined;
+  const incident = await writeOnPage(deps, ctx.organizationId, pageId, async (em, page) => {
     const monitorIds = input.monitor_ids ?? [];
     assertOnPage(page.monitor_ids, monitorIds);
     const id = await insertIncident(em, pageId, { title: input.title, impact: input.impact, status, started_at: started ?? null });
     await setIncidentMonitors(em, id, monitorIds);
-    await insertIncidentUpdate(em, id, status, input.message);
+    const updateId = await insertIncidentUpdate(em, id, status, input.message);
+    eventId = await insertPageEvent(em, { pageId, kind: 'incident_published', incidentId: id, updateId });
     await recordAudit(em, { ...ctx, action: 'status_page_incident.create', resourceId: id, changedFields: changedFieldsOf(input) });
     return readOne(em, ctx.organizationId, pageId, id);
   });
+  await announce(deps, eventId);
+  return incident;
 }
 
 export async function getIncident(ds: DataSource, organizationId: number, pageId: number, incidentId: number): Promise<IncidentRow> {
@@ -157,13 +175,16 @@ export async function addIncidentUpdate(
   incidentId: number,
   input: NewIncidentUpdate,
 ): Promise<IncidentRow> {
-  return writeOnPage(deps, ctx.organizationId, pageId, async (em) => {
+  let eventId: number | undefined;
+  const incident = await writeOnPage(deps, ctx.organizationId, pageId, async (em) => {
     const current = await lockPageIncident(em, pageId, incidentId);
     if (!current) throw new NotFoundError('incident', incidentId);
     if (current.updates >= MAX_UPDATES)
       throw new ConflictError('INVALID_STATE', `An incident holds at most ${MAX_UPDATES} updates; open a new incident`);
-    await insertIncidentUpdate(em, incidentId, input.status, input.message);
+    const updateId = await insertIncidentUpdate(em, incidentId, input.status, input.message);
     await moveIncidentStatus(em, incidentId, input.status);
+    const kind = input.status === 'resolved' ? 'incident_resolved' : 'incident_updated';
+    eventId = await insertPageEvent(em, { pageId, kind, incidentId, updateId });
     await recordAudit(em, {
       ...ctx,
       action: 'status_page_incident.post_update',
@@ -172,6 +193,8 @@ export async function addIncidentUpdate(
     });
     return readOne(em, ctx.organizationId, pageId, incidentId);
   });
+  await announce(deps, eventId);
+  return incident;
 }
 
 export async function deleteIncident(deps: IncidentsDeps, ctx: AuditContext, pageId: number, incidentId: number): Promise<void> {

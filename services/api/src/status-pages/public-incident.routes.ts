@@ -1,3 +1,4 @@
+import { statusPageBaseUrl } from '@uptime/db';
 import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { DomainError } from '@uptime/errors';
@@ -34,7 +35,7 @@ async function readIncidentEntry(deps: IncidentReadDeps, slug: string, rawId: st
     if (!found) return { found: '0', json: '', json_version: '', html: '', html_version: '' };
     const view: PublicIncidentPage = {
       page: { slug, title: found.title },
-      incident: toPublicIncident(found.incident, incidentUrl(deps.publicUrl, slug, found.incident.id)),
+      incident: toPublicIncident(found.incident, incidentUrl(statusPageBaseUrl(deps.publicUrl, { slug, custom_domain: found.custom_domain }), found.incident.id)),
     };
     const json = JSON.stringify(view);
     const html = renderIncidentPage(view.page, view.incident);

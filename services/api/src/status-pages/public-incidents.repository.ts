@@ -52,18 +52,18 @@ export async function readPublishedIncident(
   ds: DataSource,
   slug: string,
   incidentId: number,
-): Promise<{ title: string; description: string | null; incident: PublicIncidentRow } | undefined> {
-  const rows: (Omit<PublicIncidentRow, 'updates'> & { page_title: string; page_description: string | null })[] = await ds.query(
-    `${SELECT_INCIDENTS.replace('SELECT i.id,', 'SELECT sp.title AS page_title, sp.description AS page_description, i.id,')}
+): Promise<{ title: string; description: string | null; custom_domain: string | null; incident: PublicIncidentRow } | undefined> {
+  const rows: (Omit<PublicIncidentRow, 'updates'> & { page_title: string; page_description: string | null; custom_domain: string | null })[] = await ds.query(
+    `${SELECT_INCIDENTS.replace('SELECT i.id,', 'SELECT sp.title AS page_title, sp.description AS page_description, sp.custom_domain, i.id,')}
       JOIN status_pages sp ON sp.id = i.status_page_id
      WHERE sp.slug = $1 AND sp.published AND i.id = $2`,
     [slug, incidentId],
   );
   const [row] = rows;
   if (!row) return undefined;
-  const { page_title, page_description, ...incident } = row;
+  const { page_title, page_description, custom_domain, ...incident } = row;
   const [withTimeline] = await withUpdates(ds, [incident]);
-  return { title: page_title, description: page_description, incident: withTimeline! };
+  return { title: page_title, description: page_description, custom_domain, incident: withTimeline! };
 }
 
 /** A maintenance window covering some of the page's monitors, with their names in page order. */

@@ -50,7 +50,7 @@ export const MAINTENANCE_NOTICE_DAYS = 7;
 /** Occurrences of one window the page shows at most (a daily window shows its next 7). */
 const OCCURRENCES_PER_WINDOW = MAINTENANCE_NOTICE_DAYS;
 
-export const incidentUrl = (publicUrl: string, slug: string, id: number): string => `${publicUrl}/status/${slug}/incidents/${id}`;
+export const incidentUrl = (pageBase: string, id: number): string => `${pageBase}/incidents/${id}`;
 
 export function toPublicIncident(row: PublicIncidentRow, url: string): PublicIncident {
   return {

@@ -7,6 +7,8 @@ export interface PublishedPageRow {
   slug: string;
   title: string;
   description: string | null;
+  /** Its host name of its own, if any (docs/status-pages.md, "Custom domains"). */
+  custom_domain: string | null;
   /**
    * The page's monitors in page order: name, status, whether its latest check fell in a
    * maintenance window, and the start of an open downtime.
@@ -17,7 +19,7 @@ export interface PublishedPageRow {
 /** The published page of `slug` with its monitors, in one query; undefined when unknown or unpublished. */
 export async function readPublishedPage(ds: DataSource, slug: string): Promise<PublishedPageRow | undefined> {
   const [row]: PublishedPageRow[] = await ds.query(
-    `SELECT sp.id, sp.slug, sp.title, sp.description,
+    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.custom_domain,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'status', m.status,
                                                 'in_maintenance', m.in_maintenance, 'incident_started_at', i.started_at) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors

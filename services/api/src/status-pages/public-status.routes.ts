@@ -4,20 +4,24 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import { DomainError } from '@uptime/errors';
+import { DomainError, ValidationError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
-import { metaFor } from '../http/envelope';
+import { metaFor, sendData } from '../http/envelope';
 import { closeGzip, openGzip } from '../http/open-gzip';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import type { CacheFill, PublicCache } from '../http/public-cache';
 import type { UptimeSource } from '../monitor-stats/uptime.repository';
+import { addSubscribeJson, addSubscriptionPages, type PublicSubscriptionDeps } from '../status-page-subscribers/public-subscription.routes';
 import { addIncidentPage, addPublicIncidentJson } from './public-incident.routes';
 import { readPublicStatus } from './public-status';
-import { SLUG_PATTERN } from './status-page.dto';
-import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH } from './status-page.html';
+import { DOMAIN_PATTERN, SLUG_PATTERN } from './status-page.dto';
+import { findPageSlugByDomain } from './custom-domain.repository';
+import { renderPageNotFound, renderStatusPage, STATUS_PAGE_CSS_PATH, STATUS_PAGE_JS_PATH } from './status-page.html';
 
 export interface PublicStatusDeps {
   source: UptimeSource;
+  /** Subscribing by email; absent, the routes of subscribing are not served. */
+  subscriptions?: PublicSubscriptionDeps;
   cache: PublicCache;
   /** PUBLIC_URL: the base of the links a page and its feeds give. */
   publicUrl: string;
@@ -26,8 +30,10 @@ export interface PublicStatusDeps {
 }
 
 const CSS = readFileSync(path.join(__dirname, 'status-page.css'), 'utf8');
+const JS = readFileSync(path.join(__dirname, 'status-page.js'), 'utf8');
 const hashOf = (text: string): string => createHash('sha1').update(text).digest('base64url');
 const CSS_ETAG = `"${hashOf(CSS)}"`;
+const JS_ETAG = `"${hashOf(JS)}"`;
 const DATA_OPEN = Buffer.from('{"data":');
 
 /**
@@ -108,6 +114,14 @@ export function publicStatusApiRouter(deps: PublicStatusDeps): Router {
     else sendCached(req, res, { ...answer, etag: `W/"${version}"`, body: Buffer.concat([DATA_OPEN, entry.json, meta]) });
   });
   addPublicIncidentJson(router, deps);
+  // Caddy's on-demand TLS asks here before it takes a certificate for a host (docs/status-pages.md).
+  router.get('/domains/check', async (req, res) => {
+    const domain = typeof req.query.domain === 'string' ? req.query.domain.toLowerCase() : '';
+    if (!DOMAIN_PATTERN.test(domain)) throw new ValidationError('Invalid query: domain', { domain: ['domain must be a host name such as status.example.com'] });
+    if ((await findPageSlugByDomain(deps.source.ds, domain)) === null) throw new DomainError('NOT_FOUND', 'No status page has this domain');
+    sendData(res, { domain });
+  });
+  if (deps.subscriptions) addSubscribeJson(router, deps.subscriptions);
   return router;
 }
 
@@ -121,9 +135,12 @@ const pageSecurity = helmet({
     directives: {
       'default-src': ["'none'"],
       'style-src': ["'self'"],
+      // The one script file of the page (no inline script): STATUS_PAGE_JS_PATH.
+      'script-src': ["'self'"],
       'img-src': ["'self'"],
       'base-uri': ["'none'"],
-      'form-action': ["'none'"],
+      // The page's subscribe form and the unsubscribe button post to the page's own host.
+      'form-action': ["'self'"],
       'frame-ancestors': ["'self'"],
     },
   },
@@ -139,6 +156,9 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
   router.get(STATUS_PAGE_CSS_PATH.replace(/^\/status/, ''), (req, res) => {
     sendCached(req, res, { etag: CSS_ETAG, maxAge: 3600, contentType: 'text/css', body: CSS });
   });
+  router.get(STATUS_PAGE_JS_PATH.replace(/^\/status/, ''), (req, res) => {
+    sendCached(req, res, { etag: JS_ETAG, maxAge: 3600, contentType: 'text/javascript', body: JS });
+  });
   router.get('/:slug', async (req, res) => {
     res.setHeader('Vary', 'Accept-Encoding');
     const entry = await readPageEntry(deps, req.params.slug, 'html');
@@ -150,6 +170,7 @@ export function statusPageHtmlRouter(deps: PublicStatusDeps): Router {
     else sendCached(req, res, { ...answer, etag: `"${version}"`, body: gunzipSync(entry.html_gz) });
   });
   addIncidentPage(router, deps, pageNotFound);
+  if (deps.subscriptions) addSubscriptionPages(router, deps.subscriptions);
   for (const [kind, contentType] of [
     ['atom', 'application/atom+xml'],
     ['rss', 'application/rss+xml'],

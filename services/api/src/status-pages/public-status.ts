@@ -1,4 +1,4 @@
-import type { MonitorStatus } from '@uptime/db';
+import { statusPageBaseUrl, type MonitorStatus } from '@uptime/db';
 import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
 import { uptimeByMonitor, uptimePercent, type UptimeSource } from '../monitor-stats/uptime.repository';
 import type { IncidentImpact } from '../status-page-incidents/incident.dto';
@@ -121,9 +121,9 @@ export async function readPublicStatus(
     readPublicIncidents(source.ds, page.id, since),
     readPageWindows(source.ds, page.id),
   ]);
-  const incidents = incidentRows.map((row) => toPublicIncident(row, incidentUrl(publicUrl, page.slug, row.id)));
+  const pageUrl = statusPageBaseUrl(publicUrl, page);
+  const incidents = incidentRows.map((row) => toPublicIncident(row, incidentUrl(pageUrl, row.id)));
   const occurrences = maintenanceOccurrences(windows, now);
-  const pageUrl = `${publicUrl}/status/${page.slug}`;
   const shown = page.monitors.filter((m) => m.status !== 'paused');
   const view: PublicStatusPage = {
     slug: page.slug,

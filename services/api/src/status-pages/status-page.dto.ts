@@ -8,6 +8,12 @@ export const SLUG_MAX = 64;
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
 export const MAX_PAGE_MONITORS = 100;
+/**
+ * A DNS host name of at least two labels, lower case: letters, digits and inner hyphens, each
+ * label 1-63 characters, 253 in all; a last label of letters (so never an IP address).
+ */
+export const DOMAIN_PATTERN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const DOMAIN_MAX = 253;
 
 /**
  * The writable fields of a status page, all optional: PUT and PATCH take this as it is; create
@@ -24,6 +30,11 @@ export class StatusPageFieldsDto {
   @Nullable() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string | null;
   @Optional() @MonitorIdList(MAX_PAGE_MONITORS) monitor_ids?: number[];
   @Optional() @IsBoolean() published?: boolean;
+  @Nullable()
+  @IsString()
+  @MaxLength(DOMAIN_MAX)
+  @Matches(DOMAIN_PATTERN, { message: 'custom_domain must be a lower-case host name such as status.example.com' })
+  custom_domain?: string | null;
 }
 
 export const REQUIRED_ON_CREATE = ['slug', 'title', 'monitor_ids'] as const;

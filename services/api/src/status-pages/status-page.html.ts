@@ -10,6 +10,8 @@ type ShownState = MonitorStatus | 'maintenance';
 
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
+/** The page's one script (times in the visitor's zone, a refresh every 60 s); the page works without it. */
+export const STATUS_PAGE_JS_PATH = '/status/assets/status-page.js';
 
 type BannerLevel = PageStatus | 'critical';
 
@@ -66,8 +68,8 @@ function incidentsSection(page: PublicStatusPage): string {
 ${articles}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}</section>`;
 }
 
-/** A complete document around `body`: no script, the one stylesheet, the system's colour scheme. */
-function htmlDocument(title: string, body: string, head = ''): string {
+/** A complete document around `body`: the one stylesheet and the one script (not needed to read it), the system's colour scheme. */
+export function htmlDocument(title: string, body: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -75,7 +77,8 @@ function htmlDocument(title: string, body: string, head = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${e(title)}</title>
-<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">${head}
+<link rel="stylesheet" href="${STATUS_PAGE_CSS_PATH}">
+<script src="${STATUS_PAGE_JS_PATH}" defer></script>${head}
 </head>
 <body>
 <main>
@@ -109,13 +112,20 @@ ${incidentsSection(page)}
 ${maintenanceSection(page.maintenance)}
 ${page.monitors.map(monitorSection).join('\n')}
 ${pastIncidentsSection(page.slug, page.past_incidents)}
-<footer><p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,
+<footer>${subscribeForm(page.slug)}
+<p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,
     // Feed readers and browsers find the page's feeds from its head.
     `
 <link rel="alternate" type="application/atom+xml" title="${e(`${page.title} status (Atom)`)}" href="${feedPath(page.slug, 'atom')}">
 <link rel="alternate" type="application/rss+xml" title="${e(`${page.title} status (RSS)`)}" href="${feedPath(page.slug, 'rss')}">`,
   );
 }
+
+/** Subscribing by email: a plain form, so it works without JavaScript (docs/status-pages.md, "Subscribers"). */
+const subscribeForm = (slug: string): string =>
+  `<form class="subscribe" method="post" action="/status/${e(encodeURIComponent(slug))}/subscribe" aria-label="Get updates by email">
+<label for="subscribe-email">Email address</label> <input id="subscribe-email" type="email" name="email" required maxlength="320" autocomplete="email"> <button type="submit">Subscribe</button>
+</form>`;
 
 /** Where a page's feed is, relative to the host it was read on. */
 const feedPath = (slug: string, kind: 'atom' | 'rss'): string => e(`/status/${encodeURIComponent(slug)}/feed.${kind}`);

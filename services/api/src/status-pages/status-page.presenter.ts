@@ -1,3 +1,4 @@
+import { statusPageBaseUrl } from '@uptime/db';
 import type { StatusPageRow } from './status-pages.repository';
 
 /** A status page as its owner sees it; `url` is where anyone reads it. */
@@ -9,7 +10,8 @@ export function toStatusPageResponse(page: StatusPageRow, publicUrl: string) {
     description: page.description,
     monitors: page.monitors.map((m) => ({ id: m.id, name: m.name })),
     published: page.published,
-    url: `${publicUrl}/status/${page.slug}`,
+    custom_domain: page.custom_domain,
+    url: statusPageBaseUrl(publicUrl, page),
     created_at: page.created_at.toISOString(),
     updated_at: page.updated_at.toISOString(),
   };

@@ -8,6 +8,7 @@ export interface StatusPageRow {
   title: string;
   description: string | null;
   published: boolean;
+  custom_domain: string | null;
   created_at: Date;
   updated_at: Date;
   monitors: { id: number; name: string }[];
@@ -18,7 +19,7 @@ type Db = DataSource | EntityManager;
 /** The owner's pages among `ids`, id order, each with its monitors. */
 export async function readOwnPages(db: Db, organizationId: number, ids: number[]): Promise<StatusPageRow[]> {
   return db.query(
-    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.created_at, sp.updated_at,
+    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.custom_domain, sp.created_at, sp.updated_at,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors
        FROM status_pages sp
@@ -44,12 +45,12 @@ export async function listOwnPageIds(ds: DataSource, organizationId: number, lim
 export async function insertStatusPage(
   em: EntityManager,
   creator: Creator,
-  page: { slug: string; title: string; description?: string | null; published?: boolean },
+  page: { slug: string; title: string; description?: string | null; published?: boolean; custom_domain?: string | null },
 ): Promise<number | null> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain) VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
-    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true],
+    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null],
   );
   return row?.id ?? null;
 }
@@ -64,14 +65,24 @@ export async function lockOwnPageSlug(em: EntityManager, organizationId: number,
 export async function updatePageFields(
   em: EntityManager,
   id: number,
-  fields: { slug?: string; title?: string; description?: string | null; published?: boolean },
+  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; custom_domain?: string | null },
 ): Promise<void> {
   await em.query(
     `UPDATE status_pages SET slug = COALESCE($2, slug), title = COALESCE($3, title),
             description = CASE WHEN $4::boolean THEN $5 ELSE description END,
-            published = COALESCE($6, published), updated_at = now()
+            published = COALESCE($6, published),
+            custom_domain = CASE WHEN $7::boolean THEN $8 ELSE custom_domain END, updated_at = now()
       WHERE id = $1`,
-    [id, fields.slug ?? null, fields.title ?? null, fields.description !== undefined, fields.description ?? null, fields.published ?? null],
+    [
+      id,
+      fields.slug ?? null,
+      fields.title ?? null,
+      fields.description !== undefined,
+      fields.description ?? null,
+      fields.published ?? null,
+      fields.custom_domain !== undefined,
+      fields.custom_domain ?? null,
+    ],
   );
 }
 

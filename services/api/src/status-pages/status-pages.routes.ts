@@ -8,6 +8,8 @@ import { parseStatusPageCreate, parseStatusPagePatch } from './status-page-input
 import { toStatusPageResponse } from './status-page.presenter';
 import { ownedItemRoutes } from '../http/owned-item-routes';
 import { incidentsRouter } from '../status-page-incidents/incidents.routes';
+import type { IncidentsDeps } from '../status-page-incidents/incidents.service';
+import { subscribersRouter } from '../status-page-subscribers/subscribers.routes';
 import {
   createStatusPage,
   deleteStatusPage,
@@ -18,10 +20,11 @@ import {
 } from './status-pages.service';
 
 /** `/status-pages`: the caller's public status pages (docs/status-pages.md). */
-export function statusPagesRouter(deps: StatusPagesDeps & { publicUrl: string }): Router {
+export function statusPagesRouter(deps: StatusPagesDeps & IncidentsDeps & { publicUrl: string }): Router {
   const router = Router();
   const { ds, publicUrl } = deps;
   router.use('/:id/incidents', incidentsRouter(deps));
+  router.use('/:id/subscribers', subscribersRouter(deps));
 
   router.post('/', async (req, res) => {
     const page = await createStatusPage(deps, creatorOf(req), await parseStatusPageCreate(req.body), auditActorOf(req));

@@ -27,6 +27,14 @@ export interface StatusPagesDeps {
 
 const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_EXISTS', `The slug "${slug}" is already taken`);
 
+/** The 409 of a unique violation: the custom domain's (another page has it), else the slug's. */
+function takenError(err: unknown, input: { slug?: string; custom_domain?: string | null }): ConflictError | undefined {
+  if (!isUniqueViolation(err)) return undefined;
+  const constraint = (err as { driverError?: { constraint?: string } }).driverError?.constraint;
+  if (constraint === 'status_pages_custom_domain_key') return new ConflictError('RESOURCE_EXISTS', `The custom domain "${input.custom_domain}" is already taken`);
+  return input.slug === undefined ? undefined : slugTaken(input.slug);
+}
+
 async function readOne(db: DataSource | EntityManager, organizationId: number, id: number): Promise<StatusPageRow> {
   const [page] = await readOwnPages(db, organizationId, [id]);
   if (!page) throw new NotFoundError('status page', id);
@@ -45,14 +53,18 @@ export async function createStatusPage(
   actor: AuditActor,
 ): Promise<StatusPageRow> {
   const { organizationId } = creator;
-  const page = await deps.ds.transaction(async (em) => {
-    await assertOwnMonitors(em, organizationId, input.monitor_ids);
-    const id = await insertStatusPage(em, creator, input);
-    if (id === null) throw slugTaken(input.slug);
-    await setPageMonitors(em, id, input.monitor_ids);
-    await recordAudit(em, { organizationId, actor, action: 'status_page.create', resourceId: id, changedFields: changedFieldsOf(input) });
-    return readOne(em, organizationId, id);
-  });
+  const page = await deps.ds
+    .transaction(async (em) => {
+      await assertOwnMonitors(em, organizationId, input.monitor_ids);
+      const id = await insertStatusPage(em, creator, input);
+      if (id === null) throw slugTaken(input.slug);
+      await setPageMonitors(em, id, input.monitor_ids);
+      await recordAudit(em, { organizationId, actor, action: 'status_page.create', resourceId: id, changedFields: changedFieldsOf(input) });
+      return readOne(em, organizationId, id);
+    })
+    .catch((err: unknown) => {
+      throw takenError(err, input) ?? err;
+    });
   // A visit before the page existed may have cached "not found".
   await deps.cache.forget([deps.cache.keyOf('page', page.slug)]);
   return page;
@@ -97,8 +109,7 @@ export async function updateStatusPage(
       return readOne(em, organizationId, id);
     });
   } catch (err) {
-    if (isUniqueViolation(err) && input.slug !== undefined) throw slugTaken(input.slug);
-    throw err;
+    throw takenError(err, input) ?? err;
   }
   await deps.cache.forget(publicKeysOf(deps.cache, [...new Set([oldSlug, page.slug])], incidentIds));
   return page;

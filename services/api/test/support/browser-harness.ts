@@ -22,7 +22,7 @@ export interface BrowserHarness {
 }
 
 /** The API on a loopback port and headless Chromium with a profile of its own; `close()` in afterAll. */
-export async function startBrowserHarness(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserHarness> {
+export async function startBrowserHarness(options: { javaScriptEnabled?: boolean; timezoneId?: string; locale?: string } = {}): Promise<BrowserHarness> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
   const api = await startApiHarness();
   await api.reset();
@@ -34,6 +34,8 @@ export async function startBrowserHarness(options: { javaScriptEnabled?: boolean
     executablePath: CHROMIUM,
     headless: true,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.locale ? { locale: options.locale } : {}),
     args: ['--no-sandbox', '--disable-background-networking', '--headless=new', '--disable-gpu', '--no-first-run', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 1000 },
   });

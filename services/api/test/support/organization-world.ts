@@ -45,6 +45,8 @@ export interface Resources {
   incidents: number;
   /** A ping of the monitor (a path's `{result_id}`: a heartbeat's result, docs/heartbeats.md). */
   results: number;
+  /** A subscriber of the status page (a path's `{subscriber_id}`). */
+  subscribers: number;
   /** The badge of `monitors` (its plaintext token, for the public image). */
   badge: string;
   /** The delivery of `notifications`. */
@@ -140,6 +142,12 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
     post(`/status-pages/${page.id}/incidents`, { title: `Incident ${opts.marker}`, impact: 'minor', monitor_ids: [monitor.id], message: `Looking ${opts.marker}` }),
     'an incident',
   );
+  // Subscribers come from visitors, never from an operator's request.
+  const [subscriber]: { id: number }[] = await ds.query(
+    `INSERT INTO status_page_subscribers (status_page_id, email, status, confirmed_at, unsubscribe_token)
+     VALUES ($1, $2, 'confirmed', now(), md5(random()::text)) RETURNING id`,
+    [page.id, `subscriber-${unique}@example.test`],
+  );
   const window = await created<{ id: number }>(
     post('/maintenance-windows', {
       name: `Window ${opts.marker}`,
@@ -184,6 +192,7 @@ export async function createResources(app: Express, ds: DataSource, actor: Actor
     tokens: token.id,
     incidents: pageIncident.id,
     results: Number(ping!.id),
+    subscribers: subscriber!.id,
     badge: badge.badge_token,
     delivery: delivery!.id,
     slug: page.slug,

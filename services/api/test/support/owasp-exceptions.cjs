@@ -22,6 +22,23 @@ const CAPABILITY_URL_PATHS = Object.freeze([
   // owner replaces or revokes them, and the token is stored only as a hash (docs/status-pages.md).
   '/badge/{token}/status.svg',
   '/badge/{token}/uptime.svg',
+  // A status page subscriber's links, opened from an email: confirming works once, within 24
+  // hours; leaving ends one subscription to one page (docs/status-pages.md, "Subscribers").
+  '/status/{slug}/subscription/confirm/{token}',
+  '/status/{slug}/subscription/unsubscribe/{token}',
+]);
+
+/**
+ * Writes that take no caller on purpose: a visitor of a public status page asks for emails (the
+ * form and its JSON twin), and a subscriber leaves from an email's link (its token is the
+ * credential; mail clients post to it for one-click unsubscribe, RFC 8058). Asking starts
+ * nothing but a confirmation email (double opt-in), and is limited per IP and per page
+ * (docs/status-pages.md, "Subscribers").
+ */
+const ANONYMOUS_WRITE_PATHS = Object.freeze([
+  '/api/v1/public/status-pages/{slug}/subscribers',
+  '/status/{slug}/subscribe',
+  '/status/{slug}/subscription/unsubscribe/{token}',
 ]);
 
 /** The parameter of a capability URL that is its credential. */
@@ -36,4 +53,4 @@ const CAPABILITY_PARAMETER = 'token';
  */
 const NOT_RATE_LIMITED_PATHS = Object.freeze(['/healthz', '/readyz']);
 
-module.exports = { CAPABILITY_URL_PATHS, CAPABILITY_PARAMETER, NOT_RATE_LIMITED_PATHS };
+module.exports = { ANONYMOUS_WRITE_PATHS, CAPABILITY_URL_PATHS, CAPABILITY_PARAMETER, NOT_RATE_LIMITED_PATHS };

@@ -16,7 +16,7 @@ import exceptions from './owasp-exceptions.cjs';
  * operations that need no caller (sign-in, the probes, this document, public pages), and
  * free-text strings (names, messages) bounded by length but not by a pattern.
  */
-const { CAPABILITY_URL_PATHS, CAPABILITY_PARAMETER, NOT_RATE_LIMITED_PATHS } = exceptions;
+const { ANONYMOUS_WRITE_PATHS, CAPABILITY_URL_PATHS, CAPABILITY_PARAMETER, NOT_RATE_LIMITED_PATHS } = exceptions;
 const rule = (name) => owasp.rules[name];
 
 /**
@@ -27,6 +27,18 @@ const rule = (name) => owasp.rules[name];
 const pathsIn = (paths) => `$.paths[?(${paths.map((p) => `@property === '${p}'`).join(' || ')})]`;
 const pathsNotIn = (paths) => `$.paths[?(${paths.map((p) => `@property !== '${p}'`).join(' && ')})]`;
 /** A query or path parameter, at the path's level or an operation's. */
+/** A rule whose check looks at the whole document, told to leave `paths` out of it. */
+function withoutPaths(name, paths) {
+  const original = rule(name);
+  return {
+    ...original,
+    then: original.then.map((then) => ({
+      ...then,
+      function: (document, options, context) =>
+        then.function({ ...document, paths: Object.fromEntries(Object.entries(document.paths ?? {}).filter(([p]) => !paths.includes(p))) }, options, context),
+    })),
+  };
+}
 const inUrl = (paths, filter) => [`${paths}.parameters[?(${filter})].name`, `${paths}[*].parameters[?(${filter})].name`];
 
 export default {
@@ -54,6 +66,8 @@ export default {
       severity: 'error',
       given: `${pathsNotIn(NOT_RATE_LIMITED_PATHS)}[*].responses`,
     },
+    // Every write needs a caller but a visitor's subscribing to a public page and leaving it.
+    'owasp:api2:2023-write-restricted': withoutPaths('owasp:api2:2023-write-restricted', ANONYMOUS_WRITE_PATHS),
     // Every parameter is checked but the path `token` of the capability URLs; their query
     // parameters are checked too.
     'owasp:api2:2023-no-credentials-in-url': {

@@ -30,6 +30,8 @@ export interface OwnedWorld {
     incidents: number;
     /** A ping of the monitor (a path's `{result_id}`: a heartbeat's result, docs/heartbeats.md). */
     results: number;
+    /** A subscriber of the `status-pages` page (a path's `{subscriber_id}`). */
+    subscribers: number;
   };
   /**
    * Status page slugs for the public reads: `published` is the owner's published page (public by
@@ -76,6 +78,11 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
     [draft, `Incident ${OWNER_MARKER}`],
   );
   await ds.query(`INSERT INTO status_page_incident_updates (incident_id, status, message) VALUES ($1, 'investigating', $2)`, [pageIncident!.id, `Looking ${OWNER_MARKER}`]);
+  const [subscriber]: { id: number }[] = await ds.query(
+    `INSERT INTO status_page_subscribers (status_page_id, email, status, confirmed_at, unsubscribe_token)
+     VALUES ($1, $2, 'confirmed', now(), md5(random()::text)) RETURNING id`,
+    [draft, `subscriber-${owner.user.id}@example.test`],
+  );
   await page(owner.user.id, slugs.published, 'Public status', true);
   const [window]: { id: number }[] = await ds.query(
     `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
@@ -94,7 +101,7 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
   return {
     owner: { auth: owner.auth, userId: owner.user.id },
     other: { auth: other.auth, userId: other.user.id },
-    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, channels: channel!.id, organizations: organization!.id, incidents: pageIncident!.id, results: Number(ping!.id) },
+    ids: { monitors: monitor.id, agents: agent!.id, notifications: notification!.id, tokens: token!.id, 'status-pages': draft, 'maintenance-windows': window!.id, channels: channel!.id, organizations: organization!.id, incidents: pageIncident!.id, results: Number(ping!.id), subscribers: subscriber!.id },
     slugs,
   };
 }
@@ -106,6 +113,7 @@ export async function buildOwnedWorld(ds: DataSource, targetUrl: string): Promis
 export function ownedIdFor(path: string, world: OwnedWorld, param?: string): number | undefined {
   if (param === 'incident_id') return world.ids.incidents;
   if (param === 'result_id') return world.ids.results;
+  if (param === 'subscriber_id') return world.ids.subscribers;
   // Every id under an organization's path is tried as its id: an unknown member or invitation is a 404 of its own.
   if (path.startsWith('/api/v1/organizations/{org_id}')) return world.ids.organizations;
   const kind = /^\/api\/v1\/(monitors|agents|notifications|auth\/tokens|status-pages|maintenance-windows|channels)\/\{id\}/.exec(path)?.[1];
@@ -122,12 +130,13 @@ export function publishedValueFor(path: string, world: OwnedWorld): string | und
 }
 
 /**
- * The unpublished resource a public read's path names: the owner's draft page's slug for an
- * incident's public read (its `{incident_id}` is the draft page's incident, ownedIdFor). Such a
- * read is 404 NOT_FOUND to everyone. Undefined for a path naming none.
+ * The unpublished resource a public operation's path names: the owner's draft page's slug for an
+ * incident's public read (its `{incident_id}` is the draft page's incident, ownedIdFor) and for
+ * subscribing to it. Such a request is 404 NOT_FOUND to everyone. Undefined for a path naming none.
  */
 export function unpublishedValueFor(path: string, world: OwnedWorld): string | undefined {
-  return path === '/api/v1/public/status-pages/{slug}/incidents/{incident_id}' ? world.slugs.unpublished : undefined;
+  const ofDraft = ['/api/v1/public/status-pages/{slug}/incidents/{incident_id}', '/api/v1/public/status-pages/{slug}/subscribers'];
+  return ofDraft.includes(path) ? world.slugs.unpublished : undefined;
 }
 
 /**

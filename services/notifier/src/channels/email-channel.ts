@@ -9,6 +9,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header fields (List-Unsubscribe and List-Unsubscribe-Post of a status page's emails). */
+  headers?: Record<string, string>;
 }
 
 /** A way to hand an email to a mail transport (SendGrid, SMTP, the log). */

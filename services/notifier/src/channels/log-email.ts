@@ -17,7 +17,7 @@ export class LogEmailChannel implements EmailChannel {
 
   async send(message: EmailMessage): Promise<void> {
     this.logger.info(
-      { email: { to: message.to, from: message.from, subject: message.subject, text: message.text } },
+      { email: { to: message.to, from: message.from, subject: message.subject, text: message.text, headers: message.headers } },
       'email not sent: no mail transport configured (set SENDGRID_API_KEY or SMTP_URL)',
     );
   }

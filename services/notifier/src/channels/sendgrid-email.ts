@@ -43,6 +43,7 @@ export class SendGridEmailChannel implements EmailChannel {
       from: { email: message.from },
       subject: message.subject,
       content,
+      ...(message.headers ? { headers: message.headers } : {}),
     });
     let answer;
     try {

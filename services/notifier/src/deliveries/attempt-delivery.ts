@@ -12,7 +12,7 @@ import {
   recordFailure,
   recordSent,
   renewLease,
-  type ClaimedDelivery,
+  type LeasedDelivery,
   type OpenDeliveryRow,
 } from './delivery.repository';
 import type { ProviderPauses } from './provider-pauses.repository';
@@ -73,7 +73,21 @@ export async function attemptDelivery(
   }
   const claimed = await claimDelivery(deps.dataSource, open.id, deps.leaseMs, options);
   if (!claimed) return 'busy';
+  return sendUnderLease(deps, claimed, provider, log, () => sender.send(claimed, alert));
+}
 
+/**
+ * Sends a claimed delivery while renewing its lease, and records the outcome: sent (or only
+ * logged, for an email with no mail transport: `send` answers 'logged'), or a failure
+ * retried later (with its provider paused when it asked to wait) or given up.
+ */
+export async function sendUnderLease(
+  deps: AttemptDeps,
+  claimed: LeasedDelivery,
+  provider: string | null,
+  log: Logger,
+  send: () => Promise<void | 'logged'>,
+): Promise<'sent' | 'failed' | 'retry'> {
   deps.metrics?.deliveryAttempts.inc({ channel: claimed.channel });
   if (claimed.tookOverExpiredLease) {
     deps.metrics?.possibleDuplicates.inc({ channel: claimed.channel });
@@ -84,7 +98,7 @@ export async function attemptDelivery(
   }, Math.max(100, Math.floor(deps.leaseMs / 3)));
   let result: void | 'logged';
   try {
-    result = await sender.send(claimed, alert);
+    result = await send();
   } catch (err) {
     return recordFailedAttempt(deps, claimed, provider, err, log);
   } finally {
@@ -95,17 +109,17 @@ export async function attemptDelivery(
   await recordSent(deps.dataSource, claimed, { loggedOnly: result === 'logged' });
   deps.metrics?.deliveries.inc({ channel: claimed.channel, outcome: result === 'logged' ? 'logged' : 'sent' });
   deps.metrics?.deliveryLatency.observe({ channel: claimed.channel }, Math.max(0, Date.now() - claimed.changedAt.getTime()) / 1000);
-  log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), type: claimed.type, attempts: claimed.attempts }, `${claimed.channel} delivery ${result === 'logged' ? 'logged (no mail transport)' : 'sent'}`);
+  log.info({ recipient: displayRecipient(claimed.channel, claimed.recipient), attempts: claimed.attempts }, `${claimed.channel} delivery ${result === 'logged' ? 'logged (no mail transport)' : 'sent'}`);
   return 'sent';
 }
 
 async function recordFailedAttempt(
   deps: AttemptDeps,
-  claimed: ClaimedDelivery,
+  claimed: LeasedDelivery,
   provider: string | null,
   err: unknown,
   log: Logger,
-): Promise<AttemptOutcome> {
+): Promise<'failed' | 'retry'> {
   const kind = failureKindOf(err);
   const message = err instanceof Error ? err.message : String(err);
   const notBefore = err instanceof SendError ? err.notBefore : null;

@@ -35,6 +35,14 @@ export interface ClaimedDelivery {
   tookOverExpiredLease: boolean;
 }
 
+/**
+ * What recording a leased delivery's outcome needs: alerts' deliveries and a status page
+ * subscriber's (which has no notification) alike.
+ */
+export type LeasedDelivery = Pick<ClaimedDelivery, 'id' | 'channel' | 'recipient' | 'claimToken' | 'attempts' | 'createdAt' | 'changedAt' | 'tookOverExpiredLease'> & {
+  notificationId: number | null;
+};
+
 /** A delivery still to be sent, as the job, the sweepers and `attemptDelivery` take it. */
 export interface OpenDeliveryRow {
   id: number;
@@ -137,17 +145,26 @@ interface ClaimRow {
  * active and unacknowledged (see `cancelOutlivedFollowup`); an `acknowledged` message only once
  * the message it acknowledges is no longer open on its channel.
  */
+/**
+ * The `SET` and the condition of a claim, shared by alerts' deliveries and status page
+ * subscribers' (`o` is the row locked `FOR UPDATE`, `$1` its id, `$2` the lease in ms, `$3`
+ * onlyIfDue): an open delivery is taken at once unless only due ones are, a `sending` one only
+ * once its lease expired.
+ */
+export const CLAIM_SET = `status = 'sending', claim_token = gen_random_uuid(), lease_until = now() + $2 * interval '1 millisecond',
+            attempts = d.attempts + 1, last_attempt_at = now(),
+            possible_duplicate = d.possible_duplicate OR o.status = 'sending'`;
+export const CLAIMABLE = `((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
+          OR (o.status = 'sending' AND d.lease_until < now()))`;
+
 export async function claimDelivery(db: DataSource, id: number, leaseMs: number, options: { onlyIfDue: boolean }): Promise<ClaimedDelivery | null> {
   const [row] = await queryRows<ClaimRow>(
     db.manager,
     `UPDATE notification_deliveries d
-        SET status = 'sending', claim_token = gen_random_uuid(), lease_until = now() + $2 * interval '1 millisecond',
-            attempts = d.attempts + 1, last_attempt_at = now(),
-            possible_duplicate = d.possible_duplicate OR o.status = 'sending'
+        SET ${CLAIM_SET}
        FROM (SELECT id, status FROM notification_deliveries WHERE id = $1 FOR UPDATE) o, notifications n
       WHERE d.id = o.id AND n.id = d.notification_id
-        AND ((o.status IN ('pending', 'ambiguous') AND (NOT $3 OR d.next_attempt_at <= now()))
-          OR (o.status = 'sending' AND d.lease_until < now()))
+        AND ${CLAIMABLE}
         AND (d.kind = 'notice' OR (n.status = 'active' AND NOT n.acknowledged))
         -- An acknowledgement follows the message it acknowledges on its channel (PagerDuty's
         -- trigger before its acknowledge), however their retries fall.
@@ -183,7 +200,7 @@ export async function claimDelivery(db: DataSource, id: number, leaseMs: number,
 }
 
 /** Extends the lease while the send runs; false once another sender took it over. */
-export async function renewLease(db: DataSource, d: ClaimedDelivery, leaseMs: number): Promise<boolean> {
+export async function renewLease(db: DataSource, d: Pick<LeasedDelivery, 'id' | 'claimToken'>, leaseMs: number): Promise<boolean> {
   const rows = await queryRows(
     db.manager,
     `UPDATE notification_deliveries SET lease_until = now() + $3 * interval '1 millisecond'
@@ -197,7 +214,7 @@ export async function renewLease(db: DataSource, d: ClaimedDelivery, leaseMs: nu
  * The receiver has it (`loggedOnly`: the log has it, no mail transport being configured). Recorded whoever holds the lease now: a sender that was overtaken still
  * knows its message arrived. `email_sent_at` keeps its meaning: the first email accepted.
  */
-export async function recordSent(db: DataSource, d: ClaimedDelivery, how: { loggedOnly: boolean } = { loggedOnly: false }): Promise<void> {
+export async function recordSent(db: DataSource, d: LeasedDelivery, how: { loggedOnly: boolean } = { loggedOnly: false }): Promise<void> {
   await db.transaction(async (tx) => {
     await queryRows(
       tx,
@@ -206,7 +223,7 @@ export async function recordSent(db: DataSource, d: ClaimedDelivery, how: { logg
         WHERE id = $1 AND status <> 'sent'`,
       [d.id, how.loggedOnly],
     );
-    if (d.channel === 'email') {
+    if (d.channel === 'email' && d.notificationId !== null) {
       await queryRows(tx, `UPDATE notifications SET email_sent_at = now() WHERE id = $1 AND email_sent_at IS NULL`, [d.notificationId]);
     }
   });
@@ -221,7 +238,7 @@ export interface FailureRecord {
 }
 
 /** The attempt failed; only the lease holder records it (a late, overtaken sender does not). */
-export async function recordFailure(db: DataSource, d: ClaimedDelivery, f: FailureRecord): Promise<void> {
+export async function recordFailure(db: DataSource, d: Pick<LeasedDelivery, 'id' | 'claimToken'>, f: FailureRecord): Promise<void> {
   const status = f.isFinal ? 'failed' : f.kind === 'ambiguous' ? 'ambiguous' : 'pending';
   await queryRows(
     db.manager,

@@ -1,5 +1,5 @@
 import { BADGE_PERIODS } from '../../badges/badge-images.routes';
-import { STATUS_PAGE_CSS_PATH } from '../../status-pages/status-page.html';
+import { STATUS_PAGE_CSS_PATH, STATUS_PAGE_JS_PATH } from '../../status-pages/status-page.html';
 import { dataEnvelope, listEnvelope } from '../common-schemas';
 import { dataExample, listExample, messageExample } from '../examples';
 import { enumOf, ref, str, type JsonSchema } from '../json-schema';
@@ -188,6 +188,16 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
       },
     }),
   ),
+  {
+    method: 'get',
+    path: STATUS_PAGE_JS_PATH,
+    operationId: 'getStatusPageScript',
+    tag: 'Status pages',
+    summary: 'The script of the status pages',
+    description: "Shows times in the visitor's zone and reads the page afresh every 60 s; the pages work without it.",
+    access: 'anonymous',
+    responses: cached('The script', 'text/javascript', str({ maxLength: CSS_MAX })),
+  },
   {
     method: 'get',
     path: STATUS_PAGE_CSS_PATH,
