@@ -24,10 +24,10 @@ const ROLLUPS = ['check_rollups_5m', 'check_rollups_1h', 'check_rollups_1d'] as 
 const WHOLE_TABLE_READS: { path: RegExp; sql: RegExp }[] = [
   // The dashboard counts every monitor of its organization by status.
   { path: /^api\.dashboard(\.warm)?$/, sql: /^SELECT id, status, open_incident_id FROM monitors WHERE organization_id = \$1$/ },
-  // The reconciler compares every active monitor with Redis.
+  // The reconciler compares every active probed monitor with Redis (heartbeats have no schedule).
   {
     path: /^reconciler$/,
-    sql: /^SELECT id, config_version \|\| ':' \|\| check_interval AS version FROM monitors WHERE status <> 'paused'$/,
+    sql: /^SELECT id, config_version \|\| ':' \|\| check_interval AS version FROM monitors WHERE status <> 'paused' AND type = ANY\(\$1\)$/,
   },
 ];
 
@@ -121,7 +121,9 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
   it("inserts the batch's results into the partition of their day only, arbitrated by its key index", () => {
     const insert = statement('worker.batch', /^INSERT INTO check_results /);
     const days = [...new Set(r.batch.map((o) => resultPartitionName(utcDayStart(o.scheduledAt))))].sort();
-    expect(types(insert)).toEqual(['Insert', 'Function Scan']);
+    // The unnest of the batch's arrays, and the subplan that turns a dns check's answer (one jsonb
+    // array per row, services/check-worker/src/check-batch.repository.ts) into its text[].
+    expect(types(insert)).toEqual(['Insert', 'Function Scan', 'ProjectSet', 'Result']);
     expect(insert.plan).toContain('ON CONFLICT NOTHING via check_results_monitor_time_key');
     expect(insert.activity.filter((a) => a.inserted > 0)).toEqual(days.map((d) => expect.objectContaining({ relation: d, kind: 'table' })));
     expect(insert.activity.reduce((n, a) => n + a.inserted, 0)).toBe(r.batch.length);

@@ -13569,7 +13569,7 @@ export interface operations {
                      *     event: notification
                      *     data: {"type":"notification","monitor_id":42,"notification_id":9,"notification_type":"downtime"}
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": unknown;
                 };
             };
             400: components["responses"]["VALIDATION_ERROR"];

@@ -91,6 +91,8 @@ describe('the web app: live updates', () => {
   it('3. shows a recovery on the monitor\'s page within 2 s, its header and its recent checks', async () => {
     await page.getByRole('link', { name: 'Shop', exact: true }).click();
     await heading().filter({ hasText: 'Offline' }).waitFor();
+    // The page done loading: its alert settings' channel picker asked for the channels once.
+    await page.getByRole('group', { name: 'Channels', exact: true }).getByRole('link', { name: 'add one' }).waitFor();
     await expectNoPolling();
     app.target.respond(answer(200, 'ok'));
     await checkNow(shopId);

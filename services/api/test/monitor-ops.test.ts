@@ -125,6 +125,7 @@ describe('POST /monitors/:id/test', () => {
       timings: { dns: expect.any(Number), connect: expect.any(Number), tls: null, first_byte: expect.any(Number), total: res.body.data.response_time },
       // A dns check's answer; an http check has none.
       dns: null,
+      ping: null,
     });
     expect(target.requests.some((r) => r.url === '/health')).toBe(true);
     target.respond(answer(503, 'maintenance'));
@@ -205,6 +206,7 @@ describe('GET /monitors/:id/history', () => {
       // Per-location detail, filled when a check also ran through agents.
       locations: [],
       dns: null,
+      ping: null,
     });
     const all = await api('get', `/monitors/${id}/history`);
     expect(all.body.data).toHaveLength(10);

@@ -1,3 +1,4 @@
+import { HTTP_URL_MAX_LENGTH } from '@uptime/probe';
 import { AGENT_REQUIRED_ON_CREATE } from '../agents/agent-input';
 import { AgentFieldsDto, AgentIdsDto, AgentStatusDto, TogglePublishingDto } from '../agents/agent.dto';
 import { CreateTokenDto } from '../auth/tokens.dto';
@@ -76,7 +77,7 @@ export function requestSchemas(): Record<string, JsonSchema> {
       ...annotate(fields, {}, MONITOR_REQUIRED_ON_CREATE.filter((f) => f !== 'url')),
       // A heartbeat has no url (docs/heartbeats.md); every other type requires one.
       anyOf: [
-        { properties: { url: { type: 'string' } }, required: ['url'] },
+        { properties: { url: { type: 'string', maxLength: HTTP_URL_MAX_LENGTH } }, required: ['url'] },
         { properties: { type: { const: 'heartbeat' } }, required: ['type'] },
       ],
       description: 'A new monitor',

@@ -88,7 +88,7 @@ const monitor = objectOf<MonitorResponse>(
     heartbeat_cron: heartbeatField('heartbeat_cron', 'A 5-field cron expression of the times pings are expected; exactly one of this and heartbeat_period'),
     heartbeat_timezone: heartbeatField('heartbeat_timezone', 'The IANA zone heartbeat_cron is read in (default UTC); null with a period'),
     heartbeat_grace: heartbeatField('heartbeat_grace', 'Seconds after the due time before the monitor goes offline (30 to 2,592,000; default 300)'),
-    heartbeat_url: nullable(str({ format: 'uri', description: 'Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)' })),
+    heartbeat_url: nullable(str({ format: 'uri', maxLength: 2048, description: 'Where the job pings: ${PUBLIC_URL}/ping/{token}, and /start, /fail, /{exit status} under it; POST /monitors/{id}/heartbeat/rotate replaces it (docs/heartbeats.md)' })),
     uptime_24h: percent('Uptime percentage over the last 24 hours'),
     uptime_7d: percent('Uptime percentage over the last 7 days'),
     uptime_30d: percent('Uptime percentage over the last 30 days'),
@@ -136,7 +136,7 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
 
 const dnsAnswer = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse>['dns']>>(
   {
-    response_code: nullable(str({ description: 'The response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED...); null when no answer came (a timeout)', examples: ['NOERROR'] })),
+    response_code: nullable(str({ maxLength: 16, description: 'The response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED...); null when no answer came (a timeout)', examples: ['NOERROR'] })),
     answers: arrayOf(str({ maxLength: DNS_VALUE_MAX_LENGTH }), {
       maxItems: DNS_VALUES_MAX_ITEMS,
       description: 'The values of the records of the type asked for, normalised as expected_dns_values are compared (docs/monitors.md, "DNS records")',

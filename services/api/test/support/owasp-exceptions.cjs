@@ -10,8 +10,7 @@
  * Capability URLs: the token in the path is the credential, because whatever opens them cannot
  * send a header. Each operation says in its description what the token grants and how to revoke
  * it (`capability` in services/api/src/openapi/operation.ts). A route added with a `{token}` in
- * its path (heartbeat pings, when they come) fails spectral-owasp.test.ts until it is listed here
- * with its reason and described so.
+ * its path fails spectral-owasp.test.ts until it is listed here with its reason and described so.
  */
 const CAPABILITY_URL_PATHS = Object.freeze([
   // The one-time sign-in link, like a password-reset link: printed by `pnpm cli login-link` and
@@ -26,6 +25,11 @@ const CAPABILITY_URL_PATHS = Object.freeze([
   // hours; leaving ends one subscription to one page (docs/status-pages.md, "Subscribers").
   '/status/{slug}/subscription/confirm/{token}',
   '/status/{slug}/subscription/unsubscribe/{token}',
+  // A heartbeat monitor's ping URL, pasted into a cron line (curl or wget): it reports on one
+  // monitor's job and reads nothing; rotating it answers 404 to the old one at once
+  // (docs/heartbeats.md).
+  '/ping/{token}',
+  '/ping/{token}/{signal}',
 ]);
 
 /**
@@ -36,6 +40,9 @@ const CAPABILITY_URL_PATHS = Object.freeze([
  * (docs/status-pages.md, "Subscribers").
  */
 const ANONYMOUS_WRITE_PATHS = Object.freeze([
+  // A heartbeat's ping with the job's output as its body: its token is the credential (above).
+  '/ping/{token}',
+  '/ping/{token}/{signal}',
   '/api/v1/public/status-pages/{slug}/subscribers',
   '/status/{slug}/subscribe',
   '/status/{slug}/subscription/unsubscribe/{token}',

@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 /**
  * A table that scrolls sideways when wide and, on a phone, shows each row as "label value"
  * lines (`stack-narrow`, src/styles/phone.css): cells carry their column's name in `data-label`.
- * `actions` adds a last column of buttons, named for screen readers only.
+ * `actions` adds a last column of buttons, named for screen readers only. The tables of the
+ * Channels, Maintenance and Status pages screens use it.
  */
 export function StackTable({ columns, actions = false, children }: { columns: string[]; actions?: boolean; children: ReactNode }) {
   return (

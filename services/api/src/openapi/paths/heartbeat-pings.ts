@@ -14,7 +14,7 @@ const signalParam: ParameterSpec = {
   name: 'signal',
   in: 'path',
   description: 'start: the job started; fail: it failed (offline at once); an exit status 0..255: 0 is a success, anything else a failure',
-  schema: { anyOf: [enumOf(['start', 'fail']), str({ pattern: '^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$' })] },
+  schema: { anyOf: [enumOf(['start', 'fail']), str({ pattern: '^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$', maxLength: 3 })] },
 };
 
 const text = (maxLength: number, description?: string) => str({ maxLength, ...(description ? { description } : {}) });

@@ -1,4 +1,4 @@
-import { int, INT32_MAX, str } from '../json-schema';
+import { int, INT32_MAX } from '../json-schema';
 import type { OperationSpec } from '../operation';
 
 const EXAMPLE = [
@@ -40,7 +40,7 @@ export const LIVE_OPERATIONS: OperationSpec[] = [
         schema: int({ minimum: 1, maximum: INT32_MAX }),
       },
     ],
-    responses: { 200: { description: 'The stream, open until the caller leaves (or 15 minutes)', contentType: 'text/event-stream', schema: str({ description: 'Server-Sent Events' }), example: EXAMPLE } },
+    responses: { 200: { description: 'The stream, open until the caller leaves (or 15 minutes)', contentType: 'text/event-stream', schema: { description: 'Server-Sent Events: an open-ended text stream (the events above), so no length is given' }, example: EXAMPLE } },
     errors: ['ORGANIZATION_NOT_FOUND'],
   },
 ];

@@ -10,6 +10,7 @@ import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
+import { StackTable } from '../../components/StackTable';
 import { usePageTitle } from '../../components/usePageTitle';
 import { ChannelForm } from './ChannelForm';
 import { CHANNEL_LABELS } from './channel-form-values';
@@ -41,10 +42,19 @@ export function ChannelsPage() {
       <div className="page-head">
         <div>
           <h1>Channels</h1>
-          <p className="muted">Where alerts go, set up once: email, Slack, webhooks, Discord, Telegram, Teams, PagerDuty, ntfy, Pushover, Google Chat, Mattermost.</p>
+          <p className="muted">
+            Where alerts go, set up once: email, Slack, webhooks, Discord, Telegram, Teams, PagerDuty, ntfy, Pushover, Google Chat,
+            Mattermost.
+          </p>
         </div>
         {editing?.mode !== 'create' && (
-          <button type="button" className="button primary" onClick={() => open({ mode: 'create' })} disabled={viewer !== null} title={viewer ?? undefined}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => open({ mode: 'create' })}
+            disabled={viewer !== null}
+            title={viewer ?? undefined}
+          >
             Add channel
           </button>
         )}
@@ -73,7 +83,12 @@ export function ChannelsPage() {
               <p className="muted pad">No channels yet.</p>
             ) : (
               <>
-                <ChannelTable channels={answer.data} actions={actions} onEdit={(c) => open({ mode: 'edit', channel: c })} onDelete={setDeleting} />
+                <ChannelTable
+                  channels={answer.data}
+                  actions={actions}
+                  onEdit={(c) => open({ mode: 'edit', channel: c })}
+                  onDelete={setDeleting}
+                />
                 <div className="card-foot">
                   <Pagination pagination={answer.pagination} label="Channel" onPage={setPage} />
                 </div>
@@ -82,7 +97,9 @@ export function ChannelsPage() {
           }
         </QueryState>
       </section>
-      {actions.test.data && <DeliveriesTable deliveries={actions.test.data.deliveries} caption={`Test of ${actions.testedName ?? 'the channel'}`} />}
+      {actions.test.data && (
+        <DeliveriesTable deliveries={actions.test.data.deliveries} caption={`Test of ${actions.testedName ?? 'the channel'}`} />
+      )}
       {deleting && (
         <ConfirmDialog
           title={`Delete the channel "${deleting.name}"?`}
@@ -103,7 +120,8 @@ function useChannelActions(onDeleted: () => void) {
   const queryClient = useQueryClient();
   const [testedName, setTestedName] = useState<string | null>(null);
   // A monitor's alert settings form starts from its cached answer: drop those the change made stale.
-  const forgetMonitorAlerts = () => queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'monitor' && q.queryKey[2] === 'alerts' });
+  const forgetMonitorAlerts = () =>
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] === 'monitor' && q.queryKey[2] === 'alerts' });
   const test = useMutation({
     mutationFn: async (c: Channel) => {
       setTestedName(c.name);
@@ -112,7 +130,8 @@ function useChannelActions(onDeleted: () => void) {
     onError: (err) => notices.error(errorMessage(err)),
   });
   const applyToAll = useMutation({
-    mutationFn: async (c: Channel) => (await data(api.patch('/api/v1/channels/{id}', { path: { id: c.id }, body: { apply_to_all_monitors: true } }))).data,
+    mutationFn: async (c: Channel) =>
+      (await data(api.patch('/api/v1/channels/{id}', { path: { id: c.id }, body: { apply_to_all_monitors: true } }))).data,
     onSuccess: (saved) => {
       forgetMonitorAlerts();
       notices.success(`Channel "${saved.name}" attached to ${saved.attached_monitors ?? 0} more monitors`);
@@ -147,50 +166,56 @@ function ChannelTable({
   const viewer = useViewerReason('channels');
   const busy = actions.test.isPending || actions.applyToAll.isPending;
   return (
-    <div className="table-scroll">
-      <table className="stack-narrow">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">New monitors</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {channels.map((c) => (
-            <tr key={c.id}>
-              <td className="strong" data-label="Name">{c.name}</td>
-              <td data-label="Type">{CHANNEL_LABELS[c.type]}</td>
-              <td data-label="New monitors">{c.is_default ? 'Default for new monitors' : '—'}</td>
-              <td className="num">
-                <div className="row-wrap">
-                  <button type="button" className="button small" disabled={busy} onClick={() => actions.test.mutate(c)} aria-label={`Test ${c.name}`}>
-                    Test
-                  </button>
-                  <button type="button" className="button small" disabled={viewer !== null} onClick={() => onEdit(c)} aria-label={`Edit ${c.name}`}>
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={busy || viewer !== null}
-                    onClick={() => actions.applyToAll.mutate(c)}
-                    aria-label={`Apply to all monitors: ${c.name}`}
-                  >
-                    Apply to all monitors
-                  </button>
-                  <button type="button" className="button small danger" disabled={viewer !== null} onClick={() => onDelete(c)} aria-label={`Delete ${c.name}`}>
-                    Delete
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <StackTable columns={['Name', 'Type', 'New monitors']} actions>
+      {channels.map((c) => (
+        <tr key={c.id}>
+          <td className="strong" data-label="Name">
+            {c.name}
+          </td>
+          <td data-label="Type">{CHANNEL_LABELS[c.type]}</td>
+          <td data-label="New monitors">{c.is_default ? 'Default for new monitors' : '—'}</td>
+          <td className="num">
+            <div className="row-wrap">
+              <button
+                type="button"
+                className="button small"
+                disabled={busy}
+                onClick={() => actions.test.mutate(c)}
+                aria-label={`Test ${c.name}`}
+              >
+                Test
+              </button>
+              <button
+                type="button"
+                className="button small"
+                disabled={viewer !== null}
+                onClick={() => onEdit(c)}
+                aria-label={`Edit ${c.name}`}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="button small"
+                disabled={busy || viewer !== null}
+                onClick={() => actions.applyToAll.mutate(c)}
+                aria-label={`Apply to all monitors: ${c.name}`}
+              >
+                Apply to all monitors
+              </button>
+              <button
+                type="button"
+                className="button small danger"
+                disabled={viewer !== null}
+                onClick={() => onDelete(c)}
+                aria-label={`Delete ${c.name}`}
+              >
+                Delete
+              </button>
+            </div>
+          </td>
+        </tr>
+      ))}
+    </StackTable>
   );
 }

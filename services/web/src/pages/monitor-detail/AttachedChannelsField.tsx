@@ -13,6 +13,9 @@ export function AttachedChannelsField({ chosen, onChange, errors }: { chosen: nu
   const channels = useQuery({
     queryKey: ['channels', 'picker'],
     queryFn: async () => (await data(api.get('/api/v1/channels', { query: { page: 1, limit: PICKER_LIMIT } }))).data,
+    // The list changes only through the Channels page, whose writes invalidate ['channels']: a
+    // card shown again (the live updates re-render the monitor's page) does not ask again.
+    staleTime: 5 * 60_000,
   });
   const toggle = (id: number, on: boolean) => onChange(on ? [...chosen.filter((x) => x !== id), id].sort((a, b) => a - b) : chosen.filter((x) => x !== id));
   return (

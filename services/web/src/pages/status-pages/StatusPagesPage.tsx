@@ -8,6 +8,7 @@ import { useNotices } from '../../app/notices';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
+import { EditDeleteButtons, StackTable } from '../../components/StackTable';
 import { usePageTitle } from '../../components/usePageTitle';
 import { StatusPageForm } from './StatusPageForm';
 
@@ -83,47 +84,26 @@ function StatusPageTable({
 }) {
   const fmt = useFormat();
   return (
-    <div className="table-scroll">
-      <table className="stack-narrow">
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Public page</th>
-            <th scope="col">State</th>
-            <th scope="col">Monitors</th>
-            <th scope="col">Updated</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {pages.map((p) => (
-            <tr key={p.id}>
-              <td className="strong" data-label="Title">{p.title}</td>
-              <td className="url-cell" data-label="Public page">
-                <a href={p.url} target="_blank" rel="noreferrer">
-                  /status/{p.slug}
-                </a>
-              </td>
-              <td data-label="State">{p.published ? 'Published' : 'Draft'}</td>
-              <td data-label="Monitors">{p.monitors.map((m) => m.name).join(', ')}</td>
-              <td data-label="Updated">{fmt.ago(p.updated_at)}</td>
-              <td className="num">
-                <div className="row-wrap">
-                  <button type="button" className="button small" onClick={() => onEdit(p)} aria-label={`Edit ${p.title}`}>
-                    Edit
-                  </button>
-                  <button type="button" className="button small danger" onClick={() => onDelete(p)} aria-label={`Delete ${p.title}`}>
-                    Delete
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <StackTable columns={['Title', 'Public page', 'State', 'Monitors', 'Updated']} actions>
+      {pages.map((p) => (
+        <tr key={p.id}>
+          <td className="strong" data-label="Title">
+            {p.title}
+          </td>
+          <td className="url-cell" data-label="Public page">
+            <a href={p.url} target="_blank" rel="noreferrer">
+              /status/{p.slug}
+            </a>
+          </td>
+          <td data-label="State">{p.published ? 'Published' : 'Draft'}</td>
+          <td data-label="Monitors">{p.monitors.map((m) => m.name).join(', ')}</td>
+          <td data-label="Updated">{fmt.ago(p.updated_at)}</td>
+          <td className="num">
+            <EditDeleteButtons name={p.title} onEdit={() => onEdit(p)} onDelete={() => onDelete(p)} />
+          </td>
+        </tr>
+      ))}
+    </StackTable>
   );
 }
 
