@@ -165,4 +165,20 @@ describe('heartbeat results', () => {
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');
   });
+
+  it('finds a ping whose id is past 32 bits, and answers 404 for an id past 2^63-1 or malformed', async () => {
+    const { id, path } = await heartbeat();
+    // heartbeat_pings.id is a bigserial: move its sequence past 2^32 (docs/heartbeats.md, "History").
+    await h.ds.query(`SELECT setval(pg_get_serial_sequence('heartbeat_pings', 'id'), 4294967296)`);
+    await request(h.app).get(path);
+    const one = await api('get', `/monitors/${id}/results/4294967297`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id: 4294967297, kind: 'success' });
+    const list = await api('get', `/monitors/${id}/results`);
+    expect(list.body.data[0].id).toBe(4294967297);
+    for (const bad of ['9223372036854775807', '9223372036854775808', '99999999999999999999', '0', '-1', '1e3', 'abc', '4294967297.0']) {
+      const res = await api('get', `/monitors/${id}/results/${bad}`);
+      expect([bad, res.status, res.body.error?.code]).toEqual([bad, 404, 'NOT_FOUND']);
+    }
+  });
 });
