@@ -1,6 +1,8 @@
 import type { DataSource } from '@uptime/db';
-import type { Uptime } from './uptime.repository';
 import { DAY_MS, HOUR_MS } from './time-buckets';
+
+/** The windows of uptime.repository.ts's Uptime (not imported from it: it imports this file). */
+type Uptime = Record<'24h' | '7d' | '30d', number | null>;
 
 const WINDOWS: Record<keyof Uptime, number> = { '24h': 24 * HOUR_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
 
