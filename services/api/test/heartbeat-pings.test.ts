@@ -78,9 +78,18 @@ describe('heartbeat ping routes', () => {
     expectText(await request(h.app).post('/ping/short/start'), 404, 'not found');
     expectText(await request(h.app).get(`${path}/256`), 404, 'not found');
     expectText(await request(h.app).get(`${path}/oops`), 404, 'not found');
+    // A NUL cannot be in a token (nor in a Postgres text): no such token, not a 400.
+    expectText(await request(h.app).get('/ping/%00'), 404, 'not found');
+    expectText(await request(h.app).post(`/ping/a%00b/start`), 404, 'not found');
     await api('post', `/monitors/${id}/heartbeat/rotate`);
     expectText(await request(h.app).get(path), 404, 'not found');
     expect(await pings(id)).toEqual([]);
+  });
+
+  it("keeps a body with NUL bytes (a job's binary output), each shown as U+FFFD", async () => {
+    const { id, path } = await heartbeat();
+    expectText(await request(h.app).post(`${path}/0`).set('Content-Type', 'application/octet-stream').send(Buffer.from('a\0b')), 200, 'OK');
+    expect(await pings(id)).toEqual([expect.objectContaining({ kind: 'exit', body: 'a\uFFFDb', body_size: 3 })]);
   });
 
   it('records a ping to a paused monitor', async () => {
