@@ -7073,7 +7073,7 @@ export interface operations {
                  * @example 42
                  */
                 id: number;
-                /** @description The id of a ping in the results */
+                /** @description The id of a ping in the results, a bigint like HeartbeatPing's id; one that names no ping of this monitor (not a positive integer, or past 2^63-1) is 404 NOT_FOUND */
                 result_id: number;
             };
             cookie?: never;

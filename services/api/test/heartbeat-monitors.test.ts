@@ -96,6 +96,27 @@ describe('heartbeat monitors: fields, address, rotation', () => {
     expectFieldErrors(await api('patch', `/monitors/${id}`).send({ heartbeat_period: null }), ['heartbeat_period']);
   });
 
+  it("counts a pending heartbeat's first wait from its creation (or resume) with the new period when its schedule is edited", async () => {
+    const { id } = (await createHeartbeat({ heartbeat_period: 3600 })).body.data;
+    // Created 30 minutes ago, still waiting for its first ping.
+    const created = new Date(Date.now() - 1800_000);
+    await h.ds.query(`UPDATE monitors SET created_at = $2, heartbeat_due_at = $3 WHERE id = $1`, [id, created, new Date(created.getTime() + 3600_000)]);
+    const dueAt = async (): Promise<number> => (await h.ds.query(`SELECT heartbeat_due_at FROM monitors WHERE id = $1`, [id]))[0].heartbeat_due_at.getTime();
+    expect((await api('patch', `/monitors/${id}`).send({ heartbeat_period: 7200 })).status).toBe(200);
+    expect(await dueAt()).toBe(created.getTime() + 7200_000);
+    expect((await api('patch', `/monitors/${id}`).send({ heartbeat_period: null, heartbeat_cron: '0 * * * *' })).status).toBe(200);
+    expect(await dueAt()).toBe(Math.floor(created.getTime() / 3600_000) * 3600_000 + 3600_000);
+
+    // Paused and resumed, it waits again from the resume.
+    await api('post', `/monitors/${id}/pause`).send({});
+    const before = Date.now();
+    await api('post', `/monitors/${id}/resume`).send({});
+    const after = Date.now();
+    await api('patch', `/monitors/${id}`).send({ heartbeat_cron: null, heartbeat_period: 600 });
+    expect(await dueAt()).toBeGreaterThanOrEqual(before + 600_000);
+    expect(await dueAt()).toBeLessThanOrEqual(after + 600_000);
+  });
+
   it('rotates the token: a new URL, recorded in the audit log; another type has none to rotate', async () => {
     const hb = (await createHeartbeat({ heartbeat_period: 60 })).body.data;
     const res = await api('post', `/monitors/${hb.id}/heartbeat/rotate`);

@@ -78,9 +78,18 @@ describe('heartbeat ping routes', () => {
     expectText(await request(h.app).post('/ping/short/start'), 404, 'not found');
     expectText(await request(h.app).get(`${path}/256`), 404, 'not found');
     expectText(await request(h.app).get(`${path}/oops`), 404, 'not found');
+    // A NUL cannot be in a token (nor in a Postgres text): no such token, not a 400.
+    expectText(await request(h.app).get('/ping/%00'), 404, 'not found');
+    expectText(await request(h.app).post(`/ping/a%00b/start`), 404, 'not found');
     await api('post', `/monitors/${id}/heartbeat/rotate`);
     expectText(await request(h.app).get(path), 404, 'not found');
     expect(await pings(id)).toEqual([]);
+  });
+
+  it("keeps a body with NUL bytes (a job's binary output), each shown as U+FFFD", async () => {
+    const { id, path } = await heartbeat();
+    expectText(await request(h.app).post(`${path}/0`).set('Content-Type', 'application/octet-stream').send(Buffer.from('a\0b')), 200, 'OK');
+    expect(await pings(id)).toEqual([expect.objectContaining({ kind: 'exit', body: 'a\uFFFDb', body_size: 3 })]);
   });
 
   it('records a ping to a paused monitor', async () => {
@@ -164,5 +173,21 @@ describe('heartbeat results', () => {
     const missing = await api('get', `/monitors/${id}/results/999999`);
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('finds a ping whose id is past 32 bits, and answers 404 for an id past 2^63-1 or malformed', async () => {
+    const { id, path } = await heartbeat();
+    // heartbeat_pings.id is a bigserial: move its sequence past 2^32 (docs/heartbeats.md, "History").
+    await h.ds.query(`SELECT setval(pg_get_serial_sequence('heartbeat_pings', 'id'), 4294967296)`);
+    await request(h.app).get(path);
+    const one = await api('get', `/monitors/${id}/results/4294967297`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toMatchObject({ id: 4294967297, kind: 'success' });
+    const list = await api('get', `/monitors/${id}/results`);
+    expect(list.body.data[0].id).toBe(4294967297);
+    for (const bad of ['9223372036854775807', '9223372036854775808', '99999999999999999999', '0', '-1', '1e3', 'abc', '4294967297.0']) {
+      const res = await api('get', `/monitors/${id}/results/${bad}`);
+      expect([bad, res.status, res.body.error?.code]).toEqual([bad, 404, 'NOT_FOUND']);
+    }
   });
 });

@@ -133,6 +133,22 @@ describe('heartbeat engine: pings, deadlines and the state they step, on the pro
     expect((await incidents(m.id))[1].error).toBe('the job reported a failure');
   });
 
+  it('makes each ping its own result, two in the same millisecond included, in one step or in two', async () => {
+    const m = await heartbeat();
+    const results = async () => (await ds.query(`SELECT ok FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at`, [m.id])).map((r: { ok: boolean }) => r.ok);
+    await ping(m, 10);
+    await ping(m, 10, 'fail');
+    await engine.advance(m.id);
+    expect(await results()).toEqual([true, false]);
+    expect((await reload(m.id)).status).toBe('offline');
+    await ping(m, 20);
+    await engine.advance(m.id);
+    await ping(m, 20, 'exit', 1);
+    await engine.advance(m.id);
+    expect(await results()).toEqual([true, false, true, false]);
+    expect(events.map((e) => e.to)).toEqual(['online', 'offline', 'online', 'offline']);
+  });
+
   it('takes no threshold: offline at the first miss even with alert_threshold 3', async () => {
     const m = await heartbeat({ alertThreshold: 3 });
     await ping(m, 10, 'fail');

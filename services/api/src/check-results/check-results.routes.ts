@@ -3,7 +3,7 @@ import type { DataSource } from '@uptime/db';
 import { callerOf } from '../auth/caller';
 import { sendData, sendList } from '../http/envelope';
 import { toHeartbeatPingDetail, toHeartbeatPingResponse } from '../heartbeats/heartbeat-ping.presenter';
-import { parseId } from '../http/id-param';
+import { parseBigId, parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
 import { toCheckResultResponse, toNoDataSpanResponse } from './check-result.presenter';
 import { heartbeatPing, monitorHistory, monitorResults } from './check-results.service';
@@ -43,7 +43,7 @@ export function checkResultsRouter(ds: DataSource): Router {
 
   router.get('/:id/results/:result_id', async (req, res) => {
     const id = monitorId(req.params.id);
-    const ping = await heartbeatPing(ds, callerOf(req).organizationId, id, parseId(req.params.result_id, 'result'));
+    const ping = await heartbeatPing(ds, callerOf(req).organizationId, id, parseBigId(req.params.result_id, 'result'));
     sendData(res, toHeartbeatPingDetail(ping));
   });
 

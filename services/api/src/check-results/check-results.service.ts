@@ -48,7 +48,7 @@ export async function monitorResults(
 }
 
 /** GET /monitors/{id}/results/{result_id}: a heartbeat's ping with the body kept from it; 404 for any other. */
-export async function heartbeatPing(ds: DataSource, organizationId: number, id: number, pingId: number): Promise<PingView & { body: string | null }> {
+export async function heartbeatPing(ds: DataSource, organizationId: number, id: number, pingId: string): Promise<PingView & { body: string | null }> {
   await getMonitor(ds, organizationId, id);
   const ping = await pingWithBody(ds, id, pingId);
   if (!ping) throw new NotFoundError('result', pingId);

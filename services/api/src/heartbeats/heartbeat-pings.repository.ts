@@ -58,7 +58,7 @@ export async function pingRows(ds: DataSource, monitorId: number, page: { limit:
 }
 
 /** One ping of the monitor with the body kept from it, or null. */
-export async function pingWithBody(ds: DataSource, monitorId: number, pingId: number): Promise<(PingView & { body: string | null }) | null> {
-  const [row]: (PingView & { body: string | null })[] = await ds.query(`${SELECT_PING.replace(' FROM', ', body FROM')} WHERE monitor_id = $1 AND id = $2`, [monitorId, pingId]);
+export async function pingWithBody(ds: DataSource, monitorId: number, pingId: string): Promise<(PingView & { body: string | null }) | null> {
+  const [row]: (PingView & { body: string | null })[] = await ds.query(`${SELECT_PING.replace(' FROM', ', body FROM')} WHERE monitor_id = $1 AND id = $2::bigint`, [monitorId, pingId]);
   return row ? { ...row, id: String(row.id) } : null;
 }

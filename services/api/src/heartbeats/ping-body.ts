@@ -6,7 +6,10 @@ export const PING_BODY_KEPT_BYTES = 10 * 1024;
 export const PING_BODY_MAX_BYTES = 1024 * 1024;
 
 export interface PingBody {
-  /** The first PING_BODY_KEPT_BYTES as UTF-8 text (a character cut in two is replaced); null: no body. */
+  /**
+   * The first PING_BODY_KEPT_BYTES as UTF-8 text (a character cut in two is replaced, and so is a
+   * NUL, which a Postgres text cannot hold: U+FFFD); null: no body.
+   */
   text: string | null;
   size: number;
   truncated: boolean;
@@ -34,7 +37,7 @@ export function readPingBody(req: Request): Promise<PingBody> {
         keptBytes += part.length;
       }
     });
-    req.on('end', () => resolve({ text: size === 0 ? null : Buffer.concat(kept).toString('utf8'), size, truncated: size > keptBytes }));
+    req.on('end', () => resolve({ text: size === 0 ? null : Buffer.concat(kept).toString('utf8').replace(/\0/g, '\uFFFD'), size, truncated: size > keptBytes }));
     req.on('error', reject);
   });
 }

@@ -49,7 +49,9 @@ export function pingRouter(deps: PingRoutesDeps): Router {
   if (deps.limiter) router.use(deps.limiter);
 
   const ping = async (req: Request, res: Response): Promise<void> => {
-    const token = String(req.params.token).slice(0, TOKEN_MAX_LENGTH);
+    // A NUL is in no token, and a Postgres text cannot hold one: looked up as another character, the
+    // token is still unknown, answered 404 after the same work as any other (docs/heartbeats.md).
+    const token = String(req.params.token).slice(0, TOKEN_MAX_LENGTH).replace(/\0/g, '\uFFFD');
     const { signal } = req.params as { signal?: string };
     const kind = kindOf(signal);
     let body = EMPTY_BODY;

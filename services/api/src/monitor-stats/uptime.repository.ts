@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
+import { heartbeatUptimes } from './heartbeat-uptime.repository';
 import { computeUptimeBases, type UptimeBase } from './uptime-base.repository';
 import { HOUR_MS, DAY_MS, floorTo } from './time-buckets';
 
@@ -53,7 +54,11 @@ export async function uptimeSummaries(source: UptimeSource, monitorIds: number[]
   const result = new Map<number, UptimeSummary>();
   if (monitorIds.length === 0) return result;
   const hour = floorTo(now, HOUR_MS);
-  const [bases, lives] = await Promise.all([cachedBases(source, monitorIds, hour), readLive(source.ds, monitorIds, hour)]);
+  const [bases, lives, heartbeats] = await Promise.all([
+    cachedBases(source, monitorIds, hour),
+    readLive(source.ds, monitorIds, hour),
+    heartbeatUptimes(source.ds, monitorIds, now),
+  ]);
   for (const id of monitorIds) {
     const base = bases.get(id);
     const live = lives.get(id);
@@ -87,7 +92,8 @@ export async function uptimeSummaries(source: UptimeSource, monitorIds: number[]
       c30.successes += live.s30;
     }
     result.set(id, {
-      uptime: {
+      // A heartbeat's uptime is time not offline, not a share of its results (docs/heartbeats.md).
+      uptime: heartbeats.get(id) ?? {
         '24h': uptimePercent(c24.successes, c24.checks),
         '7d': uptimePercent(c7.successes, c7.checks),
         '30d': uptimePercent(c30.successes, c30.checks),

@@ -30,16 +30,18 @@ export function newHeartbeatColumns(m: Monitor, now = new Date()): HeartbeatColu
 
 /** A resumed heartbeat waits for its first ping as a new one does: no start open, due from now. */
 export function resumedHeartbeatColumns(m: Monitor, now = new Date()): HeartbeatColumns {
-  return { heartbeatDueAt: nextDueAfter(scheduleOf(m), now), heartbeatStartedAt: null };
+  return { heartbeatDueAt: nextDueAfter(scheduleOf(m), now), heartbeatStartedAt: null, heartbeatWaitingSince: now };
 }
 
 /**
- * After an update, the next ping is due by the new schedule from the last success (from now for
- * a heartbeat still waiting for its first). Nothing is due for one offline since its last miss
- * or failure, until its next success.
+ * After an update, the next ping is due by the new schedule from the last success. A heartbeat
+ * still waiting for its first keeps counting from its creation (or resume), not from the edit:
+ * editing the schedule again and again must not put its first deadline off for ever
+ * (docs/heartbeats.md). Nothing is due for one offline since its last miss or failure, until its
+ * next success.
  */
 export function updatedHeartbeatColumns(m: Monitor, dto: MonitorFieldsDto, now = new Date()): HeartbeatColumns {
   const scheduleChanged = dto.heartbeat_period !== undefined || dto.heartbeat_cron !== undefined || dto.heartbeat_timezone !== undefined;
   if (m.type !== 'heartbeat' || !scheduleChanged || m.heartbeatDueAt === null) return {};
-  return { heartbeatDueAt: nextDueAfter(scheduleOf(m), m.status === 'pending' ? now : (m.lastSuccess ?? now)) };
+  return { heartbeatDueAt: nextDueAfter(scheduleOf(m), m.status === 'pending' ? (m.heartbeatWaitingSince ?? m.createdAt) : (m.lastSuccess ?? now)) };
 }

@@ -96,7 +96,7 @@ export async function updateMonitorFields(em: EntityManager, monitor: Monitor, i
 }
 
 /** The columns of a heartbeat the API writes beside its fields: its ping token and when it is next due. */
-export type HeartbeatColumns = Partial<Pick<Monitor, 'heartbeatToken' | 'heartbeatDueAt' | 'heartbeatStartedAt'>>;
+export type HeartbeatColumns = Partial<Pick<Monitor, 'heartbeatToken' | 'heartbeatDueAt' | 'heartbeatStartedAt' | 'heartbeatWaitingSince'>>;
 
 /**
  * Writes a heartbeat's token or due time (docs/heartbeats.md): a new token names the monitor

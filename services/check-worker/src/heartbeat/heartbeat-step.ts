@@ -22,6 +22,14 @@ export const scheduleOfRow = (h: Pick<HeartbeatRow, 'period' | 'cron' | 'timezon
   h.cron ? { cron: h.cron, timezone: h.timezone } : { period: h.period ?? 0 };
 
 /**
+ * When a verdict that happened at `at` is recorded: at least 1 ms after the previous one. A
+ * verdict is a check result, unique by monitor and planned time in milliseconds (JavaScript's
+ * Date), so two pings of one millisecond would otherwise be one result and the second, a fail
+ * after a success perhaps, lost (docs/heartbeats.md).
+ */
+export const laterThan = (at: Date, last: Date | null): Date => (last !== null && at.getTime() <= last.getTime() ? new Date(last.getTime() + 1) : at);
+
+/**
  * Steps a heartbeat through its new pings, oldest first (docs/heartbeats.md): a success (or exit
  * status 0) is up and due again one period (or the next cron time) after it; a start opens a
  * run that must finish within the grace; a fail or a non-zero exit status is down at once. A
@@ -42,9 +50,10 @@ export function stepPings(h: HeartbeatRow, pings: readonly PingRow[]): Heartbeat
     row.startedAt = null;
     const ok = p.kind === 'success' || (p.kind === 'exit' && p.exitStatus === 0);
     row.dueAt = ok ? nextDueAfter(scheduleOfRow(row), p.receivedAt) : null;
+    row.lastVerdictAt = laterThan(p.receivedAt, row.lastVerdictAt);
     verdicts.push({
       ok,
-      at: p.receivedAt,
+      at: row.lastVerdictAt,
       kind: p.kind,
       error: ok ? null : p.kind === 'fail' ? 'the job reported a failure' : `the job exited with status ${p.exitStatus}`,
     });
@@ -64,5 +73,6 @@ export function stepDeadline(h: HeartbeatRow, deadline: Date | null, now: Date):
     : h.status === 'pending'
       ? `no ping within ${h.grace} s of the first expected time`
       : `no ping within ${h.grace} s of its due time`;
-  return { row: { ...h, dueAt: null, startedAt: null }, verdicts: [{ ok: false, at: deadline, error, kind: 'missed' }], durations: [] };
+  const at = laterThan(deadline, h.lastVerdictAt);
+  return { row: { ...h, dueAt: null, startedAt: null, lastVerdictAt: at }, verdicts: [{ ok: false, at, error, kind: 'missed' }], durations: [] };
 }

@@ -13,6 +13,8 @@ export interface HeartbeatRow {
   startedAt: Date | null;
   /** heartbeat_pings.id of the last ping stepped. */
   cursor: string;
+  /** The time of the last verdict; the next is at least 1 ms later (see laterThan). */
+  lastVerdictAt: Date | null;
 }
 
 export interface PingRow {
@@ -38,8 +40,10 @@ export async function lockHeartbeat(em: EntityManager, monitorId: number): Promi
     heartbeat_due_at: Date | null;
     heartbeat_started_at: Date | null;
     heartbeat_ping_cursor: string;
+    heartbeat_last_verdict_at: Date | null;
   }[] = await em.query(
-    `SELECT id, status, config_version, heartbeat_period, heartbeat_cron, heartbeat_timezone, heartbeat_grace, heartbeat_due_at, heartbeat_started_at, heartbeat_ping_cursor
+    `SELECT id, status, config_version, heartbeat_period, heartbeat_cron, heartbeat_timezone, heartbeat_grace, heartbeat_due_at, heartbeat_started_at, heartbeat_ping_cursor,
+            heartbeat_last_verdict_at
        FROM monitors WHERE id = $1 AND type = 'heartbeat' FOR UPDATE`,
     [monitorId],
   );
@@ -55,6 +59,7 @@ export async function lockHeartbeat(em: EntityManager, monitorId: number): Promi
     dueAt: r.heartbeat_due_at,
     startedAt: r.heartbeat_started_at,
     cursor: String(r.heartbeat_ping_cursor),
+    lastVerdictAt: r.heartbeat_last_verdict_at,
   };
 }
 
@@ -70,10 +75,13 @@ export async function pingsAfter(em: EntityManager, monitorId: number, cursor: s
 /** Saves what stepping decided: the cursor, the due time, an open start, and each finish's duration since its start. */
 export async function saveHeartbeat(
   em: EntityManager,
-  h: Pick<HeartbeatRow, 'id' | 'dueAt' | 'startedAt' | 'cursor'>,
+  h: Pick<HeartbeatRow, 'id' | 'dueAt' | 'startedAt' | 'cursor' | 'lastVerdictAt'>,
   durations: readonly { pingId: string; ms: number }[],
 ): Promise<void> {
-  await em.query(`UPDATE monitors SET heartbeat_due_at = $2, heartbeat_started_at = $3, heartbeat_ping_cursor = $4 WHERE id = $1`, [h.id, h.dueAt, h.startedAt, h.cursor]);
+  await em.query(
+    `UPDATE monitors SET heartbeat_due_at = $2, heartbeat_started_at = $3, heartbeat_ping_cursor = $4, heartbeat_last_verdict_at = $5 WHERE id = $1`,
+    [h.id, h.dueAt, h.startedAt, h.cursor, h.lastVerdictAt],
+  );
   if (durations.length > 0) {
     await em.query(`UPDATE heartbeat_pings p SET duration_ms = d.ms FROM unnest($1::bigint[], $2::int[]) AS d(id, ms) WHERE p.id = d.id`, [
       durations.map((d) => d.pingId),

@@ -19,6 +19,7 @@ import {
 } from '../examples';
 import { arrayOf, enumOf, INT32_MAX, int, objectOf, QUERY_VALUE_MAX, ref, str } from '../json-schema';
 import { EXAMPLE_UPCOMING_WINDOW } from '../maintenance-window-schemas';
+import { bigId } from '../schema-parts';
 import { idParam, pageParams, type OperationSpec, type ParameterSpec } from '../operation';
 
 const BASE = '/api/v1/monitors';
@@ -247,7 +248,15 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     tag: 'Monitors',
     summary: "A heartbeat's ping with its body",
     description: "The ping and the body kept from it (at most 10 KiB). Only a heartbeat monitor's results have one: any other id is 404 NOT_FOUND (docs/heartbeats.md).",
-    parameters: [id, { name: 'result_id', in: 'path', description: 'The id of a ping in the results', schema: int({ minimum: 1, maximum: INT32_MAX }) }],
+    parameters: [
+      id,
+      {
+        name: 'result_id',
+        in: 'path',
+        description: "The id of a ping in the results, a bigint like HeartbeatPing's id; one that names no ping of this monitor (not a positive integer, or past 2^63-1) is 404 NOT_FOUND",
+        schema: bigId(),
+      },
+    ],
     responses: { 200: { description: 'The ping', schema: dataEnvelope(ref('HeartbeatPingDetail')), example: dataExample(EXAMPLE_HEARTBEAT_PING) } },
     errors: [...notFound, 'NOT_FOUND'],
   },

@@ -1,0 +1,65 @@
+import type { DataSource } from '@uptime/db';
+import { DAY_MS, HOUR_MS } from './time-buckets';
+
+/** The windows of uptime.repository.ts's Uptime (not imported from it: it imports this file). */
+type Uptime = Record<'24h' | '7d' | '30d', number | null>;
+
+const WINDOWS: Record<keyof Uptime, number> = { '24h': 24 * HOUR_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
+
+/** A span of time, in epoch milliseconds. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * The share of [from, to] outside the offline spans, × 100 with two decimals; null when the
+ * window is empty (the monitor did not exist yet). Overlapping spans count once.
+ */
+export function timeUptimePercent(window: Span, offline: readonly Span[]): number | null {
+  const length = window.to - window.from;
+  if (length <= 0) return null;
+  let down = 0;
+  let reached = window.from;
+  for (const s of [...offline].sort((a, b) => a.from - b.from)) {
+    const from = Math.max(s.from, reached);
+    const to = Math.min(s.to, window.to);
+    if (to > from) {
+      down += to - from;
+      reached = to;
+    }
+  }
+  return Math.round((1 - down / length) * 10000) / 100;
+}
+
+/**
+ * Uptime of the heartbeat monitors among `monitorIds`: the time they were not offline
+ * (docs/heartbeats.md, docs/statistics.md). A heartbeat's results are its pings and missed
+ * deadlines, not checks at a steady pace, so a count of them says little about time; its
+ * offline spans are its incidents (started_at to resolved_at, an open one up to now), and a
+ * window starts no earlier than the monitor's creation. Other monitors are not in the map.
+ */
+export async function heartbeatUptimes(ds: DataSource, monitorIds: number[], now: Date): Promise<Map<number, Uptime>> {
+  const result = new Map<number, Uptime>();
+  if (monitorIds.length === 0) return result;
+  const since = new Date(now.getTime() - WINDOWS['30d']);
+  const rows: { id: number; created_at: Date; started_at: Date | null; resolved_at: Date | null }[] = await ds.query(
+    `SELECT m.id, m.created_at, i.started_at, i.resolved_at
+       FROM monitors m
+       LEFT JOIN incidents i ON i.monitor_id = m.id AND i.started_at <= $3 AND (i.resolved_at IS NULL OR i.resolved_at > $2)
+      WHERE m.id = ANY($1::int[]) AND m.type = 'heartbeat'`,
+    [monitorIds, since, now],
+  );
+  const byMonitor = new Map<number, { created: number; offline: Span[] }>();
+  for (const r of rows) {
+    const entry = byMonitor.get(r.id) ?? { created: r.created_at.getTime(), offline: [] };
+    if (r.started_at) entry.offline.push({ from: r.started_at.getTime(), to: (r.resolved_at ?? now).getTime() });
+    byMonitor.set(r.id, entry);
+  }
+  const end = now.getTime();
+  for (const [id, { created, offline }] of byMonitor) {
+    const at = (w: keyof Uptime): number | null => timeUptimePercent({ from: Math.max(end - WINDOWS[w], created), to: end }, offline);
+    result.set(id, { '24h': at('24h'), '7d': at('7d'), '30d': at('30d') });
+  }
+  return result;
+}

@@ -1,0 +1,59 @@
+import request from 'supertest';
+import { aCaller, aMonitor } from '@uptime/testing';
+import { LATENCY_BUCKET_COUNT, type User } from '@uptime/db';
+import { useApiHarness } from './support/api-harness';
+
+const h = useApiHarness();
+let auth: string;
+let user: User;
+
+beforeEach(async () => {
+  ({ auth, user } = await aCaller(h.ds));
+});
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const api = (method: 'post' | 'get', path: string) => request(h.app)[method](`/api/v1${path}`).set('Authorization', auth);
+
+/** One success and one failure in the rollups of the current hour: 50 % when counted. */
+async function halfFailedResults(monitorId: number, now: number): Promise<void> {
+  for (const [table, step] of [['check_rollups_5m', 300_000], ['check_rollups_1h', HOUR], ['check_rollups_1d', DAY]] as const) {
+    await h.ds.query(`INSERT INTO ${table} (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_hist) VALUES ($1, $2, 2, 1, 0, 0, $3)`, [
+      monitorId,
+      new Date(Math.floor(now / step) * step),
+      new Array<number>(LATENCY_BUCKET_COUNT).fill(0),
+    ]);
+  }
+}
+
+describe('uptime of a heartbeat monitor', () => {
+  it('is the share of time it was not offline, from its creation, while an http monitor keeps successes over checks', async () => {
+    const now = Date.now();
+    const created = await api('post', '/monitors').send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 3600 });
+    const id: number = created.body.data.id;
+    await h.ds.query(`UPDATE monitors SET created_at = $2 WHERE id = $1`, [id, new Date(now - 10 * DAY)]);
+    const http = await aMonitor(h.ds, user);
+    for (const m of [id, http.id]) {
+      await halfFailedResults(m, now);
+      // Offline 3 h, 6 h to 3 h ago, and again for the last 30 minutes (still open).
+      await h.ds.query(`INSERT INTO incidents (monitor_id, started_at, resolved_at) VALUES ($1, $2, $3), ($1, $4, NULL)`, [
+        m,
+        new Date(now - 6 * HOUR),
+        new Date(now - 3 * HOUR),
+        new Date(now - HOUR / 2),
+      ]);
+    }
+    const offline = 3.5 * HOUR;
+    const expected = { '24h': 100 * (1 - offline / DAY), '7d': 100 * (1 - offline / (7 * DAY)), '30d': 100 * (1 - offline / (10 * DAY)) };
+
+    const stats = await api('get', `/monitors/${id}/stats`);
+    expect(stats.status).toBe(200);
+    for (const w of ['24h', '7d', '30d'] as const) expect(stats.body.data.uptime[w]).toBeCloseTo(expected[w], 1);
+    const one = await api('get', `/monitors/${id}`);
+    expect(one.body.data.uptime_24h).toBeCloseTo(expected['24h'], 1);
+    expect(one.body.data.uptime_30d).toBeCloseTo(expected['30d'], 1);
+
+    const other = await api('get', `/monitors/${http.id}/stats`);
+    expect(other.body.data.uptime).toEqual({ '24h': 50, '7d': 50, '30d': 50 });
+  });
+});
