@@ -8,19 +8,28 @@ import { useNotices } from '../../app/notices';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
-import { EditDeleteButtons, StackTable } from '../../components/StackTable';
+import { StackTable } from '../../components/StackTable';
 import { usePageTitle } from '../../components/usePageTitle';
 import { StatusPageForm } from './StatusPageForm';
+import { StatusPageIncidents } from './StatusPageIncidents';
+import { StatusPageSubscribers } from './StatusPageSubscribers';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; page: Schema<'StatusPage'> } | null;
+/** The page whose incidents or subscribers are open below the form, if any. */
+type Managing = { view: 'incidents' | 'subscribers'; page: Schema<'StatusPage'> } | null;
 
-/** Status pages: list, create, edit, delete after a confirmation, a link to each public page. */
+/**
+ * Status pages: list, create, edit, delete after a confirmation, a link to each public page; a
+ * page's incidents (composer) and its email subscribers.
+ */
 export function StatusPagesPage() {
   usePageTitle('Status pages');
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Schema<'StatusPage'> | null>(null);
+  const [managing, setManaging] = useState<Managing>(null);
   const formRef = useRef<HTMLDivElement>(null);
+  const manageRef = useRef<HTMLDivElement>(null);
   const pages = useQuery({
     queryKey: ['status-pages', page],
     queryFn: () => data(api.get('/api/v1/status-pages', { query: { page, limit: 25 } })),
@@ -29,7 +38,13 @@ export function StatusPagesPage() {
   const remove = useDeleteStatusPage((p) => {
     setDeleting(null);
     if (editing?.mode === 'edit' && editing.page.id === p.id) setEditing(null);
+    if (managing?.page.id === p.id) setManaging(null);
   });
+  const manage = (next: Managing) => {
+    setManaging(next);
+    // The panel opens above the list: take the keyboard to its heading.
+    requestAnimationFrame(() => manageRef.current?.querySelector<HTMLElement>('h2')?.focus());
+  };
   const open = (next: Editing) => {
     setEditing(next);
     // The form opens above the list: take the keyboard there.
@@ -57,7 +72,24 @@ export function StatusPagesPage() {
           />
         )}
       </div>
-      <StatusPageList pages={pages} onPage={setPage} onEdit={(p) => open({ mode: 'edit', page: p })} onDelete={setDeleting} />
+      <div ref={manageRef}>
+        {managing?.view === 'incidents' && (
+          <StatusPageIncidents key={managing.page.id} page={managing.page} onClose={() => setManaging(null)} />
+        )}
+        {managing?.view === 'subscribers' && (
+          <StatusPageSubscribers key={managing.page.id} page={managing.page} onClose={() => setManaging(null)} />
+        )}
+      </div>
+      <StatusPageList
+        pages={pages}
+        onPage={setPage}
+        actions={{
+          onEdit: (p) => open({ mode: 'edit', page: p }),
+          onDelete: setDeleting,
+          onIncidents: (p) => manage({ view: 'incidents', page: p }),
+          onSubscribers: (p) => manage({ view: 'subscribers', page: p }),
+        }}
+      />
       {deleting && (
         <ConfirmDialog
           title={`Delete the status page "${deleting.title}"?`}
@@ -72,16 +104,16 @@ export function StatusPagesPage() {
   );
 }
 
-/** The pages of one page of the list, each with its public link and its Edit and Delete buttons. */
-function StatusPageTable({
-  pages,
-  onEdit,
-  onDelete,
-}: {
-  pages: Schema<'StatusPage'>[];
+/** What each row's buttons do. */
+interface RowActions {
   onEdit: (page: Schema<'StatusPage'>) => void;
   onDelete: (page: Schema<'StatusPage'>) => void;
-}) {
+  onIncidents: (page: Schema<'StatusPage'>) => void;
+  onSubscribers: (page: Schema<'StatusPage'>) => void;
+}
+
+/** The pages of one page of the list, each with its public link and its Edit and Delete buttons. */
+function StatusPageTable({ pages, actions }: { pages: Schema<'StatusPage'>[]; actions: RowActions }) {
   const fmt = useFormat();
   return (
     <StackTable columns={['Title', 'Public page', 'State', 'Monitors', 'Updated']} actions>
@@ -99,7 +131,25 @@ function StatusPageTable({
           <td data-label="Monitors">{p.monitors.map((m) => m.name).join(', ')}</td>
           <td data-label="Updated">{fmt.ago(p.updated_at)}</td>
           <td className="num">
-            <EditDeleteButtons name={p.title} onEdit={() => onEdit(p)} onDelete={() => onDelete(p)} />
+            <div className="row-wrap">
+              <button type="button" className="button small" onClick={() => actions.onEdit(p)} aria-label={`Edit ${p.title}`}>
+                Edit
+              </button>
+              <button type="button" className="button small" onClick={() => actions.onIncidents(p)} aria-label={`Incidents of ${p.title}`}>
+                Incidents
+              </button>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => actions.onSubscribers(p)}
+                aria-label={`Subscribers of ${p.title}`}
+              >
+                Subscribers
+              </button>
+              <button type="button" className="button small danger" onClick={() => actions.onDelete(p)} aria-label={`Delete ${p.title}`}>
+                Delete
+              </button>
+            </div>
           </td>
         </tr>
       ))}
@@ -126,13 +176,11 @@ function useDeleteStatusPage(onDeleted: (page: Schema<'StatusPage'>) => void) {
 function StatusPageList({
   pages,
   onPage,
-  onEdit,
-  onDelete,
+  actions,
 }: {
   pages: UseQueryResult<{ data: Schema<'StatusPage'>[]; pagination: Schema<'Pagination'> }>;
   onPage: (page: number) => void;
-  onEdit: (page: Schema<'StatusPage'>) => void;
-  onDelete: (page: Schema<'StatusPage'>) => void;
+  actions: RowActions;
 }) {
   return (
     <section className="card flush" aria-labelledby="status-pages-title">
@@ -145,7 +193,7 @@ function StatusPageList({
             <p className="muted pad">No status pages yet.</p>
           ) : (
             <>
-              <StatusPageTable pages={answer.data} onEdit={onEdit} onDelete={onDelete} />
+              <StatusPageTable pages={answer.data} actions={actions} />
               <div className="card-foot">
                 <Pagination pagination={answer.pagination} label="Status page" onPage={onPage} />
               </div>
