@@ -1,6 +1,5 @@
 import express, { type Router } from 'express';
-import { openQueue, QueueName } from '@uptime/queues';
-import type { AppDeps } from './app-deps';
+import type { AppDeps, ResolvedAppDeps } from './app-deps';
 import { identifyCaller, requireCaller } from './auth/identify-caller';
 import { loginLinkRouter } from './auth/login-link.routes';
 import { enforcePermissions } from './auth/permissions';
@@ -37,7 +36,7 @@ import { auditLogRouter } from './audit/audit-log.routes';
 import { invitationsRouter, organizationsRouter } from './organizations/organizations.routes';
 
 /** `/api/v1` but its public part: who calls, the rate limit and the body rules, then each resource's routes. */
-export function apiV1Router(deps: AppDeps, publicCache: PublicCache): Router {
+export function apiV1Router(deps: ResolvedAppDeps, publicCache: PublicCache): Router {
   const v1 = express.Router();
   const tokenCache = new TokenCache();
   v1.use('/live', organizationFromQuery);
@@ -75,13 +74,11 @@ function useCallerAndLimits(v1: Router, deps: AppDeps, tokenCache: TokenCache): 
 }
 
 /** The routes that need a caller, one router per resource. */
-function useResourceRoutes(v1: Router, deps: AppDeps, publicCache: PublicCache, tokenCache: TokenCache): void {
-  const { config, dataSource: ds, redis, scheduler } = deps;
+function useResourceRoutes(v1: Router, deps: ResolvedAppDeps, publicCache: PublicCache, tokenCache: TokenCache): void {
+  const { config, dataSource: ds, redis, scheduler, statusChanges } = deps;
   const stats = { ds, redis, prefix: scheduler.prefix };
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
-  // Alert test sends go to the notifiers on the queue they consume.
-  const statusChanges = openQueue(QueueName.statusChanges, { connection: redis, prefix: scheduler.prefix });
   const monitorsDeps = {
     ds,
     scheduler,

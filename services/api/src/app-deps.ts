@@ -3,7 +3,7 @@ import type { Config } from '@uptime/config';
 import type { DataSource, SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import type { ReadinessChecker, ServiceMetrics } from '@uptime/observability';
-import type { MonitorScheduler } from '@uptime/queues';
+import type { CatalogQueue, MonitorScheduler, QueueName } from '@uptime/queues';
 import type { ResponseInspector } from './openapi/response-inspection';
 
 /**
@@ -14,7 +14,14 @@ export interface AppDeps {
   config: Config;
   dataSource: DataSource;
   redis: Redis;
+  /** The checks queue (schedules, and a heartbeat ping's wake-up job) on `redis`. */
   scheduler: MonitorScheduler;
+  /**
+   * The queue the notifiers consume (alert test sends, subscription confirmations) on `redis`.
+   * Its owner closes it before `redis`: a queue still starting when its connection goes reports
+   * errors of its own. Default: one opened by createApp, left for the process's end.
+   */
+  statusChanges?: CatalogQueue<typeof QueueName.statusChanges>;
   logger: Logger;
   /** The process's metrics, which its health listener serves (default: a registry of its own). */
   metrics?: ServiceMetrics;
@@ -32,3 +39,6 @@ export interface AppDeps {
   /** Sees every answer (the tests check each one against the OpenAPI document). */
   responseInspector?: ResponseInspector;
 }
+
+/** AppDeps with every queue the routes use decided. */
+export type ResolvedAppDeps = AppDeps & Required<Pick<AppDeps, 'statusChanges'>>;

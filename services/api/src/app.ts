@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { createServiceMetrics } from '@uptime/observability';
-import type { AppDeps } from './app-deps';
+import type { AppDeps, ResolvedAppDeps } from './app-deps';
 import { corsPolicy } from './http/cors';
 import { apiV1Router } from './api-v1';
 import { errorHandler, notFoundHandler } from './http/error-handler';
@@ -22,7 +22,11 @@ import { customDomainHost } from './status-pages/custom-domain-host';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
-export function createApp(deps: AppDeps): Express {
+export function createApp(given: AppDeps): Express {
+  const deps: ResolvedAppDeps = {
+    ...given,
+    statusChanges: given.statusChanges ?? openQueue(QueueName.statusChanges, { connection: given.redis, prefix: given.scheduler.prefix }),
+  };
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -79,7 +83,7 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
  * its own CSP, which leaves /api, the ops paths, /status and /badge alone; then helmet and CORS
  * for the rest, the OpenAPI document (under the same per-IP limit) and the public status API.
  */
-function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: PublicCache): void {
+function usePublicPagesAndWebApp(app: Express, deps: ResolvedAppDeps, publicCache: PublicCache): void {
   const { config } = deps;
   const publicReads = {
     source: { ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix },
@@ -89,12 +93,12 @@ function usePublicPagesAndWebApp(app: Express, deps: AppDeps, publicCache: Publi
     subscriptions: {
       ds: deps.dataSource,
       // Confirmation emails go out through the notifiers' one mail transport.
-      statusChanges: openQueue(QueueName.statusChanges, { connection: deps.redis, prefix: deps.scheduler.prefix }),
+      statusChanges: deps.statusChanges,
       publicUrl: config.http.publicUrl,
       subscribeLimiters: subscribeRateLimiters(config, deps.redis),
     },
   };
-  app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix, logger: deps.logger, limiter: pingRateLimiter(config, deps.redis) }));
+  app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, checks: deps.scheduler.queue, prefix: config.redis.queuePrefix, logger: deps.logger, limiter: pingRateLimiter(config, deps.redis) }));
   app.use('/status', statusPageHtmlRouter(publicReads));
   app.use('/badge', badgeImagesRouter(publicReads));
   app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));

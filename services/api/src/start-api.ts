@@ -5,7 +5,7 @@ import type { Config } from '@uptime/config';
 import { createDataSource, loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
-import { createRedisConnection, createRequestRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { createRedisConnection, createRequestRedisConnection, MonitorScheduler, openQueue, QueueName } from '@uptime/queues';
 import { createApp } from './app';
 import { createApiServer } from './http/server-limits';
 import { startScheduleReconciler } from './schedule-reconciler';
@@ -49,7 +49,17 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   // Before anything connects: in production a missing SECRETS_KEY is a start error of its own.
   const keyring = loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line));
   const requests = openRequestPath(config, logger, databaseReady);
-  const app = createApp({ config, dataSource: requests.dataSource, redis: requests.redis, scheduler: requests.scheduler, logger, metrics, started: requests.ready, keyring });
+  const app = createApp({
+    config,
+    dataSource: requests.dataSource,
+    redis: requests.redis,
+    scheduler: requests.scheduler,
+    statusChanges: requests.statusChanges,
+    logger,
+    metrics,
+    started: requests.ready,
+    keyring,
+  });
   const background = startBackgroundJobsWhenReady({ config, dataSource, scheduler, redis, logger, keyring }, databaseReady);
   // The background jobs stop before their connections go (the database may be open already).
   const stopStarting = (reason: string): void => {
@@ -58,7 +68,7 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   };
   const releaseConnections = async (quietly: boolean): Promise<void> => {
     const settle = async (p: Promise<unknown>): Promise<void> => void (await (quietly ? p.catch(() => undefined) : p));
-    await settle(Promise.all([scheduler.close(), requests.scheduler.close()]));
+    await settle(Promise.all([scheduler.close(), requests.scheduler.close(), requests.statusChanges.close()]));
     await settle(redis.quit());
     requests.redis.disconnect();
     if (requests.dataSource.isInitialized) await settle(requests.dataSource.destroy());
@@ -98,6 +108,8 @@ function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<
   const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
   // While Redis is away its requests answer 503 on their own; the queue's own report is noise.
   scheduler.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
+  const statusChanges = openQueue(QueueName.statusChanges, { connection: redis, prefix: config.redis.queuePrefix });
+  statusChanges.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
   const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api', timeoutMs: config.dependencyTimeoutMs });
   const opening = new AbortController();
   const ready = databaseReady.then(() =>
@@ -109,7 +121,7 @@ function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<
     }),
   );
   ready.catch(() => undefined);
-  return { redis, scheduler, dataSource, opening, ready };
+  return { redis, scheduler, statusChanges, dataSource, opening, ready };
 }
 
 /**

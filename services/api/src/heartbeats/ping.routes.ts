@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { DomainError } from '@uptime/errors';
 import type { Logger } from '@uptime/logger';
-import { enqueue, JOBS, openQueue, QueueName } from '@uptime/queues';
+import { enqueue, JOBS, type CatalogQueue, type QueueName } from '@uptime/queues';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import { insertPing, type PingKind } from './heartbeat-pings.repository';
 import { PING_BODY_MAX_BYTES, PingBodyTooLargeError, readPingBody, type PingBody } from './ping-body';
@@ -12,6 +12,8 @@ import { withinPingRate } from './ping-rate';
 export interface PingRoutesDeps {
   ds: DataSource;
   redis: Redis;
+  /** Where a ping's wake-up job goes (the scheduler's queue; its owner closes it). */
+  checks: CatalogQueue<typeof QueueName.checks>;
   prefix: string;
   logger: Logger;
   /** PING_RATE_LIMIT_PER_MINUTE per IP; absent when 0. */
@@ -45,7 +47,6 @@ const EMPTY_BODY: PingBody = { text: null, size: 0, truncated: false };
  */
 export function pingRouter(deps: PingRoutesDeps): Router {
   const router = Router();
-  const queue = openQueue(QueueName.checks, { connection: deps.redis, prefix: deps.prefix });
   if (deps.limiter) router.use(deps.limiter);
 
   const ping = async (req: Request, res: Response): Promise<void> => {
@@ -80,7 +81,7 @@ export function pingRouter(deps: PingRoutesDeps): Router {
     if (recorded === null) return answer(res, 404, 'not found');
     // Not waited for: the ping is in Postgres, and the heartbeat loop steps it by its deadline at
     // the latest should this wake-up be lost (services/check-worker/src/heartbeat/).
-    enqueue(queue, JOBS.heartbeatPing, { monitorId: recorded.monitorId, pingId: recorded.id }).catch((err: unknown) =>
+    enqueue(deps.checks, JOBS.heartbeatPing, { monitorId: recorded.monitorId, pingId: recorded.id }).catch((err: unknown) =>
       deps.logger.warn({ err, monitor_id: recorded.monitorId }, 'heartbeat ping left for its deadline'),
     );
     answer(res, 200, 'OK');
