@@ -135,11 +135,15 @@ describe('the web app in a browser', () => {
     await banner.waitFor();
     await checkPage('unreachable');
     // The page keeps trying by itself on its timers: held still, so that the banner can only go
-    // away through "Retry now" (it did go away by itself between the unroute and the click).
+    // away through "Retry now" (it did go away by itself between the unroute and the click). The
+    // live stream is held off until then too: the browser reconnects it on timers of its own, and
+    // a stream that comes back reads every page afresh (src/app/live.ts).
     await page.clock.pauseAt(await page.evaluate(() => Date.now()));
+    await page.route('**/api/v1/live**', (route) => route.abort('connectionrefused'));
     await page.unroute('**/api/v1/**');
     await banner.getByRole('button', { name: 'Retry now' }).click();
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.unroute('**/api/v1/live**');
     await page.clock.resume();
     await status.selectOption('');
 
