@@ -1,16 +1,7 @@
-import type { Job } from 'bullmq';
 import { Monitor } from '@uptime/db';
-import { createLogger } from '@uptime/logger';
-import { runProbe } from '@uptime/probe';
-import type { RunCheckJob } from '@uptime/queues';
 import { aMonitor, aUser, startFakeDnsServer, type FakeDnsServer } from '@uptime/testing';
-import type { CheckOutcome } from '../src/check-outcome';
-import { CheckLock } from '../src/check-lock';
-import { recordCheckBatch } from '../src/record-check-batch';
-import { createRunCheckProcessor } from '../src/run-check.processor';
+import { checkAndRecordOn } from './support/check-and-record';
 import { startSchedulerBed, type SchedulerBed } from './support/scheduler-bed';
-
-const logger = createLogger({ level: 'silent', service: 'dns-check-path-test' });
 
 /** A dns monitor from its schedule to its recorded state: the job the scheduler made, the worker's processor, the batch. */
 describe('a dns monitor through the check path', () => {
@@ -26,25 +17,7 @@ describe('a dns monitor through the check path', () => {
     await bed.close();
   });
 
-  /** Runs the monitor's scheduled job through the processor and records the outcome as the batcher would. */
-  async function checkAndRecord(monitor: Monitor, plannedAt: number): Promise<CheckOutcome> {
-    await bed.scheduler.schedule(monitor);
-    const [job] = (await bed.scheduler.queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) => j.data.monitorId === monitor.id);
-    const data: RunCheckJob = { ...job!.data, plannedAt };
-    const recorded: CheckOutcome[] = [];
-    const run = createRunCheckProcessor({
-      probe: runProbe,
-      probeOptions: { allowPrivateTargets: true },
-      lock: new CheckLock(bed.redis, `${process.env.QUEUE_PREFIX}:dns-check-path`),
-      record: async (outcome) => {
-        recorded.push(outcome);
-      },
-      logger,
-    });
-    expect(await run({ id: `now-${monitor.id}-${plannedAt}`, data, timestamp: Date.now(), opts: {} } as unknown as Job)).toBe('recorded');
-    await recordCheckBatch(bed.ds, recorded);
-    return recorded[0]!;
-  }
+  const checkAndRecord = (monitor: Monitor, plannedAt: number) => checkAndRecordOn(bed, 'dns-check-path')(monitor, plannedAt);
 
   const rowOf = (id: number) => bed.ds.getRepository(Monitor).findOneByOrFail({ id });
   const resultsOf = (id: number): Promise<Array<{ ok: boolean; error: string | null; dns_response_code: string | null; dns_answers: string[] | null; dns_min_ttl: number | null }>> =>
