@@ -5,7 +5,7 @@ import { runCapacity, type CapacityReport } from './capacity/run-capacity';
 import { isScenarioName, SCENARIOS } from './capacity/scenarios';
 
 /**
- * pnpm bench:capacity [--scenario default|https|slow-mix|failing-mix|dns|60k] [--monitors N] [--interval S]
+ * pnpm bench:capacity [--scenario default|https|slow-mix|failing-mix|dns|tcp|mixed|60k] [--monitors N] [--interval S]
  *   [--workers N] [--window S] [--concurrency N] [--profile <dir> [--profile-interval 1000]]
  * A scenario sets the monitors, interval, workers, window and target mix; the other flags override
  * it. Prints a table and one JSON line (see docs/capacity.md). `--profile <dir>` adds where the time
@@ -66,7 +66,7 @@ function printTable(r: CapacityReport): void {
     ['achieved checks/s', `${r.achievedPerSecond} (${(r.achievedRatio * 100).toFixed(2)} %)`],
     ['gap between checks p50 / p99 / max', `${r.gapMs.p50} / ${r.gapMs.p99} / ${r.gapMs.max} ms`],
     ...Object.entries(r.gapMsByKind).map(([kind, g]): [string, string] => [
-      `  ${kind} targets (${g.monitors}) gap p50 / p99 / max`,
+      `  ${kind} (${g.monitors}) gap p50 / p99 / max`,
       `${g.p50} / ${g.p99} / ${g.max} ms`,
     ]),
     ['monitors never checked in window', String(r.neverChecked)],
@@ -100,6 +100,8 @@ function describeMix(r: CapacityReport): string {
     http: 'HTTP, a fresh connection per check',
     https: 'HTTPS, a fresh handshake per check, verify_ssl on half',
     dns: 'DNS, one A query over UDP per check to a loopback resolver',
+    tcp: 'TCP, a fresh connection per check sending one line',
+    mixed: '70 % HTTP, 15 % TCP, 10 % DNS (as above), 5 % ping to 127.0.0.1 (3 echoes, counted from their results)',
   } as const;
   const parts: string[] = [PROTOCOLS[r.mix.protocol]];
   if (r.mix.slowPercent) parts.push(`${r.mix.slowPercent} % answer after 5 s`);

@@ -1,7 +1,7 @@
 import { constants } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { startFakeDnsServer } from '@uptime/testing';
 import type { TlsMaterial } from './tls-material';
@@ -28,10 +28,19 @@ export interface CountingTargetOptions {
   tls?: TlsMaterial;
   /** How long /s/ targets take to answer. */
   slowMs?: number;
+  /** Where hits go: a map shared with other targets when one run probes several (the mixed scenario). */
+  hits?: Map<number, number[]>;
+}
+
+/** Notes a hit of the monitor at `index` now. */
+function hit(hits: Map<number, number[]>, index: number): void {
+  let list = hits.get(index);
+  if (!list) hits.set(index, (list = []));
+  list.push(Date.now());
 }
 
 export async function startCountingTarget(options: CountingTargetOptions = {}): Promise<CountingTarget> {
-  const hits = new Map<number, number[]>();
+  const hits = options.hits ?? new Map<number, number[]>();
   const slowMs = options.slowMs ?? 5000;
   let total = 0;
   let open = 0;
@@ -45,10 +54,7 @@ export async function startCountingTarget(options: CountingTargetOptions = {}): 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const m = /^\/([msh])\/(\d+)/.exec(req.url ?? '');
     if (m) {
-      const id = Number(m[2]);
-      let list = hits.get(id);
-      if (!list) hits.set(id, (list = []));
-      list.push(Date.now());
+      hit(hits, Number(m[2]));
       total += 1;
     }
     open += 1;
@@ -97,20 +103,78 @@ export const dnsNameOf = (index: number): string => `m${index}.bench.test`;
  * A query at once and remembers when each monitor was asked; its `url` is the resolver,
  * `127.0.0.1:PORT`, as dns monitors take it.
  */
-export async function startCountingDnsTarget(): Promise<CountingTarget> {
-  const hits = new Map<number, number[]>();
+export async function startCountingDnsTarget(hits = new Map<number, number[]>()): Promise<CountingTarget> {
   let total = 0;
   const server = await startFakeDnsServer({
     fallback: (name, type) => (type === 'A' && /^m\d+\.bench\.test$/i.test(name) ? { records: [{ type: 'A', name, ttl: 300, data: '192.0.2.1' }] } : undefined),
     onQuery: (q) => {
       const m = /^m(\d+)\./.exec(q.name);
       if (!m) return;
-      const id = Number(m[1]);
-      let list = hits.get(id);
-      if (!list) hits.set(id, (list = []));
-      list.push(Date.now());
+      hit(hits, Number(m[1]));
       total += 1;
     },
   });
   return { url: server.resolver, hits, total: () => total, open: () => 0, handshakes: { full: 0, resumed: 0 }, close: () => server.close() };
+}
+
+/** What a tcp monitor at `index` sends once connected (its `tcp_send`): how the TCP target knows it. */
+export const tcpGreetingOf = (index: number): string => `m${index}\n`;
+
+/**
+ * A loopback TCP server that reads each connection's first line, `m{i}`, notes a hit of monitor
+ * `i` and closes; its `url` is `tcp://127.0.0.1:PORT`.
+ */
+export async function startCountingTcpTarget(hits = new Map<number, number[]>()): Promise<CountingTarget> {
+  let total = 0;
+  let open = 0;
+  const server = createTcpServer((socket) => {
+    open += 1;
+    let head = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      head += chunk;
+      const m = /^m(\d+)\n/.exec(head);
+      if (m) {
+        hit(hits, Number(m[1]));
+        total += 1;
+        socket.end();
+      } else if (head.length > 32) socket.destroy();
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => (open -= 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `tcp://127.0.0.1:${port}`,
+    hits,
+    total: () => total,
+    open: () => open,
+    handshakes: { full: 0, resumed: 0 },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The targets of the mixed scenario: HTTP, TCP and DNS, noting hits in one map (ping monitors have none). */
+export interface MixedTargets extends CountingTarget {
+  http: CountingTarget;
+  tcp: CountingTarget;
+  dns: CountingTarget;
+}
+
+export async function startMixedTargets(): Promise<MixedTargets> {
+  const hits = new Map<number, number[]>();
+  const [http, tcp, dns] = await Promise.all([startCountingTarget({ hits }), startCountingTcpTarget(hits), startCountingDnsTarget(hits)]);
+  const parts = [http, tcp, dns];
+  return {
+    url: http.url,
+    hits,
+    total: () => parts.reduce((sum, t) => sum + t.total(), 0),
+    open: () => parts.reduce((sum, t) => sum + t.open(), 0),
+    handshakes: { full: 0, resumed: 0 },
+    close: async () => void (await Promise.all(parts.map((t) => t.close()))),
+    http,
+    tcp,
+    dns,
+  };
 }

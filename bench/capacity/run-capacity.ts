@@ -4,14 +4,24 @@ import IORedis from 'ioredis';
 import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, resultStorage } from '@uptime/db';
 import { QueueName } from '@uptime/queues';
 import { createDatabaseFrom } from '@uptime/testing';
-import { dnsNameOf, startCountingDnsTarget, startCountingTarget, TARGET_PATH, type TargetKind } from './counting-target';
+import {
+  dnsNameOf,
+  startCountingDnsTarget,
+  startCountingTarget,
+  startCountingTcpTarget,
+  startMixedTargets,
+  TARGET_PATH,
+  tcpGreetingOf,
+  type CountingTarget,
+  type TargetKind,
+} from './counting-target';
 import { quantile } from './percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, pidsOf, rssMb } from './process-stats';
 import { CapacityProfiler, type ProfileReport } from './profile';
-import { kindOf, verifiesTls, type TargetMix } from './scenarios';
+import { kindOf, typeOf, verifiesTls, type TargetMix } from './scenarios';
 import { startVacuumStandIn, type VacuumStandIn } from './vacuum-stand-in';
 import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
-import { makeTlsMaterial } from './tls-material';
+import { makeTlsMaterial, type TlsMaterial } from './tls-material';
 
 export interface CapacityOptions {
   monitors: number;
@@ -56,7 +66,8 @@ export interface CapacityReport {
   achievedRatio: number;
   gapMs: GapFigures;
   /** The same per kind of target (fast, slow, hang), so slow ones cannot hide in the fast ones' figures. */
-  gapMsByKind: Partial<Record<TargetKind, GapFigures & { monitors: number; hits: number }>>;
+  /** By target kind (fast, slow, hang), or in the mixed scenario by monitor type. */
+  gapMsByKind: Record<string, GapFigures & { monitors: number; hits: number }>;
   mix: TargetMix;
   checkConcurrency: number | null;
   /** Results recorded as down (the hanging targets' timeouts, in the failing mix). */
@@ -131,7 +142,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
   const prefix = `uptime_bench_${runId}`;
   const mix: TargetMix = o.mix ?? { protocol: 'http' };
   const tls = mix.protocol === 'https' ? makeTlsMaterial() : undefined;
-  const target = mix.protocol === 'dns' ? await startCountingDnsTarget() : await startCountingTarget({ tls });
+  const targets = await startTargets(mix, tls);
+  const { target } = targets;
   const processes: ServiceProcess[] = [];
   const profiler = o.profileDir
     ? new CapacityProfiler({
@@ -206,21 +218,28 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
         while (next < o.monitors) {
           const i = next++;
           const kind = kindOf(i, mix);
-          const res = await fetch(`${api}/api/v1/monitors`, {
-            method: 'POST',
-            headers: { authorization: auth, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              name: `m${i}`,
-              ...(mix.protocol === 'dns'
-                ? { type: 'dns', url: `dns://${dnsNameOf(i)}`, dns_resolver: target.url }
-                : { type: 'http', url: `${target.url}/${TARGET_PATH[kind]}/${i}` }),
-              check_interval: o.intervalSeconds,
-              // A hanging target times out after the shortest timeout allowed; a slow one answers in time.
-              timeout: kind === 'hang' ? 5 : 10,
-              retry_count: 0,
-              ...(mix.protocol === 'https' ? { verify_ssl: verifiesTls(i) } : {}),
-            }),
-          });
+          const create = () =>
+            fetch(`${api}/api/v1/monitors`, {
+              method: 'POST',
+              headers: { authorization: auth, 'content-type': 'application/json' },
+              body: JSON.stringify({
+                name: `m${i}`,
+                ...targets.monitorOf(i, kind),
+                check_interval: o.intervalSeconds,
+                // A hanging target times out after the shortest timeout allowed; a slow one answers in time.
+                timeout: kind === 'hang' ? 5 : 10,
+                retry_count: 0,
+                ...(mix.protocol === 'https' ? { verify_ssl: verifiesTls(i) } : {}),
+              }),
+            });
+          let res = await create();
+          // A 503 is the api's dependency deadline on a loaded machine, answered before anything is
+          // written (docs/reliability.md): asked again, as a client should.
+          for (let attempt = 1; res.status === 503 && attempt < 40; attempt++) {
+            await res.arrayBuffer();
+            await sleep(500);
+            res = await create();
+          }
           const body = (await res.json()) as { data?: { id: number } };
           if (res.status !== 201 || !body.data) throw new Error(`create answered ${res.status}: ${JSON.stringify(body)}`);
           idOfIndex[i] = body.data.id;
@@ -272,33 +291,6 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     });
     await profiler?.windowEnded();
 
-    let inWindow = 0;
-    let neverChecked = 0;
-    const gaps: number[] = [];
-    const gapsByKind = new Map<TargetKind, { gaps: number[]; monitors: number; hits: number }>();
-    let doubled = 0;
-    const intervalMs = o.intervalSeconds * 1000;
-    for (let i = 0; i < o.monitors; i++) {
-      const times = target.hits.get(i) ?? [];
-      const within = times.filter((t) => t >= windowStart && t < windowEnd);
-      inWindow += within.length;
-      if (within.length === 0) neverChecked += 1;
-      const kind = kindOf(i, mix);
-      let ofKind = gapsByKind.get(kind);
-      if (!ofKind) gapsByKind.set(kind, (ofKind = { gaps: [], monitors: 0, hits: 0 }));
-      ofKind.monitors += 1;
-      ofKind.hits += times.length;
-      for (let k = 1; k < times.length; k++) {
-        if (times[k]! < windowStart || times[k]! >= windowEnd) continue;
-        const gap = times[k]! - times[k - 1]!;
-        gaps.push(gap);
-        ofKind.gaps.push(gap);
-        if (gap < intervalMs / 2) doubled += 1;
-      }
-    }
-    const expectedPerSecond = o.monitors / o.intervalSeconds;
-    const achievedPerSecond = inWindow / windowSeconds;
-
     const exitCodes: Record<string, number | null> = {};
     let requeuedAtStop = 0;
     for (const p of [...processes].reverse()) {
@@ -324,9 +316,40 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       )
     ).rows as { monitor_id: number; times: string[] }[];
     const resultTimes = new Map(perMonitor.map((r) => [r.monitor_id, r.times.map(Number)]));
+    // Ping monitors' echoes reach no counting target: their results' start times stand in for hits.
+    const pingResults = idOfIndex.filter((_, i) => typeOf(i, mix) === 'ping').reduce((sum, id) => sum + (resultTimes.get(id)?.length ?? 0), 0);
+    const hitsOf = (i: number): number[] => (typeOf(i, mix) === 'ping' ? (resultTimes.get(idOfIndex[i]!) ?? []) : (target.hits.get(i) ?? []));
+    let inWindow = 0;
+    let neverChecked = 0;
+    const gaps: number[] = [];
+    // By target kind (fast, slow, hang), and in the mixed scenario by monitor type.
+    const gapsByKind = new Map<string, { gaps: number[]; monitors: number; hits: number }>();
+    let doubled = 0;
+    const intervalMs = o.intervalSeconds * 1000;
+    for (let i = 0; i < o.monitors; i++) {
+      const times = hitsOf(i);
+      const within = times.filter((t) => t >= windowStart && t < windowEnd);
+      inWindow += within.length;
+      if (within.length === 0) neverChecked += 1;
+      const kind = mix.protocol === 'mixed' ? typeOf(i, mix) : kindOf(i, mix);
+      let ofKind = gapsByKind.get(kind);
+      if (!ofKind) gapsByKind.set(kind, (ofKind = { gaps: [], monitors: 0, hits: 0 }));
+      ofKind.monitors += 1;
+      ofKind.hits += times.length;
+      for (let k = 1; k < times.length; k++) {
+        if (times[k]! < windowStart || times[k]! >= windowEnd) continue;
+        const gap = times[k]! - times[k - 1]!;
+        gaps.push(gap);
+        ofKind.gaps.push(gap);
+        if (gap < intervalMs / 2) doubled += 1;
+      }
+    }
+    const expectedPerSecond = o.monitors / o.intervalSeconds;
+    const achievedPerSecond = inWindow / windowSeconds;
+
     const mismatches: CapacityReport['mismatches'] = [];
     for (let i = 0; i < o.monitors && mismatches.length < 5; i++) {
-      const hits = target.hits.get(i) ?? [];
+      const hits = hitsOf(i);
       const recorded = resultTimes.get(idOfIndex[i]!) ?? [];
       if (hits.length !== recorded.length) mismatches.push({ monitorId: idOfIndex[i]!, hits, results: recorded });
     }
@@ -347,7 +370,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       )
     ).rows as { error: string; results: number }[];
     await pg.end();
-    const hitsTotal = target.total();
+    const hitsTotal = target.total() + pingResults;
     report = {
       monitors: o.monitors,
       intervalSeconds: o.intervalSeconds,
@@ -397,6 +420,40 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     await target.close();
     tls?.remove();
     await dropRun(o.baseDatabaseUrl, databaseUrl, o.redisUrl, prefix);
+  }
+}
+
+/** The counting targets a mix probes, and what the monitor at an index is created with. */
+async function startTargets(
+  mix: TargetMix,
+  tls: TlsMaterial | undefined,
+): Promise<{ target: CountingTarget; monitorOf(index: number, kind: TargetKind): Record<string, unknown> }> {
+  const http = (url: string, index: number, kind: TargetKind) => ({ type: 'http', url: `${url}/${TARGET_PATH[kind]}/${index}` });
+  const tcp = (url: string, index: number) => ({ type: 'tcp', url, tcp_send: tcpGreetingOf(index) });
+  const dns = (resolver: string, index: number) => ({ type: 'dns', url: `dns://${dnsNameOf(index)}`, dns_resolver: resolver });
+  switch (mix.protocol) {
+    case 'dns': {
+      const target = await startCountingDnsTarget();
+      return { target, monitorOf: (i) => dns(target.url, i) };
+    }
+    case 'tcp': {
+      const target = await startCountingTcpTarget();
+      return { target, monitorOf: (i) => tcp(target.url, i) };
+    }
+    case 'mixed': {
+      const target = await startMixedTargets();
+      const byType = {
+        http: (i: number, kind: TargetKind) => http(target.http.url, i, kind),
+        tcp: (i: number) => tcp(target.tcp.url, i),
+        dns: (i: number) => dns(target.dns.url, i),
+        ping: () => ({ type: 'ping', url: 'ping://127.0.0.1' }),
+      };
+      return { target, monitorOf: (i, kind) => byType[typeOf(i, mix)](i, kind) };
+    }
+    default: {
+      const target = await startCountingTarget({ tls });
+      return { target, monitorOf: (i, kind) => http(target.url, i, kind) };
+    }
   }
 }
 

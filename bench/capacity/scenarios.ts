@@ -2,8 +2,12 @@ import type { TargetKind } from './counting-target';
 
 /** What the monitors of a run probe: the protocol, and which share answers late or never. */
 export interface TargetMix {
-  /** http and https: the counting HTTP(S) target; dns: dns monitors asking the counting DNS target. */
-  protocol: 'http' | 'https' | 'dns';
+  /**
+   * http and https: the counting HTTP(S) target; dns: dns monitors asking the counting DNS target;
+   * tcp: tcp monitors connecting to the counting TCP target; mixed: each monitor's type by
+   * MIXED_TYPES (http, tcp and dns to their counting targets, ping to 127.0.0.1).
+   */
+  protocol: 'http' | 'https' | 'dns' | 'tcp' | 'mixed';
   /** % of monitors whose target answers after 5 s. */
   slowPercent?: number;
   /** % of monitors whose target never answers: their checks time out (timeout 5 s, no retry). */
@@ -29,6 +33,10 @@ export const SCENARIOS = {
   'failing-mix': { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'http', hangPercent: 5 } },
   // 1,500 checks a second of A queries over UDP (docs/capacity.md, "DNS checks").
   dns: { monitors: 45_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'dns' } },
+  // 2,000 checks a second of TCP connects (docs/capacity.md, "TCP, DNS and mixed checks").
+  tcp: { monitors: 60_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'tcp' } },
+  // 1,000 checks a second: 70 % HTTP, 15 % TCP, 10 % DNS, 5 % ping.
+  mixed: { monitors: 30_000, intervalSeconds: 30, workers: 2, windowSeconds: 120, mix: { protocol: 'mixed' } },
   '60k': { monitors: 60_000, intervalSeconds: 60, workers: 2, windowSeconds: 180, mix: { protocol: 'http' } },
 } satisfies Record<string, Scenario>;
 
@@ -48,3 +56,13 @@ export function kindOf(index: number, mix: TargetMix): TargetKind {
 
 /** HTTPS monitors verify the certificate on even indexes and skip verification on odd ones. */
 export const verifiesTls = (index: number): boolean => index % 2 === 0;
+
+/** A monitor's type in the `mixed` scenario: 70 of every hundred HTTP, 15 TCP, 10 DNS and 5 ping. */
+export type MixedType = 'http' | 'tcp' | 'dns' | 'ping';
+
+export function typeOf(index: number, mix: TargetMix): MixedType {
+  if (mix.protocol === 'tcp' || mix.protocol === 'dns') return mix.protocol;
+  if (mix.protocol !== 'mixed') return 'http';
+  const slot = index % 100;
+  return slot < 70 ? 'http' : slot < 85 ? 'tcp' : slot < 95 ? 'dns' : 'ping';
+}
