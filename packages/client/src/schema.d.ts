@@ -3492,6 +3492,12 @@ export interface components {
                 id: number;
                 name: string;
             }[];
+            /** @description Named sections in order; the monitors in none are shown first, without a heading (docs/status-pages.md, "Sections") */
+            sections: {
+                name: string;
+                /** @description Monitors of the page, in the order shown */
+                monitor_ids: number[];
+            }[];
             published: boolean;
             /** @description A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service */
             custom_domain: string | null;
@@ -3521,9 +3527,11 @@ export interface components {
              * @enum {string}
              */
             status: "operational" | "degraded" | "outage";
-            /** @description In page order; no URL, id or error text */
+            /** @description In the order shown: those in no section first (in page order), then each section's in turn; no URL, id or error text */
             monitors: {
                 name: string;
+                /** @description The name of its section; null in none */
+                section: string | null;
                 /**
                  * @description Its status, following its checks (in maintenance too)
                  * @enum {string}
@@ -3545,6 +3553,16 @@ export interface components {
                     /** @description Uptime of the day; null without checks */
                     uptime: number | null;
                 }[];
+            }[];
+            /** @description The groups of `monitors` in order, each a run of consecutive monitors; a section without monitors is left out */
+            sections: {
+                /** @description null for the monitors in no section, shown first without a heading */
+                name: string | null;
+                /**
+                 * Format: int32
+                 * @description How many of `monitors`, taken in turn, are under it
+                 */
+                monitor_count: number;
             }[];
             /** @description Open downtimes of the monitors shown (not paused) */
             active_incidents: {
@@ -3693,29 +3711,39 @@ export interface components {
             title: string;
             /** @description Shown under the title; null clears it */
             description?: string | null;
-            /** @description 1 to 100 of your own monitors, without repeats, in the page's order */
+            /** @description 1 to 100 of your own monitors, without repeats, in the page's order; a monitor taken off leaves its section */
             monitor_ids: number[];
             /**
              * @description Unpublished pages answer 404 to the public
              * @default true
              */
             published?: boolean;
+            /** @description Named sections of the page, in order, each with some of the page's monitors (of monitor_ids) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section. */
+            sections?: {
+                name: string;
+                monitor_ids: number[];
+            }[];
             custom_domain?: string | null;
         };
-        /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
+        /** @description PUT and PATCH: a partial body; monitor_ids replaces the list, sections every section */
         StatusPageUpdate: {
             /** @description The page's address, /status/{slug}; unique across all users (409 RESOURCE_EXISTS when taken) */
             slug?: string;
             title?: string;
             /** @description Shown under the title; null clears it */
             description?: string | null;
-            /** @description 1 to 100 of your own monitors, without repeats, in the page's order */
+            /** @description 1 to 100 of your own monitors, without repeats, in the page's order; a monitor taken off leaves its section */
             monitor_ids?: number[];
             /**
              * @description Unpublished pages answer 404 to the public
              * @default true
              */
             published?: boolean;
+            /** @description Named sections of the page, in order, each with some of the page's monitors (of monitor_ids) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section. */
+            sections?: {
+                name: string;
+                monitor_ids: number[];
+            }[];
             custom_domain?: string | null;
         };
         /** @description An incident of a status page, as its operators see it (docs/status-pages.md) */
@@ -9781,6 +9809,14 @@ export interface operations {
                      *               "name": "API"
                      *             }
                      *           ],
+                     *           "sections": [
+                     *             {
+                     *               "name": "Checkout",
+                     *               "monitor_ids": [
+                     *                 43
+                     *               ]
+                     *             }
+                     *           ],
                      *           "published": true,
                      *           "custom_domain": null,
                      *           "url": "https://uptime.example.com/status/acme",
@@ -9869,6 +9905,14 @@ export interface operations {
                      *             "name": "API"
                      *           }
                      *         ],
+                     *         "sections": [
+                     *           {
+                     *             "name": "Checkout",
+                     *             "monitor_ids": [
+                     *               43
+                     *             ]
+                     *           }
+                     *         ],
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
@@ -9939,6 +9983,14 @@ export interface operations {
                      *           {
                      *             "id": 43,
                      *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           {
+                     *             "name": "Checkout",
+                     *             "monitor_ids": [
+                     *               43
+                     *             ]
                      *           }
                      *         ],
                      *         "published": true,
@@ -10022,6 +10074,14 @@ export interface operations {
                      *           {
                      *             "id": 43,
                      *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           {
+                     *             "name": "Checkout",
+                     *             "monitor_ids": [
+                     *               43
+                     *             ]
                      *           }
                      *         ],
                      *         "published": true,
@@ -10155,6 +10215,14 @@ export interface operations {
                      *           {
                      *             "id": 43,
                      *             "name": "API"
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           {
+                     *             "name": "Checkout",
+                     *             "monitor_ids": [
+                     *               43
+                     *             ]
                      *           }
                      *         ],
                      *         "published": true,
@@ -10380,6 +10448,7 @@ export interface operations {
                      *         "monitors": [
                      *           {
                      *             "name": "Shop",
+                     *             "section": null,
                      *             "status": "online",
                      *             "in_maintenance": false,
                      *             "uptime_24h": 100,
@@ -10749,6 +10818,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "name": "API",
+                     *             "section": "Checkout",
                      *             "status": "offline",
                      *             "in_maintenance": false,
                      *             "uptime_24h": 96.5,
@@ -11115,6 +11185,16 @@ export interface operations {
                      *                 "uptime": 96.5
                      *               }
                      *             ]
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           {
+                     *             "name": null,
+                     *             "monitor_count": 1
+                     *           },
+                     *           {
+                     *             "name": "Checkout",
+                     *             "monitor_count": 1
                      *           }
                      *         ],
                      *         "active_incidents": [

@@ -43,6 +43,7 @@ describe('POST /status-pages', () => {
         { id: b.id, name: 'API' },
         { id: a.id, name: 'Shop' },
       ],
+      sections: [],
       published: true,
       custom_domain: null,
       url: 'https://status.example.test/status/acme-2',

@@ -17,6 +17,7 @@ const PAGE: Schema<'StatusPage'> = {
     { id: 9, name: 'API' },
     { id: 4, name: 'Web' },
   ],
+  sections: [],
   published: false,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',

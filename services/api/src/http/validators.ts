@@ -11,7 +11,7 @@ export const Optional = (): PropertyDecorator => ValidateIf((_o, v) => v !== und
 export const Nullable = (): PropertyDecorator => ValidateIf((_o, v) => v !== null && v !== undefined);
 
 /** A rule of our own, registered under `name` (openapi/dto-schema.ts gives each name its JSON Schema). */
-function ownRule(name: string, validate: (value: unknown) => boolean, message: (args: ValidationArguments) => string) {
+export function ownRule(name: string, validate: (value: unknown) => boolean, message: (args: ValidationArguments) => string) {
   return (options?: ValidationOptions): PropertyDecorator =>
     (target, propertyName) =>
       registerDecorator({

@@ -2,6 +2,7 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { ISchemaConverters } from 'class-validator-jsonschema/build/defaultConverters';
 import { DNS_URL_MAX_LENGTH, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HOST_PORT_MAX_LENGTH, HTTP_URL_MAX_LENGTH, REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN } from '@uptime/probe';
+import { SECTION_LIST_SCHEMA } from '../status-pages/page-sections';
 import { integerFormat, type JsonSchema } from './json-schema';
 
 /** The header names and values `IsHeaderMap` (http/validators.ts) accepts. */
@@ -46,6 +47,7 @@ const CUSTOM_RULES: Record<string, JsonSchema> = {
     examples: ['https://agent-eu.example.com'],
   },
   isHeaderMap: HEADER_MAP,
+  isSectionList: SECTION_LIST_SCHEMA,
   hasNoRefusedCheckHeaders: {
     propertyNames: { not: { pattern: REFUSED_CHECK_HEADER_PATTERN } },
     description: `Headers that frame or route the request are refused (any letter case): ${REFUSED_CHECK_HEADERS.join(', ')}`,

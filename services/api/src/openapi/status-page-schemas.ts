@@ -4,6 +4,7 @@ import { PAGE_STATUSES, type PublicStatusPage } from '../status-pages/public-sta
 import type { PublicIncident } from '../status-pages/public-page-sections';
 import { DESCRIPTION_MAX, DOMAIN_MAX, DOMAIN_PATTERN, MAX_PAGE_MONITORS, REQUIRED_ON_CREATE, SLUG_MAX, SLUG_PATTERN, StatusPageFieldsDto, TITLE_MAX } from '../status-pages/status-page.dto';
 import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
+import { MAX_PAGE_SECTIONS, SECTION_NAME_MAX } from '../status-pages/page-sections';
 import type { StatusPageResponse } from '../status-pages/status-page.presenter';
 import { annotate, schemaOfDto } from './dto-schema';
 import { publicPageIncidentSections } from './status-page-incident-schemas';
@@ -20,6 +21,7 @@ export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
     { id: 42, name: 'Shop' },
     { id: 43, name: 'API' },
   ],
+  sections: [{ name: 'Checkout', monitor_ids: [43] }],
   published: true,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
@@ -57,8 +59,12 @@ export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
   description: 'Shop and API of Acme',
   status: 'outage',
   monitors: [
-    { name: 'Shop', status: 'online', in_maintenance: false, uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
-    { name: 'API', status: 'offline', in_maintenance: false, uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
+    { name: 'Shop', section: null, status: 'online', in_maintenance: false, uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
+    { name: 'API', section: 'Checkout', status: 'offline', in_maintenance: false, uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
+  ],
+  sections: [
+    { name: null, monitor_count: 1 },
+    { name: 'Checkout', monitor_count: 1 },
   ],
   active_incidents: [{ monitor_name: 'API', started_at: '2026-11-22T09:41:00.000Z' }],
   impact: 'major',
@@ -102,6 +108,13 @@ const statusPage = (): JsonSchema =>
         maxItems: MAX_PAGE_MONITORS,
         description: 'In page order',
       }),
+      sections: arrayOf(
+        objectOf<StatusPageResponse['sections'][number]>({
+          name: str({ minLength: 1, maxLength: SECTION_NAME_MAX }),
+          monitor_ids: arrayOf(int({ minimum: 1, maximum: ID_MAX }), { maxItems: MAX_PAGE_MONITORS, description: 'Monitors of the page, in the order shown' }),
+        }),
+        { maxItems: MAX_PAGE_SECTIONS, description: 'Named sections in order; the monitors in none are shown first, without a heading (docs/status-pages.md, "Sections")' },
+      ),
       published: bool(),
       custom_domain: nullable(
         str({ maxLength: DOMAIN_MAX, pattern: DOMAIN_PATTERN.source, description: 'A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service' }),
@@ -126,6 +139,7 @@ const publicStatusPage = (): JsonSchema =>
       monitors: arrayOf(
         objectOf<PublicStatusPage['monitors'][number]>({
           name: monitorName(),
+          section: nullable(str({ minLength: 1, maxLength: SECTION_NAME_MAX, description: 'The name of its section; null in none' })),
           status: enumOf(MONITOR_STATUSES, { description: 'Its status, following its checks (in maintenance too)' }),
           in_maintenance: bool({
             description:
@@ -141,7 +155,14 @@ const publicStatusPage = (): JsonSchema =>
             { minItems: PUBLIC_DAYS, maxItems: PUBLIC_DAYS, description: 'The last 90 UTC days, oldest first, today last' },
           ),
         }),
-        { maxItems: MAX_PAGE_MONITORS, description: 'In page order; no URL, id or error text' },
+        { maxItems: MAX_PAGE_MONITORS, description: 'In the order shown: those in no section first (in page order), then each section\'s in turn; no URL, id or error text' },
+      ),
+      sections: arrayOf(
+        objectOf<PublicStatusPage['sections'][number]>({
+          name: nullable(str({ minLength: 1, maxLength: SECTION_NAME_MAX, description: 'null for the monitors in no section, shown first without a heading' })),
+          monitor_count: int({ minimum: 1, maximum: MAX_PAGE_MONITORS, description: 'How many of `monitors`, taken in turn, are under it' }),
+        }),
+        { maxItems: MAX_PAGE_SECTIONS + 1, description: 'The groups of `monitors` in order, each a run of consecutive monitors; a section without monitors is left out' },
       ),
       active_incidents: arrayOf(
         objectOf<PublicStatusPage['active_incidents'][number]>({ monitor_name: monitorName(), started_at: timestamp() }),
@@ -184,7 +205,7 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
   const fields = annotate(schemaOfDto(StatusPageFieldsDto), {
     slug: { description: 'The page\'s address, /status/{slug}; unique across all users (409 RESOURCE_EXISTS when taken)' },
     description: { description: 'Shown under the title; null clears it' },
-    monitor_ids: { description: "1 to 100 of your own monitors, without repeats, in the page's order" },
+    monitor_ids: { description: "1 to 100 of your own monitors, without repeats, in the page's order; a monitor taken off leaves its section" },
     published: { description: 'Unpublished pages answer 404 to the public', default: true },
   });
   return {
@@ -193,7 +214,7 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     BadgeCreated: badgeCreated(),
     BadgeState: badgeState(),
     StatusPageCreate: { ...annotate(fields, {}, REQUIRED_ON_CREATE), description: 'A new status page' },
-    StatusPageUpdate: { ...fields, description: 'PUT and PATCH: a partial body; monitor_ids replaces the list' },
+    StatusPageUpdate: { ...fields, description: 'PUT and PATCH: a partial body; monitor_ids replaces the list, sections every section' },
   };
 }
 

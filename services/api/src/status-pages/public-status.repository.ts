@@ -1,6 +1,7 @@
 import type { DataSource } from '@uptime/db';
 import type { MonitorStatus } from '@uptime/db';
 import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
+import type { SectionPlace } from './page-sections';
 
 export interface PublishedPageRow {
   id: number;
@@ -11,9 +12,9 @@ export interface PublishedPageRow {
   custom_domain: string | null;
   /**
    * The page's monitors in page order: name, status, whether its latest check fell in a
-   * maintenance window, and the start of an open downtime.
+   * maintenance window, the start of an open downtime, and its place in a section if it has one.
    */
-  monitors: { id: number; name: string; status: MonitorStatus; in_maintenance: boolean; incident_started_at: string | null }[];
+  monitors: ({ id: number; name: string; status: MonitorStatus; in_maintenance: boolean; incident_started_at: string | null } & SectionPlace)[];
 }
 
 /** The published page of `slug` with its monitors, in one query; undefined when unknown or unpublished. */
@@ -21,11 +22,14 @@ export async function readPublishedPage(ds: DataSource, slug: string): Promise<P
   const [row]: PublishedPageRow[] = await ds.query(
     `SELECT sp.id, sp.slug, sp.title, sp.description, sp.custom_domain,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'status', m.status,
-                                                'in_maintenance', m.in_maintenance, 'incident_started_at', i.started_at) ORDER BY spm.position)
+                                                'in_maintenance', m.in_maintenance, 'incident_started_at', i.started_at,
+                                                'section', s.name, 'section_position', s.position, 'position_in_section', ssm.position) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors
        FROM status_pages sp
        LEFT JOIN status_page_monitors spm ON spm.status_page_id = sp.id
        LEFT JOIN monitors m ON m.id = spm.monitor_id
+       LEFT JOIN status_page_section_monitors ssm ON ssm.status_page_id = spm.status_page_id AND ssm.monitor_id = spm.monitor_id
+       LEFT JOIN status_page_sections s ON s.id = ssm.section_id
        LEFT JOIN incidents i ON i.id = m.open_incident_id AND i.resolved_at IS NULL
       WHERE sp.slug = $1 AND sp.published
       GROUP BY sp.id`,

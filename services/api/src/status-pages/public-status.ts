@@ -15,6 +15,7 @@ import {
   type PublicIncident,
 } from './public-page-sections';
 import { feedEntries, renderFeeds } from './page-feed';
+import { groupBySection, type PublicSection } from './page-sections';
 import { PUBLIC_DAYS, readDailyCounts, readPublishedPage, type DailyCounts } from './public-status.repository';
 
 export type PageStatus = 'operational' | 'degraded' | 'outage';
@@ -31,6 +32,8 @@ export interface PublicStatusPage {
   status: PageStatus;
   monitors: {
     name: string;
+    /** The name of its section; null for a monitor in none. */
+    section: string | null;
     status: MonitorStatus;
     /** Its latest check fell in a maintenance window (never for a paused monitor): shown as Maintenance, not Down. */
     in_maintenance: boolean;
@@ -38,6 +41,8 @@ export interface PublicStatusPage {
     uptime_90d: number | null;
     days: { date: string; uptime: number | null }[];
   }[];
+  /** How `monitors` fall into sections, in order: runs of consecutive monitors, the unnamed one (null) first (page-sections.ts). */
+  sections: PublicSection[];
   active_incidents: { monitor_name: string; started_at: string }[];
   /** The worst impact of the operators' open incidents; null when none is open. */
   impact: IncidentImpact | null;
@@ -124,16 +129,18 @@ export async function readPublicStatus(
   const pageUrl = statusPageBaseUrl(publicUrl, page);
   const incidents = incidentRows.map((row) => toPublicIncident(row, incidentUrl(pageUrl, row.id)));
   const occurrences = maintenanceOccurrences(windows, now);
-  const shown = page.monitors.filter((m) => m.status !== 'paused');
+  const { monitors, sections } = groupBySection(page.monitors);
+  const shown = monitors.filter((m) => m.status !== 'paused');
   const view: PublicStatusPage = {
     slug: page.slug,
     title: page.title,
     description: page.description,
     status: pageStatusOf(shown.filter((m) => !shownInMaintenance(m)).map((m) => m.status)),
-    monitors: page.monitors.map((m) => {
+    monitors: monitors.map((m) => {
       const { days, total } = dailyUptime(daily.get(m.id) ?? [], now);
-      return { name: m.name, status: m.status, in_maintenance: shownInMaintenance(m), uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
+      return { name: m.name, section: m.section, status: m.status, in_maintenance: shownInMaintenance(m), uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
     }),
+    sections,
     active_incidents: shown
       .filter((m) => m.incident_started_at !== null)
       .map((m) => ({ monitor_name: m.name, started_at: new Date(m.incident_started_at!).toISOString() })),

@@ -1,6 +1,7 @@
 import { IsBoolean, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { MonitorIdList } from '../http/monitor-id-list';
 import { Nullable, Optional } from '../http/validators';
+import { IsSectionList, type PageSectionInput } from './page-sections';
 
 /** 3-64 lowercase letters, digits and hyphens; also a CHECK of the status_pages table. */
 export const SLUG_PATTERN = /^[a-z0-9-]{3,64}$/;
@@ -18,7 +19,8 @@ export const DOMAIN_MAX = 253;
 /**
  * The writable fields of a status page, all optional: PUT and PATCH take this as it is; create
  * requires slug, title and monitor_ids (status-pages.routes.ts). `monitor_ids` is the page's
- * order, so a repeated id is refused rather than guessed at.
+ * order, so a repeated id is refused rather than guessed at. `sections` groups some of them
+ * under names (page-sections.ts).
  */
 export class StatusPageFieldsDto {
   @Optional()
@@ -30,6 +32,7 @@ export class StatusPageFieldsDto {
   @Nullable() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string | null;
   @Optional() @MonitorIdList(MAX_PAGE_MONITORS) monitor_ids?: number[];
   @Optional() @IsBoolean() published?: boolean;
+  @Optional() @IsSectionList() sections?: PageSectionInput[];
   @Nullable()
   @IsString()
   @MaxLength(DOMAIN_MAX)

@@ -43,7 +43,7 @@ const MONITOR_LABEL: Record<ShownState, string> = {
 
 const percent = (uptime: number | null): string => (uptime === null ? 'no data' : `${uptime.toFixed(2)}%`);
 
-function monitorSection(m: PublicStatusPage['monitors'][number], index: number): string {
+function monitorSection(m: PublicStatusPage['monitors'][number], index: number, level: 2 | 3): string {
   const heading = `m${index}`;
   const state: ShownState = m.in_maintenance ? 'maintenance' : m.status;
   const cells = m.days
@@ -53,10 +53,26 @@ function monitorSection(m: PublicStatusPage['monitors'][number], index: number):
     })
     .join('');
   return `<section class="monitor" aria-labelledby="${heading}">
-<div class="monitor-head"><h2 id="${heading}">${e(m.name)}</h2><p class="state state-${state}">${MONITOR_LABEL[state]}</p></div>
+<div class="monitor-head"><h${level} id="${heading}">${e(m.name)}</h${level}><p class="state state-${state}">${MONITOR_LABEL[state]}</p></div>
 <div class="days" role="group" aria-label="${e(`${m.name}, uptime of the last 90 days`)}">${cells}</div>
 <p class="scale"><span>90 days ago</span><span>${e(percent(m.uptime_90d))} over 90 days · ${e(percent(m.uptime_24h))} over 24 hours</span><span>Today</span></p>
 </section>`;
+}
+
+/**
+ * The monitors by section (page-sections.ts): those in none first, each a section of its own as
+ * before sections existed; then each named section under its heading, its monitors one level below.
+ */
+function monitorGroups(page: PublicStatusPage): string {
+  const out: string[] = [];
+  let start = 0;
+  page.sections.forEach((group, g) => {
+    const members = page.monitors.slice(start, start + group.monitor_count);
+    const lines = members.map((m, i) => monitorSection(m, start + i, group.name === null ? 2 : 3)).join('\n');
+    start += group.monitor_count;
+    out.push(group.name === null ? lines : `<section class="group" aria-labelledby="g${g}"><h2 id="g${g}">${e(group.name)}</h2>\n${lines}\n</section>`);
+  });
+  return out.join('\n');
 }
 
 /** The operators' open incidents with their timelines, then the monitors down now; nothing when there is neither. */
@@ -110,7 +126,7 @@ ${banner(page)}
 </header>
 ${incidentsSection(page)}
 ${maintenanceSection(page.maintenance)}
-${page.monitors.map(monitorSection).join('\n')}
+${monitorGroups(page)}
 ${pastIncidentsSection(page.slug, page.past_incidents)}
 <footer>${subscribeForm(page.slug)}
 <p>Updated ${timeOf(page.updated_at)} · Follow: <a href="${feedPath(page.slug, 'atom')}">Atom feed</a> · <a href="${feedPath(page.slug, 'rss')}">RSS feed</a></p></footer>`,

@@ -9,6 +9,7 @@ export function toStatusPageResponse(page: StatusPageRow, publicUrl: string) {
     title: page.title,
     description: page.description,
     monitors: page.monitors.map((m) => ({ id: m.id, name: m.name })),
+    sections: page.sections.map((sec) => ({ name: sec.name, monitor_ids: [...sec.monitor_ids] })),
     published: page.published,
     custom_domain: page.custom_domain,
     url: statusPageBaseUrl(publicUrl, page),

@@ -12,6 +12,8 @@ export interface StatusPageRow {
   created_at: Date;
   updated_at: Date;
   monitors: { id: number; name: string }[];
+  /** Its named sections in order, each with its monitors in order (page-sections.ts). */
+  sections: { name: string; monitor_ids: number[] }[];
 }
 
 type Db = DataSource | EntityManager;
@@ -21,7 +23,12 @@ export async function readOwnPages(db: Db, organizationId: number, ids: number[]
   return db.query(
     `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.custom_domain, sp.created_at, sp.updated_at,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY spm.position)
-                     FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors
+                     FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors,
+            (SELECT COALESCE(json_agg(json_build_object('name', s.name, 'monitor_ids',
+                                        (SELECT COALESCE(json_agg(ssm.monitor_id ORDER BY ssm.position), '[]')
+                                           FROM status_page_section_monitors ssm WHERE ssm.section_id = s.id))
+                                      ORDER BY s.position), '[]')
+               FROM status_page_sections s WHERE s.status_page_id = sp.id) AS sections
        FROM status_pages sp
        LEFT JOIN status_page_monitors spm ON spm.status_page_id = sp.id
        LEFT JOIN monitors m ON m.id = spm.monitor_id
@@ -92,13 +99,47 @@ export async function deleteOwnPage(db: Db, organizationId: number, id: number):
   return deleted[0]?.slug ?? null;
 }
 
-/** Replaces the page's monitors, in the order given. */
+/**
+ * Replaces the page's monitors, in the order given. The rows of monitors that stay are updated
+ * in place, not re-inserted, so they keep their sections; a monitor taken off leaves its section
+ * with it (the cascade of status_page_section_monitors).
+ */
 export async function setPageMonitors(em: EntityManager, pageId: number, monitorIds: number[]): Promise<void> {
-  await em.query(`DELETE FROM status_page_monitors WHERE status_page_id = $1`, [pageId]);
+  await em.query(`DELETE FROM status_page_monitors WHERE status_page_id = $1 AND monitor_id <> ALL($2::int[])`, [pageId, monitorIds]);
   await em.query(
     `INSERT INTO status_page_monitors (status_page_id, monitor_id, position)
-     SELECT $1, id, ord - 1 FROM unnest($2::int[]) WITH ORDINALITY AS m(id, ord)`,
+     SELECT $1, id, ord - 1 FROM unnest($2::int[]) WITH ORDINALITY AS m(id, ord)
+     ON CONFLICT (status_page_id, monitor_id) DO UPDATE SET position = EXCLUDED.position`,
     [pageId, monitorIds],
+  );
+}
+
+/** The ids of the page's monitors, in page order. */
+export async function pageMonitorIds(em: EntityManager, pageId: number): Promise<number[]> {
+  const rows: { monitor_id: number }[] = await em.query(`SELECT monitor_id FROM status_page_monitors WHERE status_page_id = $1 ORDER BY position`, [pageId]);
+  return rows.map((r) => r.monitor_id);
+}
+
+/**
+ * Replaces the page's sections, in the order given, each name trimmed; their monitors must be on
+ * the page already (the foreign key to status_page_monitors holds it).
+ */
+export async function setPageSections(em: EntityManager, pageId: number, sections: { name: string; monitor_ids: number[] }[]): Promise<void> {
+  await em.query(`DELETE FROM status_page_sections WHERE status_page_id = $1`, [pageId]);
+  if (sections.length === 0) return;
+  const rows: { id: number; position: number }[] = await em.query(
+    `INSERT INTO status_page_sections (status_page_id, name, position)
+     SELECT $1, btrim(name), ord - 1 FROM unnest($2::text[]) WITH ORDINALITY AS s(name, ord)
+     RETURNING id, position`,
+    [pageId, sections.map((s) => s.name)],
+  );
+  const idAt = new Map(rows.map((r) => [r.position, r.id]));
+  const members = sections.flatMap((s, i) => s.monitor_ids.map((monitorId, position) => ({ sectionId: idAt.get(i)!, monitorId, position })));
+  if (members.length === 0) return;
+  await em.query(
+    `INSERT INTO status_page_section_monitors (status_page_id, section_id, monitor_id, position)
+     SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[])`,
+    [pageId, members.map((m) => m.sectionId), members.map((m) => m.monitorId), members.map((m) => m.position)],
   );
 }
 

@@ -1,11 +1,12 @@
 import type { Creator } from '../auth/caller';
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
-import { ConflictError, NotFoundError } from '@uptime/errors';
+import { ConflictError, NotFoundError, ValidationError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
 import type { PageRequest } from '../http/pagination';
 import type { StatusPageFieldsDto } from './status-page.dto';
 import type { NewStatusPage } from './status-page-input';
+import type { PageSectionInput } from './page-sections';
 import { assertOwnMonitors } from '../monitors/own-monitors';
 import {
   deleteOwnPage,
@@ -13,8 +14,10 @@ import {
   insertStatusPage,
   listOwnPageIds,
   lockOwnPageSlug,
+  pageMonitorIds,
   readOwnPages,
   setPageMonitors,
+  setPageSections,
   updatePageFields,
   type StatusPageRow,
 } from './status-pages.repository';
@@ -33,6 +36,21 @@ function takenError(err: unknown, input: { slug?: string; custom_domain?: string
   const constraint = (err as { driverError?: { constraint?: string } }).driverError?.constraint;
   if (constraint === 'status_pages_custom_domain_key') return new ConflictError('RESOURCE_EXISTS', `The custom domain "${input.custom_domain}" is already taken`);
   return input.slug === undefined ? undefined : slugTaken(input.slug);
+}
+
+/**
+ * Replaces the page's sections. Their monitors must be among the page's (`onPage`), which are the
+ * caller's own: another's monitor, or one not on the page, is a 400 naming `sections`.
+ */
+async function writeSections(em: EntityManager, pageId: number, sections: PageSectionInput[], onPage: readonly number[]): Promise<void> {
+  const known = new Set(onPage);
+  const missing = [...new Set(sections.flatMap((s) => s.monitor_ids).filter((id) => !known.has(id)))];
+  if (missing.length > 0) {
+    throw new ValidationError('Invalid body: sections', {
+      sections: [`sections must hold only monitors of the page (its monitor_ids); not on the page: ${missing.join(', ')}`],
+    });
+  }
+  await setPageSections(em, pageId, sections);
 }
 
 async function readOne(db: DataSource | EntityManager, organizationId: number, id: number): Promise<StatusPageRow> {
@@ -59,6 +77,7 @@ export async function createStatusPage(
       const id = await insertStatusPage(em, creator, input);
       if (id === null) throw slugTaken(input.slug);
       await setPageMonitors(em, id, input.monitor_ids);
+      if (input.sections !== undefined) await writeSections(em, id, input.sections, input.monitor_ids);
       await recordAudit(em, { organizationId, actor, action: 'status_page.create', resourceId: id, changedFields: changedFieldsOf(input) });
       return readOne(em, organizationId, id);
     })
@@ -83,7 +102,10 @@ export async function listStatusPages(
   return { items: ids.length > 0 ? await readOwnPages(ds, organizationId, ids) : [], total };
 }
 
-/** PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list. */
+/**
+ * PUT and PATCH: the fields given change, the others stay; monitor_ids replaces the list (a
+ * monitor taken off leaves its section), sections replaces every section.
+ */
 export async function updateStatusPage(
   deps: StatusPagesDeps,
   organizationId: number,
@@ -104,6 +126,7 @@ export async function updateStatusPage(
         await assertOwnMonitors(em, organizationId, input.monitor_ids);
         await setPageMonitors(em, id, input.monitor_ids);
       }
+      if (input.sections !== undefined) await writeSections(em, id, input.sections, input.monitor_ids ?? (await pageMonitorIds(em, id)));
       await updatePageFields(em, id, input);
       await recordAudit(em, { organizationId, actor, action: 'status_page.update', resourceId: id, changedFields: changedFieldsOf(input) });
       return readOne(em, organizationId, id);
