@@ -1990,6 +1990,13 @@ export interface components {
             ping_count: number | null;
             locations: string[];
             tags: string[];
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
              * @enum {string}
@@ -3164,6 +3171,9 @@ export interface components {
              * @default 300
              */
             heartbeat_grace?: number;
+            key?: string | null;
+            /** @enum {string|null} */
+            managed_by?: "config" | null;
             /**
              * Format: int32
              * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
@@ -3316,6 +3326,9 @@ export interface components {
              * @default 300
              */
             heartbeat_grace?: number;
+            key?: string | null;
+            /** @enum {string|null} */
+            managed_by?: "config" | null;
             /**
              * Format: int32
              * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
@@ -3500,6 +3513,16 @@ export interface components {
              * @description https://{custom_domain} when set, else ${PUBLIC_URL}/status/{slug}
              */
             url: string;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -3701,6 +3724,13 @@ export interface components {
              */
             published?: boolean;
             custom_domain?: string | null;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
         StatusPageUpdate: {
@@ -3717,6 +3747,13 @@ export interface components {
              */
             published?: boolean;
             custom_domain?: string | null;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description An incident of a status page, as its operators see it (docs/status-pages.md) */
         Incident: {
@@ -3924,6 +3961,16 @@ export interface components {
             /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
             weekdays: number[];
             timezone: string;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /** @description The occurrence in progress, else the next one; null once a one-off window is over */
             next_occurrence: {
                 /**
@@ -4040,6 +4087,13 @@ export interface components {
             ping_count: number | null;
             locations: string[];
             tags: string[];
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
              * @enum {string}
@@ -4176,6 +4230,13 @@ export interface components {
              * @example UTC
              */
             timezone: string;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
         MaintenanceWindowUpdate: {
@@ -4205,6 +4266,13 @@ export interface components {
              * @example UTC
              */
             timezone?: string;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description A notification channel of the organization, set up once and attached to monitors (docs/channels.md) */
         Channel: {
@@ -4253,6 +4321,16 @@ export interface components {
                 username: string | null;
             };
             is_default: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4311,6 +4389,16 @@ export interface components {
                 username: string | null;
             };
             is_default: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4402,6 +4490,16 @@ export interface components {
             };
             /** @description Attached to every monitor made from now on */
             is_default?: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description PUT and PATCH: a partial body; the type cannot change */
         ChannelUpdate: {
@@ -4447,6 +4545,16 @@ export interface components {
             is_default?: boolean;
             /** @description true: attach the channel to every monitor of the organization now */
             apply_to_all_monitors?: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description How many monitors the channel was detached from */
         ChannelDeleted: {
@@ -4941,6 +5049,38 @@ export interface components {
                 };
             };
         };
+        /** @description RESOURCE_EXISTS: a duplicate */
+        RESOURCE_EXISTS: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RESOURCE_EXISTS",
+                 *         "message": "A duplicate"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "RESOURCE_EXISTS";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
         /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); MONITOR_NOT_FOUND: no such monitor (another user's answers the same) */
         "ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND": {
             headers: {
@@ -5063,38 +5203,6 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
-                        message: string;
-                    };
-                    meta: components["schemas"]["Meta"];
-                };
-            };
-        };
-        /** @description RESOURCE_EXISTS: a duplicate */
-        RESOURCE_EXISTS: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "RESOURCE_EXISTS",
-                 *         "message": "A duplicate"
-                 *       },
-                 *       "meta": {
-                 *         "timestamp": "2026-11-22T10:00:00.000Z",
-                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    error: {
-                        /** @enum {string} */
-                        code: "RESOURCE_EXISTS";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -5546,6 +5654,8 @@ export interface operations {
                      *           "tags": [
                      *             "production"
                      *           ],
+                     *           "key": "shop-health",
+                     *           "managed_by": "config",
                      *           "status": "online",
                      *           "status_reason": null,
                      *           "response_time_threshold": 2000,
@@ -5665,6 +5775,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "pending",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -5705,6 +5817,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5843,6 +5956,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -5965,6 +6080,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6005,6 +6122,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6128,6 +6246,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6168,6 +6288,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6242,6 +6363,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "paused",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6357,6 +6480,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "paused",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6463,6 +6588,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "pending",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6569,6 +6696,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "pending",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6673,6 +6802,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": null,
@@ -9784,6 +9915,8 @@ export interface operations {
                      *           "published": true,
                      *           "custom_domain": null,
                      *           "url": "https://uptime.example.com/status/acme",
+                     *           "key": "acme",
+                     *           "managed_by": null,
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -9872,6 +10005,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -9944,6 +10079,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -10027,6 +10164,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -10160,6 +10299,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13124,6 +13265,8 @@ export interface operations {
                      *             6
                      *           ],
                      *           "timezone": "Europe/Paris",
+                     *           "key": "db-upgrade",
+                     *           "managed_by": "config",
                      *           "next_occurrence": {
                      *             "starts_at": "2026-11-28T01:00:00.000Z",
                      *             "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13218,6 +13361,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13241,6 +13386,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13289,6 +13435,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13371,6 +13519,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13394,6 +13544,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13502,6 +13653,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13525,6 +13678,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13617,6 +13771,8 @@ export interface operations {
                      *             "webhook_url_set": true
                      *           },
                      *           "is_default": true,
+                     *           "key": "ops-slack",
+                     *           "managed_by": "config",
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -13697,6 +13853,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13716,6 +13874,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13758,6 +13917,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13828,6 +13989,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13847,6 +14010,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.CHANNEL_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13954,6 +14118,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13973,6 +14139,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.CHANNEL_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
