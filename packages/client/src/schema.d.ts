@@ -1990,6 +1990,13 @@ export interface components {
             ping_count: number | null;
             locations: string[];
             tags: string[];
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
              * @enum {string}
@@ -3164,6 +3171,9 @@ export interface components {
              * @default 300
              */
             heartbeat_grace?: number;
+            key?: string | null;
+            /** @enum {string|null} */
+            managed_by?: "config" | null;
             /**
              * Format: int32
              * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
@@ -3316,6 +3326,9 @@ export interface components {
              * @default 300
              */
             heartbeat_grace?: number;
+            key?: string | null;
+            /** @enum {string|null} */
+            managed_by?: "config" | null;
             /**
              * Format: int32
              * @description Echo requests a ping check sends, 1 s apart, each waiting up to timeout (ping monitors only)
@@ -3506,6 +3519,16 @@ export interface components {
              * @description https://{custom_domain} when set, else ${PUBLIC_URL}/status/{slug}
              */
             url: string;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -3724,6 +3747,13 @@ export interface components {
                 monitor_ids: number[];
             }[];
             custom_domain?: string | null;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description PUT and PATCH: a partial body; monitor_ids replaces the list, sections every section */
         StatusPageUpdate: {
@@ -3745,6 +3775,13 @@ export interface components {
                 monitor_ids: number[];
             }[];
             custom_domain?: string | null;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description An incident of a status page, as its operators see it (docs/status-pages.md) */
         Incident: {
@@ -3952,6 +3989,16 @@ export interface components {
             /** @description ISO weekdays, 1 = Monday … 7 = Sunday; only for weekly windows (empty: the weekday of starts_at) */
             weekdays: number[];
             timezone: string;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /** @description The occurrence in progress, else the next one; null once a one-off window is over */
             next_occurrence: {
                 /**
@@ -4068,6 +4115,13 @@ export interface components {
             ping_count: number | null;
             locations: string[];
             tags: string[];
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * @description pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)
              * @enum {string}
@@ -4204,6 +4258,13 @@ export interface components {
              * @example UTC
              */
             timezone: string;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description PUT and PATCH: a partial body; monitor_ids replaces the list */
         MaintenanceWindowUpdate: {
@@ -4233,6 +4294,13 @@ export interface components {
              * @example UTC
              */
             timezone?: string;
+            /** @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md) */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description A notification channel of the organization, set up once and attached to monitors (docs/channels.md) */
         Channel: {
@@ -4281,6 +4349,16 @@ export interface components {
                 username: string | null;
             };
             is_default: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4339,6 +4417,16 @@ export interface components {
                 username: string | null;
             };
             is_default: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by: "config" | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4430,6 +4518,16 @@ export interface components {
             };
             /** @description Attached to every monitor made from now on */
             is_default?: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description PUT and PATCH: a partial body; the type cannot change */
         ChannelUpdate: {
@@ -4475,6 +4573,16 @@ export interface components {
             is_default?: boolean;
             /** @description true: attach the channel to every monitor of the organization now */
             apply_to_all_monitors?: boolean;
+            /**
+             * @description Its stable name in a configuration file, unique per kind within the organization; null when made in the UI. A key another resource of the kind has is 409 RESOURCE_EXISTS (docs/config-as-code.md)
+             * @example api-health
+             */
+            key?: string | null;
+            /**
+             * @description config: `uptime apply` made or adopted it, and `uptime apply --prune` deletes it once the file no longer declares it; null: made by hand, never pruned (docs/config-as-code.md)
+             * @enum {string|null}
+             */
+            managed_by?: "config" | null;
         };
         /** @description How many monitors the channel was detached from */
         ChannelDeleted: {
@@ -4969,6 +5077,38 @@ export interface components {
                 };
             };
         };
+        /** @description RESOURCE_EXISTS: a duplicate */
+        RESOURCE_EXISTS: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RESOURCE_EXISTS",
+                 *         "message": "A duplicate"
+                 *       },
+                 *       "meta": {
+                 *         "timestamp": "2026-11-22T10:00:00.000Z",
+                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "RESOURCE_EXISTS";
+                        message: string;
+                    };
+                    meta: components["schemas"]["Meta"];
+                };
+            };
+        };
         /** @description ORGANIZATION_NOT_FOUND: no such organization of which the caller is a member (X-Organization-Id or the path names it); MONITOR_NOT_FOUND: no such monitor (another user's answers the same) */
         "ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND": {
             headers: {
@@ -5091,38 +5231,6 @@ export interface components {
                     error: {
                         /** @enum {string} */
                         code: "ORGANIZATION_NOT_FOUND" | "NOTIFICATION_NOT_FOUND";
-                        message: string;
-                    };
-                    meta: components["schemas"]["Meta"];
-                };
-            };
-        };
-        /** @description RESOURCE_EXISTS: a duplicate */
-        RESOURCE_EXISTS: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": "RESOURCE_EXISTS",
-                 *         "message": "A duplicate"
-                 *       },
-                 *       "meta": {
-                 *         "timestamp": "2026-11-22T10:00:00.000Z",
-                 *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    error: {
-                        /** @enum {string} */
-                        code: "RESOURCE_EXISTS";
                         message: string;
                     };
                     meta: components["schemas"]["Meta"];
@@ -5574,6 +5682,8 @@ export interface operations {
                      *           "tags": [
                      *             "production"
                      *           ],
+                     *           "key": "shop-health",
+                     *           "managed_by": "config",
                      *           "status": "online",
                      *           "status_reason": null,
                      *           "response_time_threshold": 2000,
@@ -5693,6 +5803,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "pending",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -5733,6 +5845,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -5871,6 +5984,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -5993,6 +6108,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6033,6 +6150,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6156,6 +6274,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6196,6 +6316,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -6270,6 +6391,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "paused",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6385,6 +6508,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "paused",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6491,6 +6616,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "pending",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6597,6 +6724,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "pending",
                      *         "status_reason": null,
                      *         "response_time_threshold": 2000,
@@ -6701,6 +6830,8 @@ export interface operations {
                      *         "tags": [
                      *           "production"
                      *         ],
+                     *         "key": "shop-health",
+                     *         "managed_by": "config",
                      *         "status": "online",
                      *         "status_reason": null,
                      *         "response_time_threshold": null,
@@ -9820,6 +9951,8 @@ export interface operations {
                      *           "published": true,
                      *           "custom_domain": null,
                      *           "url": "https://uptime.example.com/status/acme",
+                     *           "key": "acme",
+                     *           "managed_by": null,
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -9916,6 +10049,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -9996,6 +10131,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -10087,6 +10224,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -10228,6 +10367,8 @@ export interface operations {
                      *         "published": true,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
+                     *         "key": "acme",
+                     *         "managed_by": null,
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13204,6 +13345,8 @@ export interface operations {
                      *             6
                      *           ],
                      *           "timezone": "Europe/Paris",
+                     *           "key": "db-upgrade",
+                     *           "managed_by": "config",
                      *           "next_occurrence": {
                      *             "starts_at": "2026-11-28T01:00:00.000Z",
                      *             "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13298,6 +13441,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13321,6 +13466,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13369,6 +13515,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13451,6 +13599,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13474,6 +13624,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13582,6 +13733,8 @@ export interface operations {
                      *           6
                      *         ],
                      *         "timezone": "Europe/Paris",
+                     *         "key": "db-upgrade",
+                     *         "managed_by": "config",
                      *         "next_occurrence": {
                      *           "starts_at": "2026-11-28T01:00:00.000Z",
                      *           "ends_at": "2026-11-28T02:30:00.000Z"
@@ -13605,6 +13758,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MAINTENANCE_WINDOW_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13697,6 +13851,8 @@ export interface operations {
                      *             "webhook_url_set": true
                      *           },
                      *           "is_default": true,
+                     *           "key": "ops-slack",
+                     *           "managed_by": "config",
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -13777,6 +13933,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13796,6 +13954,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -13838,6 +13997,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13908,6 +14069,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -13927,6 +14090,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.CHANNEL_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -14034,6 +14198,8 @@ export interface operations {
                      *           "webhook_url_set": true
                      *         },
                      *         "is_default": true,
+                     *         "key": "ops-slack",
+                     *         "managed_by": "config",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14053,6 +14219,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.CHANNEL_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

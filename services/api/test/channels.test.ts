@@ -44,6 +44,8 @@ describe('POST /channels', () => {
       type: 'email',
       config: { recipients: ['ops@example.com'] },
       is_default: true,
+      key: null,
+      managed_by: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });

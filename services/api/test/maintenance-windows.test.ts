@@ -51,6 +51,8 @@ describe('POST /maintenance-windows', () => {
       repeat: 'weekly',
       weekdays: [6],
       timezone: 'Europe/Paris',
+      key: null,
+      managed_by: null,
       // A weekly window always has a next Saturday; which one depends on today.
       next_occurrence: { starts_at: expect.stringMatching(/Z$/), ends_at: expect.stringMatching(/Z$/) },
       created_at: expect.stringMatching(/Z$/),

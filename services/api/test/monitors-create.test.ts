@@ -82,6 +82,8 @@ describe('POST /monitors', () => {
       ping_count: null,
       locations: [],
       tags: [],
+      key: null,
+      managed_by: null,
       status: 'pending',
       status_reason: null,
       response_time_threshold: null,

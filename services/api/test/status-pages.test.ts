@@ -47,6 +47,8 @@ describe('POST /status-pages', () => {
       published: true,
       custom_domain: null,
       url: 'https://status.example.test/status/acme-2',
+      key: null,
+      managed_by: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });

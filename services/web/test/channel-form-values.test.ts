@@ -15,6 +15,8 @@ describe('channel form values', () => {
       type: 'mattermost' as const,
       config: { webhook_url_set: true, channel: 'ops', username: null },
       is_default: false,
+      key: null,
+      managed_by: null,
       created_at: '2026-12-01T00:00:00.000Z',
       updated_at: '2026-12-01T00:00:00.000Z',
     };

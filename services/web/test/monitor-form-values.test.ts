@@ -62,6 +62,8 @@ const MONITOR: Schema<'Monitor'> = {
   certificate_expires_at: null,
   in_maintenance: false,
   created_at: '2026-11-22T10:00:00.000Z',
+  key: 'shop',
+  managed_by: 'config',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
 
@@ -179,6 +181,9 @@ describe('the monitor form mapped to the API body', () => {
       heartbeat_timezone: _htz,
       heartbeat_grace: _hg,
       heartbeat_url: _hu,
+      // The form leaves a file's key and managed_by as they are (docs/config-as-code.md).
+      key: _k,
+      managed_by: _mb,
       ...fields
     } = MONITOR;
     expect(body).toEqual(fields);

@@ -21,6 +21,8 @@ const PAGE: Schema<'StatusPage'> = {
   published: false,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
+  key: null,
+  managed_by: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };

@@ -57,6 +57,10 @@ export class Monitor {
   @Column({ type: 'bigint', name: 'heartbeat_ping_cursor', default: 0 }) heartbeatPingCursor!: string;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];
+  /** Its stable name in a configuration file, unique within the organization; null when made in the UI (docs/config-as-code.md). */
+  @Column({ type: 'varchar', length: 100, nullable: true }) key!: string | null;
+  /** 'config' when `uptime apply` made or adopted it: only those are pruned (docs/config-as-code.md). */
+  @Column({ type: 'varchar', length: 10, name: 'managed_by', nullable: true }) managedBy!: 'config' | null;
 
   @Column({ type: 'varchar', length: 10, default: 'pending' }) status!: MonitorStatus;
   @Column({ type: 'integer', name: 'consecutive_failures', default: 0 }) consecutiveFailures!: number;

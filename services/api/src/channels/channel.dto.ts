@@ -1,6 +1,7 @@
 import { IsBoolean, IsIn, IsObject, IsString, Length } from 'class-validator';
 import { CHANNEL_TYPES, type ChannelType } from '@uptime/probe';
 import { Optional } from '../http/validators';
+import { ManagedByField, ResourceKey, type ManagedBy } from '../http/resource-key';
 
 export const CHANNEL_NAME_MAX = 100;
 
@@ -16,6 +17,9 @@ export class ChannelFieldsDto {
   @Optional() @IsBoolean() is_default?: boolean;
   /** PUT and PATCH: true attaches the channel to every monitor of the organization now. */
   @Optional() @IsBoolean() apply_to_all_monitors?: boolean;
+  /** Its name in a configuration file (docs/config-as-code.md). */
+  @ResourceKey() key?: string | null;
+  @ManagedByField() managed_by?: ManagedBy | null;
 }
 
 export const REQUIRED_ON_CREATE = ['name', 'type', 'config'] as const;

@@ -18,6 +18,8 @@ export function toChannelResponse(row: ChannelRow, generated?: Record<string, st
     type: row.type,
     config: { ...config, ...generated },
     is_default: row.is_default,
+    key: row.key,
+    managed_by: row.managed_by,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -2,6 +2,7 @@ import type { Creator } from '../auth/caller';
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import type { DataSource, SecretKeyring } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
+import { keyTakenError } from '../http/resource-key';
 import type { PageRequest } from '../http/pagination';
 import { generateWebhookSecret } from '../monitors/alert-settings.service';
 import { awaitTestResult, takeTestSlot, type AlertTestDeps } from '../monitors/alert-test.service';
@@ -45,17 +46,22 @@ function withGeneratedSecret(row: Pick<ChannelRow, 'type'>, config: StoredChanne
 
 export async function createChannel(deps: ChannelDeps, creator: Creator, input: NewChannel, config: StoredChannelConfig, actor: AuditActor): Promise<SavedChannel> {
   const generated = withGeneratedSecret(input, config);
-  return deps.ds.transaction(async (em) => {
+  const saved = deps.ds.transaction(async (em) => {
     const row = await insertChannel(em, creator, {
       name: input.name,
       type: input.type,
       config: config.plain,
       ...sealedOf(deps, config.secrets),
       isDefault: input.is_default ?? false,
+      key: input.key ?? null,
+      managedBy: input.managed_by ?? null,
     });
     // Names only: a config's values (URLs, tokens) never reach the log.
     await recordAudit(em, { organizationId: creator.organizationId, actor, action: 'channel.create', resourceId: row.id, changedFields: changedFieldsOf(input) });
     return { row, generated };
+  });
+  return saved.catch((err: unknown) => {
+    throw keyTakenError(err, 'channel', input.key) ?? err;
   });
 }
 
@@ -71,7 +77,7 @@ export async function listChannels(ds: DataSource, organizationId: number, page:
 
 /** PUT and PATCH: the fields given change; `config` merges over the stored one (secrets not given are kept). */
 export async function updateChannelFields(deps: ChannelDeps, organizationId: number, id: number, input: ChannelFieldsDto, actor: AuditActor): Promise<SavedChannel> {
-  return deps.ds.transaction(async (em) => {
+  const saved = deps.ds.transaction(async (em) => {
     const current = await readOwnChannel(em, organizationId, id, true);
     if (!current) throw new NotFoundError('channel', id);
     const config = input.config === undefined ? storedOf(deps, current) : checkConfig(current.type, input.config, storedOf(deps, current), deps);
@@ -81,10 +87,15 @@ export async function updateChannelFields(deps: ChannelDeps, organizationId: num
       config: config.plain,
       ...sealedOf(deps, config.secrets),
       isDefault: input.is_default ?? current.is_default,
+      key: input.key === undefined ? current.key : input.key,
+      managedBy: input.managed_by === undefined ? current.managed_by : input.managed_by,
     });
     const attachedMonitors = input.apply_to_all_monitors === true ? await attachToAllMonitors(em, organizationId, id) : undefined;
     await recordAudit(em, { organizationId, actor, action: 'channel.update', resourceId: id, changedFields: changedFieldsOf(input) });
     return { row, generated, attachedMonitors };
+  });
+  return saved.catch((err: unknown) => {
+    throw keyTakenError(err, 'channel', input.key) ?? err;
   });
 }
 

@@ -3,6 +3,7 @@ import { MAINTENANCE_REPEATS, type MaintenanceRepeat } from '@uptime/db';
 import { IsTimeZone } from '../preferences/preferences.dto';
 import { MonitorIdList } from '../http/monitor-id-list';
 import { Optional } from '../http/validators';
+import { ManagedByField, ResourceKey, type ManagedBy } from '../http/resource-key';
 
 export const NAME_MAX = 200;
 export const MAX_WINDOW_MONITORS = 100;
@@ -32,6 +33,9 @@ export class MaintenanceWindowFieldsDto {
   @Max(7, { each: true })
   weekdays?: number[];
   @Optional() @IsTimeZone() timezone?: string;
+  /** Its name in a configuration file (docs/config-as-code.md). */
+  @ResourceKey() key?: string | null;
+  @ManagedByField() managed_by?: ManagedBy | null;
 }
 
 export const REQUIRED_ON_CREATE = ['name', 'monitor_ids', 'starts_at', 'duration_minutes', 'repeat', 'timezone'] as const;

@@ -21,6 +21,8 @@ export function toMaintenanceWindowResponse(w: MaintenanceWindowRow, now = new D
     repeat: w.repeat,
     weekdays: w.weekdays,
     timezone: w.timezone,
+    key: w.key,
+    managed_by: w.managed_by,
     next_occurrence: next ? { starts_at: next.startsAt.toISOString(), ends_at: next.endsAt.toISOString() } : null,
     created_at: w.created_at.toISOString(),
     updated_at: w.updated_at.toISOString(),

@@ -1,5 +1,6 @@
 import type { Creator } from '../auth/caller';
 import type { DataSource, EntityManager, MaintenanceRepeat } from '@uptime/db';
+import type { ManagedBy } from '../http/resource-key';
 
 /** A maintenance window as its owner sees it. */
 export interface MaintenanceWindowRow {
@@ -11,6 +12,8 @@ export interface MaintenanceWindowRow {
   weekdays: number[];
   timezone: string;
   monitor_ids: number[];
+  key: string | null;
+  managed_by: ManagedBy | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -18,7 +21,7 @@ export interface MaintenanceWindowRow {
 type Db = DataSource | EntityManager;
 
 const SELECT_WINDOWS = `
-  SELECT w.id, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone, w.created_at, w.updated_at,
+  SELECT w.id, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone, w.key, w.managed_by, w.created_at, w.updated_at,
          COALESCE(array_agg(wm.monitor_id ORDER BY wm.monitor_id) FILTER (WHERE wm.monitor_id IS NOT NULL), '{}') AS monitor_ids
     FROM maintenance_windows w
     LEFT JOIN maintenance_window_monitors wm ON wm.window_id = w.id`;
@@ -60,14 +63,17 @@ export interface WindowFields {
   weekdays: number[];
   /** Already canonical; null for a zone that is not one (the DTO refused it before). */
   timezone: string | null;
+  /** Absent: unchanged on update (null on insert); null clears it. */
+  key?: string | null;
+  managed_by?: ManagedBy | null;
 }
 
 /** Inserts a window and returns its id. */
 export async function insertWindow(em: EntityManager, creator: Creator, w: WindowFields): Promise<number> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO maintenance_windows (owner_id, organization_id, name, starts_at, duration_minutes, repeat, weekdays, timezone)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [creator.userId, creator.organizationId, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone],
+    `INSERT INTO maintenance_windows (owner_id, organization_id, name, starts_at, duration_minutes, repeat, weekdays, timezone, key, managed_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+    [creator.userId, creator.organizationId, w.name, w.starts_at, w.duration_minutes, w.repeat, w.weekdays, w.timezone, w.key ?? null, w.managed_by ?? null],
   );
   return row!.id;
 }
@@ -90,9 +96,11 @@ export async function updateWindowFields(
   await em.query(
     `UPDATE maintenance_windows SET name = COALESCE($2, name), starts_at = COALESCE($3, starts_at),
             duration_minutes = COALESCE($4, duration_minutes), repeat = $5, weekdays = $6,
-            timezone = COALESCE($7, timezone), updated_at = now()
+            timezone = COALESCE($7, timezone),
+            key = CASE WHEN $8::boolean THEN $9 ELSE key END,
+            managed_by = CASE WHEN $10::boolean THEN $11 ELSE managed_by END, updated_at = now()
       WHERE id = $1`,
-    [id, w.name ?? null, w.starts_at ?? null, w.duration_minutes ?? null, w.repeat, w.weekdays, w.timezone ?? null],
+    [id, w.name ?? null, w.starts_at ?? null, w.duration_minutes ?? null, w.repeat, w.weekdays, w.timezone ?? null, w.key !== undefined, w.key ?? null, w.managed_by !== undefined, w.managed_by ?? null],
   );
 }
 

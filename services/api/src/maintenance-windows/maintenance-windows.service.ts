@@ -2,6 +2,7 @@ import type { Creator } from '../auth/caller';
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { upcomingOccurrences, type DataSource, type EntityManager } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
+import { keyTakenError } from '../http/resource-key';
 import type { PageRequest } from '../http/pagination';
 import { canonicalTimeZone } from '../preferences/preferences.dto';
 import { assertOwnMonitors } from '../monitors/own-monitors';
@@ -36,7 +37,7 @@ export async function createMaintenanceWindow(
 ): Promise<MaintenanceWindowRow> {
   const { organizationId } = creator;
   const weekdays = input.weekdays ?? [];
-  return ds.transaction(async (em) => {
+  const created = ds.transaction(async (em) => {
     await assertOwnMonitors(em, organizationId, input.monitor_ids);
     const id = await insertWindow(em, creator, {
       name: input.name,
@@ -45,6 +46,8 @@ export async function createMaintenanceWindow(
       repeat: input.repeat,
       weekdays,
       timezone: canonicalTimeZone(input.timezone),
+      key: input.key,
+      managed_by: input.managed_by,
     });
     await setWindowMonitors(em, id, input.monitor_ids);
     await recordAudit(em, {
@@ -55,6 +58,9 @@ export async function createMaintenanceWindow(
       changedFields: changedFieldsOf(input),
     });
     return readOne(em, organizationId, id);
+  });
+  return created.catch((err: unknown) => {
+    throw keyTakenError(err, 'maintenance window', input.key) ?? err;
   });
 }
 
@@ -79,7 +85,7 @@ export async function updateMaintenanceWindow(
   input: MaintenanceWindowFieldsDto,
   actor: AuditActor,
 ): Promise<MaintenanceWindowRow> {
-  return ds.transaction(async (em) => {
+  const updated = ds.transaction(async (em) => {
     const current = await lockOwnWindowRepeat(em, organizationId, id);
     if (!current) throw new NotFoundError('maintenance window', id);
     const repeat = input.repeat ?? current.repeat;
@@ -97,6 +103,8 @@ export async function updateMaintenanceWindow(
       repeat,
       weekdays,
       timezone: input.timezone === undefined ? undefined : canonicalTimeZone(input.timezone),
+      key: input.key,
+      managed_by: input.managed_by,
     });
     await recordAudit(em, {
       organizationId,
@@ -106,6 +114,9 @@ export async function updateMaintenanceWindow(
       changedFields: changedFieldsOf(input),
     });
     return readOne(em, organizationId, id);
+  });
+  return updated.catch((err: unknown) => {
+    throw keyTakenError(err, 'maintenance window', input.key) ?? err;
   });
 }
 

@@ -14,6 +14,7 @@ import {
 import { CHECK_FIELD_SPECS, HEARTBEAT_LIMITS as HB, type FieldSpec, type MonitorType, type WireValuesOf } from '@uptime/probe';
 import { FieldRules } from '../http/field-decorators';
 import { IsMonitorUrl, Nullable, Optional } from '../http/validators';
+import { ManagedByField, ResourceKey, type ManagedBy } from '../http/resource-key';
 
 type Check = WireValuesOf<typeof CHECK_FIELD_SPECS>;
 const f = CHECK_FIELD_SPECS;
@@ -66,6 +67,9 @@ export class MonitorFieldsDto {
   @Nullable() @IsString() @Length(1, HB.cronMaxLength) heartbeat_cron?: string | null;
   @Nullable() @IsString() @Length(1, 64) heartbeat_timezone?: string | null;
   @Optional() @IsInt() @Min(HB.graceMin) @Max(HB.graceMax) heartbeat_grace?: number;
+  /** Its name in a configuration file (docs/config-as-code.md). */
+  @ResourceKey() key?: string | null;
+  @ManagedByField() managed_by?: ManagedBy | null;
 }
 
 // A declared field the class does not list (one declared later) gets its rules too, after the

@@ -148,6 +148,9 @@ const TRAILING = [
     store: unique,
   }),
   writable('tags', 'tags', { default: value([]), store: unique }),
+  // A file's name for it and whether a file manages it (docs/config-as-code.md).
+  writable('key', 'key', { default: value(null) }),
+  writable('managed_by', 'managedBy', { default: value(null) }),
   shown('status', 'status', { default: value('pending') }),
   presented('status_reason', 'statusReason', statusReasonOf),
   writable('response_time_threshold', 'responseTimeThreshold', { default: value(null) }),

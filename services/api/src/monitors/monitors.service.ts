@@ -5,6 +5,7 @@ import { deleteAuditEntriesOfResource } from '../audit/audit-log.repository';
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager, Monitor } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
+import { keyTakenError } from '../http/resource-key';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
 import type { MonitorFilters } from './list-monitors.params';
@@ -65,20 +66,24 @@ async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: M
  */
 export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
   if (dto.depends_on) await assertDependencies(deps.ds.manager, creator.organizationId, null, dto.depends_on);
-  const monitor = await deps.ds.transaction(async (em) => {
-    const type = dto.type ?? 'http';
-    const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
-    const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
-    await attachDefaultChannels(em, creator.organizationId, inserted.id);
-    await recordAudit(em, {
-      organizationId: creator.organizationId,
-      actor,
-      action: 'monitor.create',
-      resourceId: inserted.id,
-      changedFields: changedFieldsOf(dto),
+  const monitor = await deps.ds
+    .transaction(async (em) => {
+      const type = dto.type ?? 'http';
+      const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
+      const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
+      await attachDefaultChannels(em, creator.organizationId, inserted.id);
+      await recordAudit(em, {
+        organizationId: creator.organizationId,
+        actor,
+        action: 'monitor.create',
+        resourceId: inserted.id,
+        changedFields: changedFieldsOf(dto),
+      });
+      return inserted;
+    })
+    .catch((err: unknown) => {
+      throw keyTakenError(err, 'monitor', dto.key) ?? err;
     });
-    return inserted;
-  });
   // allSettled: the row goes only once neither write can still land after it.
   const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
   const failure = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -110,7 +115,7 @@ export async function updateMonitor(
   dto: MonitorFieldsDto,
   actor: AuditActor,
 ): Promise<Monitor> {
-  return deps.ds.transaction(async (em: EntityManager) => {
+  const updated = deps.ds.transaction(async (em: EntityManager) => {
     // Read under a row lock: a check-worker's status update waits for this commit instead of
     // landing between our read and our write.
     const monitor = await lockOwnMonitor(em, organizationId, id);
@@ -119,6 +124,9 @@ export async function updateMonitor(
     if (dto.depends_on) await assertDependencies(em, organizationId, id, dto.depends_on);
     await recordAudit(em, { organizationId, actor, action: 'monitor.update', resourceId: id, changedFields: changedFieldsOf(dto) });
     return saveAndSchedule(em, deps, monitor, withHeartbeatDefaults(monitor.type, dto, monitor));
+  });
+  return updated.catch((err: unknown) => {
+    throw keyTakenError(err, 'monitor', dto.key) ?? err;
   });
 }
 

@@ -1,6 +1,7 @@
 import { CHANNEL_LABELS, CHANNEL_TYPES, channelFieldsOf, type ChannelFieldSpec } from '@uptime/probe';
 import { CHANNEL_NAME_MAX } from '../channels/channel.dto';
 import type { ChannelResponse } from '../channels/channel.presenter';
+import { keySchema, managedBySchema } from './resource-key-schemas';
 import { arrayOf, bool, enumOf, INT32_MAX, int, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
 export const EXAMPLE_CHANNEL: ChannelResponse = {
@@ -9,6 +10,8 @@ export const EXAMPLE_CHANNEL: ChannelResponse = {
   type: 'slack',
   config: { webhook_url_set: true },
   is_default: true,
+  key: 'ops-slack',
+  managed_by: 'config',
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -70,7 +73,7 @@ export function channelSchemas(): Record<string, JsonSchema> {
   const name = (): JsonSchema => str({ minLength: 1, maxLength: CHANNEL_NAME_MAX });
   const isDefault = bool({ description: 'Attached to every monitor made from now on' });
   const channel = objectOf<ChannelResponse>(
-    { id: id(), name: name(), type: enumOf(CHANNEL_TYPES), config: configAnswer(), is_default: bool(), created_at: timestamp(), updated_at: timestamp() },
+    { id: id(), name: name(), type: enumOf(CHANNEL_TYPES), config: configAnswer(), is_default: bool(), key: keySchema(), managed_by: managedBySchema(), created_at: timestamp(), updated_at: timestamp() },
     { description: 'A notification channel of the organization, set up once and attached to monitors (docs/channels.md)' },
   );
   return {
@@ -82,7 +85,7 @@ export function channelSchemas(): Record<string, JsonSchema> {
     },
     ChannelCreate: {
       type: 'object',
-      properties: { name: name(), type: enumOf(CHANNEL_TYPES), config: configInputs(true), is_default: isDefault },
+      properties: { name: name(), type: enumOf(CHANNEL_TYPES), config: configInputs(true), is_default: isDefault, key: keySchema(), managed_by: managedBySchema() },
       required: ['name', 'type', 'config'],
       additionalProperties: false,
       description: 'A new channel',
@@ -94,6 +97,8 @@ export function channelSchemas(): Record<string, JsonSchema> {
         config: configInputs(false),
         is_default: isDefault,
         apply_to_all_monitors: bool({ description: 'true: attach the channel to every monitor of the organization now' }),
+        key: keySchema(),
+        managed_by: managedBySchema(),
       },
       additionalProperties: false,
       description: 'PUT and PATCH: a partial body; the type cannot change',

@@ -53,6 +53,8 @@ export const EXAMPLE_MONITOR: MonitorResponse = {
   ...unplacedCheckExamples(),
   locations: [],
   tags: ['production'],
+  key: 'shop-health',
+  managed_by: 'config',
   status: 'online',
   status_reason: null,
   response_time_threshold: 2000,

@@ -3,6 +3,7 @@ import { DURATION_MAX, DURATION_MIN, MAX_WINDOW_MONITORS, NAME_MAX, REQUIRED_ON_
 import type { MaintenanceWindowResponse } from '../maintenance-windows/maintenance-window.presenter';
 import { UPCOMING_WINDOWS, type UpcomingWindow } from '../maintenance-windows/maintenance-windows.service';
 import { annotate, schemaOfDto } from './dto-schema';
+import { KEY_DESCRIPTION, keySchema, MANAGED_BY_DESCRIPTION, managedBySchema } from './resource-key-schemas';
 import { arrayOf, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
 export const EXAMPLE_MAINTENANCE_WINDOW: MaintenanceWindowResponse = {
@@ -14,6 +15,8 @@ export const EXAMPLE_MAINTENANCE_WINDOW: MaintenanceWindowResponse = {
   repeat: 'weekly',
   weekdays: [6],
   timezone: 'Europe/Paris',
+  key: 'db-upgrade',
+  managed_by: 'config',
   next_occurrence: { starts_at: '2026-11-28T01:00:00.000Z', ends_at: '2026-11-28T02:30:00.000Z' },
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
@@ -38,6 +41,8 @@ export function maintenanceWindowSchemas(monitor: JsonSchema): Record<string, Js
     repeat: { description: 'none: once; daily; weekly: on `weekdays`' },
     weekdays: weekdays(),
     timezone: { maxLength: TIMEZONE_MAX, description: 'An IANA time zone; recurring windows keep their local time across daylight-saving changes' },
+    key: { description: KEY_DESCRIPTION },
+    managed_by: { description: MANAGED_BY_DESCRIPTION },
   });
   const monitorProps = (monitor.properties ?? {}) as Record<string, JsonSchema>;
   return {
@@ -51,6 +56,8 @@ export function maintenanceWindowSchemas(monitor: JsonSchema): Record<string, Js
         repeat: enumOf(MAINTENANCE_REPEATS),
         weekdays: weekdays(),
         timezone: str({ maxLength: TIMEZONE_MAX }),
+        key: keySchema(),
+        managed_by: managedBySchema(),
         next_occurrence: nullable(
           objectOf<{ starts_at: string; ends_at: string }>(
             { starts_at: timestamp(), ends_at: timestamp() },

@@ -21,6 +21,7 @@ import { arrayOf, bool, enumOf, int, nullable, num, objectOf, ref, str, timestam
 import type { toHeartbeatPingDetail, toHeartbeatPingResponse } from '../heartbeats/heartbeat-ping.presenter';
 import { PING_BODY_KEPT_BYTES, PING_BODY_MAX_BYTES } from '../heartbeats/ping-body';
 import { NOTIFICATION_SCHEMAS } from './notification-schemas';
+import { KEY_DESCRIPTION, MANAGED_BY_DESCRIPTION } from './resource-key-schemas';
 import { bigId, count, id, location, monitorField, ms, percent, statusCode, text, uptimeWindows } from './schema-parts';
 
 /**
@@ -75,6 +76,8 @@ const monitor = objectOf<MonitorResponse>(
     ...unplacedCheckFields(),
     locations: monitorField('locations'),
     tags: monitorField('tags'),
+    key: monitorField('key', { description: KEY_DESCRIPTION }),
+    managed_by: monitorField('managed_by', { description: MANAGED_BY_DESCRIPTION }),
     status: enumOf(MONITOR_STATUSES, {
       description:
         'pending: not checked since created or resumed; online: the last check succeeded; warning: failing, fewer times in a row than alert_threshold, or slow (see status_reason); offline: failed alert_threshold times in a row, a downtime is open until recovery_threshold successes in a row; paused: not checked (docs/monitors.md)',

@@ -7,6 +7,7 @@ import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import { MAX_PAGE_SECTIONS, SECTION_NAME_MAX } from '../status-pages/page-sections';
 import type { StatusPageResponse } from '../status-pages/status-page.presenter';
 import { annotate, schemaOfDto } from './dto-schema';
+import { KEY_DESCRIPTION, keySchema, MANAGED_BY_DESCRIPTION, managedBySchema } from './resource-key-schemas';
 import { publicPageIncidentSections } from './status-page-incident-schemas';
 import { arrayOf, bool, enumOf, int, nullable, num, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
@@ -25,6 +26,8 @@ export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
   published: true,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
+  key: 'acme',
+  managed_by: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -120,6 +123,8 @@ const statusPage = (): JsonSchema =>
         str({ maxLength: DOMAIN_MAX, pattern: DOMAIN_PATTERN.source, description: 'A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service' }),
       ),
       url: url({ description: 'https://{custom_domain} when set, else ${PUBLIC_URL}/status/{slug}' }),
+      key: keySchema(),
+      managed_by: managedBySchema(),
       created_at: timestamp(),
       updated_at: timestamp(),
     },
@@ -207,6 +212,8 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     description: { description: 'Shown under the title; null clears it' },
     monitor_ids: { description: "1 to 100 of your own monitors, without repeats, in the page's order; a monitor taken off leaves its section" },
     published: { description: 'Unpublished pages answer 404 to the public', default: true },
+    key: { description: KEY_DESCRIPTION },
+    managed_by: { description: MANAGED_BY_DESCRIPTION },
   });
   return {
     StatusPage: statusPage(),

@@ -2,6 +2,7 @@ import { IsBoolean, IsString, Length, Matches, MaxLength } from 'class-validator
 import { MonitorIdList } from '../http/monitor-id-list';
 import { Nullable, Optional } from '../http/validators';
 import { IsSectionList, type PageSectionInput } from './page-sections';
+import { ManagedByField, ResourceKey, type ManagedBy } from '../http/resource-key';
 
 /** 3-64 lowercase letters, digits and hyphens; also a CHECK of the status_pages table. */
 export const SLUG_PATTERN = /^[a-z0-9-]{3,64}$/;
@@ -38,6 +39,9 @@ export class StatusPageFieldsDto {
   @MaxLength(DOMAIN_MAX)
   @Matches(DOMAIN_PATTERN, { message: 'custom_domain must be a lower-case host name such as status.example.com' })
   custom_domain?: string | null;
+  /** Its name in a configuration file (docs/config-as-code.md). */
+  @ResourceKey() key?: string | null;
+  @ManagedByField() managed_by?: ManagedBy | null;
 }
 
 export const REQUIRED_ON_CREATE = ['slug', 'title', 'monitor_ids'] as const;

@@ -13,6 +13,8 @@ export function toStatusPageResponse(page: StatusPageRow, publicUrl: string) {
     published: page.published,
     custom_domain: page.custom_domain,
     url: statusPageBaseUrl(publicUrl, page),
+    key: page.key,
+    managed_by: page.managed_by,
     created_at: page.created_at.toISOString(),
     updated_at: page.updated_at.toISOString(),
   };

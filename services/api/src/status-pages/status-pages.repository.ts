@@ -1,5 +1,6 @@
 import type { Creator } from '../auth/caller';
 import type { DataSource, EntityManager } from '@uptime/db';
+import type { ManagedBy } from '../http/resource-key';
 
 /** A status page as its owner sees it, monitors in page order. */
 export interface StatusPageRow {
@@ -9,6 +10,8 @@ export interface StatusPageRow {
   description: string | null;
   published: boolean;
   custom_domain: string | null;
+  key: string | null;
+  managed_by: ManagedBy | null;
   created_at: Date;
   updated_at: Date;
   monitors: { id: number; name: string }[];
@@ -21,7 +24,7 @@ type Db = DataSource | EntityManager;
 /** The owner's pages among `ids`, id order, each with its monitors. */
 export async function readOwnPages(db: Db, organizationId: number, ids: number[]): Promise<StatusPageRow[]> {
   return db.query(
-    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.custom_domain, sp.created_at, sp.updated_at,
+    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.custom_domain, sp.key, sp.managed_by, sp.created_at, sp.updated_at,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors,
             (SELECT COALESCE(json_agg(json_build_object('name', s.name, 'monitor_ids',
@@ -52,12 +55,12 @@ export async function listOwnPageIds(ds: DataSource, organizationId: number, lim
 export async function insertStatusPage(
   em: EntityManager,
   creator: Creator,
-  page: { slug: string; title: string; description?: string | null; published?: boolean; custom_domain?: string | null },
+  page: { slug: string; title: string; description?: string | null; published?: boolean; custom_domain?: string | null; key?: string | null; managed_by?: ManagedBy | null },
 ): Promise<number | null> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain, key, managed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
-    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null],
+    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null, page.key ?? null, page.managed_by ?? null],
   );
   return row?.id ?? null;
 }
@@ -72,13 +75,15 @@ export async function lockOwnPageSlug(em: EntityManager, organizationId: number,
 export async function updatePageFields(
   em: EntityManager,
   id: number,
-  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; custom_domain?: string | null },
+  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; custom_domain?: string | null; key?: string | null; managed_by?: ManagedBy | null },
 ): Promise<void> {
   await em.query(
     `UPDATE status_pages SET slug = COALESCE($2, slug), title = COALESCE($3, title),
             description = CASE WHEN $4::boolean THEN $5 ELSE description END,
             published = COALESCE($6, published),
-            custom_domain = CASE WHEN $7::boolean THEN $8 ELSE custom_domain END, updated_at = now()
+            custom_domain = CASE WHEN $7::boolean THEN $8 ELSE custom_domain END,
+            key = CASE WHEN $9::boolean THEN $10 ELSE key END,
+            managed_by = CASE WHEN $11::boolean THEN $12 ELSE managed_by END, updated_at = now()
       WHERE id = $1`,
     [
       id,
@@ -89,6 +94,10 @@ export async function updatePageFields(
       fields.published ?? null,
       fields.custom_domain !== undefined,
       fields.custom_domain ?? null,
+      fields.key !== undefined,
+      fields.key ?? null,
+      fields.managed_by !== undefined,
+      fields.managed_by ?? null,
     ],
   );
 }

@@ -1,6 +1,7 @@
 import type { Creator } from '../auth/caller';
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { isUniqueViolation, type DataSource, type EntityManager } from '@uptime/db';
+import { keyTakenError } from '../http/resource-key';
 import { ConflictError, NotFoundError, ValidationError } from '@uptime/errors';
 import type { PublicCache } from '../http/public-cache';
 import type { PageRequest } from '../http/pagination';
@@ -31,8 +32,10 @@ export interface StatusPagesDeps {
 const slugTaken = (slug: string): ConflictError => new ConflictError('RESOURCE_EXISTS', `The slug "${slug}" is already taken`);
 
 /** The 409 of a unique violation: the custom domain's (another page has it), else the slug's. */
-function takenError(err: unknown, input: { slug?: string; custom_domain?: string | null }): ConflictError | undefined {
+function takenError(err: unknown, input: { slug?: string; custom_domain?: string | null; key?: string | null }): ConflictError | undefined {
   if (!isUniqueViolation(err)) return undefined;
+  const keyTaken = keyTakenError(err, 'status page', input.key);
+  if (keyTaken) return keyTaken;
   const constraint = (err as { driverError?: { constraint?: string } }).driverError?.constraint;
   if (constraint === 'status_pages_custom_domain_key') return new ConflictError('RESOURCE_EXISTS', `The custom domain "${input.custom_domain}" is already taken`);
   return input.slug === undefined ? undefined : slugTaken(input.slug);

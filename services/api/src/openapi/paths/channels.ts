@@ -21,7 +21,7 @@ const update = (method: 'put' | 'patch'): OperationSpec => ({
   parameters: [id],
   body: { schema: ref('ChannelUpdate'), required: false, example: { name: 'Ops Slack', is_default: true } },
   responses: { 200: savedAnswer('The updated channel') },
-  errors: [...notFound],
+  errors: [...notFound, 'RESOURCE_EXISTS'],
 });
 
 /** `/channels` (docs/channels.md). */
@@ -38,6 +38,7 @@ export const CHANNEL_OPERATIONS: OperationSpec[] = [
       example: { name: 'On-call email', type: 'email', config: { recipients: ['oncall@example.com'] }, is_default: true },
     },
     responses: { 201: savedAnswer('The new channel') },
+    errors: ['RESOURCE_EXISTS'],
   },
   {
     method: 'get',

@@ -20,7 +20,7 @@ const update = (method: 'put' | 'patch'): OperationSpec => ({
   parameters: [id],
   body: { schema: ref('MaintenanceWindowUpdate'), required: false, example: { duration_minutes: 120, monitor_ids: [42] } },
   responses: { 200: windowAnswer('The updated window') },
-  errors: [...notFound],
+  errors: [...notFound, 'RESOURCE_EXISTS'],
 });
 
 /** `/maintenance-windows` (docs/alert-rules.md). */
@@ -37,6 +37,7 @@ export const MAINTENANCE_WINDOW_OPERATIONS: OperationSpec[] = [
       example: { name: 'Database upgrade', monitor_ids: [42, 43], starts_at: '2026-11-28T01:00:00Z', duration_minutes: 90, repeat: 'weekly', weekdays: [6], timezone: 'Europe/Paris' },
     },
     responses: { 201: windowAnswer('The new window') },
+    errors: ['RESOURCE_EXISTS'],
   },
   {
     method: 'get',

@@ -73,7 +73,7 @@ const update = (method: 'put' | 'patch'): OperationSpec => ({
   parameters: [id],
   body: { schema: ref('MonitorUpdate'), required: false, example: { name: 'Shop (EU)', check_interval: 120, timeout: 10 } },
   responses: { 200: monitorAnswer('The updated monitor') },
-  errors: [...notFound, 'INVALID_MONITOR_TYPE'],
+  errors: [...notFound, 'INVALID_MONITOR_TYPE', 'RESOURCE_EXISTS'],
 });
 
 const pause = (verb: 'pause' | 'disable'): OperationSpec => ({
@@ -122,7 +122,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     description: 'The new monitor is `pending` and checked at once, then every check_interval. A heartbeat monitor has no url: it is `pending` until its first ping, at its `heartbeat_url` (docs/heartbeats.md).',
     body: { schema: ref('MonitorCreate'), required: true, example: { name: 'Shop', url: 'https://shop.example.com/health', type: 'http', check_interval: 60 } },
     responses: { 201: { description: 'The new monitor', schema: dataEnvelope(ref('Monitor')), example: dataExample({ ...EXAMPLE_MONITOR, status: 'pending' }) } },
-    errors: ['INVALID_MONITOR_TYPE'],
+    errors: ['INVALID_MONITOR_TYPE', 'RESOURCE_EXISTS'],
   },
   {
     method: 'post',
