@@ -218,6 +218,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/recent-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest checks of several monitors
+         * @description For each monitor named in `ids` (at most 100), its latest `limit` checks, newest first, read in one query; monitors in id order. An id the organization has no monitor with is left out, as a missing one would be.
+         */
+        get: operations["listRecentChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitors/{id}/history": {
         parameters: {
             query?: never;
@@ -2133,6 +2153,31 @@ export interface components {
             /** @description Each location's result when the check also ran through agents */
             locations: components["schemas"]["LocationResult"][];
             dns: components["schemas"]["DnsAnswer"] | null;
+        };
+        /** @description A monitor's latest checks (the beads of the web app's list and dashboard) */
+        RecentChecks: {
+            /** Format: int32 */
+            monitor_id: number;
+            /** @description Newest first, at most `limit`; empty before the first check (and for a heartbeat monitor, whose results are its pings) */
+            checks: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                checked_at: string;
+                /** @enum {string} */
+                status: "up" | "down";
+                /** Format: int32 */
+                status_code: number | null;
+                /**
+                 * Format: int32
+                 * @description Response time, milliseconds
+                 */
+                response_time: number | null;
+                error: string | null;
+                /** @description Made during a maintenance window */
+                maintenance: boolean;
+            }[];
         };
         /** @description One ping of a heartbeat monitor: a heartbeat's results */
         HeartbeatPing: {
@@ -7036,6 +7081,77 @@ export interface operations {
             400: components["responses"]["VALIDATION_ERROR"];
             401: components["responses"]["UNAUTHORIZED"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    listRecentChecks: {
+        parameters: {
+            query: {
+                /** @description Comma-separated monitor ids, 1 to 100 of them */
+                ids: string;
+                /** @description Checks per monitor */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per monitor, its latest checks */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "monitor_id": 12,
+                     *           "checks": [
+                     *             {
+                     *               "checked_at": "2026-11-22T10:00:00.000Z",
+                     *               "status": "up",
+                     *               "status_code": 200,
+                     *               "response_time": 120,
+                     *               "error": null,
+                     *               "maintenance": false
+                     *             },
+                     *             {
+                     *               "checked_at": "2026-11-22T09:59:30.000Z",
+                     *               "status": "down",
+                     *               "status_code": 500,
+                     *               "response_time": 41,
+                     *               "error": "Unexpected status 500",
+                     *               "maintenance": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["RecentChecks"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -1,6 +1,7 @@
 import { toDnsAnswerResponse } from '../monitors/test-result.presenter';
 import type { CheckResultView } from './check-results.repository';
 import type { NoDataSpanView } from './no-data.repository';
+import type { MonitorRecentChecks } from './recent-checks.repository';
 
 /** A check as the API shows it (docs/monitors.md); `location` is null for a check made by the worker itself. */
 export function toCheckResultResponse(r: CheckResultView) {
@@ -27,4 +28,19 @@ export function toNoDataSpanResponse(s: NoDataSpanView, now: Date) {
     to: s.endedAt?.toISOString() ?? null,
     duration: Math.max(0, Math.round(((s.endedAt ?? now).getTime() - s.startedAt.getTime()) / 1000)),
   };
+}
+
+/** `data` of GET /monitors/recent-checks: per monitor, its latest checks newest first (docs/web.md, "Beads"). */
+export function toRecentChecksResponse(list: MonitorRecentChecks[]) {
+  return list.map((m) => ({
+    monitor_id: m.monitorId,
+    checks: m.checks.map((c) => ({
+      checked_at: c.checkedAt.toISOString(),
+      status: c.ok ? ('up' as const) : ('down' as const),
+      status_code: c.statusCode,
+      response_time: c.responseTime,
+      error: c.error,
+      maintenance: c.maintenance,
+    })),
+  }));
 }

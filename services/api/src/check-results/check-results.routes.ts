@@ -5,18 +5,27 @@ import { sendData, sendList } from '../http/envelope';
 import { toHeartbeatPingDetail, toHeartbeatPingResponse } from '../heartbeats/heartbeat-ping.presenter';
 import { parseBigId, parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
-import { toCheckResultResponse, toNoDataSpanResponse } from './check-result.presenter';
-import { heartbeatPing, monitorHistory, monitorResults } from './check-results.service';
+import { toCheckResultResponse, toNoDataSpanResponse, toRecentChecksResponse } from './check-result.presenter';
+import { heartbeatPing, monitorHistory, monitorResults, recentChecks } from './check-results.service';
 import { parseHistoryQuery } from './history.params';
+import { parseRecentChecksQuery } from './recent-checks.params';
 
 /**
- * `/monitors/{id}/history` and `/monitors/{id}/results`: a monitor's recorded checks
+ * `/monitors/{id}/history` and `/monitors/{id}/results`: a monitor's recorded checks;
+ * `/monitors/recent-checks`: the latest of several monitors at once
  * (docs/statistics.md); a heartbeat's results are its pings, each with its body at
  * `/results/{result_id}` (docs/heartbeats.md).
  */
 export function checkResultsRouter(ds: DataSource): Router {
   const router = Router();
   const monitorId = (raw: unknown): number => parseId(raw, 'monitor');
+
+  // Before any `/:id` route of the monitors: the latest checks of many monitors at once, for the
+  // list's and the dashboard's beads (docs/web.md, "Beads").
+  router.get('/recent-checks', async (req, res) => {
+    const query = parseRecentChecksQuery(req.query as Record<string, unknown>);
+    sendData(res, toRecentChecksResponse(await recentChecks(ds, callerOf(req).organizationId, query)));
+  });
 
   router.get('/:id/history', async (req, res) => {
     const id = monitorId(req.params.id);

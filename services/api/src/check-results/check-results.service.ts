@@ -7,6 +7,8 @@ import { historyRows, resultRows, type CheckResultView } from './check-results.r
 import type { HistoryQuery } from './history.params';
 import { withLocations } from './location-results.repository';
 import { noDataSpans, type NoDataSpanView } from './no-data.repository';
+import type { RecentChecksQuery } from './recent-checks.params';
+import { recentCheckRows, type MonitorRecentChecks } from './recent-checks.repository';
 
 /**
  * GET /monitors/{id}/history: the caller's monitor's checks within [from, to], newest first (at
@@ -53,4 +55,12 @@ export async function heartbeatPing(ds: DataSource, organizationId: number, id: 
   const ping = await pingWithBody(ds, id, pingId);
   if (!ping) throw new NotFoundError('result', pingId);
   return ping;
+}
+
+/**
+ * GET /monitors/recent-checks: the latest checks of each of the organization's monitors named,
+ * read in one query; ids of monitors it does not have are left out, as a missing one would be.
+ */
+export function recentChecks(ds: DataSource, organizationId: number, q: RecentChecksQuery): Promise<MonitorRecentChecks[]> {
+  return recentCheckRows(ds, organizationId, q.ids, q.limit);
 }

@@ -1,7 +1,8 @@
 import { MONITOR_STATUSES } from '@uptime/db';
 import { CHECK_FIELD_SPECS, DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, HTTP_METHODS, MONITOR_TYPES, isFieldOfType, type CheckField } from '@uptime/probe';
 import { ERROR_CODES } from '@uptime/errors';
-import type { toCheckResultResponse, toNoDataSpanResponse } from '../check-results/check-result.presenter';
+import type { toCheckResultResponse, toNoDataSpanResponse, toRecentChecksResponse } from '../check-results/check-result.presenter';
+import { RECENT_CHECKS } from '../check-results/recent-checks.params';
 import type { LocationResultItem } from '../check-results/location-results.repository';
 import { MAX_SERIES_BUCKETS, STATS_GRANULARITIES, STATS_PERIODS } from '../monitor-stats/stats.params';
 import type { toStatsResponse } from '../monitor-stats/stats.presenter';
@@ -135,6 +136,26 @@ const checkResult = objectOf<ReturnType<typeof toCheckResultResponse>>(
     dns: nullable(ref('DnsAnswer')),
   },
   { description: 'One recorded check' },
+);
+
+type RecentChecks = ReturnType<typeof toRecentChecksResponse>[number];
+
+const recentChecks = objectOf<RecentChecks>(
+  {
+    monitor_id: id(),
+    checks: arrayOf(
+      objectOf<RecentChecks['checks'][number]>({
+        checked_at: timestamp(),
+        status: enumOf(['up', 'down']),
+        status_code: statusCode(),
+        response_time: ms('Response time'),
+        error: nullable(text()),
+        maintenance: bool({ description: 'Made during a maintenance window' }),
+      }),
+      { maxItems: RECENT_CHECKS.maxLimit, description: 'Newest first, at most `limit`; empty before the first check (and for a heartbeat monitor, whose results are its pings)' },
+    ),
+  },
+  { description: "A monitor's latest checks (the beads of the web app's list and dashboard)" },
 );
 
 const dnsAnswer = objectOf<NonNullable<ReturnType<typeof toCheckResultResponse>['dns']>>(
@@ -303,6 +324,7 @@ export const RESOURCE_SCHEMAS: Record<string, JsonSchema> = {
   Monitor: monitor,
   LocationResult: locationResult,
   CheckResult: checkResult,
+  RecentChecks: recentChecks,
   HeartbeatPing: heartbeatPing,
   HeartbeatPingDetail: heartbeatPingDetail,
   CheckTimings: checkTimings,

@@ -16,6 +16,8 @@ export interface DocumentedOperation {
   requiredRole: string | undefined;
   /** The names of its path parameters, in order. */
   pathParams: string[];
+  /** The names of its required query parameters (`ids` of GET /monitors/recent-checks). */
+  requiredQuery: string[];
   /** The documented request body example, if any. */
   bodyExample: unknown;
   /** Every status it documents. */
@@ -50,6 +52,9 @@ export function documentedOperations(): DocumentedOperation[] {
         schemes: security.flatMap((requirement) => Object.keys(requirement as object)),
         requiredRole: op['x-required-role'] as string | undefined,
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+        requiredQuery: ((op.parameters ?? []) as { name: string; in: string; required?: boolean }[])
+          .filter((p) => p.in === 'query' && p.required === true)
+          .map((p) => p.name),
         bodyExample: body?.content?.['application/json']?.example,
         statuses: Object.keys(responses).map(Number),
         codesOf: (status) => {

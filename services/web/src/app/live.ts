@@ -1,6 +1,7 @@
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { chosenOrganization } from './api';
+import { addLiveChecks, type LiveCheck } from './recent-checks';
 
 /**
  * Live updates (docs/web.md, "Live updates"): one EventSource on `GET /api/v1/live` while a
@@ -111,7 +112,11 @@ function openLiveStream(queryClient: QueryClient): () => void {
       opened = true;
       setState('live');
     });
-    source.addEventListener('checks', (e) => gather(readIds(e), false));
+    source.addEventListener('checks', (e) => {
+      // The beads take the checks as they come; the rest refetches what the checks change.
+      addLiveChecks(queryClient, (JSON.parse(e.data) as { checks: LiveCheck[] }).checks);
+      gather(readIds(e), false);
+    });
     source.addEventListener('status', (e) => gather(readIds(e), true));
     source.addEventListener('notification', (e) => gather(readIds(e), true));
     source.onerror = () => {

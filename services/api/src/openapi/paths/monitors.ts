@@ -2,6 +2,7 @@ import { MONITOR_STATUSES } from '@uptime/db';
 import { MONITOR_TYPES } from '@uptime/probe';
 import { TAG_FILTER_MAX_LENGTH } from '../../monitors/list-monitors.params';
 import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitor-stats/stats.params';
+import { RECENT_CHECKS } from '../../check-results/recent-checks.params';
 import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.params';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
 import {
@@ -204,6 +205,39 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     ],
     responses: { 200: { description: 'The statistics', schema: dataEnvelope(ref('MonitorStats')), example: dataExample(EXAMPLE_STATS) } },
     errors: [...notFound],
+  },
+  {
+    method: 'get',
+    path: `${BASE}/recent-checks`,
+    operationId: 'listRecentChecks',
+    tag: 'Monitors',
+    summary: 'The latest checks of several monitors',
+    description: `For each monitor named in \`ids\` (at most ${RECENT_CHECKS.maxIds}), its latest \`limit\` checks, newest first, read in one query; monitors in id order. An id the organization has no monitor with is left out, as a missing one would be.`,
+    parameters: [
+      {
+        name: 'ids',
+        in: 'query',
+        required: true,
+        description: `Comma-separated monitor ids, 1 to ${RECENT_CHECKS.maxIds} of them`,
+        schema: str({ maxLength: RECENT_CHECKS.maxIds * 11, pattern: '^\\s*\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*$', examples: ['12,15'] }),
+      },
+      { name: 'limit', in: 'query', description: 'Checks per monitor', schema: int({ minimum: 1, maximum: RECENT_CHECKS.maxLimit, default: RECENT_CHECKS.defaultLimit }) },
+    ],
+    responses: {
+      200: {
+        description: 'Per monitor, its latest checks',
+        schema: dataEnvelope(arrayOf(ref('RecentChecks'), { maxItems: RECENT_CHECKS.maxIds })),
+        example: dataExample([
+          {
+            monitor_id: 12,
+            checks: [
+              { checked_at: '2026-11-22T10:00:00.000Z', status: 'up', status_code: 200, response_time: 120, error: null, maintenance: false },
+              { checked_at: '2026-11-22T09:59:30.000Z', status: 'down', status_code: 500, response_time: 41, error: 'Unexpected status 500', maintenance: false },
+            ],
+          },
+        ]),
+      },
+    },
   },
   {
     method: 'get',

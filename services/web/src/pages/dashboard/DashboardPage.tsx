@@ -11,6 +11,7 @@ import { NotificationList } from '../notifications/NotificationList';
 import { latenessMessage } from './lateness';
 import { DASHBOARD_REFRESH_MS, useDashboard } from './useDashboard';
 import { UpcomingMaintenance } from '../maintenance/UpcomingMaintenance';
+import { LatestChecks } from './LatestChecks';
 
 const COUNTS = ['online', 'offline', 'warning', 'pending', 'paused'] as const;
 
@@ -50,6 +51,7 @@ function DashboardBody({ d }: { d: Schema<'Dashboard'> }) {
         <DownNow monitors={d.down_monitors} />
         <RecentNotifications items={d.recent_notifications} />
       </div>
+      <LatestChecks down={d.down_monitors} />
       <UpcomingMaintenance refreshMs={DASHBOARD_REFRESH_MS} />
     </>
   );

@@ -7,7 +7,10 @@ import { millis, percent, useFormat } from '../../app/format';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { MonitorStateBadge } from '../../components/StatusBadge';
+import { CheckBeads } from '../../components/CheckBeads';
 import { UptimeBar } from '../../components/UptimeBar';
+import { useRecentChecks } from '../../components/useRecentChecks';
+import { BEADS } from '../../app/recent-checks';
 import { useDebounced } from '../../components/useDebounced';
 import { usePageTitle } from '../../components/usePageTitle';
 import { MONITOR_STATUSES, useMonitorList, type MonitorStatus } from './useMonitorList';
@@ -114,6 +117,11 @@ function useTypedFilters(search: string, tags: string, setParams: ReturnType<typ
 /** The monitors of one page of the list, a row each. */
 function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
   const fmt = useFormat();
+  // The page's beads in one request; live, the stream's checks add to them (src/app/recent-checks.ts).
+  const beads = useRecentChecks(
+    monitors.map((m) => m.id),
+    30_000,
+  );
   return (
     <div className="table-scroll">
       <table className="monitor-table">
@@ -129,6 +137,9 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
             </th>
             <th scope="col" className="num hide-narrow">
               Response time
+            </th>
+            <th scope="col" className="hide-narrow">
+              Latest checks
             </th>
             <th scope="col" className="hide-narrow">
               Last 24 hours
@@ -161,6 +172,13 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
               <td className="num">{percent(m.uptime_24h)}</td>
               <td className="num hide-narrow" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
                 {millis(m.response_time)}
+              </td>
+              <td className="hide-narrow">
+                {beads.data ? (
+                  <CheckBeads checks={beads.data.get(m.id) ?? []} name={m.name} slots={BEADS} />
+                ) : (
+                  <span className="muted small">{beads.isError ? 'Unavailable' : 'Loading…'}</span>
+                )}
               </td>
               <td className="hide-narrow">
                 <UptimeBar monitorId={m.id} />
