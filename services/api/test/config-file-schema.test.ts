@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
+import { BUNDLED_SCHEMA } from '@uptime/cli';
 import { buildConfigFileSchema } from '../src/openapi/config-file-schema';
 import { requestSchemas } from '../src/openapi/request-schemas';
 import { useApiHarness } from './support/api-harness';
@@ -62,5 +63,9 @@ describe('GET /api/v1/config.schema.json', () => {
         '/status_pages/0 required {"missingProperty":"monitors"}',
       ]),
     );
+  });
+
+  it('is the copy the CLI validates --offline with (else run `pnpm --filter @uptime/cli generate`)', () => {
+    expect(BUNDLED_SCHEMA).toEqual(JSON.parse(JSON.stringify(schema)));
   });
 });
