@@ -1793,6 +1793,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/config.schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of uptime.yaml
+         * @description The format `uptime plan` and `uptime apply` read (docs/config-as-code.md), JSON Schema 2020-12, made of the same create bodies this document describes, with references by key instead of ids. Editors use it through a `# yaml-language-server: $schema=` line. No caller needed; limited per IP address like this document.
+         */
+        get: operations["getConfigFileSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -15369,6 +15389,33 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The OpenAPI document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    getConfigFileSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON Schema */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

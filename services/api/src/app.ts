@@ -14,7 +14,7 @@ import { pingRouter } from './heartbeats/ping.routes';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { requestLogging } from './http/request-log';
-import { apiExplorer, openApiDocumentRoute } from './openapi/explorer';
+import { apiExplorer, configFileSchemaRoute, openApiDocumentRoute } from './openapi/explorer';
 import { inspectResponses } from './openapi/response-inspection';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
@@ -105,5 +105,6 @@ function usePublicPagesAndWebApp(app: Express, deps: ResolvedAppDeps, publicCach
   app.use(helmet());
   app.use(corsPolicy(config.corsOrigins));
   app.get('/api/v1/openapi.json', ...(publicReads.limiter ? [publicReads.limiter] : []), openApiDocumentRoute());
+  app.get('/api/v1/config.schema.json', ...(publicReads.limiter ? [publicReads.limiter] : []), configFileSchemaRoute());
   app.use('/api/v1/public', publicStatusApiRouter(publicReads));
 }

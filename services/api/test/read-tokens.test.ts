@@ -17,7 +17,8 @@ jest.setTimeout(180_000);
 
 const org = useOrganizationWorld();
 
-const api = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.path !== '/api/v1/openapi.json');
+// The documents (OpenAPI, the config file's JSON Schema) are anyone's: no caller, no tenant.
+const api = OPERATIONS.filter((op) => op.path.startsWith('/api/v1/') && op.path !== '/api/v1/openapi.json' && op.path !== '/api/v1/config.schema.json');
 // A visitor's subscription to a public page takes no caller: a token has no say in it.
 const unsafe = api.filter((op) => op.method !== 'get' && op.access !== 'anonymous');
 /** Reads a caller makes: everything but sign-in's redirects and the public reads. */

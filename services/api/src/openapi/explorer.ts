@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import { pageSecurity } from '../http/page-security';
+import { configFileSchemaJson } from './config-file-schema';
 import { openApiJson } from './document';
 
 /** swagger-ui-dist's files, served as they are installed (no CDN). Its index.js would load the bundle into Node, so it is not required. */
@@ -37,6 +38,14 @@ export function apiExplorer(options: { upgradeInsecureRequests: boolean }): Rout
  */
 export function openApiDocumentRoute(): RequestHandler {
   const json = openApiJson();
+  return (_req, res) => {
+    res.type('application/json').send(json);
+  };
+}
+
+/** GET /api/v1/config.schema.json: the JSON Schema of `uptime.yaml` (docs/config-as-code.md), built once. */
+export function configFileSchemaRoute(): RequestHandler {
+  const json = configFileSchemaJson();
   return (_req, res) => {
     res.type('application/json').send(json);
   };

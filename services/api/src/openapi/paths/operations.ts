@@ -57,4 +57,15 @@ export const OUTSIDE_OPERATIONS: OperationSpec[] = [
     access: 'anonymous',
     responses: { 200: { description: 'The OpenAPI document', schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
   },
+  {
+    method: 'get',
+    path: '/api/v1/config.schema.json',
+    operationId: 'getConfigFileSchema',
+    tag: 'Operations',
+    summary: 'The JSON Schema of uptime.yaml',
+    description:
+      'The format `uptime plan` and `uptime apply` read (docs/config-as-code.md), JSON Schema 2020-12, made of the same create bodies this document describes, with references by key instead of ids. Editors use it through a `# yaml-language-server: $schema=` line. No caller needed; limited per IP address like this document.',
+    access: 'anonymous',
+    responses: { 200: { description: 'The JSON Schema', schema: { type: 'object', description: 'A JSON Schema 2020-12 document' } } },
+  },
 ];
