@@ -1,8 +1,16 @@
 import { ApiError, type Schema } from '@uptime/client';
 import {
+  addSection,
+  assignMonitor,
   emptyStatusPageForm,
   formToStatusPageBody,
+  keepOnPage,
+  moveInSection,
   moveMonitor,
+  previewGroups,
+  removeSection,
+  renameSection,
+  sectionLabel,
   statusPageFieldErrors,
   statusPageToForm,
   toggleMonitor,
@@ -17,7 +25,7 @@ const PAGE: Schema<'StatusPage'> = {
     { id: 9, name: 'API' },
     { id: 4, name: 'Web' },
   ],
-  sections: [],
+  sections: [{ name: 'Back end', monitor_ids: [9] }],
   published: false,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
@@ -39,9 +47,17 @@ describe('status page form values', () => {
       title: ' Acme ',
       description: ' Public services ',
       monitorIds: [5, 2, 8],
+      sections: [],
       published: true,
     });
-    expect(body).toEqual({ slug: 'acme-prod', title: 'Acme', description: 'Public services', monitor_ids: [5, 2, 8], published: true });
+    expect(body).toEqual({
+      slug: 'acme-prod',
+      title: 'Acme',
+      description: 'Public services',
+      monitor_ids: [5, 2, 8],
+      sections: [],
+      published: true,
+    });
   });
 
   it('sends an empty description as null, so an update clears it', () => {
@@ -49,12 +65,19 @@ describe('status page form values', () => {
   });
 
   it('starts published with no monitor', () => {
-    expect(emptyStatusPageForm()).toEqual({ slug: '', title: '', description: '', monitorIds: [], published: true });
+    expect(emptyStatusPageForm()).toEqual({ slug: '', title: '', description: '', monitorIds: [], sections: [], published: true });
   });
 
   it('round-trips a page unchanged', () => {
     const body = formToStatusPageBody(statusPageToForm(PAGE));
-    expect(body).toEqual({ slug: 'acme', title: 'Acme status', description: 'Our public services', monitor_ids: [9, 4], published: false });
+    expect(body).toEqual({
+      slug: 'acme',
+      title: 'Acme status',
+      description: 'Our public services',
+      monitor_ids: [9, 4],
+      sections: [{ name: 'Back end', monitor_ids: [9] }],
+      published: false,
+    });
     expect(statusPageToForm({ ...PAGE, description: null }).description).toBe('');
   });
 
@@ -69,6 +92,58 @@ describe('status page form values', () => {
     expect(moveMonitor([1, 2, 3], 0, 1)).toEqual([2, 1, 3]);
     expect(moveMonitor([1, 2, 3], 0, -1)).toEqual([1, 2, 3]);
     expect(moveMonitor([1, 2, 3], 2, 1)).toEqual([1, 2, 3]);
+  });
+
+  it('adds, names, moves and removes sections; a removed section leaves its monitors in none', () => {
+    let sections = addSection(addSection([]));
+    const [first, second] = sections;
+    expect(sections.map((sec, i) => sectionLabel(sec, i))).toEqual(['Section 1', 'Section 2']);
+    expect(first!.key).not.toBe(second!.key);
+    sections = renameSection(sections, second!.key, ' Back end ');
+    sections = renameSection(sections, first!.key, 'Front end');
+    sections = assignMonitor(sections, 5, second!.key);
+    sections = assignMonitor(sections, 7, second!.key);
+    expect(sections.map((sec) => [sec.name, sec.monitorIds])).toEqual([
+      ['Front end', []],
+      [' Back end ', [5, 7]],
+    ]);
+    sections = moveInSection(sections, second!.key, 1, -1);
+    expect(sections[1]!.monitorIds).toEqual([7, 5]);
+    // A monitor is in at most one section: choosing another moves it there, at the end.
+    sections = assignMonitor(sections, 5, first!.key);
+    expect(sections.map((sec) => sec.monitorIds)).toEqual([[5], [7]]);
+    sections = assignMonitor(sections, 5, null);
+    expect(sections.map((sec) => sec.monitorIds)).toEqual([[], [7]]);
+    expect(removeSection(sections, second!.key).map((sec) => sec.name)).toEqual(['Front end']);
+  });
+
+  it('sends sections trimmed, without monitors taken off the page', () => {
+    const [only] = addSection([]);
+    const values = {
+      ...emptyStatusPageForm(),
+      slug: 'a-b',
+      title: 'T',
+      monitorIds: [1, 2],
+      sections: [{ ...only!, name: ' Core ', monitorIds: [2, 9] }],
+    };
+    expect(formToStatusPageBody(values).sections).toEqual([{ name: 'Core', monitor_ids: [2] }]);
+    expect(keepOnPage(values.sections, [1])[0]!.monitorIds).toEqual([]);
+  });
+
+  it('previews the monitors in no section first, then each section with monitors, in order', () => {
+    const [a, b, c] = addSection(addSection(addSection([])));
+    const sections = [
+      { ...a!, name: 'Back end', monitorIds: [3, 1] },
+      { ...b!, name: 'Empty', monitorIds: [] },
+      { ...c!, name: '', monitorIds: [4] },
+    ];
+    expect(previewGroups({ monitorIds: [1, 2, 3, 4, 5], sections })).toEqual([
+      { name: null, monitorIds: [2, 5] },
+      { name: 'Back end', monitorIds: [3, 1] },
+      { name: 'Section 3', monitorIds: [4] },
+    ]);
+    expect(previewGroups({ monitorIds: [2, 1], sections: [] })).toEqual([{ name: null, monitorIds: [2, 1] }]);
+    expect(previewGroups({ monitorIds: [], sections })).toEqual([]);
   });
 
   it('places validation errors on their field, monitor_ids items included', () => {

@@ -6,9 +6,12 @@ import { errorMessage } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
+import { SectionEditor } from './SectionEditor';
+import { StatusPagePreview } from './StatusPagePreview';
 import {
   emptyStatusPageForm,
   formToStatusPageBody,
+  keepOnPage,
   moveMonitor,
   statusPageFieldErrors,
   statusPageToForm,
@@ -19,7 +22,10 @@ import {
 /** A page lists at most 100 monitors (docs/status-pages.md); the picker offers the first 100 of yours. */
 const PICKER_LIMIT = 100;
 
-/** Create a status page (page null) or edit one; the API's refusals appear next to each field. */
+/**
+ * Create a status page (page null) or edit one, with a live preview beside it of the page as
+ * visitors will see it; the API's refusals appear next to each field.
+ */
 export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | null; onDone: () => void }) {
   const [values, setValues] = useState<StatusPageFormValues>(() => (page ? statusPageToForm(page) : emptyStatusPageForm()));
   const summaryRef = useRef<HTMLDivElement>(null);
@@ -36,46 +42,58 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
   const set = (change: Partial<StatusPageFormValues>) => setValues((v) => ({ ...v, ...change }));
   const described = (field: string) => (errors[field] ? `sp-${field}-error` : undefined);
   const heading = page ? `Edit ${page.title}` : 'New status page';
+  const byId = new Map<number, Schema<'Monitor'>>(monitors.data?.map((m): [number, Schema<'Monitor'>] => [m.id, m]) ?? []);
   return (
-    <form
-      className="card"
-      aria-label={heading}
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <h2>{heading}</h2>
-      {save.error && (
-        <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
-          {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
+    <div className="form-with-preview">
+      <form
+        className="card"
+        aria-label={heading}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <h2>{heading}</h2>
+        {save.error && (
+          <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
+            {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
+          </div>
+        )}
+        <PageFields values={values} set={set} errors={errors} described={described} />
+        <MonitorPicker
+          monitors={monitors}
+          chosen={values.monitorIds}
+          onChange={(monitorIds) => setValues((v) => ({ ...v, monitorIds, sections: keepOnPage(v.sections, monitorIds) }))}
+          errors={errors.monitor_ids}
+          describedBy={described('monitor_ids')}
+        />
+        {values.monitorIds.length > 0 && (
+          <MonitorOrder ids={values.monitorIds} names={names} onChange={(monitorIds) => set({ monitorIds })} />
+        )}
+        <SectionEditor
+          sections={values.sections}
+          monitorIds={values.monitorIds}
+          names={names}
+          onChange={(sections) => set({ sections })}
+          errors={errors.sections}
+          describedBy={described('sections')}
+        />
+        <label className="check">
+          <input type="checkbox" checked={values.published} onChange={(e) => set({ published: e.target.checked })} /> Published
+        </label>
+        <FieldError id="sp-published-error" messages={errors.published} />
+        <div className="form-actions">
+          <button type="submit" className="button primary" disabled={save.isPending}>
+            {page ? 'Save' : 'Create status page'}
+          </button>
+          <button type="button" className="button ghost" onClick={onDone}>
+            Cancel
+          </button>
         </div>
-      )}
-      <PageFields values={values} set={set} errors={errors} described={described} />
-      <MonitorPicker
-        monitors={monitors}
-        chosen={values.monitorIds}
-        onChange={(monitorIds) => set({ monitorIds })}
-        errors={errors.monitor_ids}
-        describedBy={described('monitor_ids')}
-      />
-      {values.monitorIds.length > 0 && (
-        <MonitorOrder ids={values.monitorIds} names={names} onChange={(monitorIds) => set({ monitorIds })} />
-      )}
-      <label className="check">
-        <input type="checkbox" checked={values.published} onChange={(e) => set({ published: e.target.checked })} /> Published
-      </label>
-      <FieldError id="sp-published-error" messages={errors.published} />
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={save.isPending}>
-          {page ? 'Save' : 'Create status page'}
-        </button>
-        <button type="button" className="button ghost" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      </form>
+      <StatusPagePreview values={values} monitors={byId} names={names} />
+    </div>
   );
 }
 
