@@ -17,3 +17,4 @@ export * from './batch-transaction';
 export * from './organization-roles';
 export * from './secrets';
 export * from './status-page-url';
+export * from './own-channels';

@@ -34,7 +34,7 @@ describe('columnsOf', () => {
       { column: 'is_public', value: true },
       { column: 'name', value: 'eu-1' },
     ]);
-    expect(columnsOf(ds.manager, Monitor, { webhookSecret: 'whsec_x' })).toEqual([{ column: 'webhook_secret', value: 'whsec_x' }]);
+    expect(columnsOf(ds.manager, Monitor, { alertThreshold: 3 })).toEqual([{ column: 'alert_threshold', value: 3 }]);
   });
 
   it('refuses a property that is not a column, so a typo never reaches the statement', () => {

@@ -79,8 +79,11 @@ function useResourceRoutes(v1: Router, deps: ResolvedAppDeps, publicCache: Publi
   const stats = { ds, redis, prefix: scheduler.prefix };
   v1.use('/auth', sessionRouter({ ds, config }));
   v1.use('/auth/tokens', tokensRouter(ds, tokenCache));
+  // Seals and opens channel secrets, the monitor's own Slack URL and webhook key among them (docs/channels.md).
+  const keyring = deps.keyring ?? loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => deps.logger.info(line));
   const monitorsDeps = {
     ds,
+    keyring,
     scheduler,
     redis,
     minCheckIntervalSeconds: config.minCheckIntervalSeconds,
@@ -91,14 +94,13 @@ function useResourceRoutes(v1: Router, deps: ResolvedAppDeps, publicCache: Publi
   v1.use('/monitors', monitorOperationsRouter(monitorsDeps));
   v1.use('/monitors', monitorStatsRouter(stats));
   v1.use('/monitors', checkResultsRouter(ds));
-  v1.use('/monitors', alertChannelsRouter({ ...stats, queue: statusChanges }));
+  v1.use('/monitors', alertChannelsRouter({ ...stats, queue: statusChanges, keyring }));
   v1.use('/monitors', monitorsRouter(monitorsDeps));
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler }));
   v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
   v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, statusChanges, publicUrl: config.http.publicUrl }));
   v1.use('/maintenance-windows', maintenanceWindowsRouter(ds));
   v1.use('/live', liveRouter({ hub: new LiveHub(config.redis.url, config.redis.queuePrefix, deps.logger), config, lifetimeMs: deps.liveStreamLifetimeMs }));
-  const keyring = deps.keyring ?? loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => deps.logger.info(line));
   v1.use('/channels', channelsRouter({ ...stats, queue: statusChanges, keyring, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/agents', agentsRouter({ ds, scheduler, allowPrivateTargets: config.allowPrivateTargets }));
   v1.use('/alerts', alertsRouter(ds));

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Express } from 'express';
 import type { Config } from '@uptime/config';
-import { createDataSource, loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
+import { carryOverAlertSettings, createDataSource, loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, createRequestRedisConnection, MonitorScheduler, openQueue, QueueName } from '@uptime/queues';
@@ -146,10 +146,24 @@ function startBackgroundJobsWhenReady(
   void databaseReady.then(
     () => {
       if (stopped) return;
-      // A key rotation (SECRETS_KEY_PREVIOUS set) completes here: every box is sealed again under SECRETS_KEY.
-      resealChannelSecrets(dataSource, keyring).then(
-        (resealed) => resealed > 0 && logger.info({ resealed }, 'channel secrets sealed again under the current SECRETS_KEY'),
-        (err: unknown) => logger.error({ error: (err as Error).message }, 'SECRETS_KEY cannot open the stored channel secrets: set SECRETS_KEY (and SECRETS_KEY_PREVIOUS) to the keys they were sealed with'),
+      // The monitors' own Slack and webhook settings still waiting since migration 1796520200000
+      // become their own channels (packages/db/src/own-channels/carry-over.ts); the alert-settings
+      // routes carry a monitor they reach first on the spot. Then a key rotation (SECRETS_KEY_PREVIOUS
+      // set) completes: every box is sealed again under SECRETS_KEY.
+      const resealing = (): Promise<unknown> =>
+        resealChannelSecrets(dataSource, keyring).then(
+          (resealed) => resealed > 0 && logger.info({ resealed }, 'channel secrets sealed again under the current SECRETS_KEY'),
+          (err: unknown) => logger.error({ error: (err as Error).message }, 'SECRETS_KEY cannot open the stored channel secrets: set SECRETS_KEY (and SECRETS_KEY_PREVIOUS) to the keys they were sealed with'),
+        );
+      carryOverAlertSettings(dataSource, keyring).then(
+        (carried) => {
+          if (carried > 0) logger.info({ monitors: carried }, "monitors' own Slack and webhook settings carried over into their own channels");
+          return resealing();
+        },
+        (err: unknown) => {
+          logger.error({ error: (err as Error).message }, "the monitors' own Slack and webhook settings could not be carried over into channels; retried at the next start");
+          return resealing();
+        },
       );
       jobs.push(startScheduleReconciler({ ds: dataSource, scheduler, redis, logger }));
       jobs.push(

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { aCaller, aMonitor } from '@uptime/testing';
+import { readOwnAlertSettings } from '@uptime/db';
 import { startApiHarness, type ApiHarness } from './support/api-harness';
 
 describe('Slack and webhook URLs at save (ALLOW_PRIVATE_TARGETS=false)', () => {
@@ -24,8 +25,13 @@ describe('Slack and webhook URLs at save (ALLOW_PRIVATE_TARGETS=false)', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details[field]).toEqual([expect.stringMatching(new RegExp(`^${field} is not allowed: Target address .+ is not allowed`))]);
-    const [row] = await h.ds.query('SELECT slack_enabled, webhook_enabled, webhook_url, slack_webhook_url, webhook_secret FROM monitors WHERE id = $1', [m.id]);
-    expect(row).toEqual({ slack_enabled: false, webhook_enabled: false, webhook_url: null, slack_webhook_url: null, webhook_secret: null });
+    expect(await readOwnAlertSettings(h.ds.manager, h.keyring, m.id)).toMatchObject({
+      slackEnabled: false,
+      webhookEnabled: false,
+      webhookUrl: null,
+      slackWebhookUrl: null,
+      webhookSecret: null,
+    });
   });
 
   it('accepts a public host name: it is judged again on the connected address at send time', async () => {

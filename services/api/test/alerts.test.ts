@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { aCaller, aMonitor } from '@uptime/testing';
-import type { User } from '@uptime/db';
+import { readOwnAlertSettings, type User } from '@uptime/db';
 import { expectMeta, useApiHarness } from './support/api-harness';
 
 const h = useApiHarness();
@@ -69,8 +69,19 @@ describe('GET|PUT /monitors/:id/alerts', () => {
       alert_on_slow: false,
       certificate_expiry_days: 14,
     });
-    const [row] = await h.ds.query('SELECT email_enabled, email_recipients, alert_on_recovery, alert_threshold FROM monitors WHERE id = $1', [m.id]);
-    expect(row).toEqual({ email_enabled: false, email_recipients: ['ops@example.com', 'dev@example.com'], alert_on_recovery: false, alert_threshold: 3 });
+    const [row] = await h.ds.query('SELECT alert_on_recovery, alert_threshold FROM monitors WHERE id = $1', [m.id]);
+    expect(row).toEqual({ alert_on_recovery: false, alert_threshold: 3 });
+    // The email and Slack fields are the monitor's own channels (docs/channels.md): Slack's URL sealed, email detached.
+    const own = await h.ds.query(
+      `SELECT c.type, c.config, c.secret_fields, EXISTS (SELECT 1 FROM monitor_channels mc WHERE mc.channel_id = c.id) AS attached
+         FROM channels c WHERE c.monitor_id = $1 ORDER BY c.type`,
+      [m.id],
+    );
+    expect(own).toEqual([
+      { type: 'email', config: { recipients: ['ops@example.com', 'dev@example.com'] }, secret_fields: [], attached: false },
+      { type: 'slack', config: {}, secret_fields: ['webhook_url'], attached: true },
+    ]);
+    expect(JSON.stringify(await h.ds.query('SELECT * FROM channels WHERE monitor_id = $1', [m.id]))).not.toContain('hooks.slack.com');
     expect((await api('get', `/monitors/${m.id}/alerts`)).body.data).toEqual(again.body.data);
   });
 
@@ -125,8 +136,8 @@ describe('Slack and webhook settings', () => {
     expect(enabled.status).toBe(200);
     expect(enabled.body.data).toMatchObject({ webhook_enabled: true, webhook_url: 'https://hooks.example.com/uptime', webhook_secret_set: true });
     expect(enabled.body.data.webhook_secret).toMatch(/^whsec_[0-9a-f]{64}$/);
-    const [row] = await h.ds.query('SELECT webhook_secret FROM monitors WHERE id = $1', [m.id]);
-    expect(row.webhook_secret).toBe(enabled.body.data.webhook_secret);
+    const row = await readOwnAlertSettings(h.ds.manager, h.keyring, m.id);
+    expect(row.webhookSecret).toBe(enabled.body.data.webhook_secret);
 
     const read = await api('get', `/monitors/${m.id}/alerts`);
     expect(read.body.data.webhook_secret_set).toBe(true);
@@ -134,7 +145,7 @@ describe('Slack and webhook settings', () => {
     await api('put', `/monitors/${m.id}/alerts`).send({ webhook_enabled: false });
     const again = await api('put', `/monitors/${m.id}/alerts`).send({ webhook_enabled: true });
     expect(again.body.data).not.toHaveProperty('webhook_secret');
-    expect((await h.ds.query('SELECT webhook_secret FROM monitors WHERE id = $1', [m.id]))[0].webhook_secret).toBe(row.webhook_secret);
+    expect((await readOwnAlertSettings(h.ds.manager, h.keyring, m.id)).webhookSecret).toBe(row.webhookSecret);
   });
 
   it('rotates the webhook secret and shows the new one once', async () => {
@@ -146,7 +157,7 @@ describe('Slack and webhook settings', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.webhook_secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(rotated.body.data.webhook_secret).not.toBe(first);
-    expect((await h.ds.query('SELECT webhook_secret FROM monitors WHERE id = $1', [m.id]))[0].webhook_secret).toBe(rotated.body.data.webhook_secret);
+    expect((await readOwnAlertSettings(h.ds.manager, h.keyring, m.id)).webhookSecret).toBe(rotated.body.data.webhook_secret);
     const foreign = await request(h.app).post(`/api/v1/monitors/${m.id}/alerts/webhook-secret`).set('Authorization', otherAuth);
     expect(foreign.status).toBe(404);
   });

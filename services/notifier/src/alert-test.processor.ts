@@ -110,7 +110,7 @@ export function createAlertTestProcessor(deps: DeliveryOptions): (job: AlertTest
   const pauses = new ProviderPauses(deps.dataSource, deps.logger, deps.metrics);
   return async (job) => {
     const { monitorId } = parseJob(AlertTestJob, job.data);
-    const monitor = await loadTestTarget(deps.dataSource.manager, monitorId);
+    const monitor = await loadTestTarget(deps.dataSource.manager, deps.keyring, monitorId);
     if (!monitor) return { deliveries: [] };
     const deliveries = await runTestSends(job, testSendsOf(monitor, deps, policy), deps, pauses);
     deps.logger.info({ monitor_id: monitorId, deliveries: deliveries.map((d) => [d.channel, d.status]) }, 'alert test sent');

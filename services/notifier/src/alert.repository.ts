@@ -19,18 +19,14 @@ export const MEMBER_EMAILS = `ARRAY(SELECT mu.email FROM organization_members om
                     WHERE om.organization_id = m.organization_id AND om.alerts ORDER BY om.created_at, om.user_id) AS member_emails`;
 
 /** The channels attached to monitor `m`, id order, as `AttachedChannel`s (their secrets still sealed). */
-export const ATTACHED_CHANNELS = `COALESCE((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'config', c.config, 'sealed', c.sealed_secrets) ORDER BY c.id)
+export const ATTACHED_CHANNELS = `COALESCE((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'config', c.config, 'sealed', c.sealed_secrets, 'own', c.monitor_id IS NOT NULL) ORDER BY c.id)
                         FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE mc.monitor_id = m.id), '[]') AS channels`;
 
 /** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
 const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name,
             -- A heartbeat has no url (docs/heartbeats.md): its messages say what it is instead.
             CASE WHEN m.type = 'heartbeat' THEN 'heartbeat' ELSE m.url END AS monitor_url,
-            -- The owner's email_notifications preference (docs/dashboard.md) switches every monitor's
-            -- emails off; the notifications themselves are still recorded.
-            m.email_enabled AND COALESCE(p.email_notifications, true) AS email_enabled, m.email_recipients,
-            CASE WHEN m.slack_enabled THEN m.slack_webhook_url END AS slack_webhook_url,
-            CASE WHEN m.webhook_enabled THEN m.webhook_url END AS webhook_url, m.webhook_secret, ${ATTACHED_CHANNELS}`;
+            COALESCE(p.email_notifications, true) AS email_notifications, ${ATTACHED_CHANNELS}`;
 
 function audienceOf(row: AlertRow): AlertAudience {
   return {
@@ -39,10 +35,7 @@ function audienceOf(row: AlertRow): AlertAudience {
     memberEmails: row.member_emails,
     monitorName: row.monitor_name,
     monitorUrl: row.monitor_url,
-    emailEnabled: row.email_enabled,
-    emailRecipients: row.email_recipients,
-    slackWebhookUrl: row.slack_webhook_url,
-    webhook: row.webhook_url && row.webhook_secret ? { url: row.webhook_url, secret: row.webhook_secret } : null,
+    emailNotifications: row.email_notifications,
     channels: row.channels,
   };
 }

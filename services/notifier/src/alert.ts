@@ -33,14 +33,15 @@ export interface AlertAudience {
   memberEmails: string[];
   monitorName: string;
   monitorUrl: string;
-  /** The monitor's email_enabled, and the owner's email_notifications preference. */
-  emailEnabled: boolean;
-  emailRecipients: string[];
-  /** Slack's incoming-webhook URL when Slack is enabled, else null. */
-  slackWebhookUrl: string | null;
-  /** The webhook's URL and HMAC key when the webhook is enabled, else null. */
-  webhook: { url: string; secret: string } | null;
-  /** The organization's channels attached to the monitor (docs/channels.md), id order. */
+  /**
+   * The owner's email_notifications preference (docs/dashboard.md): off, the monitor's own email
+   * channel sends nothing (the notifications are still recorded).
+   */
+  emailNotifications: boolean;
+  /**
+   * The channels attached to the monitor, id order: the organization's, and the monitor's own
+   * email, Slack and webhook channels while enabled (docs/channels.md).
+   */
   channels: AttachedChannel[];
 }
 
@@ -51,6 +52,8 @@ export interface AttachedChannel {
   type: DeliveryChannel;
   config: Record<string, unknown>;
   sealed: string | null;
+  /** The monitor's own channel (its alert-settings fields): an own email channel without addresses mails the members. */
+  own: boolean;
 }
 
 /** What every alert has, whatever its kind. */

@@ -1,16 +1,16 @@
 import { DELIVERY_CHANNELS, type DeliveryChannel, type EntityManager, type SecretKeyring } from '@uptime/db';
-import type { AlertContext, AttachedChannel } from './alert';
+import type { AlertAudience, AlertContext, AttachedChannel } from './alert';
 import { SendError } from './channels/send-error';
 import { queueDeliveries, type OpenDeliveryRow, type QueuedMessage } from './deliveries/delivery.repository';
-import { uniqueAddresses } from './recipients';
+import { recipientsOf, uniqueAddresses } from './recipients';
 
 /** The recipient recorded on a delivery through a channel other than email: the channel, never its URL. */
 export const channelRecipient = (channelId: number): string => `channel:${channelId}`;
 
 /**
  * The channel a delivery goes through: its `channel_id`, or, once the channel was deleted (the
- * column is then null), the id its `channel:<id>` recipient still names; null for the monitor's
- * own settings.
+ * column is then null), the id its `channel:<id>` recipient still names; null for a delivery
+ * recorded before the monitor's own settings became channels and never carried over.
  */
 export function channelIdOf(target: { channelId: number | null; recipient: string }): number | null {
   if (target.channelId !== null) return target.channelId;
@@ -27,14 +27,30 @@ export function channelRecipients(channel: AttachedChannel): string[] {
 }
 
 /**
- * One delivery of a message per attached channel (docs/channels.md): an email channel per address
- * (an address the monitor's own list has too is sent once, by the deliveries' unique key); the
- * others once, named by the channel, so no secret URL is written on the delivery.
+ * Where an email channel of `audience` sends: its addresses; the monitor's own email channel with
+ * none, the organization's members with alerts on (docs/monitors.md), and nobody while the owner's
+ * email_notifications preference is off.
  */
-export async function queueChannelDeliveries(tx: EntityManager, notificationId: number, channels: AttachedChannel[], message: QueuedMessage): Promise<OpenDeliveryRow[]> {
+function emailRecipientsOf(channel: AttachedChannel, audience: Pick<AlertAudience, 'memberEmails' | 'emailNotifications'>): string[] {
+  if (!channel.own) return channelRecipients(channel);
+  if (!audience.emailNotifications) return [];
+  return recipientsOf({ emailRecipients: channelRecipients(channel), memberEmails: audience.memberEmails });
+}
+
+/**
+ * One delivery of a message per attached channel (docs/channels.md): an email channel per address
+ * (an address two email channels name is sent once, by the deliveries' unique key); the others
+ * once, named by the channel, so no secret URL is written on the delivery.
+ */
+export async function queueChannelDeliveries(
+  tx: EntityManager,
+  notificationId: number,
+  audience: Pick<AlertAudience, 'channels' | 'memberEmails' | 'emailNotifications'>,
+  message: QueuedMessage,
+): Promise<OpenDeliveryRow[]> {
   const queued: OpenDeliveryRow[] = [];
-  for (const channel of channels) {
-    const recipients = channel.type === 'email' ? channelRecipients(channel) : isDeliveryChannel(channel.type) ? [channelRecipient(channel.id)] : [];
+  for (const channel of audience.channels) {
+    const recipients = channel.type === 'email' ? emailRecipientsOf(channel, audience) : isDeliveryChannel(channel.type) ? [channelRecipient(channel.id)] : [];
     queued.push(...(await queueDeliveries(tx, notificationId, channel.type, recipients, { ...message, channelId: channel.id })));
   }
   return queued;

@@ -2,10 +2,8 @@ import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, typ
 import type { AlertAudience, AlertContext, AlertRef } from './alert';
 import { ALERT_DURATION } from './alert.repository';
 import { kindOf } from './alert-kinds';
-import { queueDeliveries } from './deliveries/delivery.repository';
 import { queueChannelDeliveries } from './channel-deliveries';
 import { inheritSuppression, suppressIfParentOffline } from './dependency-suppression.repository';
-import { recipientsOf } from './recipients';
 
 /** The notifications one call created, by type (`notifications_created_total{type}`). */
 export type RecordedNotifications = { id: number; type: NotificationType }[];
@@ -121,12 +119,12 @@ async function insertEndNotification(tx: EntityManager, alert: AlertContext, typ
   return rows[0]?.id ?? null;
 }
 
-/** One delivery per enabled channel and recipient, as the monitor's settings are right now. */
+/**
+ * One delivery per attached channel and recipient, as the monitor's channels are right now: the
+ * monitor's own email, Slack and webhook are channels like the others (docs/channels.md).
+ */
 async function queueAllDeliveries(tx: EntityManager, notificationId: number, audience: AlertAudience, phase: DeliveryPhase = 'opened'): Promise<void> {
-  if (audience.emailEnabled) await queueDeliveries(tx, notificationId, 'email', recipientsOf(audience), { phase });
-  if (audience.slackWebhookUrl) await queueDeliveries(tx, notificationId, 'slack', [audience.slackWebhookUrl], { phase });
-  if (audience.webhook) await queueDeliveries(tx, notificationId, 'webhook', [audience.webhook.url], { phase });
-  await queueChannelDeliveries(tx, notificationId, audience.channels, { phase });
+  await queueChannelDeliveries(tx, notificationId, audience, { phase });
 }
 
 /** A notification row with the fields of `GET /notifications/{id}`, without its deliveries. */

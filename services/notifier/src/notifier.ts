@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { createChannelTestProcessor } from './channel-test.processor';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
-import { loadSecretKeyring, type DataSource } from '@uptime/db';
+import { carryOverAlertSettings, loadSecretKeyring, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import {
   closeRedis,
@@ -101,6 +101,11 @@ export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const ownsConnection = deps.connection === undefined;
   const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
   const delivery = deliveryOptionsOf(deps, metrics);
+  // Before anything is sent: the monitor's own Slack and webhook settings still waiting since
+  // migration 1796520200000 become its own channels, so no delivery of theirs is sent the old way
+  // or twice (packages/db/src/own-channels/carry-over.ts).
+  const carried = await carryOverAlertSettings(deps.dataSource, delivery.keyring);
+  if (carried > 0) logger.info({ monitors: carried }, "monitors' own Slack and webhook settings carried over into their own channels");
   const deliveryDeps = createDeliveryDeps(delivery);
   // A status page's subscriber emails go through the same delivery records, claims and retries.
   const pageEvents = { ...deliveryDeps, emailChannel: delivery.emailChannel, mailFrom: delivery.mailFrom, publicUrl: config.http.publicUrl };

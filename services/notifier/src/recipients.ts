@@ -1,4 +1,3 @@
-import type { AlertAudience } from './alert';
 
 /** Blank entries dropped, addresses differing only in case (or surrounding spaces) kept once. */
 export function uniqueAddresses(list: string[]): string[] {
@@ -19,7 +18,7 @@ export function uniqueAddresses(list: string[]): string[] {
  * of its organization who have alerts on (docs/monitors.md, docs/organizations.md). Blank entries
  * are dropped and addresses differing only in case are sent once.
  */
-export function recipientsOf(ctx: Pick<AlertAudience, 'emailRecipients' | 'memberEmails'>): string[] {
+export function recipientsOf(ctx: { emailRecipients: string[]; memberEmails: string[] }): string[] {
   const recipients = uniqueAddresses(ctx.emailRecipients);
   return recipients.length > 0 ? recipients : uniqueAddresses(ctx.memberEmails);
 }

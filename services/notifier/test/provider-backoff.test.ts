@@ -93,12 +93,12 @@ describe('provider back-off (429 with X-RateLimit-Reset or Retry-After)', () => 
         if (channel === 'email') {
           bed.sendgrid.setMode(backOff);
           [server, provider, answerAgain] = [bed.sendgrid.server, 'sendgrid', () => bed.sendgrid.setMode({ kind: 'accept' })];
-        } else if (channel === 'slack') {
-          slack.setMode(backOff);
-          [server, provider, answerAgain] = [slack.server, `slack:${new URL(slack.webhookUrl).host}`, () => slack.setMode({ kind: 'ok' })];
         } else {
-          hook.setMode(backOff);
-          [server, provider, answerAgain] = [hook.server, `webhook:${new URL(hook.url).host}`, () => hook.setMode({ kind: 'ok' })];
+          // The monitor's own Slack and webhook are channels (docs/channels.md): the back-off is the channel's own.
+          const [own] = (await bed.ds.query(`SELECT id FROM channels WHERE monitor_id = $1 AND type = $2`, [down.monitor.id, channel])) as { id: number }[];
+          const fake = channel === 'slack' ? slack : hook;
+          fake.setMode(backOff);
+          [server, provider, answerAgain] = [fake.server, `${channel}:channel:${own!.id}`, () => fake.setMode({ kind: 'ok' })];
         }
         const lines: Record<string, unknown>[] = [];
         const logger = createLogger({ level: 'info', service: 'notifier-test', destination: { write: (line) => void lines.push(JSON.parse(line)) } });

@@ -1,6 +1,5 @@
-import type { Monitor } from '@uptime/db';
 import { createServiceMetrics } from '@uptime/observability';
-import { metricValue } from '@uptime/testing';
+import { metricValue, type MonitorOverrides } from '@uptime/testing';
 import { startDeliverySweeper } from '../src/deliveries/delivery-sweeper';
 import { recordDueFollowups, startFollowupSweeper, type FollowupSweeper } from '../src/followups/followup-sweeper';
 import { aCertificateUnderTheLimit, aMonitorThatBecameSlow, episodeDeliveriesOf } from './support/episode-fixtures';
@@ -38,7 +37,7 @@ describe('reminders and escalation of an unacknowledged downtime', () => {
   });
 
   const subjects = (): string[] => bed.sendgrid.mails.map((m) => `${m.to}: ${m.subject}`);
-  const down = async (monitor: Partial<Monitor>): Promise<DownScenario> => {
+  const down = async (monitor: MonitorOverrides): Promise<DownScenario> => {
     const scenario = await aMonitorThatWentDown(bed.ds, { startedAt: started, monitor: { emailRecipients: ['ops@example.test'], ...monitor } });
     await bed.processor()(scenario.offline);
     return scenario;
@@ -212,7 +211,7 @@ describe('reminders and escalation of an unacknowledged downtime', () => {
 
     expect(await aSweeper().sweep(at(30))).toBe(0);
     expect(subjects()).toEqual([]);
-    expect(emailOff.monitor.emailEnabled).toBe(false);
+    expect(await bed.ds.query(`SELECT 1 FROM monitor_channels WHERE monitor_id = $1`, [emailOff.monitor.id])).toEqual([]);
 
     // The window over, the rhythm goes on: one reminder, dated on it, not one per missed interval.
     await bed.ds.query('UPDATE monitors SET in_maintenance = false WHERE id = $1', [inWindow.monitor.id]);

@@ -77,15 +77,6 @@ export class Monitor {
   /** Bumped on every change of what a check does; the job template carries it. */
   @Column({ type: 'integer', name: 'config_version', default: 1 }) configVersion!: number;
 
-  @Column({ type: 'boolean', name: 'email_enabled', default: true }) emailEnabled!: boolean;
-  @Column({ type: 'text', array: true, name: 'email_recipients', default: () => "'{}'" }) emailRecipients!: string[];
-  @Column({ type: 'boolean', name: 'slack_enabled', default: false }) slackEnabled!: boolean;
-  /** Slack's incoming-webhook URL; its path is a credential, never shown in full outside the settings. */
-  @Column({ type: 'varchar', length: 2048, name: 'slack_webhook_url', nullable: true }) slackWebhookUrl!: string | null;
-  @Column({ type: 'boolean', name: 'webhook_enabled', default: false }) webhookEnabled!: boolean;
-  @Column({ type: 'varchar', length: 2048, name: 'webhook_url', nullable: true }) webhookUrl!: string | null;
-  /** HMAC-SHA256 key of the webhook's signatures (docs/webhooks.md); shown once, when generated. */
-  @Column({ type: 'varchar', length: 128, name: 'webhook_secret', nullable: true }) webhookSecret!: string | null;
   @Column({ type: 'boolean', name: 'alert_on_recovery', default: true }) alertOnRecovery!: boolean;
   @Column({ type: 'integer', name: 'alert_threshold', default: 1 }) alertThreshold!: number;
   /** Emails when the monitor becomes slow and when it stops (docs/alert-rules.md). */

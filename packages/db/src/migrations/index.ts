@@ -22,10 +22,10 @@ import { MonitorsFillfactor1732270160000 } from './1732270160000-monitors-fillfa
 import { OneAlertTable1732270170000 } from './1732270170000-one-alert-table';
 import { Organizations1732270180000 } from './1732270180000-organizations';
 import { MonitorTypes1796517600000 } from './1796517600000-monitor-types';
-import { PingType1796518100000 } from './1796518100000-ping-type';
 import { StatusPageIncidents1796517699675 } from './1796517699675-status-page-incidents';
 import { Channels1796517718261 } from './1796517718261-channels';
 import { DnsMonitors1796518000000 } from './1796518000000-dns-monitors';
+import { PingType1796518100000 } from './1796518100000-ping-type';
 import { Heartbeats1796518200000 } from './1796518200000-heartbeats';
 import { ServiceChannelDeliveries1796518300000 } from './1796518300000-service-channel-deliveries';
 import { StatusPageSubscribers1796518400000 } from './1796518400000-status-page-subscribers';
@@ -34,6 +34,7 @@ import { HeartbeatWaitingSince1796518600000 } from './1796518600000-heartbeat-wa
 import { HeartbeatMonitorsIndex1796518700000 } from './1796518700000-heartbeat-monitors-index';
 import { ResourceKeys1796520000000 } from './1796520000000-resource-keys';
 import { StatusPageSections1796520100000 } from './1796520100000-status-page-sections';
+import { MonitorOwnChannels1796520200000 } from './1796520200000-monitor-own-channels';
 
 /** Every migration, oldest first. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, CheckResultTimings1732270020000, NoDataSpans1732270021000, NotificationDeliveries1732270030000, AlertChannels1732270031000, LoginLinks1732270070000, StatusPages1732270080000, SlowAndRecoveryThresholds1732270110000, MonitorDependencies1732270111000, CertificateExpiry1732270112000, MaintenanceWindows1732270120000, RemindersAndEscalation1732270130000, SlowAndCertificateAlerts1732270135000, OwnerMonitorCounts1732270150000, MonitorsFillfactor1732270160000, OneAlertTable1732270170000, Organizations1732270180000, MonitorTypes1796517600000, StatusPageIncidents1796517699675, Channels1796517718261, DnsMonitors1796518000000, PingType1796518100000, Heartbeats1796518200000, ServiceChannelDeliveries1796518300000, StatusPageSubscribers1796518400000, StatusPageCustomDomains1796518400001, HeartbeatWaitingSince1796518600000, HeartbeatMonitorsIndex1796518700000, ResourceKeys1796520000000, StatusPageSections1796520100000];
+export const MIGRATIONS = [InitialSchema1732270000000, UserIdentities1732270001000, UserPreferences1732270002000, Agents1732270003000, LeanCheckResults1732270004000, CompactCheckResults1732270005000, PartitionCheckResults1732270006000, CheckResultTimings1732270020000, NoDataSpans1732270021000, NotificationDeliveries1732270030000, AlertChannels1732270031000, LoginLinks1732270070000, StatusPages1732270080000, SlowAndRecoveryThresholds1732270110000, MonitorDependencies1732270111000, CertificateExpiry1732270112000, MaintenanceWindows1732270120000, RemindersAndEscalation1732270130000, SlowAndCertificateAlerts1732270135000, OwnerMonitorCounts1732270150000, MonitorsFillfactor1732270160000, OneAlertTable1732270170000, Organizations1732270180000, MonitorTypes1796517600000, StatusPageIncidents1796517699675, Channels1796517718261, DnsMonitors1796518000000, PingType1796518100000, Heartbeats1796518200000, ServiceChannelDeliveries1796518300000, StatusPageSubscribers1796518400000, StatusPageCustomDomains1796518400001, HeartbeatWaitingSince1796518600000, HeartbeatMonitorsIndex1796518700000, ResourceKeys1796520000000, StatusPageSections1796520100000, MonitorOwnChannels1796520200000];

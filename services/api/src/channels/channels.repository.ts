@@ -25,7 +25,7 @@ const COLUMNS = 'id, name, type, config, sealed_secrets, secret_fields, is_defau
 /** The organization's channel; null when there is none. `lock` holds the row until the transaction ends. */
 export async function readOwnChannel(db: Db, organizationId: number, id: number, lock = false): Promise<ChannelRow | null> {
   const [row]: ChannelRow[] = await db.query(
-    `SELECT ${COLUMNS} FROM channels WHERE id = $1 AND organization_id = $2${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${COLUMNS} FROM channels WHERE id = $1 AND organization_id = $2 AND monitor_id IS NULL${lock ? ' FOR UPDATE' : ''}`,
     [id, organizationId],
   );
   return row ?? null;
@@ -34,8 +34,8 @@ export async function readOwnChannel(db: Db, organizationId: number, id: number,
 /** One page of the organization's channels, id order, and how many there are. */
 export async function listOwnChannels(ds: DataSource, organizationId: number, limit: number, offset: number): Promise<{ rows: ChannelRow[]; total: number }> {
   const [rows, [count]] = await Promise.all([
-    ds.query(`SELECT ${COLUMNS} FROM channels WHERE organization_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [organizationId, limit, offset]) as Promise<ChannelRow[]>,
-    ds.query(`SELECT count(*)::int AS total FROM channels WHERE organization_id = $1`, [organizationId]) as Promise<{ total: number }[]>,
+    ds.query(`SELECT ${COLUMNS} FROM channels WHERE organization_id = $1 AND monitor_id IS NULL ORDER BY id LIMIT $2 OFFSET $3`, [organizationId, limit, offset]) as Promise<ChannelRow[]>,
+    ds.query(`SELECT count(*)::int AS total FROM channels WHERE organization_id = $1 AND monitor_id IS NULL`, [organizationId]) as Promise<{ total: number }[]>,
   ]);
   return { rows, total: count?.total ?? 0 };
 }
@@ -85,10 +85,10 @@ export async function attachToAllMonitors(em: EntityManager, organizationId: num
 /** Deletes the organization's channel (its attachments go with it); how many monitors it was attached to, or null when there is none. */
 export async function deleteOwnChannel(em: EntityManager, organizationId: number, id: number): Promise<number | null> {
   const [attached]: { monitors: number }[] = await em.query(
-    `SELECT count(*)::int AS monitors FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE c.id = $1 AND c.organization_id = $2`,
+    `SELECT count(*)::int AS monitors FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE c.id = $1 AND c.organization_id = $2 AND c.monitor_id IS NULL`,
     [id, organizationId],
   );
-  const deleted = await queryAffected(em, `DELETE FROM channels WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+  const deleted = await queryAffected(em, `DELETE FROM channels WHERE id = $1 AND organization_id = $2 AND monitor_id IS NULL`, [id, organizationId]);
   return deleted > 0 ? (attached?.monitors ?? 0) : null;
 }
 
@@ -102,29 +102,36 @@ export async function replaceSealedSecrets(em: EntityManager, id: number, previo
   return (await queryAffected(em, `UPDATE channels SET sealed_secrets = $3 WHERE id = $1 AND sealed_secrets = $2`, [id, previous, sealed])) > 0;
 }
 
-/** The channels attached to the monitor, id order. */
+/** The organization's channels attached to the monitor, id order (its own channels are its alert-settings fields). */
 export async function channelIdsOfMonitor(db: Db, monitorId: number): Promise<number[]> {
-  const rows: { channel_id: number }[] = await db.query(`SELECT channel_id FROM monitor_channels WHERE monitor_id = $1 ORDER BY channel_id`, [monitorId]);
+  const rows: { channel_id: number }[] = await db.query(
+    `SELECT mc.channel_id FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id
+      WHERE mc.monitor_id = $1 AND c.monitor_id IS NULL ORDER BY mc.channel_id`,
+    [monitorId],
+  );
   return rows.map((r) => r.channel_id);
 }
 
 /** Those of `ids` that are not the organization's channels; the organization's stay locked against deletion until the transaction ends. */
 export async function foreignChannelIds(em: EntityManager, organizationId: number, ids: number[]): Promise<number[]> {
-  const own: { id: number }[] = await em.query(`SELECT id FROM channels WHERE organization_id = $1 AND id = ANY($2) FOR SHARE`, [organizationId, ids]);
+  const own: { id: number }[] = await em.query(`SELECT id FROM channels WHERE organization_id = $1 AND monitor_id IS NULL AND id = ANY($2) FOR SHARE`, [organizationId, ids]);
   const owned = new Set(own.map((r) => r.id));
   return ids.filter((id) => !owned.has(id));
 }
 
-/** Replaces the monitor's channels. */
+/** Replaces the organization's channels attached to the monitor; its own channels stay as they are. */
 export async function setMonitorChannels(em: EntityManager, monitorId: number, channelIds: number[]): Promise<void> {
-  await em.query(`DELETE FROM monitor_channels WHERE monitor_id = $1`, [monitorId]);
+  await em.query(
+    `DELETE FROM monitor_channels mc USING channels c WHERE mc.monitor_id = $1 AND c.id = mc.channel_id AND c.monitor_id IS NULL`,
+    [monitorId],
+  );
   await em.query(`INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $1, unnest($2::int[])`, [monitorId, channelIds]);
 }
 
 /** Attaches the organization's default channels to its new monitor. */
 export async function attachDefaultChannels(em: EntityManager, organizationId: number, monitorId: number): Promise<void> {
   await em.query(
-    `INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $2, id FROM channels WHERE organization_id = $1 AND is_default ON CONFLICT DO NOTHING`,
+    `INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $2, id FROM channels WHERE organization_id = $1 AND monitor_id IS NULL AND is_default ON CONFLICT DO NOTHING`,
     [organizationId, monitorId],
   );
 }

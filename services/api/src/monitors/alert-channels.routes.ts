@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { SecretKeyring } from '@uptime/db';
 import { callerOf } from '../auth/caller';
 import { auditActorOf } from '../audit/audit';
 import { sendData } from '../http/envelope';
@@ -7,11 +8,11 @@ import { rotateWebhookSecret, toAlertSettingsResponse } from './alert-settings.s
 import { sendTestAlerts, TestRateLimitedError, type AlertTestDeps } from './alert-test.service';
 
 /** `/monitors/{id}/alerts/...` actions on the alert channels (docs/webhooks.md). */
-export function alertChannelsRouter(deps: AlertTestDeps): Router {
+export function alertChannelsRouter(deps: AlertTestDeps & { keyring: SecretKeyring }): Router {
   const router = Router();
 
   router.post('/:id/alerts/webhook-secret', async (req, res) => {
-    const settings = await rotateWebhookSecret(deps.ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'), auditActorOf(req));
+    const settings = await rotateWebhookSecret(deps.ds, deps.keyring, callerOf(req).organizationId, parseId(req.params.id, 'monitor'), auditActorOf(req));
     sendData(res, toAlertSettingsResponse(settings));
   });
 

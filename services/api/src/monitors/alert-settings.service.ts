@@ -1,6 +1,6 @@
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { randomBytes } from 'node:crypto';
-import type { DataSource, EntityManager, Monitor } from '@uptime/db';
+import { carryOverMonitor, readOwnAlertSettings, writeOwnAlertSettings, type DataSource, type EntityManager, type Monitor, type OwnAlertSettings, type SecretKeyring } from '@uptime/db';
 import { channelIdsOfMonitor, foreignChannelIds, setMonitorChannels } from '../channels/channels.repository';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
@@ -14,6 +14,11 @@ import {
   type EscalationSettings,
 } from './escalation-settings';
 
+/**
+ * The monitor's alert settings. The email, Slack and webhook fields are the monitor's own
+ * channels (docs/channels.md, "The monitor's own channels"), read back into the fields old
+ * clients know.
+ */
 export interface AlertSettings extends EscalationSettings {
   emailEnabled: boolean;
   emailRecipients: string[];
@@ -32,14 +37,14 @@ export interface AlertSettings extends EscalationSettings {
   newWebhookSecret?: string;
 }
 
-const settingsOf = (m: Monitor, channelIds: number[]): AlertSettings => ({
-  emailEnabled: m.emailEnabled,
-  emailRecipients: m.emailRecipients,
-  slackEnabled: m.slackEnabled,
-  slackWebhookUrl: m.slackWebhookUrl,
-  webhookEnabled: m.webhookEnabled,
-  webhookUrl: m.webhookUrl,
-  webhookSecretSet: m.webhookSecret !== null,
+const settingsOf = (m: Monitor, own: OwnAlertSettings, channelIds: number[]): AlertSettings => ({
+  emailEnabled: own.emailEnabled,
+  emailRecipients: own.emailRecipients,
+  slackEnabled: own.slackEnabled,
+  slackWebhookUrl: own.slackWebhookUrl,
+  webhookEnabled: own.webhookEnabled,
+  webhookUrl: own.webhookUrl,
+  webhookSecretSet: own.webhookSecret !== null,
   channelIds,
   alertOnRecovery: m.alertOnRecovery,
   alertThreshold: m.alertThreshold,
@@ -51,9 +56,13 @@ const settingsOf = (m: Monitor, channelIds: number[]): AlertSettings => ({
 /** 32 random bytes, hex, prefixed so a leaked one is recognisable: the webhook's HMAC key. */
 export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('hex')}`;
 
-export async function getAlertSettings(ds: DataSource, organizationId: number, id: number): Promise<AlertSettings> {
+export async function getAlertSettings(ds: DataSource, keyring: SecretKeyring, organizationId: number, id: number): Promise<AlertSettings> {
   const monitor = await getMonitor(ds, organizationId, id);
-  return settingsOf(monitor, await channelIdsOfMonitor(ds, id));
+  return ds.transaction(async (tx) => {
+    // A monitor the start-up carry-over has not reached yet is carried now (packages/db/src/own-channels/carry-over.ts).
+    await carryOverMonitor(tx, keyring, id);
+    return settingsOf(monitor, await readOwnAlertSettings(tx, keyring, id), await channelIdsOfMonitor(tx, id));
+  });
 }
 
 /** Replaces the monitor's channels: 400 naming channel_ids when one is not the organization's. */
@@ -78,6 +87,7 @@ const required = (field: string, flag: string): ValidationError =>
  */
 export async function updateAlertSettings(
   ds: DataSource,
+  keyring: SecretKeyring,
   organizationId: number,
   id: number,
   dto: AlertSettingsDto,
@@ -85,25 +95,29 @@ export async function updateAlertSettings(
 ): Promise<AlertSettings> {
   return ds.transaction(async (tx) => {
     const monitor = await lockOwnMonitor(tx, organizationId, id);
+    await carryOverMonitor(tx, keyring, id);
+    const own = await readOwnAlertSettings(tx, keyring, id);
+    const ownBefore = JSON.stringify(own);
+    if (dto.email_enabled !== undefined) own.emailEnabled = dto.email_enabled;
+    if (dto.email_recipients !== undefined) own.emailRecipients = uniqueRecipients(dto.email_recipients);
+    if (dto.slack_enabled !== undefined) own.slackEnabled = dto.slack_enabled;
+    if (dto.slack_webhook_url !== undefined) own.slackWebhookUrl = dto.slack_webhook_url;
+    if (dto.webhook_enabled !== undefined) own.webhookEnabled = dto.webhook_enabled;
+    if (dto.webhook_url !== undefined) own.webhookUrl = dto.webhook_url;
     const changes: Partial<Monitor> = {};
-    if (dto.email_enabled !== undefined) changes.emailEnabled = dto.email_enabled;
-    if (dto.email_recipients !== undefined) changes.emailRecipients = uniqueRecipients(dto.email_recipients);
-    if (dto.slack_enabled !== undefined) changes.slackEnabled = dto.slack_enabled;
-    if (dto.slack_webhook_url !== undefined) changes.slackWebhookUrl = dto.slack_webhook_url;
-    if (dto.webhook_enabled !== undefined) changes.webhookEnabled = dto.webhook_enabled;
-    if (dto.webhook_url !== undefined) changes.webhookUrl = dto.webhook_url;
     if (dto.alert_on_recovery !== undefined) changes.alertOnRecovery = dto.alert_on_recovery;
     if (dto.alert_threshold !== undefined) changes.alertThreshold = dto.alert_threshold;
     applyEscalationSettings(monitor, dto, changes);
     if (dto.alert_on_slow !== undefined) changes.alertOnSlow = dto.alert_on_slow;
     if (dto.certificate_expiry_days !== undefined) changes.certificateExpiryDays = dto.certificate_expiry_days;
     Object.assign(monitor, changes);
-    if (monitor.slackEnabled && !monitor.slackWebhookUrl) throw required('slack_webhook_url', 'slack_enabled');
-    if (monitor.webhookEnabled && !monitor.webhookUrl) throw required('webhook_url', 'webhook_enabled');
+    if (own.slackEnabled && !own.slackWebhookUrl) throw required('slack_webhook_url', 'slack_enabled');
+    if (own.webhookEnabled && !own.webhookUrl) throw required('webhook_url', 'webhook_enabled');
     let newWebhookSecret: string | undefined;
-    if (monitor.webhookEnabled && monitor.webhookSecret === null)
-      monitor.webhookSecret = changes.webhookSecret = newWebhookSecret = generateWebhookSecret();
+    if (own.webhookEnabled && own.webhookSecret === null) own.webhookSecret = newWebhookSecret = generateWebhookSecret();
     if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, organizationId, id, changes);
+    // Written only when changed, so a body without these fields leaves the own channels (and their boxes) alone.
+    if (JSON.stringify(own) !== ownBefore) await writeOwnAlertSettings(tx, keyring, id, own);
     if (dto.channel_ids !== undefined) await replaceChannels(tx, organizationId, id, dto.channel_ids);
     // The names the body sent: the webhook URLs and the generated key stay out of the log.
     await recordAudit(tx, {
@@ -113,16 +127,18 @@ export async function updateAlertSettings(
       resourceId: id,
       changedFields: changedFieldsOf(dto),
     });
-    return { ...settingsOf(monitor, await channelIdsOfMonitor(tx, id)), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
+    return { ...settingsOf(monitor, own, await channelIdsOfMonitor(tx, id)), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
   });
 }
 
 /** `POST /monitors/{id}/alerts/webhook-secret`: a new key, shown in this answer only; the old one stops at once. */
-export async function rotateWebhookSecret(ds: DataSource, organizationId: number, id: number, actor: AuditActor): Promise<AlertSettings> {
+export async function rotateWebhookSecret(ds: DataSource, keyring: SecretKeyring, organizationId: number, id: number, actor: AuditActor): Promise<AlertSettings> {
   const newWebhookSecret = generateWebhookSecret();
   await ds.transaction(async (tx) => {
-    if (!(await updateOwnMonitorColumns(tx, organizationId, id, { webhookSecret: newWebhookSecret })))
-      throw new NotFoundError('monitor', id);
+    if (!(await updateOwnMonitorColumns(tx, organizationId, id, {}))) throw new NotFoundError('monitor', id);
+    await carryOverMonitor(tx, keyring, id);
+    const own = await readOwnAlertSettings(tx, keyring, id);
+    await writeOwnAlertSettings(tx, keyring, id, { ...own, webhookSecret: newWebhookSecret }, ['webhook']);
     await recordAudit(tx, {
       organizationId,
       actor,
@@ -131,7 +147,7 @@ export async function rotateWebhookSecret(ds: DataSource, organizationId: number
       changedFields: ['webhook_secret'],
     });
   });
-  return { ...(await getAlertSettings(ds, organizationId, id)), newWebhookSecret };
+  return { ...(await getAlertSettings(ds, keyring, organizationId, id)), newWebhookSecret };
 }
 
 /** The alert settings as the API shows them; `webhook_secret` only when just generated. */

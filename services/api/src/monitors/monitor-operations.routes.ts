@@ -1,4 +1,5 @@
 import { Router, type RequestHandler } from 'express';
+import type { SecretKeyring } from '@uptime/db';
 import { callerOf } from '../auth/caller';
 import { auditActorOf } from '../audit/audit';
 import { sendData, sendMessage } from '../http/envelope';
@@ -20,6 +21,8 @@ import { uptimeByMonitor } from '../monitor-stats/uptime.repository';
 export interface MonitorOperationsDeps extends MonitorsDeps {
   /** ALLOW_PRIVATE_TARGETS: the test check follows the same SSRF policy as the workers. */
   allowPrivateTargets: boolean;
+  /** Seals and opens the monitor's own Slack URL and webhook key (docs/channels.md). */
+  keyring: SecretKeyring;
 }
 
 /**
@@ -89,13 +92,13 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
   });
 
   router.get('/:id/alerts', async (req, res) => {
-    sendData(res, toAlertSettingsResponse(await getAlertSettings(ds, callerOf(req).organizationId, monitorId(req.params.id))));
+    sendData(res, toAlertSettingsResponse(await getAlertSettings(ds, deps.keyring, callerOf(req).organizationId, monitorId(req.params.id))));
   });
 
   router.put('/:id/alerts', async (req, res) => {
     const id = monitorId(req.params.id);
     const input = await parseAlertSettingsPatch(req.body, deps);
-    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, callerOf(req).organizationId, id, input, auditActorOf(req))));
+    sendData(res, toAlertSettingsResponse(await updateAlertSettings(ds, deps.keyring, callerOf(req).organizationId, id, input, auditActorOf(req))));
   });
 
   return router;

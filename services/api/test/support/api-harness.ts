@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
-import type { DataSource } from '@uptime/db';
+import { loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createServiceMetrics, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
@@ -19,6 +19,8 @@ export interface ApiHarness {
   config: Config;
   /** The app's metrics, which a process's health listener would serve (docs/operations.md). */
   metrics: ServiceMetrics;
+  /** The key the app seals channel secrets with (the one a notifier of this checkout loads too). */
+  keyring: SecretKeyring;
   /** Empty the database and this run's Redis keys. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -43,10 +45,12 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   const metrics = createServiceMetrics();
   // A live stream ends right after its `ready` event, so a request of the generated tests gets a
   // whole answer (services/api/test/live-stream.test.ts keeps its streams open).
-  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, metrics, responseInspector: checkInspectedResponse, liveStreamLifetimeMs: 0 });
+  const keyring = loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, () => undefined);
+  const app = createApp({ config, dataSource: ds, redis, scheduler, logger, metrics, responseInspector: checkInspectedResponse, liveStreamLifetimeMs: 0, keyring });
   return {
     app,
     metrics,
+    keyring,
     ds,
     redis,
     scheduler,
@@ -96,6 +100,9 @@ export function useApiHarness(overrides: Record<string, string | undefined> = {}
     },
     get config() {
       return current().config;
+    },
+    get keyring() {
+      return current().keyring;
     },
     get metrics() {
       return current().metrics;

@@ -15,11 +15,7 @@ export interface AlertRow {
   member_emails: string[];
   monitor_name: string;
   monitor_url: string;
-  email_enabled: boolean;
-  email_recipients: string[];
-  slack_webhook_url: string | null;
-  webhook_url: string | null;
-  webhook_secret: string | null;
+  email_notifications: boolean;
   channels: AttachedChannel[];
   alert_on_recovery: boolean;
   alert_on_slow: boolean;
@@ -36,7 +32,7 @@ export interface AlertRow {
 
 /** What every kind has in common, read from the row by loadAlert(). */
 export type AlertBaseOf = Pick<AlertContext, 'ref' | 'startedAt' | 'resolvedAt' | 'duration' | 'monitorId' | 'ownerId' | 'memberEmails'
-  | 'monitorName' | 'monitorUrl' | 'emailEnabled' | 'emailRecipients' | 'slackWebhookUrl' | 'webhook' | 'channels'>;
+  | 'monitorName' | 'monitorUrl' | 'emailNotifications' | 'channels'>;
 
 /** One message of a delivery: which notification, its start or end, the notice or a follow-up. */
 export interface MessageTarget {

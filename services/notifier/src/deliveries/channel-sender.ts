@@ -3,8 +3,8 @@ import { channelConfigOf, channelIdOf, configString } from '../channel-deliverie
 import type { AddressPolicy } from '@uptime/probe';
 import type { EmailChannel } from '../channels/email-channel';
 import { SendError } from '../channels/send-error';
-import { postToSlack, slackProvider } from '../channels/slack';
-import { postWebhook, webhookProvider } from '../channels/webhook';
+import { postToSlack } from '../channels/slack';
+import { postWebhook } from '../channels/webhook';
 import type { AlertContext } from '../alert';
 import { kindOf } from '../alert-kinds';
 import { composeAlertWebhook } from '../alert-webhook';
@@ -38,38 +38,37 @@ export function emailSender(channel: EmailChannel, mailFrom: string): ChannelSen
 }
 
 /**
- * Slack: the message of the alert's kind to the incoming webhook recorded on the delivery, or for
- * a delivery through a channel, to the channel's (opened only now).
+ * The channel a Slack or webhook delivery goes through. Every one names its channel: the monitor's
+ * own Slack and webhook are channels too, and the start-up carry-over rewrote the deliveries
+ * recorded before them (packages/db/src/own-channels/carry-over.ts). One that still names none
+ * belonged to settings cleared before the carry-over: there is nowhere left to send it.
  */
+function channelOfDelivery(target: Pick<DeliveryTarget, 'channelId' | 'recipient'>): number {
+  const channelId = channelIdOf(target);
+  if (channelId === null) throw new SendError('this delivery names no channel: its settings were removed before they were carried over', 'permanent');
+  return channelId;
+}
+
+/** Slack: the message of the alert's kind to the channel's incoming webhook (opened only now). */
 export function slackSender(appUrl: string, addressPolicy: AddressPolicy, keyring?: SecretKeyring): ChannelSender {
   return {
     // A channel's URL stays sealed: its back-off is the channel's own.
-    providerOf: (target) => (channelIdOf(target) === null ? slackProvider(target.recipient) : `slack:${target.recipient}`),
+    providerOf: (target) => `slack:${target.recipient}`,
     send: (target, alert) => {
-      const channelId = channelIdOf(target);
-      const url = channelId === null ? target.recipient : configString(channelConfigOf(alert, channelId, keyring), 'webhook_url');
+      const url = configString(channelConfigOf(alert, channelOfDelivery(target), keyring), 'webhook_url');
       return postToSlack(url, kindOf(alert).slack(target, alert, appUrl), addressPolicy);
     },
   };
 }
 
-/** Webhook: the signed event to the URL recorded on the delivery, signed with the monitor's key now. */
+/** Webhook: the signed event to the channel's URL, signed with the channel's own key (docs/webhooks.md). */
 export function webhookSender(db: DataSource, addressPolicy: AddressPolicy, keyring?: SecretKeyring): ChannelSender {
   return {
-    providerOf: (target) => (channelIdOf(target) === null ? webhookProvider(target.recipient) : `webhook:${target.recipient}`),
+    providerOf: (target) => `webhook:${target.recipient}`,
     send: async (target, alert) => {
-      const channelId = channelIdOf(target);
-      if (channelId !== null) {
-        // Through a channel: its URL and its own signing key.
-        const config = channelConfigOf(alert, channelId, keyring);
-        const payload = await composeAlertWebhook(db.manager, target, alert);
-        await postWebhook({ url: configString(config, 'url'), secret: configString(config, 'secret'), deliveryId: target.deliveryUid, payload, addressPolicy });
-        return;
-      }
-      // Disabled (or its key removed) since the notification: nothing can be signed.
-      if (!alert.webhook) throw new SendError('the webhook was disabled before this delivery could be sent', 'permanent');
+      const config = channelConfigOf(alert, channelOfDelivery(target), keyring);
       const payload = await composeAlertWebhook(db.manager, target, alert);
-      await postWebhook({ url: target.recipient, secret: alert.webhook.secret, deliveryId: target.deliveryUid, payload, addressPolicy });
+      await postWebhook({ url: configString(config, 'url'), secret: configString(config, 'secret'), deliveryId: target.deliveryUid, payload, addressPolicy });
     },
   };
 }

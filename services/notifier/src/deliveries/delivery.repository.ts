@@ -10,7 +10,7 @@ export interface ClaimedDelivery {
   /** The notification itself (`opened`) or its end (`resolved`). */
   phase: DeliveryPhase;
   recipient: string;
-  /** The channel it goes through (docs/channels.md); null: the monitor's own settings. */
+  /** The channel it goes through (docs/channels.md); null only on a delivery recorded before channels. */
   channelId: number | null;
   type: NotificationType;
   /** The notification's own message, a reminder or the escalation (docs/alert-rules.md). */
@@ -48,7 +48,7 @@ export interface OpenDeliveryRow {
   id: number;
   channel: DeliveryChannel;
   recipient: string;
-  /** The channel it goes through; null: the monitor's own settings. */
+  /** The channel it goes through; null only on a delivery recorded before channels. */
   channelId: number | null;
   kind: DeliveryKind;
 }

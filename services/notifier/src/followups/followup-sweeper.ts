@@ -6,7 +6,7 @@ import { loadAlert } from '../alert.repository';
 import { attemptDelivery, type AttemptDeps } from '../deliveries/attempt-delivery';
 import { queueChannelDeliveries } from '../channel-deliveries';
 import { queueDeliveries, type OpenDeliveryRow } from '../deliveries/delivery.repository';
-import { recipientsOf, uniqueAddresses } from '../recipients';
+import { uniqueAddresses } from '../recipients';
 import { dueFollowups } from './followup-schedule';
 import { listFollowupCandidates, lockFollowupState, recordFollowup, supersedeEarlierReminders } from './followup.repository';
 
@@ -44,9 +44,8 @@ export async function recordDueFollowups(db: DataSource, notificationId: number,
         queued.push(...(await queueDeliveries(tx, notificationId, 'email', uniqueAddresses(state.escalationRecipients), { followup })));
         continue;
       }
-      // A reminder goes where the downtime went: the monitor's email recipients and every attached channel.
-      if (state.isEmailOn) queued.push(...(await queueDeliveries(tx, notificationId, 'email', recipientsOf(state), { followup })));
-      queued.push(...(await queueChannelDeliveries(tx, notificationId, state.channels, { followup })));
+      // A reminder goes where the downtime went: every attached channel, the monitor's own email among them.
+      queued.push(...(await queueChannelDeliveries(tx, notificationId, state, { followup })));
     }
     return queued;
   });

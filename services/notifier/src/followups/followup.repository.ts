@@ -7,10 +7,9 @@ import type { DueFollowup, FollowupState } from './followup-schedule';
 export interface FollowupCandidate extends FollowupState {
   notificationId: number;
   incidentId: number;
-  /** The monitor's email (and the owner's email preference) is on: reminders go to its recipients. */
-  isEmailOn: boolean;
-  emailRecipients: string[];
-  /** The channels attached to the monitor now: reminders go to each (docs/channels.md). */
+  /** The owner's email_notifications preference: off, the monitor's own email channel sends nothing. */
+  emailNotifications: boolean;
+  /** The channels attached to the monitor now, its own among them: reminders go to each (docs/channels.md). */
   channels: AttachedChannel[];
   memberEmails: string[];
   escalationRecipients: string[];
@@ -23,8 +22,7 @@ interface Row {
   reminder_interval_minutes: number | null;
   escalation_after_minutes: number | null;
   escalation_recipients: string[];
-  email_on: boolean;
-  email_recipients: string[];
+  email_notifications: boolean;
   member_emails: string[];
   channels: AttachedChannel[];
   last_round: number | null;
@@ -35,14 +33,14 @@ interface Row {
 /**
  * Downtimes that may be followed up (only `downtime` notifications: slow and certificate ones get
  * no reminders): active, unacknowledged, not suppressed by a dependency, their
- * monitor still offline and outside a maintenance window, with somewhere to send them: email on
- * (the monitor's and the owner's preference), or a channel attached. Joined with the latest
+ * monitor still offline and outside a maintenance window, with somewhere to send them: a channel
+ * attached (the monitor's own email is one, while the owner's preference lets it send). Joined with the latest
  * reminder and the escalation.
  */
 const STATE_SQL = `
   SELECT n.id AS notification_id, n.alert_id AS incident_id, n.started_at,
          m.reminder_interval_minutes, m.escalation_after_minutes, m.escalation_recipients,
-         m.email_enabled AND COALESCE(p.email_notifications, true) AS email_on, m.email_recipients, ${MEMBER_EMAILS}, ${ATTACHED_CHANNELS}, r.round AS last_round, r.due_at AS last_due,
+         COALESCE(p.email_notifications, true) AS email_notifications, ${MEMBER_EMAILS}, ${ATTACHED_CHANNELS}, r.round AS last_round, r.due_at AS last_due,
          EXISTS (SELECT 1 FROM notification_followups e WHERE e.notification_id = n.id AND e.kind = 'escalation') AS escalated
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id
@@ -54,7 +52,9 @@ const STATE_SQL = `
    WHERE n.type = 'downtime'
      AND n.status = 'active' AND NOT n.acknowledged AND NOT n.suppressed
      AND m.status = 'offline' AND NOT m.in_maintenance
-     AND ((m.email_enabled AND COALESCE(p.email_notifications, true)) OR EXISTS (SELECT 1 FROM monitor_channels mc WHERE mc.monitor_id = m.id))`;
+     -- The monitor's own email counts while the owner's email_notifications preference is on.
+     AND EXISTS (SELECT 1 FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id
+                  WHERE mc.monitor_id = m.id AND (NOT (c.monitor_id IS NOT NULL AND c.type = 'email') OR COALESCE(p.email_notifications, true)))`;
 
 const toCandidate = (row: Row): FollowupCandidate => ({
   notificationId: row.notification_id,
@@ -65,8 +65,7 @@ const toCandidate = (row: Row): FollowupCandidate => ({
   escalationAfterMinutes: row.escalation_after_minutes,
   hasEscalationRecipients: row.escalation_recipients.length > 0,
   isEscalated: row.escalated,
-  isEmailOn: row.email_on,
-  emailRecipients: row.email_recipients,
+  emailNotifications: row.email_notifications,
   channels: row.channels,
   memberEmails: row.member_emails,
   escalationRecipients: row.escalation_recipients,

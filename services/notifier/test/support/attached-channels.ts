@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { SecretKeyring, type DataSource } from '@uptime/db';
+import type { DataSource } from '@uptime/db';
+import { testSecretsKeyring } from '@uptime/testing';
 
-/** The key the tests seal channel secrets with, as the API would; a notifier given it opens them. */
-export const channelKeyring = new SecretKeyring(randomBytes(32));
+/** The key the tests seal channel secrets with, as the API would; the testbed's processors open them with it. */
+export const channelKeyring = testSecretsKeyring;
 
 /** A channel of the monitor's organization, attached to it, its secrets sealed as the API seals them. */
 export async function attachedChannel(ds: DataSource, monitorId: number, type: string, plain: Record<string, unknown>, secrets: Record<string, string>): Promise<number> {

@@ -11,10 +11,7 @@ const audience = {
   memberEmails: [],
   monitorName: 'Shop <checkout> & "cart"',
   monitorUrl: 'https://shop.example.com/health?a=1&b=2',
-  emailEnabled: false,
-  emailRecipients: [],
-  slackWebhookUrl: null,
-  webhook: null,
+  emailNotifications: true,
   channels: [],
 };
 const startedAt = new Date('2026-12-01T10:00:00.000Z');

@@ -1,4 +1,4 @@
-import { aMonitor, aUser } from '@uptime/testing';
+import { aMonitor, aUser, type MonitorOverrides } from '@uptime/testing';
 import { statusChangedJobId, type StatusChangedJob } from '@uptime/queues';
 import type { DataSource, Monitor, User } from '@uptime/db';
 import type { PublishedEvent } from './incident-fixtures';
@@ -13,7 +13,7 @@ export interface EpisodeScenario {
 
 export interface EpisodeOptions {
   owner?: Partial<User>;
-  monitor?: Partial<Monitor>;
+  monitor?: MonitorOverrides;
   startedAt?: Date;
   /** certificate: its notAfter. */
   certificateExpiresAt?: Date;

@@ -1,4 +1,4 @@
-import { aMonitor, aUser } from '@uptime/testing';
+import { aMonitor, aUser, type MonitorOverrides } from '@uptime/testing';
 import { statusChangedJobId, type StatusChangedJob } from '@uptime/queues';
 import { Incident, type DataSource, type Monitor, type User } from '@uptime/db';
 
@@ -18,7 +18,7 @@ export interface DownScenario {
 
 export interface DownOptions {
   owner?: Partial<User>;
-  monitor?: Partial<Monitor>;
+  monitor?: MonitorOverrides;
   startedAt?: Date;
   statusCode?: number | null;
   responseTime?: number | null;

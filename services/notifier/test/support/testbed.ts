@@ -2,7 +2,7 @@ import type { Config } from '@uptime/config';
 import type { DataSource } from '@uptime/db';
 import { allowAnyAddress } from '@uptime/probe';
 import { createLogger, type Logger } from '@uptime/logger';
-import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, type FakeSendGrid } from '@uptime/testing';
+import { openTestDatabase, resetDatabase, resetRedis, startFakeSendGrid, testConfig, testSecretsKeyring, type FakeSendGrid } from '@uptime/testing';
 import { SendGridEmailChannel } from '../../src/channels/sendgrid-email';
 import type { AttemptDeps } from '../../src/deliveries/attempt-delivery';
 import { createDeliveryDeps, type DeliveryOptions } from '../../src/deliveries/delivery-deps';
@@ -46,6 +46,8 @@ export function useTestbed(): Testbed {
         addressPolicy: allowAnyAddress,
         channelServices: bed.config.channelServices,
         logger: bed.logger,
+        // Opens what the builders sealed (the monitor's own Slack URL and webhook key).
+        keyring: testSecretsKeyring,
         ...options,
       });
     bed.processor = (channel = bed.sendGridAt(bed.sendgrid), options = {}) =>
@@ -57,6 +59,7 @@ export function useTestbed(): Testbed {
         addressPolicy: allowAnyAddress,
         channelServices: bed.config.channelServices,
         logger: bed.logger,
+        keyring: testSecretsKeyring,
         ...options,
       });
   });

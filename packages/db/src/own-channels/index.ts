@@ -1,0 +1,2 @@
+export * from './own-channels';
+export * from './carry-over';
