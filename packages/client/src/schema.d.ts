@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Statistics over a period
-         * @description Read from rollups. A series longer than 2,200 buckets is refused (use a coarser granularity).
+         * @description Read from rollups; at granularity `check` (periods of 1h, 3h and 6h only) from the checks themselves, the series a point per check and the figures over the same checks (p95 exact). A series longer than 2,200 buckets is refused (use a coarser granularity).
          */
         get: operations["getMonitorStats"];
         put?: never;
@@ -2361,9 +2361,9 @@ export interface components {
         /** @description Statistics of a monitor over a period */
         MonitorStats: {
             /** @enum {string} */
-            period: "24h" | "7d" | "30d" | "90d";
+            period: "1h" | "3h" | "6h" | "24h" | "7d" | "30d" | "90d";
             /** @enum {string} */
-            granularity: "5m" | "1h" | "1d";
+            granularity: "check" | "5m" | "1h" | "1d";
             uptime: {
                 /** @description Uptime percentage, last 24 hours; null without checks */
                 "24h": number | null;
@@ -2411,23 +2411,25 @@ export interface components {
                 /** Format: int64 */
                 failed: number;
             };
-            /** @description One bucket per granularity step over the period */
+            /** @description One bucket per granularity step over the period; at granularity `check`, one point per check, oldest first (the newest 2200 when there are more) */
             series: {
                 /**
                  * Format: date-time
-                 * @description Start of the bucket
+                 * @description Start of the bucket; at granularity `check`, the time of the check
                  * @example 2026-11-22T10:00:00.000Z
                  */
                 timestamp: string;
-                /** @description Uptime in the bucket; null without checks */
+                /** @description Uptime in the bucket (at granularity `check`: 100 up, 0 down, null in maintenance); null without checks */
                 uptime: number | null;
                 /**
                  * Format: int32
-                 * @description Mean response time in the bucket, milliseconds
+                 * @description Mean response time in the bucket (at granularity `check`: the check's own), milliseconds
                  */
                 avg_response_time: number | null;
                 /** Format: int64 */
                 checks: number;
+                /** @description At granularity `check`: the check was made in a maintenance window, so it counts nowhere (checks 0, uptime null). Always false for a bucket: the rollups leave such checks out. */
+                maintenance: boolean;
             }[];
             /** @description Time nobody checked the monitor (workers down, a queue backlog). Uptime leaves it out: it counts checks only. */
             no_data: {
@@ -7016,9 +7018,9 @@ export interface operations {
     getMonitorStats: {
         parameters: {
             query?: {
-                period?: "24h" | "7d" | "30d" | "90d";
-                /** @description Default: 5m for 24h, 1h for 7d and 30d, 1d for 90d */
-                granularity?: "5m" | "1h" | "1d";
+                period?: "1h" | "3h" | "6h" | "24h" | "7d" | "30d" | "90d";
+                /** @description Default: check for 1h, 3h and 6h, 5m for 24h, 1h for 7d and 30d, 1d for 90d. `check` over a longer period is refused. */
+                granularity?: "check" | "5m" | "1h" | "1d";
             };
             header?: never;
             path: {
@@ -7072,7 +7074,8 @@ export interface operations {
                      *             "timestamp": "2026-11-22T09:00:00.000Z",
                      *             "uptime": 100,
                      *             "avg_response_time": 178,
-                     *             "checks": 60
+                     *             "checks": 60,
+                     *             "maintenance": false
                      *           }
                      *         ],
                      *         "no_data": {

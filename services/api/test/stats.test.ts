@@ -132,8 +132,72 @@ describe('GET /monitors/:id/stats', () => {
         checks: inBucket.length,
         uptime: inBucket.length ? round2((inBucket.filter((c) => c.ok).length / inBucket.length) * 100) : null,
         avg_response_time: rts.length ? Math.round(rts.reduce((x, y) => x + y, 0) / rts.length) : null,
+        maintenance: false,
       });
     }
+  });
+
+  it.each([
+    ['1h', HOUR],
+    ['3h', 3 * HOUR],
+    ['6h', 6 * HOUR],
+  ])('answers %s check by check by default, the figures counting the same checks as the series', async (period, length) => {
+    const m = await aMonitor(h.ds, user);
+    const before = Date.now();
+    const history = knownHistory(before);
+    await insertChecks(m.id, history);
+    // A check in a maintenance window 5 minutes ago, failed: drawn, counted nowhere.
+    await h.ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, ok, response_time, maintenance) VALUES ($1, $2, false, 900, true)`, [
+      m.id,
+      new Date(before - 5 * MIN),
+    ]);
+    const res = await stats(m.id, `?period=${period}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.granularity).toBe('check');
+    const inPeriod = history.filter((c) => c.at >= before - length).sort((a, b) => a.at - b.at);
+    const expected = [...inPeriod.map((c) => ({ at: c.at, ok: c.ok, rt: c.rt, maintenance: false })), { at: before - 5 * MIN, ok: false, rt: 900, maintenance: true }].sort(
+      (a, b) => a.at - b.at,
+    );
+    expect(res.body.data.series).toEqual(
+      expected.map((c) => ({
+        timestamp: new Date(c.at).toISOString(),
+        checks: c.maintenance ? 0 : 1,
+        uptime: c.maintenance ? null : c.ok ? 100 : 0,
+        avg_response_time: c.maintenance ? null : c.rt,
+        maintenance: c.maintenance,
+      })),
+    );
+    const up = inPeriod.filter((c) => c.ok).length;
+    expect(res.body.data.checks).toEqual({ total: inPeriod.length, successful: up, failed: inPeriod.length - up });
+    const rts = inPeriod.map((c) => c.rt).filter((rt): rt is number => rt !== null).sort((a, b) => a - b);
+    expect(res.body.data.response_times).toEqual({
+      avg: Math.round(rts.reduce((a, b) => a + b, 0) / rts.length),
+      min: rts[0],
+      max: rts.at(-1),
+      // Exact here: the nearest-rank value itself.
+      p95: rts[Math.ceil(0.95 * rts.length) - 1],
+    });
+  });
+
+  it('answers an offline monitor\'s failed checks without response times as points of the series', async () => {
+    const m = await aMonitor(h.ds, user);
+    const now = Date.now();
+    await insertChecks(m.id, [1, 2, 3].map((k) => ({ at: now - k * MIN, ok: false, rt: null })));
+    const res = await stats(m.id, '?period=1h');
+    expect(res.body.data.checks).toEqual({ total: 3, successful: 0, failed: 3 });
+    expect(res.body.data.series).toHaveLength(3);
+    expect(res.body.data.series.map((b: { uptime: number; checks: number }) => [b.uptime, b.checks])).toEqual([
+      [0, 1],
+      [0, 1],
+      [0, 1],
+    ]);
+  });
+
+  it('answers 6h at 5m as one bucket per step', async () => {
+    const m = await aMonitor(h.ds, user);
+    const res = await stats(m.id, '?period=6h&granularity=5m');
+    expect(res.status).toBe(200);
+    expect(res.body.data.series).toHaveLength((6 * HOUR) / (5 * MIN) + 1);
   });
 
   it('answers nulls and zeros for a monitor without checks', async () => {
@@ -153,6 +217,8 @@ describe('GET /monitors/:id/stats', () => {
     ['?period=30d&granularity=5m', 'granularity'],
     ['?period=1y', 'period'],
     ['?granularity=1m', 'granularity'],
+    ['?period=24h&granularity=check', 'granularity'],
+    ['?period=7d&granularity=check', 'granularity'],
   ])('refuses %s', async (query, field) => {
     const m = await aMonitor(h.ds, user);
     const res = await stats(m.id, query);

@@ -15,6 +15,7 @@ export function toStatsResponse(s: MonitorStats) {
       uptime: bucketUptime(b),
       avg_response_time: b.rtCount > 0 ? Math.round(b.rtSum / b.rtCount) : null,
       checks: b.checks,
+      maintenance: b.maintenance,
     })),
     no_data: { total_seconds: s.noData.totalSeconds, spans: s.noData.spans.map((span) => toNoDataSpanResponse(span, s.now)) },
   };

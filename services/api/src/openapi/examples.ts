@@ -164,7 +164,7 @@ export const EXAMPLE_STATS: ReturnType<typeof toStatsResponse> = {
   response_times: { avg: 180, min: 120, max: 950, p95: 400 },
   incidents: { count: 1, total_downtime: 60 },
   checks: { total: 1440, successful: 1439, failed: 1 },
-  series: [{ timestamp: '2026-11-22T09:00:00.000Z', uptime: 100, avg_response_time: 178, checks: 60 }],
+  series: [{ timestamp: '2026-11-22T09:00:00.000Z', uptime: 100, avg_response_time: 178, checks: 60, maintenance: false }],
   no_data: { total_seconds: 300, spans: [EXAMPLE_NO_DATA_SPAN] },
 };
 

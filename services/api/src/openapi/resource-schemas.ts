@@ -4,7 +4,7 @@ import { ERROR_CODES } from '@uptime/errors';
 import type { toCheckResultResponse, toNoDataSpanResponse, toRecentChecksResponse } from '../check-results/check-result.presenter';
 import { RECENT_CHECKS } from '../check-results/recent-checks.params';
 import type { LocationResultItem } from '../check-results/location-results.repository';
-import { MAX_SERIES_BUCKETS, STATS_GRANULARITIES, STATS_PERIODS } from '../monitor-stats/stats.params';
+import { MAX_SERIES_BUCKETS, STATS_GRANULARITY_NAMES, STATS_PERIODS } from '../monitor-stats/stats.params';
 import type { toStatsResponse } from '../monitor-stats/stats.presenter';
 import { AlertSettingsDto } from '../monitors/alert-settings.dto';
 import type { toAlertSettingsResponse } from '../monitors/alert-settings.service';
@@ -230,7 +230,7 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
 const stats = objectOf<Stats>(
   {
     period: enumOf(Object.keys(STATS_PERIODS)),
-    granularity: enumOf(Object.keys(STATS_GRANULARITIES)),
+    granularity: enumOf(STATS_GRANULARITY_NAMES),
     uptime: uptimeWindows('Uptime percentage'),
     response_times: objectOf<Stats['response_times']>({
       avg: ms('Mean'),
@@ -245,12 +245,18 @@ const stats = objectOf<Stats>(
     checks: objectOf<Stats['checks']>({ total: count(), successful: count(), failed: count() }),
     series: arrayOf(
       objectOf<Stats['series'][number]>({
-        timestamp: timestamp({ description: 'Start of the bucket' }),
-        uptime: percent('Uptime in the bucket'),
-        avg_response_time: ms('Mean response time in the bucket'),
+        timestamp: timestamp({ description: 'Start of the bucket; at granularity `check`, the time of the check' }),
+        uptime: percent('Uptime in the bucket (at granularity `check`: 100 up, 0 down, null in maintenance)'),
+        avg_response_time: ms('Mean response time in the bucket (at granularity `check`: the check\'s own)'),
         checks: count(),
+        maintenance: bool({
+          description: 'At granularity `check`: the check was made in a maintenance window, so it counts nowhere (checks 0, uptime null). Always false for a bucket: the rollups leave such checks out.',
+        }),
       }),
-      { maxItems: MAX_SERIES_BUCKETS, description: 'One bucket per granularity step over the period' },
+      {
+        maxItems: MAX_SERIES_BUCKETS,
+        description: `One bucket per granularity step over the period; at granularity \`check\`, one point per check, oldest first (the newest ${MAX_SERIES_BUCKETS} when there are more)`,
+      },
     ),
     no_data: objectOf<Stats['no_data']>(
       {

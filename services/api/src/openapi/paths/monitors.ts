@@ -1,7 +1,7 @@
 import { MONITOR_STATUSES } from '@uptime/db';
 import { MONITOR_TYPES } from '@uptime/probe';
 import { TAG_FILTER_MAX_LENGTH } from '../../monitors/list-monitors.params';
-import { STATS_GRANULARITIES, STATS_PERIODS } from '../../monitor-stats/stats.params';
+import { STATS_GRANULARITY_NAMES, STATS_PERIODS } from '../../monitor-stats/stats.params';
 import { RECENT_CHECKS } from '../../check-results/recent-checks.params';
 import { ISO_DATE_MAX_LENGTH } from '../../notifications/notifications.params';
 import { dataEnvelope, listEnvelope, messageEnvelope } from '../common-schemas';
@@ -197,11 +197,17 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     operationId: 'getMonitorStats',
     tag: 'Monitors',
     summary: 'Statistics over a period',
-    description: 'Read from rollups. A series longer than 2,200 buckets is refused (use a coarser granularity).',
+    description:
+      'Read from rollups; at granularity `check` (periods of 1h, 3h and 6h only) from the checks themselves, the series a point per check and the figures over the same checks (p95 exact). A series longer than 2,200 buckets is refused (use a coarser granularity).',
     parameters: [
       id,
       { name: 'period', in: 'query', schema: enumOf(Object.keys(STATS_PERIODS), { default: '24h' }) },
-      { name: 'granularity', in: 'query', description: 'Default: 5m for 24h, 1h for 7d and 30d, 1d for 90d', schema: enumOf(Object.keys(STATS_GRANULARITIES)) },
+      {
+        name: 'granularity',
+        in: 'query',
+        description: 'Default: check for 1h, 3h and 6h, 5m for 24h, 1h for 7d and 30d, 1d for 90d. `check` over a longer period is refused.',
+        schema: enumOf(STATS_GRANULARITY_NAMES),
+      },
     ],
     responses: { 200: { description: 'The statistics', schema: dataEnvelope(ref('MonitorStats')), example: dataExample(EXAMPLE_STATS) } },
     errors: [...notFound],

@@ -3,7 +3,18 @@ import { useState, type ReactNode } from 'react';
 import { duration, millis, useFormat } from '../../app/format';
 import { QueryState } from '../../components/QueryState';
 import { ResponseTimeChart } from '../../components/ResponseTimeChart';
-import { GRANULARITIES, granularityFits, PERIODS, useMonitorStats, type Granularity, type Period } from './useMonitorDetail';
+import {
+  GRANULARITIES,
+  GRANULARITY_LABELS,
+  granularityFits,
+  granularityFor,
+  PERIODS,
+  periodMs,
+  stepMs,
+  useMonitorStats,
+  type Granularity,
+  type Period,
+} from './useMonitorDetail';
 
 export function ResponseTimes({ id }: { id: number }) {
   const [period, setPeriod] = useState<Period>('24h');
@@ -12,7 +23,7 @@ export function ResponseTimes({ id }: { id: number }) {
   const fmt = useFormat();
   const choosePeriod = (p: Period) => {
     setPeriod(p);
-    if (!granularityFits(p, granularity)) setGranularity(GRANULARITIES.find((g) => granularityFits(p, g))!);
+    setGranularity(granularityFor(p, granularity));
   };
   return (
     <section className="card" aria-labelledby="rt-title">
@@ -23,7 +34,13 @@ export function ResponseTimes({ id }: { id: number }) {
       <QueryState query={stats} what="statistics">
         {(s) => (
           <>
-            <ResponseTimeChart series={s.series} fmt={fmt} label={`Mean response time per ${s.granularity} over ${s.period}`} />
+            <ResponseTimeChart
+              series={s.series}
+              fmt={fmt}
+              periodMs={periodMs(s.period)}
+              stepMs={stepMs(s.granularity)}
+              label={`${s.granularity === 'check' ? 'Response time' : 'Mean response time'} per ${s.granularity} over ${s.period}`}
+            />
             <StatsFigures s={s} />
             <NoDataSpans spans={s.no_data.spans} />
           </>
@@ -56,7 +73,7 @@ function StatsControls({ period, granularity, onPeriod, onGranularity }: Control
         <select value={granularity} onChange={(e) => onGranularity(e.target.value as Granularity)}>
           {GRANULARITIES.map((g) => (
             <option key={g} value={g} disabled={!granularityFits(period, g)}>
-              {g}
+              {GRANULARITY_LABELS[g]}
             </option>
           ))}
         </select>
