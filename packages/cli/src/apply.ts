@@ -11,6 +11,15 @@ export interface ApplyResult {
 
 const label = (a: Action): string => `${a.op} ${a.kind}.${a.key}`;
 
+interface Step {
+  name: string;
+  run: () => Promise<void>;
+}
+
+/** Requests in flight at once within a phase; the bulk route's most monitors per request. */
+const WIDTH = 8;
+const BULK_MAX = 100;
+
 /** Where each kind lives in the API. */
 const PATHS = {
   channels: ['/api/v1/channels', '/api/v1/channels/{id}'],
@@ -35,10 +44,11 @@ function messageOf(err: unknown): string {
 }
 
 /**
- * Makes the server as the plan says, one resource at a time through the API (each change is
- * atomic on the server), monitors' deletions through the bulk route. It stops at the first
- * failure: every resource is then as it was or as the file says, and running `apply` again
- * plans what is left. Secrets are read from `env` when sent, never printed.
+ * Makes the server as the plan says, one request per resource through the API (each change is
+ * atomic on the server), a few at a time, monitors' deletions through the bulk route. It stops
+ * at the first failure (requests already in flight finish): every resource is then as it was
+ * or as the file says, and running `apply` again plans what is left. Secrets are read from
+ * `env` when sent, never printed.
  */
 export async function applyPlan(client: UptimeClient, plan: Plan, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<ApplyResult> {
   const env = options.env ?? process.env;
@@ -76,49 +86,42 @@ export async function applyPlan(client: UptimeClient, plan: Plan, options: { env
   };
 
   const later: { kind: Kind; key: string; fields: Record<string, unknown> }[] = [];
-  const steps: { name: string; run: () => Promise<void> }[] = [];
-  const ordered = (op: Action['op']) => plan.actions.filter((a) => a.op === op).sort((a, b) => CREATE_ORDER.indexOf(a.kind) - CREATE_ORDER.indexOf(b.kind));
-
-  for (const a of [...ordered('create'), ...ordered('update')]) {
-    if (a.op === 'delete') continue;
-    steps.push({
-      name: label(a),
-      run: async () => {
-        const deferred = LATER[a.kind] ?? [];
-        const changed = a.op === 'create' ? Object.keys(a.entry.fields) : a.changes.map((c) => c.field.split('.')[0]!);
-        const fields = Object.fromEntries([...new Set(changed)].filter((f) => f in a.entry.fields && !deferred.includes(f)).map((f) => [f, a.entry.fields[f]]));
-        if (a.kind === 'channels' && a.op === 'update' && fields.config) {
-          // Only the config fields that differ: a secret set on the server stays as it is.
-          const names = new Set(a.changes.filter((c) => c.field.startsWith('config.')).map((c) => c.field.slice(7)));
-          fields.config = Object.fromEntries(Object.entries(fields.config as Record<string, unknown>).filter(([f]) => names.has(f)));
-        }
-        const body = { ...wire(a.kind, fields), key: a.key, managed_by: 'config' };
-        const id = await send(a.op === 'create' ? 'post' : 'patch', a.kind, a.op === 'create' ? null : a.id, body);
-        ids[a.kind].set(a.key, id);
-        const rest = deferred.filter((f) => f in a.entry.fields && changed.includes(f));
-        if (rest.length > 0) later.push({ kind: a.kind, key: a.key, fields: Object.fromEntries(rest.map((f) => [f, a.entry.fields[f]])) });
-      },
-    });
-  }
-  steps.push({
-    name: 'references between monitors and their channels',
+  const ordered = (op: Action['op'], kind: Kind) => plan.actions.filter((a) => a.op === op && a.kind === kind);
+  const save = (a: Action): Step => ({
+    name: label(a),
     run: async () => {
-      for (const item of later) {
-        const id = idOf(item.kind, item.key);
-        const { channels, ...fields } = item.fields;
-        if (Object.keys(fields).length > 0) await send('patch', item.kind, id, wire(item.kind, fields));
-        if (Array.isArray(channels)) {
-          successOf(await client.put('/api/v1/monitors/{id}/alerts', { path: { id }, body: { channel_ids: channels.map((k: string) => idOf('channels', k)) } }));
-        }
+      if (a.op === 'delete') return;
+      const deferred = LATER[a.kind] ?? [];
+      const changed = a.op === 'create' ? Object.keys(a.entry.fields) : a.changes.map((c) => c.field.split('.')[0]!);
+      const fields = Object.fromEntries([...new Set(changed)].filter((f) => f in a.entry.fields && !deferred.includes(f)).map((f) => [f, a.entry.fields[f]]));
+      if (a.kind === 'channels' && a.op === 'update' && fields.config) {
+        // Only the config fields that differ: a secret set on the server stays as it is.
+        const names = new Set(a.changes.filter((c) => c.field.startsWith('config.')).map((c) => c.field.slice(7)));
+        fields.config = Object.fromEntries(Object.entries(fields.config as Record<string, unknown>).filter(([f]) => names.has(f)));
+      }
+      const body = { ...wire(a.kind, fields), key: a.key, managed_by: 'config' };
+      const id = await send(a.op === 'create' ? 'post' : 'patch', a.kind, a.op === 'create' ? null : a.id, body);
+      ids[a.kind].set(a.key, id);
+      const rest = deferred.filter((f) => f in a.entry.fields && changed.includes(f));
+      if (rest.length > 0) later.push({ kind: a.kind, key: a.key, fields: Object.fromEntries(rest.map((f) => [f, a.entry.fields[f]])) });
+    },
+  });
+  const references = (item: (typeof later)[number]): Step => ({
+    name: `references of ${item.kind}.${item.key}`,
+    run: async () => {
+      const id = idOf(item.kind, item.key);
+      const { channels, ...fields } = item.fields;
+      if (Object.keys(fields).length > 0) await send('patch', item.kind, id, wire(item.kind, fields));
+      if (Array.isArray(channels)) {
+        successOf(await client.put('/api/v1/monitors/{id}/alerts', { path: { id }, body: { channel_ids: channels.map((k: string) => idOf('channels', k)) } }));
       }
     },
   });
-  const deletes = ordered('delete').reverse();
-  for (const a of deletes.filter((d) => d.kind !== 'monitors' && d.kind !== 'channels')) steps.push({ name: label(a), run: () => remove(client, a) });
-  const monitorIds = deletes.filter((d) => d.kind === 'monitors');
-  for (let i = 0; i < monitorIds.length; i += 100) {
-    const batch = monitorIds.slice(i, i + 100);
-    steps.push({
+  const monitorDeletes = ordered('delete', 'monitors');
+  const bulkDeletes: Step[] = [];
+  for (let i = 0; i < monitorDeletes.length; i += BULK_MAX) {
+    const batch = monitorDeletes.slice(i, i + BULK_MAX);
+    bulkDeletes.push({
       name: batch.map(label).join(', '),
       run: async () => {
         const answer = successOf(await client.post('/api/v1/monitors/bulk', { body: { action: 'delete', monitor_ids: batch.map((d) => (d.op === 'delete' ? d.id : 0)) } }));
@@ -128,19 +131,41 @@ export async function applyPlan(client: UptimeClient, plan: Plan, options: { env
       },
     });
   }
-  for (const a of deletes.filter((d) => d.kind === 'channels')) steps.push({ name: label(a), run: () => remove(client, a) });
+  // Each phase after the one before; within one, WIDTH requests at a time (no resource of a
+  // phase refers to another of it). Built when it starts: references need the ids of creates.
+  const phases: { name: string; steps: () => Step[] }[] = [
+    ...CREATE_ORDER.map((kind) => ({ name: `create and update ${kind}`, steps: () => [...ordered('create', kind), ...ordered('update', kind)].map(save) })),
+    { name: 'references between monitors, and to channels', steps: () => later.map(references) },
+    { name: 'delete status pages', steps: () => ordered('delete', 'status_pages').map(del) },
+    { name: 'delete maintenance windows', steps: () => ordered('delete', 'maintenance_windows').map(del) },
+    { name: 'delete monitors', steps: () => bulkDeletes },
+    { name: 'delete channels', steps: () => ordered('delete', 'channels').map(del) },
+  ];
+  function del(a: Action): Step {
+    return { name: label(a), run: () => remove(client, a) };
+  }
 
   const result: ApplyResult = { done: [], notDone: [] };
-  for (const [index, step] of steps.entries()) {
-    if (step.name.startsWith('references') && later.length === 0) continue;
-    try {
-      await step.run();
-      result.done.push(step.name);
-      log(`done: ${step.name}`);
-    } catch (err) {
-      result.failed = { action: step.name, error: messageOf(err) };
-      result.notDone = steps.slice(index + 1).map((s) => s.name).filter((n) => !(n.startsWith('references') && later.length === 0));
-      log(`failed: ${step.name}: ${result.failed.error}`);
+  for (const [index, phase] of phases.entries()) {
+    const steps = phase.steps();
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (!result.failed && next < steps.length) {
+        const step = steps[next++]!;
+        try {
+          await step.run();
+          result.done.push(step.name);
+          log(`done: ${step.name}`);
+        } catch (err) {
+          if (result.failed) continue;
+          result.failed = { action: step.name, error: messageOf(err) };
+          log(`failed: ${step.name}: ${result.failed.error}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WIDTH, steps.length) }, lane));
+    if (result.failed) {
+      result.notDone = [...steps.slice(next).map((s) => s.name), ...phases.slice(index + 1).filter((p) => p.steps().length > 0).map((p) => p.name)];
       return result;
     }
   }

@@ -80,11 +80,13 @@ export function planChanges(entries: readonly Entry[], state: ServerState, optio
   const kinds = KINDS;
   const adopted = new Set<string>();
   const unkeyed = serverEntries(state, kinds, keys).filter((s) => s.key === null);
+  const taken = Object.fromEntries(kinds.map((k) => [k, new Set(keys[k].values())])) as Record<Kind, Set<string>>;
   for (const entry of entries) {
-    if ([...keys[entry.kind].values()].includes(entry.key)) continue;
+    if (taken[entry.kind].has(entry.key)) continue;
     const candidates = unkeyed.filter((s) => s.kind === entry.kind && s.identity === identityOf(entry) && !keys[entry.kind].has(s.id));
     if (candidates.length !== 1) continue;
     keys[entry.kind].set(candidates[0]!.id, entry.key);
+    taken[entry.kind].add(entry.key);
     adopted.add(`${entry.kind}/${entry.key}`);
   }
   const server = serverEntries(state, kinds, keys);
