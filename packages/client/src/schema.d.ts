@@ -1244,8 +1244,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an incident's title, impact, monitors or start
-         * @description Its status moves only through updates. The page's public cache is dropped in the same request: visitors see the change at once.
+         * Change an incident's title, impact, monitors or start, or publish a draft
+         * @description Its status moves only through updates. `published: true` publishes a draft (docs/status-pages.md, "Draft incidents"): visitors see it and its subscribers are told, as of a new incident, with its latest update. The page's public cache is dropped in the same request: visitors see the change at once.
          */
         patch: operations["updateStatusPageIncident"];
         trace?: never;
@@ -3499,6 +3499,8 @@ export interface components {
                 monitor_ids: number[];
             }[];
             published: boolean;
+            /** @description A draft incident is opened when one of its monitors goes offline (docs/status-pages.md, "Draft incidents") */
+            auto_incidents: boolean;
             /** @description A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service */
             custom_domain: string | null;
             /**
@@ -3718,6 +3720,11 @@ export interface components {
              * @default true
              */
             published?: boolean;
+            /**
+             * @description Open a draft incident (published false) on the page when one of its monitors goes offline: one per outage, none while one for that monitor is open
+             * @default false
+             */
+            auto_incidents?: boolean;
             /** @description Named sections of the page, in order, each with some of the page's monitors (of monitor_ids) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section. */
             sections?: {
                 name: string;
@@ -3739,6 +3746,11 @@ export interface components {
              * @default true
              */
             published?: boolean;
+            /**
+             * @description Open a draft incident (published false) on the page when one of its monitors goes offline: one per outage, none while one for that monitor is open
+             * @default false
+             */
+            auto_incidents?: boolean;
             /** @description Named sections of the page, in order, each with some of the page's monitors (of monitor_ids) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section. */
             sections?: {
                 name: string;
@@ -3771,6 +3783,8 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             resolved_at: string | null;
+            /** @description false for a draft (one the page opened itself when a monitor went offline, or created so): visitors and subscribers see only published incidents */
+            published: boolean;
             /** @description The timeline, newest first (at most 100) */
             updates: {
                 /** Format: int32 */
@@ -3866,6 +3880,11 @@ export interface components {
              * @description When it began (default: now); not in the future
              */
             started_at?: string;
+            /**
+             * @description false keeps it a draft, seen by no visitor and told to no subscriber; true publishes a draft and tells the subscribers as of a new incident. A published incident cannot become a draft again (409 INVALID_STATE)
+             * @default true
+             */
+            published?: boolean;
         };
         /** @description A partial body; monitor_ids replaces the list. The status moves only through updates */
         IncidentPatch: {
@@ -3879,6 +3898,11 @@ export interface components {
              * @description When it began (default: now); not in the future
              */
             started_at?: string;
+            /**
+             * @description false keeps it a draft, seen by no visitor and told to no subscriber; true publishes a draft and tells the subscribers as of a new incident. A published incident cannot become a draft again (409 INVALID_STATE)
+             * @default true
+             */
+            published?: boolean;
         };
         /** @description An update: moves the incident to its status (resolved sets resolved_at; another status reopens a resolved incident) */
         IncidentUpdateCreate: {
@@ -9818,6 +9842,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "published": true,
+                     *           "auto_incidents": false,
                      *           "custom_domain": null,
                      *           "url": "https://uptime.example.com/status/acme",
                      *           "created_at": "2026-11-22T10:00:00.000Z",
@@ -9914,6 +9939,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
@@ -9994,6 +10020,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
@@ -10085,6 +10112,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
@@ -10226,6 +10254,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "created_at": "2026-11-22T10:00:00.000Z",
@@ -12245,6 +12274,7 @@ export interface operations {
                      *           ],
                      *           "started_at": "2026-11-22T09:40:00.000Z",
                      *           "resolved_at": null,
+                     *           "published": true,
                      *           "updates": [
                      *             {
                      *               "id": 31,
@@ -12345,6 +12375,7 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
@@ -12427,6 +12458,7 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
@@ -12544,7 +12576,8 @@ export interface operations {
                  *       "impact": "critical",
                  *       "monitor_ids": [
                  *         42
-                 *       ]
+                 *       ],
+                 *       "published": true
                  *     }
                  */
                 "application/json": components["schemas"]["IncidentPatch"];
@@ -12573,6 +12606,7 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
@@ -12606,6 +12640,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -12665,6 +12700,7 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,

@@ -60,6 +60,7 @@ describe('POST /status-pages/{id}/incidents', () => {
       monitor_ids: [monitorIds[1], monitorIds[0]],
       started_at: expect.stringMatching(/^\d{4}-.*\.\d{3}Z$/),
       resolved_at: null,
+      published: true,
       updates: [
         { id: expect.any(Number), status: 'investigating', message: 'Some *payments* fail', created_at: expect.stringMatching(/Z$/) },
       ],

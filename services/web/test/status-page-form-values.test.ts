@@ -27,6 +27,7 @@ const PAGE: Schema<'StatusPage'> = {
   ],
   sections: [{ name: 'Back end', monitor_ids: [9] }],
   published: false,
+  auto_incidents: true,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
   created_at: '2026-11-22T10:00:00.000Z',
@@ -47,6 +48,7 @@ describe('status page form values', () => {
       monitorIds: [5, 2, 8],
       sections: [],
       published: true,
+      autoIncidents: false,
     });
     expect(body).toEqual({
       slug: 'acme-prod',
@@ -55,6 +57,7 @@ describe('status page form values', () => {
       monitor_ids: [5, 2, 8],
       sections: [],
       published: true,
+      auto_incidents: false,
     });
   });
 
@@ -63,7 +66,15 @@ describe('status page form values', () => {
   });
 
   it('starts published with no monitor', () => {
-    expect(emptyStatusPageForm()).toEqual({ slug: '', title: '', description: '', monitorIds: [], sections: [], published: true });
+    expect(emptyStatusPageForm()).toEqual({
+      slug: '',
+      title: '',
+      description: '',
+      monitorIds: [],
+      sections: [],
+      published: true,
+      autoIncidents: false,
+    });
   });
 
   it('round-trips a page unchanged', () => {
@@ -75,6 +86,7 @@ describe('status page form values', () => {
       monitor_ids: [9, 4],
       sections: [{ name: 'Back end', monitor_ids: [9] }],
       published: false,
+      auto_incidents: true,
     });
     expect(statusPageToForm({ ...PAGE, description: null }).description).toBe('');
   });

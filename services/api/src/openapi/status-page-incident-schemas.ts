@@ -21,7 +21,7 @@ import type {
 } from '../status-pages/public-page-sections';
 import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import { annotate, schemaOfDto } from './dto-schema';
-import { arrayOf, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, bool, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
 export const EXAMPLE_INCIDENT: IncidentResponse = {
   id: 12,
@@ -31,6 +31,7 @@ export const EXAMPLE_INCIDENT: IncidentResponse = {
   monitor_ids: [42],
   started_at: '2026-11-22T09:40:00.000Z',
   resolved_at: null,
+  published: true,
   updates: [
     {
       id: 31,
@@ -60,6 +61,11 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
     monitor_ids: {
       description: `Up to ${MAX_INCIDENT_MONITORS} monitors of this page, without repeats, in the order shown; empty: the page as a whole`,
     },
+    published: {
+      description:
+        'false keeps it a draft, seen by no visitor and told to no subscriber; true publishes a draft and tells the subscribers as of a new incident. A published incident cannot become a draft again (409 INVALID_STATE)',
+      default: true,
+    },
   };
   const fields = annotate(withStartedAt(schemaOfDto(IncidentFieldsDto)), notes);
   const create = annotate(
@@ -85,6 +91,10 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
         }),
         started_at: timestamp(),
         resolved_at: nullable(timestamp({ description: 'Set by a resolved update; null while open' })),
+        published: bool({
+          description:
+            'false for a draft (one the page opened itself when a monitor went offline, or created so): visitors and subscribers see only published incidents',
+        }),
         updates: arrayOf(
           objectOf<IncidentResponse['updates'][number]>({
             id: id(),

@@ -23,6 +23,7 @@ export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
   ],
   sections: [{ name: 'Checkout', monitor_ids: [43] }],
   published: true,
+  auto_incidents: false,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
   created_at: '2026-11-22T10:00:00.000Z',
@@ -116,6 +117,7 @@ const statusPage = (): JsonSchema =>
         { maxItems: MAX_PAGE_SECTIONS, description: 'Named sections in order; the monitors in none are shown first, without a heading (docs/status-pages.md, "Sections")' },
       ),
       published: bool(),
+      auto_incidents: bool({ description: 'A draft incident is opened when one of its monitors goes offline (docs/status-pages.md, "Draft incidents")' }),
       custom_domain: nullable(
         str({ maxLength: DOMAIN_MAX, pattern: DOMAIN_PATTERN.source, description: 'A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service' }),
       ),
@@ -207,6 +209,10 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     description: { description: 'Shown under the title; null clears it' },
     monitor_ids: { description: "1 to 100 of your own monitors, without repeats, in the page's order; a monitor taken off leaves its section" },
     published: { description: 'Unpublished pages answer 404 to the public', default: true },
+    auto_incidents: {
+      description: 'Open a draft incident (published false) on the page when one of its monitors goes offline: one per outage, none while one for that monitor is open',
+      default: false,
+    },
   });
   return {
     StatusPage: statusPage(),

@@ -10,6 +10,7 @@ export function toIncidentResponse(incident: IncidentRow) {
     monitor_ids: incident.monitor_ids,
     started_at: incident.started_at.toISOString(),
     resolved_at: incident.resolved_at?.toISOString() ?? null,
+    published: incident.published,
     updates: incident.updates.map((u) => ({ id: u.id, status: u.status, message: u.message, created_at: u.created_at.toISOString() })),
     created_at: incident.created_at.toISOString(),
     updated_at: incident.updated_at.toISOString(),

@@ -8,6 +8,7 @@ export interface StatusPageRow {
   title: string;
   description: string | null;
   published: boolean;
+  auto_incidents: boolean;
   custom_domain: string | null;
   created_at: Date;
   updated_at: Date;
@@ -21,7 +22,7 @@ type Db = DataSource | EntityManager;
 /** The owner's pages among `ids`, id order, each with its monitors. */
 export async function readOwnPages(db: Db, organizationId: number, ids: number[]): Promise<StatusPageRow[]> {
   return db.query(
-    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.custom_domain, sp.created_at, sp.updated_at,
+    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.auto_incidents, sp.custom_domain, sp.created_at, sp.updated_at,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors,
             (SELECT COALESCE(json_agg(json_build_object('name', s.name, 'monitor_ids',
@@ -52,12 +53,12 @@ export async function listOwnPageIds(ds: DataSource, organizationId: number, lim
 export async function insertStatusPage(
   em: EntityManager,
   creator: Creator,
-  page: { slug: string; title: string; description?: string | null; published?: boolean; custom_domain?: string | null },
+  page: { slug: string; title: string; description?: string | null; published?: boolean; auto_incidents?: boolean; custom_domain?: string | null },
 ): Promise<number | null> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain, auto_incidents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
-    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null],
+    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null, page.auto_incidents ?? false],
   );
   return row?.id ?? null;
 }
@@ -72,13 +73,14 @@ export async function lockOwnPageSlug(em: EntityManager, organizationId: number,
 export async function updatePageFields(
   em: EntityManager,
   id: number,
-  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; custom_domain?: string | null },
+  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; auto_incidents?: boolean; custom_domain?: string | null },
 ): Promise<void> {
   await em.query(
     `UPDATE status_pages SET slug = COALESCE($2, slug), title = COALESCE($3, title),
             description = CASE WHEN $4::boolean THEN $5 ELSE description END,
             published = COALESCE($6, published),
-            custom_domain = CASE WHEN $7::boolean THEN $8 ELSE custom_domain END, updated_at = now()
+            custom_domain = CASE WHEN $7::boolean THEN $8 ELSE custom_domain END,
+            auto_incidents = COALESCE($9, auto_incidents), updated_at = now()
       WHERE id = $1`,
     [
       id,
@@ -89,6 +91,7 @@ export async function updatePageFields(
       fields.published ?? null,
       fields.custom_domain !== undefined,
       fields.custom_domain ?? null,
+      fields.auto_incidents ?? null,
     ],
   );
 }

@@ -71,12 +71,13 @@ export const STATUS_PAGE_INCIDENT_OPERATIONS: OperationSpec[] = [
     path: ONE,
     operationId: 'updateStatusPageIncident',
     tag,
-    summary: "Change an incident's title, impact, monitors or start",
-    description: `Its status moves only through updates. ${CACHE}`,
+    summary: "Change an incident's title, impact, monitors or start, or publish a draft",
+    description: `Its status moves only through updates. \`published: true\` publishes a draft (docs/status-pages.md, "Draft incidents"): visitors see it and its subscribers are told, as of a new incident, with its latest update. ${CACHE}`,
     parameters: [pageId, incidentId],
-    body: { schema: ref('IncidentPatch'), required: false, example: { impact: 'critical', monitor_ids: [42] } },
+    body: { schema: ref('IncidentPatch'), required: false, example: { impact: 'critical', monitor_ids: [42], published: true } },
     responses: { 200: answer('The changed incident') },
-    errors: ['STATUS_PAGE_NOT_FOUND', 'INCIDENT_NOT_FOUND'],
+    // INVALID_STATE: published false on a published incident (its subscribers may have been told).
+    errors: ['STATUS_PAGE_NOT_FOUND', 'INCIDENT_NOT_FOUND', 'INVALID_STATE'],
   },
   {
     method: 'delete',
