@@ -1204,6 +1204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status-pages/{id}/incidents/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a message as the public page will show it
+         * @description Renders the Markdown of a message with the public page's own renderer (the safe subset; everything else escaped) and stores nothing: what the web app's composer shows while a message is typed.
+         */
+        post: operations["previewStatusPageIncidentMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status-pages/{id}/incidents": {
         parameters: {
             query?: never;
@@ -3793,6 +3813,8 @@ export interface components {
                 status: "investigating" | "identified" | "monitoring" | "resolved";
                 /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
                 message: string;
+                /** @description The message as the public page renders it (the same renderer): the safe subset as HTML, everything else escaped */
+                message_html: string;
                 /**
                  * Format: date-time
                  * @example 2026-11-22T10:00:00.000Z
@@ -3859,6 +3881,16 @@ export interface components {
                     created_at: string;
                 }[];
             };
+        };
+        /** @description A message to preview */
+        MarkdownPreview: {
+            /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+            message: string;
+        };
+        /** @description A message rendered by the public page's renderer */
+        MarkdownPreviewResult: {
+            /** @description The message as the public page will render it: the safe subset as HTML, everything else escaped */
+            message_html: string;
         };
         /** @description A new incident and its first update */
         IncidentCreate: {
@@ -12231,6 +12263,68 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    previewStatusPageIncidentMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A failed deploy of the **payment service**; rolling back."
+                 *     }
+                 */
+                "application/json": components["schemas"]["MarkdownPreview"];
+            };
+        };
+        responses: {
+            /** @description The message rendered */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MarkdownPreviewResult"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     listStatusPageIncidents: {
         parameters: {
             query?: {
@@ -12280,12 +12374,14 @@ export interface operations {
                      *               "id": 31,
                      *               "status": "identified",
                      *               "message": "A failed deploy of the **payment service**; rolling back.",
+                     *               "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *               "created_at": "2026-11-22T10:05:00.000Z"
                      *             },
                      *             {
                      *               "id": 30,
                      *               "status": "investigating",
                      *               "message": "Some payments fail. We are looking into it.",
+                     *               "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *               "created_at": "2026-11-22T09:45:00.000Z"
                      *             }
                      *           ],
@@ -12381,12 +12477,14 @@ export interface operations {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],
@@ -12464,12 +12562,14 @@ export interface operations {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],
@@ -12612,12 +12712,14 @@ export interface operations {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],
@@ -12706,12 +12808,14 @@ export interface operations {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],

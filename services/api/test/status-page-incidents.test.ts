@@ -62,7 +62,13 @@ describe('POST /status-pages/{id}/incidents', () => {
       resolved_at: null,
       published: true,
       updates: [
-        { id: expect.any(Number), status: 'investigating', message: 'Some *payments* fail', created_at: expect.stringMatching(/Z$/) },
+        {
+          id: expect.any(Number),
+          status: 'investigating',
+          message: 'Some *payments* fail',
+          message_html: '<p>Some <em>payments</em> fail</p>\n',
+          created_at: expect.stringMatching(/Z$/),
+        },
       ],
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),

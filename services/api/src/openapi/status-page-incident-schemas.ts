@@ -2,6 +2,7 @@ import {
   IncidentCreateDto,
   IncidentFieldsDto,
   IncidentUpdateDto,
+  MarkdownPreviewDto,
   INCIDENT_IMPACTS,
   INCIDENT_STATUSES,
   INCIDENT_TITLE_MAX,
@@ -9,6 +10,7 @@ import {
   MAX_UPDATES,
   MESSAGE_MAX,
   REQUIRED_ON_CREATE,
+  REQUIRED_ON_PREVIEW,
   REQUIRED_ON_UPDATE,
 } from '../status-page-incidents/incident.dto';
 import type { IncidentResponse } from '../status-page-incidents/incident.presenter';
@@ -37,9 +39,16 @@ export const EXAMPLE_INCIDENT: IncidentResponse = {
       id: 31,
       status: 'identified',
       message: 'A failed deploy of the **payment service**; rolling back.',
+      message_html: '<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n',
       created_at: '2026-11-22T10:05:00.000Z',
     },
-    { id: 30, status: 'investigating', message: 'Some payments fail. We are looking into it.', created_at: '2026-11-22T09:45:00.000Z' },
+    {
+      id: 30,
+      status: 'investigating',
+      message: 'Some payments fail. We are looking into it.',
+      message_html: '<p>Some payments fail. We are looking into it.</p>\n',
+      created_at: '2026-11-22T09:45:00.000Z',
+    },
   ],
   created_at: '2026-11-22T09:45:00.000Z',
   updated_at: '2026-11-22T10:05:00.000Z',
@@ -100,6 +109,7 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
             id: id(),
             status: enumOf(INCIDENT_STATUSES),
             message: str({ minLength: 1, maxLength: MESSAGE_MAX, description: MARKDOWN }),
+            message_html: str({ maxLength: MESSAGE_MAX * 8, description: 'The message as the public page renders it (the same renderer): the safe subset as HTML, everything else escaped' }),
             created_at: timestamp(),
           }),
           { minItems: 1, maxItems: MAX_UPDATES, description: `The timeline, newest first (at most ${MAX_UPDATES})` },
@@ -110,6 +120,11 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
       { description: 'An incident of a status page, as its operators see it (docs/status-pages.md)' },
     ),
     PublicIncidentPage: publicIncidentPageSchema(),
+    MarkdownPreview: { ...annotate(schemaOfDto(MarkdownPreviewDto), { message: { description: MARKDOWN } }, REQUIRED_ON_PREVIEW), description: 'A message to preview' },
+    MarkdownPreviewResult: objectOf<{ message_html: string }>(
+      { message_html: str({ maxLength: MESSAGE_MAX * 8, description: 'The message as the public page will render it: the safe subset as HTML, everything else escaped' }) },
+      { description: 'A message rendered by the public page\'s renderer' },
+    ),
     IncidentCreate: { ...create, description: 'A new incident and its first update' },
     IncidentPatch: { ...fields, description: 'A partial body; monitor_ids replaces the list. The status moves only through updates' },
     IncidentUpdateCreate: {

@@ -55,5 +55,11 @@ export class IncidentUpdateDto {
   @Optional() @IsString() @Length(1, MESSAGE_MAX) message?: string;
 }
 
+/** A message to preview: shown as the public page will show it, stored nowhere. */
+export class MarkdownPreviewDto {
+  @Optional() @IsString() @Length(1, MESSAGE_MAX) message?: string;
+}
+
 export const REQUIRED_ON_CREATE = ['title', 'impact', 'message'] as const;
 export const REQUIRED_ON_UPDATE = ['status', 'message'] as const;
+export const REQUIRED_ON_PREVIEW = ['message'] as const;

@@ -124,6 +124,11 @@ export async function createIncident(
   return incident;
 }
 
+/** 404 STATUS_PAGE_NOT_FOUND unless the organization has the page. */
+export async function assertOwnPage(ds: DataSource, organizationId: number, pageId: number): Promise<void> {
+  if (!(await isOwnPage(ds, organizationId, pageId))) throw new NotFoundError('status page', pageId);
+}
+
 export async function getIncident(ds: DataSource, organizationId: number, pageId: number, incidentId: number): Promise<IncidentRow> {
   if (!(await isOwnPage(ds, organizationId, pageId))) throw new NotFoundError('status page', pageId);
   return readOne(ds, organizationId, pageId, incidentId);

@@ -26,6 +26,25 @@ const CACHE = "The page's public cache is dropped in the same request: visitors 
 export const STATUS_PAGE_INCIDENT_OPERATIONS: OperationSpec[] = [
   {
     method: 'post',
+    path: `${BASE}/preview`,
+    operationId: 'previewStatusPageIncidentMessage',
+    tag,
+    summary: 'Preview a message as the public page will show it',
+    description:
+      "Renders the Markdown of a message with the public page's own renderer (the safe subset; everything else escaped) and stores nothing: what the web app's composer shows while a message is typed.",
+    parameters: [pageId],
+    body: { schema: ref('MarkdownPreview'), required: true, example: { message: 'A failed deploy of the **payment service**; rolling back.' } },
+    responses: {
+      200: {
+        description: 'The message rendered',
+        schema: dataEnvelope(ref('MarkdownPreviewResult')),
+        example: dataExample({ message_html: '<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n' }),
+      },
+    },
+    errors: ['STATUS_PAGE_NOT_FOUND'],
+  },
+  {
+    method: 'post',
     path: BASE,
     operationId: 'createStatusPageIncident',
     tag,

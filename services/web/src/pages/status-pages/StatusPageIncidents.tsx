@@ -8,7 +8,7 @@ import { useNotices } from '../../app/notices';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
-import { MarkdownPreview } from './MarkdownPreview';
+import { MarkdownPreview, useMessagePreview } from './MarkdownPreview';
 
 type Incident = Schema<'Incident'>;
 type Impact = Incident['impact'];
@@ -140,7 +140,7 @@ function IncidentItem({
               <p className="strong">
                 {label(STATUSES, u.status)} <span className="muted small">{fmt.dateTime(u.created_at)}</span>
               </p>
-              <MarkdownPreview message={u.message} label={`${label(STATUSES, u.status)} update`} />
+              <MarkdownPreview html={u.message_html} label={`${label(STATUSES, u.status)} update`} />
             </li>
           ))}
         </ol>
@@ -231,7 +231,15 @@ function IncidentComposer({ page, onDone }: { page: Schema<'StatusPage'>; onDone
         <p className="hint muted small">None chosen: the whole page.</p>
         <FieldError id={`${id}-monitor_ids-error`} messages={errors.monitor_ids} />
       </fieldset>
-      <StatusAndMessage id={id} status={status} message={message} onStatus={setStatus} onMessage={setMessage} errors={errors} />
+      <StatusAndMessage
+        id={id}
+        pageId={page.id}
+        status={status}
+        message={message}
+        onStatus={setStatus}
+        onMessage={setMessage}
+        errors={errors}
+      />
     </ComposerForm>
   );
 }
@@ -260,7 +268,15 @@ function UpdateComposer({ pageId, incident, onDone }: { pageId: number; incident
   const id = useId();
   return (
     <ComposerForm heading={`Update on ${incident.title}`} submit="Publish update" mutation={add} errors={errors} onCancel={onDone}>
-      <StatusAndMessage id={id} status={status} message={message} onStatus={setStatus} onMessage={setMessage} errors={errors} />
+      <StatusAndMessage
+        id={id}
+        pageId={pageId}
+        status={status}
+        message={message}
+        onStatus={setStatus}
+        onMessage={setMessage}
+        errors={errors}
+      />
     </ComposerForm>
   );
 }
@@ -349,6 +365,7 @@ function Choice<T extends string>({
 /** An update's status and Markdown message, with the message's preview beside it. */
 function StatusAndMessage({
   id,
+  pageId,
   status,
   message,
   onStatus,
@@ -356,12 +373,14 @@ function StatusAndMessage({
   errors,
 }: {
   id: string;
+  pageId: number;
   status: Status;
   message: string;
   onStatus: (s: Status) => void;
   onMessage: (m: string) => void;
   errors: Record<string, string[]>;
 }) {
+  const preview = useMessagePreview(pageId, message);
   return (
     <>
       <Choice id={`${id}-status`} label="Status" options={STATUSES} value={status} onChange={onStatus} errors={errors.status} />
@@ -384,7 +403,7 @@ function StatusAndMessage({
       <p className="label-like" aria-hidden="true">
         Preview
       </p>
-      <MarkdownPreview message={message} label="Message preview" />
+      <MarkdownPreview html={preview.html} pending={preview.pending} label="Message preview" />
     </>
   );
 }
