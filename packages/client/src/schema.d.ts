@@ -1224,6 +1224,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status-pages/{id}/incidents/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a message as the public page will show it
+         * @description Renders the Markdown of a message with the public page's own renderer (the safe subset; everything else escaped) and stores nothing: what the web app's composer shows while a message is typed.
+         */
+        post: operations["previewStatusPageIncidentMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/status-pages/{id}/incidents": {
         parameters: {
             query?: never;
@@ -1264,8 +1284,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an incident's title, impact, monitors or start
-         * @description Its status moves only through updates. The page's public cache is dropped in the same request: visitors see the change at once.
+         * Change an incident's title, impact, monitors or start, or publish a draft
+         * @description Its status moves only through updates. `published: true` publishes a draft (docs/status-pages.md, "Draft incidents"): visitors see it and its subscribers are told, as of a new incident, with its latest update. The page's public cache is dropped in the same request: visitors see the change at once.
          */
         patch: operations["updateStatusPageIncident"];
         trace?: never;
@@ -3579,6 +3599,8 @@ export interface components {
                 monitor_ids: number[];
             }[];
             published: boolean;
+            /** @description A draft incident is opened when one of its monitors goes offline (docs/status-pages.md, "Draft incidents") */
+            auto_incidents: boolean;
             /** @description A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service */
             custom_domain: string | null;
             /**
@@ -3808,6 +3830,11 @@ export interface components {
              * @default true
              */
             published?: boolean;
+            /**
+             * @description Open a draft incident (published false) on the page when one of its monitors goes offline: one per outage, none while one for that monitor is open
+             * @default false
+             */
+            auto_incidents?: boolean;
             /** @description Named sections of the page, in order, each with some of the page's monitors (of monitor_ids) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section. */
             sections?: {
                 name: string;
@@ -3836,6 +3863,11 @@ export interface components {
              * @default true
              */
             published?: boolean;
+            /**
+             * @description Open a draft incident (published false) on the page when one of its monitors goes offline: one per outage, none while one for that monitor is open
+             * @default false
+             */
+            auto_incidents?: boolean;
             /** @description Named sections of the page, in order, each with some of the page's monitors (of monitor_ids) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section. */
             sections?: {
                 name: string;
@@ -3875,6 +3907,8 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             resolved_at: string | null;
+            /** @description false for a draft (one the page opened itself when a monitor went offline, or created so): visitors and subscribers see only published incidents */
+            published: boolean;
             /** @description The timeline, newest first (at most 100) */
             updates: {
                 /** Format: int32 */
@@ -3883,6 +3917,8 @@ export interface components {
                 status: "investigating" | "identified" | "monitoring" | "resolved";
                 /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
                 message: string;
+                /** @description The message as the public page renders it (the same renderer): the safe subset as HTML, everything else escaped */
+                message_html: string;
                 /**
                  * Format: date-time
                  * @example 2026-11-22T10:00:00.000Z
@@ -3950,6 +3986,16 @@ export interface components {
                 }[];
             };
         };
+        /** @description A message to preview */
+        MarkdownPreview: {
+            /** @description Markdown: paragraphs, *emphasis*, links (absolute http/https only, shown with rel="nofollow noopener"), lists and `code`; anything else (HTML, headings, images) is shown as escaped text */
+            message: string;
+        };
+        /** @description A message rendered by the public page's renderer */
+        MarkdownPreviewResult: {
+            /** @description The message as the public page will render it: the safe subset as HTML, everything else escaped */
+            message_html: string;
+        };
         /** @description A new incident and its first update */
         IncidentCreate: {
             /**
@@ -3970,6 +4016,11 @@ export interface components {
              * @description When it began (default: now); not in the future
              */
             started_at?: string;
+            /**
+             * @description false keeps it a draft, seen by no visitor and told to no subscriber; true publishes a draft and tells the subscribers as of a new incident. A published incident cannot become a draft again (409 INVALID_STATE)
+             * @default true
+             */
+            published?: boolean;
         };
         /** @description A partial body; monitor_ids replaces the list. The status moves only through updates */
         IncidentPatch: {
@@ -3983,6 +4034,11 @@ export interface components {
              * @description When it began (default: now); not in the future
              */
             started_at?: string;
+            /**
+             * @description false keeps it a draft, seen by no visitor and told to no subscriber; true publishes a draft and tells the subscribers as of a new incident. A published incident cannot become a draft again (409 INVALID_STATE)
+             * @default true
+             */
+            published?: boolean;
         };
         /** @description An update: moves the incident to its status (resolved sets resolved_at; another status reopens a resolved incident) */
         IncidentUpdateCreate: {
@@ -10088,6 +10144,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "published": true,
+                     *           "auto_incidents": false,
                      *           "custom_domain": null,
                      *           "url": "https://uptime.example.com/status/acme",
                      *           "key": "acme",
@@ -10186,6 +10243,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "key": "acme",
@@ -10268,6 +10326,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "key": "acme",
@@ -10361,6 +10420,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "key": "acme",
@@ -10504,6 +10564,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "published": true,
+                     *         "auto_incidents": false,
                      *         "custom_domain": null,
                      *         "url": "https://uptime.example.com/status/acme",
                      *         "key": "acme",
@@ -12482,6 +12543,68 @@ export interface operations {
             503: components["responses"]["SERVICE_UNAVAILABLE"];
         };
     };
+    previewStatusPageIncidentMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A failed deploy of the **payment service**; rolling back."
+                 *     }
+                 */
+                "application/json": components["schemas"]["MarkdownPreview"];
+            };
+        };
+        responses: {
+            /** @description The message rendered */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MarkdownPreviewResult"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
     listStatusPageIncidents: {
         parameters: {
             query?: {
@@ -12525,17 +12648,20 @@ export interface operations {
                      *           ],
                      *           "started_at": "2026-11-22T09:40:00.000Z",
                      *           "resolved_at": null,
+                     *           "published": true,
                      *           "updates": [
                      *             {
                      *               "id": 31,
                      *               "status": "identified",
                      *               "message": "A failed deploy of the **payment service**; rolling back.",
+                     *               "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *               "created_at": "2026-11-22T10:05:00.000Z"
                      *             },
                      *             {
                      *               "id": 30,
                      *               "status": "investigating",
                      *               "message": "Some payments fail. We are looking into it.",
+                     *               "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *               "created_at": "2026-11-22T09:45:00.000Z"
                      *             }
                      *           ],
@@ -12625,17 +12751,20 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],
@@ -12707,17 +12836,20 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],
@@ -12824,7 +12956,8 @@ export interface operations {
                  *       "impact": "critical",
                  *       "monitor_ids": [
                  *         42
-                 *       ]
+                 *       ],
+                 *       "published": true
                  *     }
                  */
                 "application/json": components["schemas"]["IncidentPatch"];
@@ -12853,17 +12986,20 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],
@@ -12886,6 +13022,7 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND.INCIDENT_NOT_FOUND"];
+            409: components["responses"]["INVALID_STATE"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -12945,17 +13082,20 @@ export interface operations {
                      *         ],
                      *         "started_at": "2026-11-22T09:40:00.000Z",
                      *         "resolved_at": null,
+                     *         "published": true,
                      *         "updates": [
                      *           {
                      *             "id": 31,
                      *             "status": "identified",
                      *             "message": "A failed deploy of the **payment service**; rolling back.",
+                     *             "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
                      *             "created_at": "2026-11-22T10:05:00.000Z"
                      *           },
                      *           {
                      *             "id": 30,
                      *             "status": "investigating",
                      *             "message": "Some payments fail. We are looking into it.",
+                     *             "message_html": "<p>Some payments fail. We are looking into it.</p>\n",
                      *             "created_at": "2026-11-22T09:45:00.000Z"
                      *           }
                      *         ],

@@ -60,8 +60,15 @@ describe('POST /status-pages/{id}/incidents', () => {
       monitor_ids: [monitorIds[1], monitorIds[0]],
       started_at: expect.stringMatching(/^\d{4}-.*\.\d{3}Z$/),
       resolved_at: null,
+      published: true,
       updates: [
-        { id: expect.any(Number), status: 'investigating', message: 'Some *payments* fail', created_at: expect.stringMatching(/Z$/) },
+        {
+          id: expect.any(Number),
+          status: 'investigating',
+          message: 'Some *payments* fail',
+          message_html: '<p>Some <em>payments</em> fail</p>\n',
+          created_at: expect.stringMatching(/Z$/),
+        },
       ],
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),

@@ -45,6 +45,7 @@ describe('POST /status-pages', () => {
       ],
       sections: [],
       published: true,
+      auto_incidents: false,
       custom_domain: null,
       url: 'https://status.example.test/status/acme-2',
       key: null,

@@ -3,6 +3,7 @@ import { parseJob, StatusChangedJob } from '@uptime/queues';
 import { alertRef, type AlertRef } from './alert';
 import { createDeliveryDeps, type DeliveryOptions } from './deliveries/delivery-deps';
 import { notifyAlert } from './notify-alert';
+import { openDraftIncidents } from './page-events/draft-incidents.repository';
 import type { LiveNotificationsTarget } from './live-notifications';
 
 export interface StatusChangedProcessorDeps extends DeliveryOptions {
@@ -34,7 +35,9 @@ const alertsOf = (event: StatusChangedJob): AlertRef[] => [
 ];
 
 /**
- * Handles `status-changed`: every alert the event names, of whatever kind, goes the same way
+ * Handles `status-changed`: a monitor gone offline first gets its draft incidents on the pages
+ * that ask for them (docs/status-pages.md, "Draft incidents"; written once however often the
+ * event comes); then every alert the event names, of whatever kind, goes the same way
  * (notify-alert.ts), one after the other, the downtime first. An event that names none (a change
  * to pending, or to warning with no alert) notifies nobody and completes at once.
  */
@@ -48,6 +51,10 @@ export function createStatusChangedProcessor(deps: StatusChangedProcessorDeps): 
   return async (job) => {
     const event = parseJob(StatusChangedJob, job.data);
     const log = deps.logger.child({ job_id: job.id, event_id: event.eventId, monitor_id: event.monitorId });
+    if (event.to === 'offline' && event.incidentId != null) {
+      const drafts = await openDraftIncidents(deps.dataSource, event.monitorId, event.incidentId);
+      if (drafts.length > 0) log.info({ status_page_incident_ids: drafts }, 'draft incidents opened');
+    }
     for (const ref of alertsOf(event)) await notifyAlert({ ...deps, delivery }, ref, event.monitorId, log);
   };
 }

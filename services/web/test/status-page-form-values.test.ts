@@ -27,6 +27,7 @@ const PAGE: Schema<'StatusPage'> = {
   ],
   sections: [{ name: 'Back end', monitor_ids: [9] }],
   published: false,
+  auto_incidents: true,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
   key: null,
@@ -49,6 +50,7 @@ describe('status page form values', () => {
       monitorIds: [5, 2, 8],
       sections: [],
       published: true,
+      autoIncidents: false,
     });
     expect(body).toEqual({
       slug: 'acme-prod',
@@ -57,6 +59,7 @@ describe('status page form values', () => {
       monitor_ids: [5, 2, 8],
       sections: [],
       published: true,
+      auto_incidents: false,
     });
   });
 
@@ -65,7 +68,15 @@ describe('status page form values', () => {
   });
 
   it('starts published with no monitor', () => {
-    expect(emptyStatusPageForm()).toEqual({ slug: '', title: '', description: '', monitorIds: [], sections: [], published: true });
+    expect(emptyStatusPageForm()).toEqual({
+      slug: '',
+      title: '',
+      description: '',
+      monitorIds: [],
+      sections: [],
+      published: true,
+      autoIncidents: false,
+    });
   });
 
   it('round-trips a page unchanged', () => {
@@ -77,6 +88,7 @@ describe('status page form values', () => {
       monitor_ids: [9, 4],
       sections: [{ name: 'Back end', monitor_ids: [9] }],
       published: false,
+      auto_incidents: true,
     });
     expect(statusPageToForm({ ...PAGE, description: null }).description).toBe('');
   });

@@ -2,6 +2,7 @@ import {
   IncidentCreateDto,
   IncidentFieldsDto,
   IncidentUpdateDto,
+  MarkdownPreviewDto,
   INCIDENT_IMPACTS,
   INCIDENT_STATUSES,
   INCIDENT_TITLE_MAX,
@@ -9,6 +10,7 @@ import {
   MAX_UPDATES,
   MESSAGE_MAX,
   REQUIRED_ON_CREATE,
+  REQUIRED_ON_PREVIEW,
   REQUIRED_ON_UPDATE,
 } from '../status-page-incidents/incident.dto';
 import type { IncidentResponse } from '../status-page-incidents/incident.presenter';
@@ -21,7 +23,7 @@ import type {
 } from '../status-pages/public-page-sections';
 import { PUBLIC_DAYS } from '../status-pages/public-status.repository';
 import { annotate, schemaOfDto } from './dto-schema';
-import { arrayOf, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
+import { arrayOf, bool, enumOf, INT32_MAX, int, nullable, objectOf, str, timestamp, type JsonSchema } from './json-schema';
 
 export const EXAMPLE_INCIDENT: IncidentResponse = {
   id: 12,
@@ -31,14 +33,22 @@ export const EXAMPLE_INCIDENT: IncidentResponse = {
   monitor_ids: [42],
   started_at: '2026-11-22T09:40:00.000Z',
   resolved_at: null,
+  published: true,
   updates: [
     {
       id: 31,
       status: 'identified',
       message: 'A failed deploy of the **payment service**; rolling back.',
+      message_html: '<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n',
       created_at: '2026-11-22T10:05:00.000Z',
     },
-    { id: 30, status: 'investigating', message: 'Some payments fail. We are looking into it.', created_at: '2026-11-22T09:45:00.000Z' },
+    {
+      id: 30,
+      status: 'investigating',
+      message: 'Some payments fail. We are looking into it.',
+      message_html: '<p>Some payments fail. We are looking into it.</p>\n',
+      created_at: '2026-11-22T09:45:00.000Z',
+    },
   ],
   created_at: '2026-11-22T09:45:00.000Z',
   updated_at: '2026-11-22T10:05:00.000Z',
@@ -59,6 +69,11 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
   const notes = {
     monitor_ids: {
       description: `Up to ${MAX_INCIDENT_MONITORS} monitors of this page, without repeats, in the order shown; empty: the page as a whole`,
+    },
+    published: {
+      description:
+        'false keeps it a draft, seen by no visitor and told to no subscriber; true publishes a draft and tells the subscribers as of a new incident. A published incident cannot become a draft again (409 INVALID_STATE)',
+      default: true,
     },
   };
   const fields = annotate(withStartedAt(schemaOfDto(IncidentFieldsDto)), notes);
@@ -85,11 +100,16 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
         }),
         started_at: timestamp(),
         resolved_at: nullable(timestamp({ description: 'Set by a resolved update; null while open' })),
+        published: bool({
+          description:
+            'false for a draft (one the page opened itself when a monitor went offline, or created so): visitors and subscribers see only published incidents',
+        }),
         updates: arrayOf(
           objectOf<IncidentResponse['updates'][number]>({
             id: id(),
             status: enumOf(INCIDENT_STATUSES),
             message: str({ minLength: 1, maxLength: MESSAGE_MAX, description: MARKDOWN }),
+            message_html: str({ maxLength: MESSAGE_MAX * 8, description: 'The message as the public page renders it (the same renderer): the safe subset as HTML, everything else escaped' }),
             created_at: timestamp(),
           }),
           { minItems: 1, maxItems: MAX_UPDATES, description: `The timeline, newest first (at most ${MAX_UPDATES})` },
@@ -100,6 +120,11 @@ export function statusPageIncidentSchemas(): Record<string, JsonSchema> {
       { description: 'An incident of a status page, as its operators see it (docs/status-pages.md)' },
     ),
     PublicIncidentPage: publicIncidentPageSchema(),
+    MarkdownPreview: { ...annotate(schemaOfDto(MarkdownPreviewDto), { message: { description: MARKDOWN } }, REQUIRED_ON_PREVIEW), description: 'A message to preview' },
+    MarkdownPreviewResult: objectOf<{ message_html: string }>(
+      { message_html: str({ maxLength: MESSAGE_MAX * 8, description: 'The message as the public page will render it: the safe subset as HTML, everything else escaped' }) },
+      { description: 'A message rendered by the public page\'s renderer' },
+    ),
     IncidentCreate: { ...create, description: 'A new incident and its first update' },
     IncidentPatch: { ...fields, description: 'A partial body; monitor_ids replaces the list. The status moves only through updates' },
     IncidentUpdateCreate: {

@@ -24,6 +24,7 @@ export const EXAMPLE_STATUS_PAGE: StatusPageResponse = {
   ],
   sections: [{ name: 'Checkout', monitor_ids: [43] }],
   published: true,
+  auto_incidents: false,
   custom_domain: null,
   url: 'https://uptime.example.com/status/acme',
   key: 'acme',
@@ -119,6 +120,7 @@ const statusPage = (): JsonSchema =>
         { maxItems: MAX_PAGE_SECTIONS, description: 'Named sections in order; the monitors in none are shown first, without a heading (docs/status-pages.md, "Sections")' },
       ),
       published: bool(),
+      auto_incidents: bool({ description: 'A draft incident is opened when one of its monitors goes offline (docs/status-pages.md, "Draft incidents")' }),
       custom_domain: nullable(
         str({ maxLength: DOMAIN_MAX, pattern: DOMAIN_PATTERN.source, description: 'A host name of its own: the page at its `/` (docs/status-pages.md, "Custom domains"); unique across the service' }),
       ),
@@ -214,6 +216,10 @@ export function statusPageSchemas(): Record<string, JsonSchema> {
     published: { description: 'Unpublished pages answer 404 to the public', default: true },
     key: { description: KEY_DESCRIPTION },
     managed_by: { description: MANAGED_BY_DESCRIPTION },
+    auto_incidents: {
+      description: 'Open a draft incident (published false) on the page when one of its monitors goes offline: one per outage, none while one for that monitor is open',
+      default: false,
+    },
   });
   return {
     StatusPage: statusPage(),

@@ -4,6 +4,8 @@ import {
   IncidentCreateDto,
   IncidentFieldsDto,
   IncidentUpdateDto,
+  MarkdownPreviewDto,
+  REQUIRED_ON_PREVIEW,
   REQUIRED_ON_CREATE,
   REQUIRED_ON_UPDATE,
   type IncidentStatus,
@@ -25,4 +27,9 @@ export async function parseIncidentPatch(body: unknown): Promise<IncidentFieldsD
 /** An update's body: status and message, both required. */
 export async function parseIncidentUpdate(body: unknown): Promise<NewIncidentUpdate> {
   return (await parseWithRequired(IncidentUpdateDto, body, REQUIRED_ON_UPDATE)) as NewIncidentUpdate;
+}
+
+/** A preview's body: the message, required. */
+export async function parseMarkdownPreview(body: unknown): Promise<{ message: string }> {
+  return (await parseWithRequired(MarkdownPreviewDto, body, REQUIRED_ON_PREVIEW)) as { message: string };
 }

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsInt, IsISO8601, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsString, Length, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../http/validators';
 
 export const INCIDENT_IMPACTS = ['none', 'minor', 'major', 'critical'] as const;
@@ -36,6 +36,11 @@ export class IncidentFieldsDto {
   @MaxLength(STARTED_AT_MAX)
   @IsISO8601({ strict: true }, { message: 'started_at must be an ISO 8601 date-time' })
   started_at?: string;
+  /**
+   * false: a draft, which visitors and subscribers do not see; true publishes it (and tells the
+   * subscribers). A published incident never becomes a draft again: they may have been told.
+   */
+  @Optional() @IsBoolean() published?: boolean;
 }
 
 /** A new incident: its fields, and its first update (`status`, default investigating, and `message`). */
@@ -50,5 +55,11 @@ export class IncidentUpdateDto {
   @Optional() @IsString() @Length(1, MESSAGE_MAX) message?: string;
 }
 
+/** A message to preview: shown as the public page will show it, stored nowhere. */
+export class MarkdownPreviewDto {
+  @Optional() @IsString() @Length(1, MESSAGE_MAX) message?: string;
+}
+
 export const REQUIRED_ON_CREATE = ['title', 'impact', 'message'] as const;
 export const REQUIRED_ON_UPDATE = ['status', 'message'] as const;
+export const REQUIRED_ON_PREVIEW = ['message'] as const;

@@ -20,6 +20,8 @@ export interface IncidentRow {
   status: IncidentStatus;
   started_at: Date;
   resolved_at: Date | null;
+  /** false for a draft: visitors and subscribers see only published incidents. */
+  published: boolean;
   created_at: Date;
   updated_at: Date;
   monitor_ids: number[];
@@ -55,7 +57,7 @@ export async function isOwnPage(db: Db, organizationId: number, pageId: number):
 /** The incidents among `ids` of the organization's page, newest start first, each with its monitors and updates. */
 export async function readPageIncidents(db: Db, organizationId: number, pageId: number, ids: number[]): Promise<IncidentRow[]> {
   const incidents: Omit<IncidentRow, 'updates'>[] = await db.query(
-    `SELECT i.id, i.status_page_id, i.title, i.impact, i.status, i.started_at, i.resolved_at, i.created_at, i.updated_at,
+    `SELECT i.id, i.status_page_id, i.title, i.impact, i.status, i.started_at, i.resolved_at, i.published, i.created_at, i.updated_at,
             COALESCE(array_agg(im.monitor_id ORDER BY im.position) FILTER (WHERE im.monitor_id IS NOT NULL), '{}') AS monitor_ids
        FROM status_page_incidents i
        JOIN status_pages sp ON sp.id = i.status_page_id AND sp.organization_id = $1
@@ -104,28 +106,36 @@ export async function listPageIncidentIds(
   return { ids: rows.map((r) => r.id), total: count?.total ?? 0 };
 }
 
-/** Inserts an incident in `status` (resolved now when that is resolved) and returns its id. */
+/** Inserts an incident in `status` (resolved now when that is resolved), published or a draft, and returns its id. */
 export async function insertIncident(
   em: EntityManager,
   pageId: number,
-  fields: { title: string; impact: IncidentImpact; status: IncidentStatus; started_at: Date | null },
+  fields: { title: string; impact: IncidentImpact; status: IncidentStatus; started_at: Date | null; published: boolean },
 ): Promise<number> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO status_page_incidents (status_page_id, title, impact, status, started_at, resolved_at)
-     VALUES ($1, $2, $3, $4, COALESCE($5, now()), CASE WHEN $6 THEN now() END) RETURNING id`,
-    [pageId, fields.title, fields.impact, fields.status, fields.started_at, fields.status === 'resolved'],
+    `INSERT INTO status_page_incidents (status_page_id, title, impact, status, started_at, resolved_at, published)
+     VALUES ($1, $2, $3, $4, COALESCE($5, now()), CASE WHEN $6 THEN now() END, $7) RETURNING id`,
+    [pageId, fields.title, fields.impact, fields.status, fields.started_at, fields.status === 'resolved', fields.published],
   );
   return row!.id;
 }
 
-/** The incident of the page, locked until the transaction ends: its start, resolution and number of updates; null when there is none. */
-export async function lockPageIncident(
-  em: EntityManager,
-  pageId: number,
-  incidentId: number,
-): Promise<{ started_at: Date; resolved_at: Date | null; updates: number } | null> {
-  const [row]: { started_at: Date; resolved_at: Date | null; updates: number }[] = await em.query(
-    `SELECT started_at, resolved_at, (SELECT count(*)::int FROM status_page_incident_updates WHERE incident_id = i.id) AS updates
+/** What the service reads of an incident it is about to change. */
+export interface LockedIncident {
+  started_at: Date;
+  resolved_at: Date | null;
+  published: boolean;
+  updates: number;
+  /** Its newest update: the one subscribers are told of when a draft is published. */
+  latest_update_id: number | null;
+}
+
+/** The incident of the page, locked until the transaction ends; null when there is none. */
+export async function lockPageIncident(em: EntityManager, pageId: number, incidentId: number): Promise<LockedIncident | null> {
+  const [row]: LockedIncident[] = await em.query(
+    `SELECT started_at, resolved_at, published,
+            (SELECT count(*)::int FROM status_page_incident_updates WHERE incident_id = i.id) AS updates,
+            (SELECT max(id) FROM status_page_incident_updates WHERE incident_id = i.id) AS latest_update_id
        FROM status_page_incidents i WHERE id = $1 AND status_page_id = $2 FOR UPDATE`,
     [incidentId, pageId],
   );
@@ -136,12 +146,13 @@ export async function lockPageIncident(
 export async function updateIncidentFields(
   em: EntityManager,
   incidentId: number,
-  fields: { title?: string; impact?: IncidentImpact; started_at?: Date },
+  fields: { title?: string; impact?: IncidentImpact; started_at?: Date; published?: boolean },
 ): Promise<void> {
   await em.query(
-    `UPDATE status_page_incidents SET title = COALESCE($2, title), impact = COALESCE($3, impact), started_at = COALESCE($4, started_at), updated_at = now()
+    `UPDATE status_page_incidents SET title = COALESCE($2, title), impact = COALESCE($3, impact), started_at = COALESCE($4, started_at),
+            published = COALESCE($5, published), updated_at = now()
       WHERE id = $1`,
-    [incidentId, fields.title ?? null, fields.impact ?? null, fields.started_at ?? null],
+    [incidentId, fields.title ?? null, fields.impact ?? null, fields.started_at ?? null, fields.published ?? null],
   );
 }
 

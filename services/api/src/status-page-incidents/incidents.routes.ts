@@ -4,12 +4,14 @@ import { auditContextOf } from '../audit/audit';
 import { sendData, sendList, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
 import { parsePage } from '../http/pagination';
-import { parseIncidentCreate, parseIncidentPatch, parseIncidentUpdate } from './incident-input';
+import { parseIncidentCreate, parseIncidentPatch, parseIncidentUpdate, parseMarkdownPreview } from './incident-input';
+import { renderIncidentMarkdown } from './incident-markdown';
 import { toIncidentResponse } from './incident.presenter';
 import {
   addIncidentUpdate,
   createIncident,
   deleteIncident,
+  assertOwnPage,
   getIncident,
   listIncidents,
   updateIncident,
@@ -29,6 +31,15 @@ export function incidentsRouter(deps: IncidentsDeps): Router {
     const pageId = pageIdOf(req);
     const incident = await createIncident(deps, auditContextOf(req), pageId, await parseIncidentCreate(req.body));
     sendData(res, toIncidentResponse(incident), 201);
+  });
+
+  // Before '/:incident_id': "preview" is no incident id. What the composer shows while a message
+  // is typed: the public page's own renderer, so the preview is what visitors will read.
+  router.post('/preview', async (req, res) => {
+    const pageId = pageIdOf(req);
+    const { message } = await parseMarkdownPreview(req.body);
+    await assertOwnPage(ds, callerOf(req).organizationId, pageId);
+    sendData(res, { message_html: renderIncidentMarkdown(message) });
   });
 
   router.get('/', async (req, res) => {

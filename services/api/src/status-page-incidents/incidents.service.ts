@@ -107,19 +107,26 @@ export async function createIncident(
 ): Promise<IncidentRow> {
   const started = startOf(input.started_at, now);
   const status = input.status ?? 'investigating';
+  const published = input.published ?? true;
   let eventId: number | undefined;
   const incident = await writeOnPage(deps, ctx.organizationId, pageId, async (em, page) => {
     const monitorIds = input.monitor_ids ?? [];
     assertOnPage(page.monitor_ids, monitorIds);
-    const id = await insertIncident(em, pageId, { title: input.title, impact: input.impact, status, started_at: started ?? null });
+    const id = await insertIncident(em, pageId, { title: input.title, impact: input.impact, status, started_at: started ?? null, published });
     await setIncidentMonitors(em, id, monitorIds);
     const updateId = await insertIncidentUpdate(em, id, status, input.message);
-    eventId = await insertPageEvent(em, { pageId, kind: 'incident_published', incidentId: id, updateId });
+    // A draft is told to nobody; publishing it tells the subscribers (updateIncident()).
+    if (published) eventId = await insertPageEvent(em, { pageId, kind: 'incident_published', incidentId: id, updateId });
     await recordAudit(em, { ...ctx, action: 'status_page_incident.create', resourceId: id, changedFields: changedFieldsOf(input) });
     return readOne(em, ctx.organizationId, pageId, id);
   });
   await announce(deps, eventId);
   return incident;
+}
+
+/** 404 STATUS_PAGE_NOT_FOUND unless the organization has the page. */
+export async function assertOwnPage(ds: DataSource, organizationId: number, pageId: number): Promise<void> {
+  if (!(await isOwnPage(ds, organizationId, pageId))) throw new NotFoundError('status page', pageId);
 }
 
 export async function getIncident(ds: DataSource, organizationId: number, pageId: number, incidentId: number): Promise<IncidentRow> {
@@ -139,7 +146,11 @@ export async function listIncidents(
   return { items: ids.length > 0 ? await readPageIncidents(ds, organizationId, pageId, ids) : [], total };
 }
 
-/** PATCH: the fields given change; monitor_ids replaces the list. */
+/**
+ * PATCH: the fields given change; monitor_ids replaces the list. `published: true` on a draft
+ * publishes it: visitors see it and its subscribers are told, as of a new incident, with its
+ * latest update. A published incident cannot become a draft again (409 INVALID_STATE).
+ */
 export async function updateIncident(
   deps: IncidentsDeps,
   ctx: AuditContext,
@@ -149,19 +160,33 @@ export async function updateIncident(
   now = new Date(),
 ): Promise<IncidentRow> {
   const started = startOf(input.started_at, now);
-  return writeOnPage(deps, ctx.organizationId, pageId, async (em, page) => {
-    const current = await lockPageIncident(em, pageId, incidentId);
-    if (!current) throw new NotFoundError('incident', incidentId);
-    if (started && current.resolved_at && started > current.resolved_at)
-      throw invalid('started_at', 'started_at must not be after the incident was resolved');
-    if (input.monitor_ids !== undefined) {
-      assertOnPage(page.monitor_ids, input.monitor_ids);
-      await setIncidentMonitors(em, incidentId, input.monitor_ids);
-    }
-    await updateIncidentFields(em, incidentId, { title: input.title, impact: input.impact, started_at: started });
-    await recordAudit(em, { ...ctx, action: 'status_page_incident.update', resourceId: incidentId, changedFields: changedFieldsOf(input) });
-    return readOne(em, ctx.organizationId, pageId, incidentId);
-  });
+  let eventId: number | undefined;
+  const incident = await writeOnPage(
+    deps,
+    ctx.organizationId,
+    pageId,
+    async (em, page) => {
+      const current = await lockPageIncident(em, pageId, incidentId);
+      if (!current) throw new NotFoundError('incident', incidentId);
+      if (started && current.resolved_at && started > current.resolved_at)
+        throw invalid('started_at', 'started_at must not be after the incident was resolved');
+      if (input.published === false && current.published)
+        throw new ConflictError('INVALID_STATE', 'A published incident cannot become a draft again: its subscribers may have been told');
+      if (input.monitor_ids !== undefined) {
+        assertOnPage(page.monitor_ids, input.monitor_ids);
+        await setIncidentMonitors(em, incidentId, input.monitor_ids);
+      }
+      await updateIncidentFields(em, incidentId, { title: input.title, impact: input.impact, started_at: started, published: input.published });
+      if (input.published === true && !current.published && current.latest_update_id !== null) {
+        eventId = await insertPageEvent(em, { pageId, kind: 'incident_published', incidentId, updateId: current.latest_update_id });
+      }
+      await recordAudit(em, { ...ctx, action: 'status_page_incident.update', resourceId: incidentId, changedFields: changedFieldsOf(input) });
+      return readOne(em, ctx.organizationId, pageId, incidentId);
+    },
+    incidentId,
+  );
+  await announce(deps, eventId);
+  return incident;
 }
 
 /**
@@ -184,7 +209,8 @@ export async function addIncidentUpdate(
     const updateId = await insertIncidentUpdate(em, incidentId, input.status, input.message);
     await moveIncidentStatus(em, incidentId, input.status);
     const kind = input.status === 'resolved' ? 'incident_resolved' : 'incident_updated';
-    eventId = await insertPageEvent(em, { pageId, kind, incidentId, updateId });
+    // A draft's updates are told to nobody: publishing it tells its latest.
+    if (current.published) eventId = await insertPageEvent(em, { pageId, kind, incidentId, updateId });
     await recordAudit(em, {
       ...ctx,
       action: 'status_page_incident.post_update',

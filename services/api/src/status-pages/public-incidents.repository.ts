@@ -37,11 +37,12 @@ async function withUpdates(ds: DataSource, incidents: Omit<PublicIncidentRow, 'u
 
 /**
  * The page's incidents the public page shows, newest start first: every open one, and every one
- * that started since `since`; with their updates (two queries).
+ * that started since `since`; with their updates (two queries). Drafts are the owner's alone:
+ * never shown, so neither in the feeds made from these.
  */
 export async function readPublicIncidents(ds: DataSource, pageId: number, since: Date): Promise<PublicIncidentRow[]> {
   const incidents: Omit<PublicIncidentRow, 'updates'>[] = await ds.query(
-    `${SELECT_INCIDENTS} WHERE i.status_page_id = $1 AND (i.resolved_at IS NULL OR i.started_at >= $2) ORDER BY i.started_at DESC, i.id DESC`,
+    `${SELECT_INCIDENTS} WHERE i.status_page_id = $1 AND i.published AND (i.resolved_at IS NULL OR i.started_at >= $2) ORDER BY i.started_at DESC, i.id DESC`,
     [pageId, since],
   );
   return withUpdates(ds, incidents);
@@ -56,7 +57,7 @@ export async function readPublishedIncident(
   const rows: (Omit<PublicIncidentRow, 'updates'> & { page_title: string; page_description: string | null; custom_domain: string | null })[] = await ds.query(
     `${SELECT_INCIDENTS.replace('SELECT i.id,', 'SELECT sp.title AS page_title, sp.description AS page_description, sp.custom_domain, i.id,')}
       JOIN status_pages sp ON sp.id = i.status_page_id
-     WHERE sp.slug = $1 AND sp.published AND i.id = $2`,
+     WHERE sp.slug = $1 AND sp.published AND i.published AND i.id = $2`,
     [slug, incidentId],
   );
   const [row] = rows;

@@ -33,6 +33,8 @@ export class StatusPageFieldsDto {
   @Nullable() @IsString() @MaxLength(DESCRIPTION_MAX) description?: string | null;
   @Optional() @MonitorIdList(MAX_PAGE_MONITORS) monitor_ids?: number[];
   @Optional() @IsBoolean() published?: boolean;
+  /** Open a draft incident when one of the page's monitors goes offline (docs/status-pages.md, "Draft incidents"). */
+  @Optional() @IsBoolean() auto_incidents?: boolean;
   @Optional() @IsSectionList() sections?: PageSectionInput[];
   @Nullable()
   @IsString()

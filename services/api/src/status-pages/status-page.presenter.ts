@@ -11,6 +11,7 @@ export function toStatusPageResponse(page: StatusPageRow, publicUrl: string) {
     monitors: page.monitors.map((m) => ({ id: m.id, name: m.name })),
     sections: page.sections.map((sec) => ({ name: sec.name, monitor_ids: [...sec.monitor_ids] })),
     published: page.published,
+    auto_incidents: page.auto_incidents,
     custom_domain: page.custom_domain,
     url: statusPageBaseUrl(publicUrl, page),
     key: page.key,

@@ -9,6 +9,7 @@ export interface StatusPageRow {
   title: string;
   description: string | null;
   published: boolean;
+  auto_incidents: boolean;
   custom_domain: string | null;
   key: string | null;
   managed_by: ManagedBy | null;
@@ -24,7 +25,7 @@ type Db = DataSource | EntityManager;
 /** The owner's pages among `ids`, id order, each with its monitors. */
 export async function readOwnPages(db: Db, organizationId: number, ids: number[]): Promise<StatusPageRow[]> {
   return db.query(
-    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.custom_domain, sp.key, sp.managed_by, sp.created_at, sp.updated_at,
+    `SELECT sp.id, sp.slug, sp.title, sp.description, sp.published, sp.auto_incidents, sp.custom_domain, sp.key, sp.managed_by, sp.created_at, sp.updated_at,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name) ORDER BY spm.position)
                      FILTER (WHERE m.id IS NOT NULL), '[]') AS monitors,
             (SELECT COALESCE(json_agg(json_build_object('name', s.name, 'monitor_ids',
@@ -55,12 +56,12 @@ export async function listOwnPageIds(ds: DataSource, organizationId: number, lim
 export async function insertStatusPage(
   em: EntityManager,
   creator: Creator,
-  page: { slug: string; title: string; description?: string | null; published?: boolean; custom_domain?: string | null; key?: string | null; managed_by?: ManagedBy | null },
+  page: { slug: string; title: string; description?: string | null; published?: boolean; auto_incidents?: boolean; custom_domain?: string | null; key?: string | null; managed_by?: ManagedBy | null },
 ): Promise<number | null> {
   const [row]: { id: number }[] = await em.query(
-    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain, key, managed_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO status_pages (owner_id, organization_id, slug, title, description, published, custom_domain, key, managed_by, auto_incidents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT ON CONSTRAINT status_pages_slug_key DO NOTHING RETURNING id`,
-    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null, page.key ?? null, page.managed_by ?? null],
+    [creator.userId, creator.organizationId, page.slug, page.title, page.description ?? null, page.published ?? true, page.custom_domain ?? null, page.key ?? null, page.managed_by ?? null, page.auto_incidents ?? false],
   );
   return row?.id ?? null;
 }
@@ -75,7 +76,7 @@ export async function lockOwnPageSlug(em: EntityManager, organizationId: number,
 export async function updatePageFields(
   em: EntityManager,
   id: number,
-  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; custom_domain?: string | null; key?: string | null; managed_by?: ManagedBy | null },
+  fields: { slug?: string; title?: string; description?: string | null; published?: boolean; auto_incidents?: boolean; custom_domain?: string | null; key?: string | null; managed_by?: ManagedBy | null },
 ): Promise<void> {
   await em.query(
     `UPDATE status_pages SET slug = COALESCE($2, slug), title = COALESCE($3, title),
@@ -83,7 +84,8 @@ export async function updatePageFields(
             published = COALESCE($6, published),
             custom_domain = CASE WHEN $7::boolean THEN $8 ELSE custom_domain END,
             key = CASE WHEN $9::boolean THEN $10 ELSE key END,
-            managed_by = CASE WHEN $11::boolean THEN $12 ELSE managed_by END, updated_at = now()
+            managed_by = CASE WHEN $11::boolean THEN $12 ELSE managed_by END,
+            auto_incidents = COALESCE($13, auto_incidents), updated_at = now()
       WHERE id = $1`,
     [
       id,
@@ -98,6 +100,7 @@ export async function updatePageFields(
       fields.key ?? null,
       fields.managed_by !== undefined,
       fields.managed_by ?? null,
+      fields.auto_incidents ?? null,
     ],
   );
 }

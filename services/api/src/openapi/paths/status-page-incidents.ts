@@ -26,6 +26,25 @@ const CACHE = "The page's public cache is dropped in the same request: visitors 
 export const STATUS_PAGE_INCIDENT_OPERATIONS: OperationSpec[] = [
   {
     method: 'post',
+    path: `${BASE}/preview`,
+    operationId: 'previewStatusPageIncidentMessage',
+    tag,
+    summary: 'Preview a message as the public page will show it',
+    description:
+      "Renders the Markdown of a message with the public page's own renderer (the safe subset; everything else escaped) and stores nothing: what the web app's composer shows while a message is typed.",
+    parameters: [pageId],
+    body: { schema: ref('MarkdownPreview'), required: true, example: { message: 'A failed deploy of the **payment service**; rolling back.' } },
+    responses: {
+      200: {
+        description: 'The message rendered',
+        schema: dataEnvelope(ref('MarkdownPreviewResult')),
+        example: dataExample({ message_html: '<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n' }),
+      },
+    },
+    errors: ['STATUS_PAGE_NOT_FOUND'],
+  },
+  {
+    method: 'post',
     path: BASE,
     operationId: 'createStatusPageIncident',
     tag,
@@ -71,12 +90,13 @@ export const STATUS_PAGE_INCIDENT_OPERATIONS: OperationSpec[] = [
     path: ONE,
     operationId: 'updateStatusPageIncident',
     tag,
-    summary: "Change an incident's title, impact, monitors or start",
-    description: `Its status moves only through updates. ${CACHE}`,
+    summary: "Change an incident's title, impact, monitors or start, or publish a draft",
+    description: `Its status moves only through updates. \`published: true\` publishes a draft (docs/status-pages.md, "Draft incidents"): visitors see it and its subscribers are told, as of a new incident, with its latest update. ${CACHE}`,
     parameters: [pageId, incidentId],
-    body: { schema: ref('IncidentPatch'), required: false, example: { impact: 'critical', monitor_ids: [42] } },
+    body: { schema: ref('IncidentPatch'), required: false, example: { impact: 'critical', monitor_ids: [42], published: true } },
     responses: { 200: answer('The changed incident') },
-    errors: ['STATUS_PAGE_NOT_FOUND', 'INCIDENT_NOT_FOUND'],
+    // INVALID_STATE: published false on a published incident (its subscribers may have been told).
+    errors: ['STATUS_PAGE_NOT_FOUND', 'INCIDENT_NOT_FOUND', 'INVALID_STATE'],
   },
   {
     method: 'delete',

@@ -1,42 +1,52 @@
-import type { ReactNode } from 'react';
-import { parseIncidentMarkdown, type MarkdownInline } from './incident-markdown-preview';
+import { useQuery } from '@tanstack/react-query';
+import { api, data } from '../../app/api';
+import { useDebounced } from '../../components/useDebounced';
 
-/** An update's message as the public page will show it; built from React elements, never from HTML. */
-export function MarkdownPreview({ message, label }: { message: string; label: string }) {
-  const blocks = parseIncidentMarkdown(message);
+/**
+ * A message as the public page shows it: HTML made by the page's own renderer
+ * (services/api/src/status-pages' incident-markdown.ts, markdown-it with raw HTML off and only
+ * the safe subset on), answered by the API as `message_html`, so the preview and the page cannot
+ * disagree. That renderer escapes everything outside the subset and keeps only http(s) links, so
+ * its HTML is safe to insert as it is (trimmed: the renderer ends each block with a newline,
+ * which would read as text after the last one).
+ */
+export function MarkdownPreview({ html, label, pending = false }: { html: string | null; label: string; pending?: boolean }) {
+  if (html === null || html.trim() === '') {
+    return (
+      <section className="markdown-preview" aria-label={label} aria-busy={pending || undefined}>
+        <p className="muted">{pending ? 'Rendering the preview…' : 'Nothing to preview yet.'}</p>
+      </section>
+    );
+  }
   return (
-    <section className="markdown-preview" aria-label={label}>
-      {blocks.length === 0 ? (
-        <p className="muted">Nothing to preview yet.</p>
-      ) : (
-        blocks.map((b, i) => {
-          if (b.kind === 'pre') return <pre key={i}>{b.text}</pre>;
-          if (b.kind === 'p') return <p key={i}>{inline(b.children)}</p>;
-          const items = b.items.map((item, j) => <li key={j}>{inline(item)}</li>);
-          return b.kind === 'ul' ? <ul key={i}>{items}</ul> : <ol key={i}>{items}</ol>;
-        })
-      )}
-    </section>
+    <section
+      className="markdown-preview"
+      aria-label={label}
+      aria-busy={pending || undefined}
+      dangerouslySetInnerHTML={{ __html: html.trim() }}
+    />
   );
 }
 
-function inline(nodes: MarkdownInline[]): ReactNode[] {
-  return nodes.map((n, i) => {
-    switch (n.kind) {
-      case 'text':
-        return <span key={i}>{n.text}</span>;
-      case 'code':
-        return <code key={i}>{n.text}</code>;
-      case 'em':
-        return <em key={i}>{inline(n.children)}</em>;
-      case 'strong':
-        return <strong key={i}>{inline(n.children)}</strong>;
-      case 'link':
-        return (
-          <a key={i} href={n.href} rel="nofollow noopener noreferrer" target="_blank">
-            {inline(n.children)}
-          </a>
-        );
-    }
+/** How long typing pauses before the preview is asked for: a request per pause, not per key. */
+const PREVIEW_DEBOUNCE_MS = 250;
+
+/**
+ * The preview of a message being typed on page `pageId`: the API renders it
+ * (`POST /status-pages/{id}/incidents/preview`); the last answer stays on screen while the next is
+ * on its way. Null while there is nothing to show.
+ */
+export function useMessagePreview(pageId: number, message: string): { html: string | null; pending: boolean } {
+  const settled = useDebounced(message, PREVIEW_DEBOUNCE_MS);
+  const query = useQuery({
+    queryKey: ['incident-message-preview', pageId, settled],
+    queryFn: async () =>
+      (await data(api.post('/api/v1/status-pages/{id}/incidents/preview', { path: { id: pageId }, body: { message: settled } }))).data
+        .message_html,
+    enabled: settled.trim() !== '',
+    placeholderData: (previous) => previous,
+    staleTime: Infinity,
   });
+  if (message.trim() === '') return { html: null, pending: false };
+  return { html: query.data ?? null, pending: settled !== message || query.isFetching };
 }

@@ -83,6 +83,19 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
           <input type="checkbox" checked={values.published} onChange={(e) => set({ published: e.target.checked })} /> Published
         </label>
         <FieldError id="sp-published-error" messages={errors.published} />
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.autoIncidents}
+            aria-describedby="sp-auto-incidents-hint"
+            onChange={(e) => set({ autoIncidents: e.target.checked })}
+          />{' '}
+          Open a draft incident when a monitor goes offline
+        </label>
+        <p className="hint muted small" id="sp-auto-incidents-hint">
+          Visitors and subscribers see a draft only once you publish it from the page&apos;s incidents.
+        </p>
+        <FieldError id="sp-auto_incidents-error" messages={errors.auto_incidents} />
         <div className="form-actions">
           <button type="submit" className="button primary" disabled={save.isPending}>
             {page ? 'Save' : 'Create status page'}

@@ -8,7 +8,7 @@ import { useNotices } from '../../app/notices';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
-import { MarkdownPreview } from './MarkdownPreview';
+import { MarkdownPreview, useMessagePreview } from './MarkdownPreview';
 
 type Incident = Schema<'Incident'>;
 type Impact = Incident['impact'];
@@ -40,11 +40,14 @@ export function StatusPageIncidents({ page, onClose }: { page: Schema<'StatusPag
     queryFn: () => data(api.get('/api/v1/status-pages/{id}/incidents', { path: { id: page.id }, query: { page: 1, limit: LIST_LIMIT } })),
   });
   const remove = useDeleteIncident(page.id, () => setDeleting(null));
+  const publish = usePublishIncident(page.id);
   const headingId = useId();
   return (
     <section className="card" aria-labelledby={headingId}>
       <div className="page-head">
-        <h2 id={headingId} tabIndex={-1}>Incidents of {page.title}</h2>
+        <h2 id={headingId} tabIndex={-1}>
+          Incidents of {page.title}
+        </h2>
         <div className="row-wrap">
           {!composing && (
             <button type="button" className="button primary" onClick={() => setComposing(true)}>
@@ -58,6 +61,11 @@ export function StatusPageIncidents({ page, onClose }: { page: Schema<'StatusPag
       </div>
       {composing && <IncidentComposer page={page} onDone={() => setComposing(false)} />}
       {updating && <UpdateComposer pageId={page.id} incident={updating} onDone={() => setUpdating(null)} />}
+      {publish.error && (
+        <div className="error-box" role="alert">
+          {errorMessage(publish.error)}
+        </div>
+      )}
       <QueryState query={incidents} what="incidents">
         {(answer) =>
           answer.data.length === 0 ? (
@@ -71,6 +79,8 @@ export function StatusPageIncidents({ page, onClose }: { page: Schema<'StatusPag
                   page={page}
                   onUpdate={() => setUpdating(incident)}
                   onDelete={() => setDeleting(incident)}
+                  onPublish={() => publish.mutate(incident)}
+                  publishing={publish.isPending}
                 />
               ))}
             </ul>
@@ -97,11 +107,15 @@ function IncidentItem({
   page,
   onUpdate,
   onDelete,
+  onPublish,
+  publishing,
 }: {
   incident: Incident;
   page: Schema<'StatusPage'>;
   onUpdate: () => void;
   onDelete: () => void;
+  onPublish: () => void;
+  publishing: boolean;
 }) {
   const fmt = useFormat();
   const headingId = useId();
@@ -110,10 +124,15 @@ function IncidentItem({
     <li>
       <article aria-labelledby={headingId}>
         <h3 id={headingId}>{incident.title}</h3>
+        {!incident.published && (
+          <p className="strong small">Draft: not shown to visitors and not sent to subscribers until you publish it.</p>
+        )}
         <p className="muted small">
           {label(STATUSES, incident.status)} · {label(IMPACTS, incident.impact)} impact · started {fmt.dateTime(incident.started_at)}
           {incident.resolved_at && ` · resolved ${fmt.dateTime(incident.resolved_at)}`} ·{' '}
-          {incident.monitor_ids.length === 0 ? 'the whole page' : incident.monitor_ids.map((id) => names.get(id) ?? `Monitor ${id}`).join(', ')}
+          {incident.monitor_ids.length === 0
+            ? 'the whole page'
+            : incident.monitor_ids.map((id) => names.get(id) ?? `Monitor ${id}`).join(', ')}
         </p>
         <ol className="plain-list timeline" aria-label={`Updates of ${incident.title}`}>
           {incident.updates.map((u) => (
@@ -121,11 +140,22 @@ function IncidentItem({
               <p className="strong">
                 {label(STATUSES, u.status)} <span className="muted small">{fmt.dateTime(u.created_at)}</span>
               </p>
-              <MarkdownPreview message={u.message} label={`${label(STATUSES, u.status)} update`} />
+              <MarkdownPreview html={u.message_html} label={`${label(STATUSES, u.status)} update`} />
             </li>
           ))}
         </ol>
         <div className="row-wrap">
+          {!incident.published && (
+            <button
+              type="button"
+              className="button small primary"
+              onClick={onPublish}
+              disabled={publishing}
+              aria-label={`Publish ${incident.title}`}
+            >
+              Publish
+            </button>
+          )}
           <button type="button" className="button small" onClick={onUpdate} aria-label={`Add update to ${incident.title}`}>
             Add update
           </button>
@@ -201,7 +231,15 @@ function IncidentComposer({ page, onDone }: { page: Schema<'StatusPage'>; onDone
         <p className="hint muted small">None chosen: the whole page.</p>
         <FieldError id={`${id}-monitor_ids-error`} messages={errors.monitor_ids} />
       </fieldset>
-      <StatusAndMessage id={id} status={status} message={message} onStatus={setStatus} onMessage={setMessage} errors={errors} />
+      <StatusAndMessage
+        id={id}
+        pageId={page.id}
+        status={status}
+        message={message}
+        onStatus={setStatus}
+        onMessage={setMessage}
+        errors={errors}
+      />
     </ComposerForm>
   );
 }
@@ -230,7 +268,15 @@ function UpdateComposer({ pageId, incident, onDone }: { pageId: number; incident
   const id = useId();
   return (
     <ComposerForm heading={`Update on ${incident.title}`} submit="Publish update" mutation={add} errors={errors} onCancel={onDone}>
-      <StatusAndMessage id={id} status={status} message={message} onStatus={setStatus} onMessage={setMessage} errors={errors} />
+      <StatusAndMessage
+        id={id}
+        pageId={pageId}
+        status={status}
+        message={message}
+        onStatus={setStatus}
+        onMessage={setMessage}
+        errors={errors}
+      />
     </ComposerForm>
   );
 }
@@ -319,6 +365,7 @@ function Choice<T extends string>({
 /** An update's status and Markdown message, with the message's preview beside it. */
 function StatusAndMessage({
   id,
+  pageId,
   status,
   message,
   onStatus,
@@ -326,12 +373,14 @@ function StatusAndMessage({
   errors,
 }: {
   id: string;
+  pageId: number;
   status: Status;
   message: string;
   onStatus: (s: Status) => void;
   onMessage: (m: string) => void;
   errors: Record<string, string[]>;
 }) {
+  const preview = useMessagePreview(pageId, message);
   return (
     <>
       <Choice id={`${id}-status`} label="Status" options={STATUSES} value={status} onChange={onStatus} errors={errors.status} />
@@ -354,7 +403,7 @@ function StatusAndMessage({
       <p className="label-like" aria-hidden="true">
         Preview
       </p>
-      <MarkdownPreview message={message} label="Message preview" />
+      <MarkdownPreview html={preview.html} pending={preview.pending} label="Message preview" />
     </>
   );
 }
@@ -372,5 +421,27 @@ function useDeleteIncident(pageId: number, onDeleted: () => void) {
       void queryClient.invalidateQueries({ queryKey: ['status-page-incidents', pageId] });
     },
     onError: (err) => notices.error(errorMessage(err)),
+  });
+}
+
+/**
+ * Publishes a draft (docs/status-pages.md, "Draft incidents"): visitors see it from then on and
+ * its subscribers are emailed, as of a new incident.
+ */
+function usePublishIncident(pageId: number) {
+  const queryClient = useQueryClient();
+  const notices = useNotices();
+  return useMutation({
+    mutationFn: (incident: Incident) =>
+      data(
+        api.patch('/api/v1/status-pages/{id}/incidents/{incident_id}', {
+          path: { id: pageId, incident_id: incident.id },
+          body: { published: true },
+        }),
+      ),
+    onSuccess: (answer) => {
+      notices.success(`Incident "${answer.data.title}" published`);
+      void queryClient.invalidateQueries({ queryKey: ['status-page-incidents', pageId] });
+    },
   });
 }

@@ -17,6 +17,8 @@ export interface StatusPageFormValues {
   monitorIds: number[];
   sections: SectionValues[];
   published: boolean;
+  /** Open a draft incident when one of the page's monitors goes offline. */
+  autoIncidents: boolean;
 }
 
 let sectionKeys = 0;
@@ -29,6 +31,7 @@ export const emptyStatusPageForm = (): StatusPageFormValues => ({
   monitorIds: [],
   sections: [],
   published: true,
+  autoIncidents: false,
 });
 
 export const statusPageToForm = (page: Schema<'StatusPage'>): StatusPageFormValues => ({
@@ -38,6 +41,7 @@ export const statusPageToForm = (page: Schema<'StatusPage'>): StatusPageFormValu
   monitorIds: page.monitors.map((m) => m.id),
   sections: page.sections.map((sec) => ({ key: newSectionKey(), name: sec.name, monitorIds: [...sec.monitor_ids] })),
   published: page.published,
+  autoIncidents: page.auto_incidents,
 });
 
 /**
@@ -57,6 +61,7 @@ export function formToStatusPageBody(values: StatusPageFormValues): Schema<'Stat
       monitor_ids: sec.monitorIds.filter((id) => values.monitorIds.includes(id)),
     })),
     published: values.published,
+    auto_incidents: values.autoIncidents,
   };
 }
 
