@@ -249,7 +249,7 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await alerts.getByLabel('Reminder interval (minutes)').fill('15');
     await alerts.getByLabel('Escalation recipients').fill('lead@example.com');
     await alerts.getByRole('button', { name: 'Save alert settings' }).click();
-    await alerts.getByText('escalation_after_minutes is required when escalation_recipients is not empty').waitFor();
+    await alerts.getByText('escalation_after_minutes is required when escalation_recipients or escalation_channel_ids is not empty').waitFor();
     await alerts.getByLabel('Escalate after (minutes)').fill('30');
     await alerts.getByRole('button', { name: 'Save alert settings' }).click();
     const saved = () => stack.ds.query('SELECT reminder_interval_minutes, escalation_recipients, escalation_after_minutes FROM monitors WHERE escalation_after_minutes IS NOT NULL');
