@@ -2,6 +2,7 @@ import request from 'supertest';
 import { aCaller, aMonitor } from '@uptime/testing';
 import { LATENCY_BUCKET_COUNT, type User } from '@uptime/db';
 import { useApiHarness } from './support/api-harness';
+import { heartbeatIdsAmong, heartbeatUptimes } from '../src/monitor-stats/heartbeat-uptime.repository';
 
 const h = useApiHarness();
 let auth: string;
@@ -55,5 +56,29 @@ describe('uptime of a heartbeat monitor', () => {
 
     const other = await api('get', `/monitors/${http.id}/stats`);
     expect(other.body.data.uptime).toEqual({ '24h': 50, '7d': 50, '30d': 50 });
+  });
+
+  it('counts on the dashboard as time for the heartbeats only, however the ids are given', async () => {
+    const now = Date.now();
+    const created = await api('post', '/monitors').send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 3600 });
+    const id: number = created.body.data.id;
+    await h.ds.query(`UPDATE monitors SET created_at = $2 WHERE id = $1`, [id, new Date(now - 10 * DAY)]);
+    const http = await aMonitor(h.ds, user);
+    for (const m of [id, http.id]) {
+      await halfFailedResults(m, now);
+      // Offline the last 6 hours (still open): a quarter of a day.
+      await h.ds.query(`INSERT INTO incidents (monitor_id, started_at, resolved_at) VALUES ($1, $2, NULL)`, [m, new Date(now - 6 * HOUR)]);
+    }
+
+    const dashboard = await api('get', '/dashboard');
+    expect(dashboard.status).toBe(200);
+    // The heartbeat 75 % (time), the http monitor 50 % (checks): their mean.
+    expect(dashboard.body.data.uptime['24h']).toBeCloseTo((75 + 50) / 2, 1);
+
+    // Given an http monitor's id, the time-based uptime leaves it out, whoever asks.
+    const uptimes = await heartbeatUptimes(h.ds, [id, http.id], new Date(now));
+    expect([...uptimes.keys()]).toEqual([id]);
+    expect(uptimes.get(id)!['24h']).toBeCloseTo(75, 1);
+    expect(await heartbeatIdsAmong(h.ds, [http.id, id])).toEqual([id]);
   });
 });
