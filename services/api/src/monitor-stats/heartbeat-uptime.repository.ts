@@ -81,3 +81,45 @@ export async function heartbeatUptimes(ds: DataSource, heartbeatIds: number[], n
   }
   return result;
 }
+
+/** A heartbeat's daily bars and their total, as a status page and a badge show them. */
+export interface HeartbeatDays {
+  days: { date: string; uptime: number | null }[];
+  total: number | null;
+}
+
+/**
+ * The last `dayCount` UTC days (today included, oldest first) of the heartbeat monitors among
+ * `monitorIds`, each day's uptime the share of it (from the monitor's creation, up to now) not
+ * offline, and the total over them alike: a status page's and a badge's bars and 90-day figure
+ * measure a heartbeat in time, as its 24 h to 30 d uptime does (docs/statistics.md). Other
+ * monitors are not in the map: their bars count checks.
+ */
+export async function heartbeatDailyUptimes(ds: DataSource, monitorIds: number[], now: Date, dayCount: number): Promise<Map<number, HeartbeatDays>> {
+  const result = new Map<number, HeartbeatDays>();
+  const heartbeatIds = await heartbeatIdsAmong(ds, monitorIds);
+  if (heartbeatIds.length === 0) return result;
+  const first = Math.floor(now.getTime() / DAY_MS) * DAY_MS - (dayCount - 1) * DAY_MS;
+  const rows: { id: number; created_at: Date; started_at: Date | null; resolved_at: Date | null }[] = await ds.query(
+    `SELECT m.id, m.created_at, i.started_at, i.resolved_at
+       FROM monitors m
+       LEFT JOIN incidents i ON i.monitor_id = m.id AND i.started_at <= $3 AND (i.resolved_at IS NULL OR i.resolved_at > $2)
+      WHERE m.id = ANY($1::int[]) AND m.type = 'heartbeat'`,
+    [heartbeatIds, new Date(first), now],
+  );
+  const byMonitor = new Map<number, { created: number; offline: Span[] }>();
+  for (const r of rows) {
+    const entry = byMonitor.get(r.id) ?? { created: r.created_at.getTime(), offline: [] };
+    if (r.started_at) entry.offline.push({ from: r.started_at.getTime(), to: (r.resolved_at ?? now).getTime() });
+    byMonitor.set(r.id, entry);
+  }
+  const end = now.getTime();
+  for (const [id, { created, offline }] of byMonitor) {
+    const days: HeartbeatDays['days'] = [];
+    for (let day = first; day <= end; day += DAY_MS) {
+      days.push({ date: new Date(day).toISOString().slice(0, 10), uptime: timeUptimePercent({ from: Math.max(day, created), to: Math.min(day + DAY_MS, end) }, offline) });
+    }
+    result.set(id, { days, total: timeUptimePercent({ from: Math.max(first, created), to: end }, offline) });
+  }
+  return result;
+}
