@@ -2500,9 +2500,11 @@ export interface components {
             reminder_interval_minutes: number | null;
             /** @description Addresses that get the downtime email once, when it is still active and unacknowledged escalation_after_minutes after it started */
             escalation_recipients: string[];
+            /** @description The organization's channels (GET /channels) the escalation goes to as well, once, through the same delivery records as every alert; a channel of another organization, or one that does not exist, is a 400 VALIDATION_ERROR naming escalation_channel_ids (docs/alert-rules.md) */
+            escalation_channel_ids: number[];
             /**
              * Format: int32
-             * @description Minutes after the downtime started; required (not null) while escalation_recipients is not empty
+             * @description Minutes after the downtime started; required (not null) while escalation_recipients or escalation_channel_ids is not empty
              */
             escalation_after_minutes: number | null;
             /** @description A slow notification and email when the monitor becomes slow, and an email when it stops (docs/alert-rules.md) */
@@ -3493,9 +3495,11 @@ export interface components {
             reminder_interval_minutes?: number | null;
             /** @description Addresses that get the downtime email once, when it is still active and unacknowledged escalation_after_minutes after it started */
             escalation_recipients?: string[];
+            /** @description The organization's channels (GET /channels) the escalation goes to as well, once, through the same delivery records as every alert; a channel of another organization, or one that does not exist, is a 400 VALIDATION_ERROR naming escalation_channel_ids (docs/alert-rules.md) */
+            escalation_channel_ids?: number[];
             /**
              * Format: int32
-             * @description Minutes after the downtime started; required (not null) while escalation_recipients is not empty
+             * @description Minutes after the downtime started; required (not null) while escalation_recipients or escalation_channel_ids is not empty
              */
             escalation_after_minutes?: number | null;
         };
@@ -7526,6 +7530,9 @@ export interface operations {
                      *         "escalation_recipients": [
                      *           "oncall-lead@example.com"
                      *         ],
+                     *         "escalation_channel_ids": [
+                     *           9
+                     *         ],
                      *         "escalation_after_minutes": 60,
                      *         "alert_on_slow": false,
                      *         "certificate_expiry_days": 14
@@ -7609,6 +7616,9 @@ export interface operations {
                      *         "reminder_interval_minutes": 30,
                      *         "escalation_recipients": [
                      *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_channel_ids": [
+                     *           9
                      *         ],
                      *         "escalation_after_minutes": 60,
                      *         "alert_on_slow": false,
@@ -8147,6 +8157,9 @@ export interface operations {
                      *         "reminder_interval_minutes": 30,
                      *         "escalation_recipients": [
                      *           "oncall-lead@example.com"
+                     *         ],
+                     *         "escalation_channel_ids": [
+                     *           9
                      *         ],
                      *         "escalation_after_minutes": 60,
                      *         "alert_on_slow": false,

@@ -249,12 +249,28 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await alerts.getByLabel('Reminder interval (minutes)').fill('15');
     await alerts.getByLabel('Escalation recipients').fill('lead@example.com');
     await alerts.getByRole('button', { name: 'Save alert settings' }).click();
-    await alerts.getByText('escalation_after_minutes is required when escalation_recipients is not empty').waitFor();
+    await alerts.getByText('escalation_after_minutes is required when escalation_recipients or escalation_channel_ids is not empty').waitFor();
     await alerts.getByLabel('Escalate after (minutes)').fill('30');
     await alerts.getByRole('button', { name: 'Save alert settings' }).click();
     const saved = () => stack.ds.query('SELECT reminder_interval_minutes, escalation_recipients, escalation_after_minutes FROM monitors WHERE escalation_after_minutes IS NOT NULL');
     await waitFor(async () => (await saved()).length > 0, { what: 'escalation settings saved', timeoutMs: 10_000 });
     expect(await saved()).toEqual([{ reminder_interval_minutes: 15, escalation_recipients: ['lead@example.com'], escalation_after_minutes: 30 }]);
+
+    // The escalation's channels: one checkbox per channel of the organization, apart from the monitor's channels.
+    const [monitor] = (await stack.ds.query('SELECT id, organization_id FROM monitors WHERE escalation_after_minutes IS NOT NULL')) as { id: number; organization_id: number }[];
+    const [oncall] = (await stack.ds.query(
+      `INSERT INTO channels (organization_id, name, type, config) VALUES ($1, 'Oncall', 'email', '{"recipients": ["oncall@example.com"]}') RETURNING id`,
+      [monitor!.organization_id],
+    )) as { id: number }[];
+    await page.reload();
+    const escalateTo = alerts.getByRole('checkbox', { name: 'Escalate to Oncall (Email)' });
+    await escalateTo.check();
+    expect(await alerts.getByRole('group', { name: 'Channels' }).getByRole('checkbox', { name: 'Oncall (Email)', exact: true }).isChecked()).toBe(false);
+    await alerts.getByRole('button', { name: 'Save alert settings' }).click();
+    const escalationChannels = () => stack.ds.query('SELECT channel_id FROM monitor_escalation_channels WHERE monitor_id = $1', [monitor!.id]);
+    await waitFor(async () => (await escalationChannels()).length > 0, { what: 'escalation channels saved', timeoutMs: 10_000 });
+    expect(await escalationChannels()).toEqual([{ channel_id: oncall!.id }]);
+    expect(await stack.ds.query('SELECT channel_id FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE mc.monitor_id = $1 AND c.monitor_id IS NULL', [monitor!.id])).toEqual([]);
     await checkPage('monitor-alert-escalation');
   });
 

@@ -22,7 +22,7 @@ describe('GET|PUT /monitors/:id/alerts', () => {
     const res = await api('get', `/monitors/${m.id}/alerts`);
     expect(res.status).toBe(200);
     expectMeta(res);
-    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, slack_webhook_url: null, webhook_enabled: false, webhook_url: null, webhook_secret_set: false, channel_ids: [], alert_on_recovery: true, alert_threshold: 1, reminder_interval_minutes: null, escalation_recipients: [], escalation_after_minutes: null, alert_on_slow: false, certificate_expiry_days: 14 });
+    expect(res.body.data).toEqual({ email_enabled: true, email_recipients: [], slack_enabled: false, slack_webhook_url: null, webhook_enabled: false, webhook_url: null, webhook_secret_set: false, channel_ids: [], alert_on_recovery: true, alert_threshold: 1, reminder_interval_minutes: null, escalation_recipients: [], escalation_channel_ids: [], escalation_after_minutes: null, alert_on_slow: false, certificate_expiry_days: 14 });
   });
 
   it('applies a partial body and answers every setting', async () => {
@@ -42,6 +42,7 @@ describe('GET|PUT /monitors/:id/alerts', () => {
       alert_threshold: 3,
       reminder_interval_minutes: null,
       escalation_recipients: [],
+      escalation_channel_ids: [],
       escalation_after_minutes: null,
       alert_on_slow: false,
       certificate_expiry_days: 14,
@@ -65,6 +66,7 @@ describe('GET|PUT /monitors/:id/alerts', () => {
       alert_threshold: 3,
       reminder_interval_minutes: null,
       escalation_recipients: [],
+      escalation_channel_ids: [],
       escalation_after_minutes: null,
       alert_on_slow: false,
       certificate_expiry_days: 14,

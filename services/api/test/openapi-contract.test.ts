@@ -29,6 +29,7 @@ describe('response validation against the document', () => {
         alert_threshold: 1,
         reminder_interval_minutes: null,
         escalation_recipients: [],
+        escalation_channel_ids: [],
         escalation_after_minutes: null,
         alert_on_slow: false,
         certificate_expiry_days: 14,

@@ -77,7 +77,7 @@ describe('reminder and escalation settings (PUT /monitors/:id/alerts)', () => {
     await api('put', `/monitors/${m.id}/alerts`).send({ escalation_recipients: ['lead@example.com'], escalation_after_minutes: 30 }).expect(200);
     const res = await api('put', `/monitors/${m.id}/alerts`).send({ escalation_after_minutes: null });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual({ escalation_after_minutes: ['escalation_after_minutes is required when escalation_recipients is not empty'] });
+    expect(res.body.error.details).toEqual({ escalation_after_minutes: ['escalation_after_minutes is required when escalation_recipients or escalation_channel_ids is not empty'] });
     expect(followupsOf((await api('get', `/monitors/${m.id}/alerts`)).body.data).escalation_after_minutes).toBe(30);
   });
 });
@@ -106,5 +106,53 @@ describe('the deliveries of a notification with reminders and an escalation (GET
       ['escalation', null, 'lead@example.com', 'sent'],
       ['reminder', 2, 'ops@example.com', 'cancelled'],
     ]);
+  });
+
+  describe('escalation_channel_ids', () => {
+    const channel = async (name: string, as = auth): Promise<number> => {
+      const res = await request(h.app).post('/api/v1/channels').set('Authorization', as).send({ name, type: 'email', config: { recipients: [`${name.toLowerCase()}@example.com`] } });
+      expect(res.status).toBe(201);
+      return res.body.data.id as number;
+    };
+
+    it('are saved as given, read back in id order, kept apart from channel_ids, and leave with a deleted channel', async () => {
+      const m = await aMonitor(h.ds, user);
+      const [a, b] = [await channel('Oncall'), await channel('Lead')];
+      const saved = await api('put', `/monitors/${m.id}/alerts`).send({ escalation_channel_ids: [b, a], escalation_after_minutes: 20 });
+      expect(saved.status).toBe(200);
+      expect(saved.body.data).toMatchObject({ escalation_channel_ids: [a, b].sort((x, y) => x - y), escalation_after_minutes: 20, channel_ids: [] });
+      expect((await api('get', `/monitors/${m.id}/alerts`)).body.data.escalation_channel_ids).toEqual([a, b].sort((x, y) => x - y));
+      // A body without the field leaves them alone.
+      expect((await api('put', `/monitors/${m.id}/alerts`).send({ alert_threshold: 2 })).body.data.escalation_channel_ids).toEqual([a, b].sort((x, y) => x - y));
+      await request(h.app).delete(`/api/v1/channels/${a}`).set('Authorization', auth).expect(200);
+      expect((await api('get', `/monitors/${m.id}/alerts`)).body.data.escalation_channel_ids).toEqual([b]);
+      expect((await api('put', `/monitors/${m.id}/alerts`).send({ escalation_channel_ids: [] })).body.data.escalation_channel_ids).toEqual([]);
+    });
+
+    it.each([
+      ['another organization’s channel', 'foreign'],
+      ['a channel that does not exist', 'missing'],
+      ["the monitor's own email channel", 'own'],
+    ])('refuses %s with a VALIDATION_ERROR naming escalation_channel_ids, and saves nothing', async (_what, kind) => {
+      const m = await aMonitor(h.ds, user);
+      const mine = await channel('Mine');
+      const other = (await aCaller(h.ds)).auth;
+      const [own] = (await h.ds.query(`SELECT id FROM channels WHERE monitor_id = $1 AND type = 'email'`, [m.id])) as { id: number }[];
+      const refusedId = kind === 'foreign' ? await channel('Foreign', other) : kind === 'missing' ? 2_000_000 : own!.id;
+      const res = await api('put', `/monitors/${m.id}/alerts`).send({ escalation_channel_ids: [mine, refusedId], escalation_after_minutes: 20 });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details).toEqual({ escalation_channel_ids: [expect.stringContaining(`not found: ${refusedId}`)] });
+      expect((await api('get', `/monitors/${m.id}/alerts`)).body.data).toMatchObject({ escalation_channel_ids: [], escalation_after_minutes: null });
+    });
+
+    it('need escalation_after_minutes, as escalation recipients do', async () => {
+      const m = await aMonitor(h.ds, user);
+      const res = await api('put', `/monitors/${m.id}/alerts`).send({ escalation_channel_ids: [await channel('Oncall')] });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.error.details)).toEqual(['escalation_after_minutes']);
+      const repeated = await api('put', `/monitors/${m.id}/alerts`).send({ escalation_channel_ids: [5, 5], escalation_after_minutes: 20 });
+      expect(Object.keys(repeated.body.error.details)).toEqual(['escalation_channel_ids']);
+    });
   });
 });

@@ -22,11 +22,15 @@ export const MEMBER_EMAILS = `ARRAY(SELECT mu.email FROM organization_members om
 export const ATTACHED_CHANNELS = `COALESCE((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'config', c.config, 'sealed', c.sealed_secrets, 'own', c.monitor_id IS NOT NULL) ORDER BY c.id)
                         FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id WHERE mc.monitor_id = m.id), '[]') AS channels`;
 
+/** The channels monitor `m`'s escalation goes to (docs/alert-rules.md), id order, as `AttachedChannel`s. */
+export const ESCALATION_CHANNELS = `COALESCE((SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'config', c.config, 'sealed', c.sealed_secrets, 'own', false) ORDER BY c.id)
+                        FROM monitor_escalation_channels ec JOIN channels c ON c.id = ec.channel_id WHERE ec.monitor_id = m.id), '[]') AS escalation_channels`;
+
 /** The audience's columns, from `m` (monitors), `u` (its owner) and `p` (the owner's preferences), as loadAlert() joins them. */
 const AUDIENCE_COLUMNS = `m.id AS monitor_id, m.owner_id, ${MEMBER_EMAILS}, m.name AS monitor_name,
             -- A heartbeat has no url (docs/heartbeats.md): its messages say what it is instead.
             CASE WHEN m.type = 'heartbeat' THEN 'heartbeat' ELSE m.url END AS monitor_url,
-            COALESCE(p.email_notifications, true) AS email_notifications, ${ATTACHED_CHANNELS}`;
+            COALESCE(p.email_notifications, true) AS email_notifications, ${ATTACHED_CHANNELS}, ${ESCALATION_CHANNELS}`;
 
 function audienceOf(row: AlertRow): AlertAudience {
   return {
@@ -37,6 +41,7 @@ function audienceOf(row: AlertRow): AlertAudience {
     monitorUrl: row.monitor_url,
     emailNotifications: row.email_notifications,
     channels: row.channels,
+    escalationChannels: row.escalation_channels,
   };
 }
 

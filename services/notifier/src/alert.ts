@@ -43,6 +43,8 @@ export interface AlertAudience {
    * email, Slack and webhook channels while enabled (docs/channels.md).
    */
   channels: AttachedChannel[];
+  /** The organization's channels the monitor's escalation goes to (docs/alert-rules.md), id order. */
+  escalationChannels: AttachedChannel[];
 }
 
 /** A channel attached to the monitor: its type, plain config and sealed secrets (opened only to send). */

@@ -56,13 +56,18 @@ export async function queueChannelDeliveries(
   return queued;
 }
 
+/** The channel `channelId` as the alert's monitor has it now: attached, or named by its escalation. */
+export function channelOfAlert(alert: Pick<AlertContext, 'channels' | 'escalationChannels'>, channelId: number): AttachedChannel | undefined {
+  return alert.channels.find((c) => c.id === channelId) ?? alert.escalationChannels.find((c) => c.id === channelId);
+}
+
 /**
  * The config of the channel a delivery goes through, its secrets opened with `keyring`: the
  * plain fields and the secret ones together. A channel detached or deleted since the delivery was
  * recorded, or secrets no configured key opens, cannot be sent to: a permanent failure.
  */
 export function channelConfigOf(alert: AlertContext, channelId: number, keyring: SecretKeyring | undefined): Record<string, unknown> {
-  const channel = alert.channels.find((c) => c.id === channelId);
+  const channel = channelOfAlert(alert, channelId);
   if (!channel) throw new SendError(`channel ${channelId} was detached or deleted before this delivery could be sent`, 'permanent');
   return openChannelConfig(channel, keyring);
 }

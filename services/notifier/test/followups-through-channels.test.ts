@@ -53,6 +53,42 @@ describe('follow-ups and other alert kinds through attached channels', () => {
     ]);
   });
 
+  it('sends the escalation once to the escalation channels, and to them only, two notifiers sweeping', async () => {
+    const started = new Date('2026-11-22T10:00:00.000Z');
+    const down = await aMonitorThatWentDown(bed.ds, {
+      startedAt: started,
+      monitor: { emailEnabled: false, escalationRecipients: ['lead@example.test'], escalationAfterMinutes: 15 },
+    });
+    // Slack is attached (every alert), Telegram is only the escalation's channel.
+    const slackId = await attachedChannel(bed.ds, down.monitor.id, 'slack', {}, { webhook_url: slack.webhookUrl });
+    const telegramId = await attachedChannel(bed.ds, down.monitor.id, 'telegram', { chat_id: FAKE_TELEGRAM_CHAT }, { bot_token: FAKE_TELEGRAM_TOKEN });
+    await bed.ds.query(`DELETE FROM monitor_channels WHERE channel_id = $1`, [telegramId]);
+    await bed.ds.query(`INSERT INTO monitor_escalation_channels (monitor_id, channel_id) VALUES ($1, $2)`, [down.monitor.id, telegramId]);
+    await bed.processor(undefined, { keyring, channelServices: channelServices() })(down.offline);
+    expect(telegramTexts()).toEqual([]);
+
+    const sweepers = [0, 1].map(() =>
+      startFollowupSweeper(bed.deliveryDeps({ keyring, channelServices: channelServices() }), { intervalMs: 3_600_000, clock: () => started }),
+    );
+    try {
+      expect(await sweepers[0]!.sweep(new Date(started.getTime() + 14 * 60_000))).toBe(0);
+      const due = new Date(started.getTime() + 15 * 60_000 + 1000);
+      const swept = await Promise.all(sweepers.map((s) => s.sweep(due)));
+      expect(swept.reduce((a, b) => a + b, 0)).toBe(1);
+    } finally {
+      await Promise.all(sweepers.map((s) => s.stop()));
+    }
+    expect(telegramTexts()).toEqual([expect.stringContaining('Shop is still down for 15 minutes')]);
+    expect(slack.messages.map((m) => m.text)).toEqual([expect.stringContaining('Shop is down')]);
+    expect(bed.sendgrid.mails.map((m) => String(m.to))).toEqual(['lead@example.test']);
+    const escalation = (await deliveriesOf(bed.ds, down.incident.id)).filter((d) => d.kind === 'escalation');
+    expect(escalation.map((d) => [d.channel, d.recipient, d.status])).toEqual([
+      ['email', 'lead@example.test', 'sent'],
+      ['telegram', `channel:${telegramId}`, 'sent'],
+    ]);
+    expect(slackId).not.toBe(telegramId);
+  });
+
   it('sends a slow alert and its end, and a certificate alert, to every attached channel', async () => {
     const slow = await aMonitorThatBecameSlow(bed.ds, { monitor: { emailEnabled: false } });
     await attachBoth(slow.monitor.id);

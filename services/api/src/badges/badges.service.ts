@@ -4,7 +4,8 @@ import type { PublicCache } from '../http/public-cache';
 import { recordAudit, type AuditActor } from '../audit/audit';
 import { getMonitor } from '../monitors/monitors.service';
 import { uptimeByMonitor, type UptimeSource } from '../monitor-stats/uptime.repository';
-import { readDailyCounts } from '../status-pages/public-status.repository';
+import { PUBLIC_DAYS, readDailyCounts } from '../status-pages/public-status.repository';
+import { heartbeatDailyUptimes } from '../monitor-stats/heartbeat-uptime.repository';
 import { dailyUptime, shownInMaintenance } from '../status-pages/public-status';
 import { badgeCreatedAt, badgeMonitor, deleteBadge, replaceBadgeToken } from './badges.repository';
 
@@ -82,11 +83,17 @@ export interface BadgeFacts {
 export async function readBadgeFacts(source: UptimeSource, tokenHash: string, now = new Date()): Promise<BadgeFacts | undefined> {
   const monitor = await badgeMonitor(source.ds, tokenHash);
   if (!monitor) return undefined;
-  const [uptime, daily] = await Promise.all([uptimeByMonitor(source, [monitor.id], now), readDailyCounts(source.ds, [monitor.id], now)]);
+  const [uptime, daily, heartbeatDays] = await Promise.all([
+    uptimeByMonitor(source, [monitor.id], now),
+    readDailyCounts(source.ds, [monitor.id], now),
+    heartbeatDailyUptimes(source.ds, [monitor.id], now, PUBLIC_DAYS),
+  ]);
   const windows = uptime.get(monitor.id)!;
+  // A heartbeat's 90 days are time not offline, as its other windows are (docs/statistics.md).
+  const total90d = heartbeatDays.get(monitor.id)?.total ?? dailyUptime(daily.get(monitor.id) ?? [], now).total;
   return {
     status: monitor.status,
     in_maintenance: shownInMaintenance(monitor),
-    uptime: { '24h': windows['24h'], '7d': windows['7d'], '30d': windows['30d'], '90d': dailyUptime(daily.get(monitor.id) ?? [], now).total },
+    uptime: { '24h': windows['24h'], '7d': windows['7d'], '30d': windows['30d'], '90d': total90d },
   };
 }

@@ -128,6 +128,18 @@ export async function setMonitorChannels(em: EntityManager, monitorId: number, c
   await em.query(`INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $1, unnest($2::int[])`, [monitorId, channelIds]);
 }
 
+/** The organization's channels the monitor's escalation goes to, id order (docs/alert-rules.md). */
+export async function escalationChannelIdsOfMonitor(db: Db, monitorId: number): Promise<number[]> {
+  const rows: { channel_id: number }[] = await db.query(`SELECT channel_id FROM monitor_escalation_channels WHERE monitor_id = $1 ORDER BY channel_id`, [monitorId]);
+  return rows.map((r) => r.channel_id);
+}
+
+/** Replaces the channels the monitor's escalation goes to. */
+export async function setEscalationChannels(em: EntityManager, monitorId: number, channelIds: number[]): Promise<void> {
+  await em.query(`DELETE FROM monitor_escalation_channels WHERE monitor_id = $1`, [monitorId]);
+  await em.query(`INSERT INTO monitor_escalation_channels (monitor_id, channel_id) SELECT $1, unnest($2::int[])`, [monitorId, channelIds]);
+}
+
 /** Attaches the organization's default channels to its new monitor. */
 export async function attachDefaultChannels(em: EntityManager, organizationId: number, monitorId: number): Promise<void> {
   await em.query(

@@ -11,9 +11,12 @@ export interface DownMonitor {
   in_maintenance: boolean;
 }
 
-/** Each of the owner's monitors: its status and whether a downtime is open. */
-export function ownMonitorStatuses(ds: DataSource, organizationId: number): Promise<{ id: number; status: MonitorStatus; open_incident_id: number | null }[]> {
-  return ds.query(`SELECT id, status, open_incident_id FROM monitors WHERE organization_id = $1`, [organizationId]);
+/** Each of the owner's monitors: its status, whether a downtime is open, and whether it is a heartbeat. */
+export function ownMonitorStatuses(
+  ds: DataSource,
+  organizationId: number,
+): Promise<{ id: number; status: MonitorStatus; open_incident_id: number | null; is_heartbeat: boolean }[]> {
+  return ds.query(`SELECT id, status, open_incident_id, type = 'heartbeat' AS is_heartbeat FROM monitors WHERE organization_id = $1`, [organizationId]);
 }
 
 /** The owner's offline monitors, longest outage first. */

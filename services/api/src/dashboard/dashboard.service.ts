@@ -50,7 +50,13 @@ export async function dashboardOf(source: UptimeSource, userId: number): Promise
   const { ds } = source;
   const monitors = await ownMonitorStatuses(ds, userId);
   const [summaries, down, recent, stats] = await Promise.all([
-    uptimeSummaries(source, monitors.map((m) => m.id)),
+    // The heartbeats' uptime is time (docs/statistics.md), read for the heartbeats only: the row says which.
+    uptimeSummaries(
+      source,
+      monitors.map((m) => m.id),
+      new Date(),
+      monitors.filter((m) => m.is_heartbeat).map((m) => m.id),
+    ),
     downMonitors(ds, userId),
     listNotifications(ds, userId, {}, { page: 1, limit: 5, offset: 0 }),
     readCheckStats(source.redis, source.prefix),

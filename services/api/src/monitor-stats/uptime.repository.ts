@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
-import { heartbeatUptimes } from './heartbeat-uptime.repository';
+import { heartbeatIdsAmong, heartbeatUptimes } from './heartbeat-uptime.repository';
 import { computeUptimeBases, type UptimeBase } from './uptime-base.repository';
 import { HOUR_MS, DAY_MS, floorTo } from './time-buckets';
 
@@ -50,14 +50,21 @@ const BASE_TTL_SECONDS = 2 * 3600;
  * yesterday — is read live. A dashboard over 1,000 monitors then reads ~10 small rows per monitor
  * instead of ~500, whatever the length of the history.
  */
-export async function uptimeSummaries(source: UptimeSource, monitorIds: number[], now = new Date()): Promise<Map<number, UptimeSummary>> {
+export async function uptimeSummaries(
+  source: UptimeSource,
+  monitorIds: number[],
+  now = new Date(),
+  /** Which of `monitorIds` are heartbeats, when the caller knows (the dashboard): else they are looked up. */
+  knownHeartbeatIds?: number[],
+): Promise<Map<number, UptimeSummary>> {
   const result = new Map<number, UptimeSummary>();
   if (monitorIds.length === 0) return result;
   const hour = floorTo(now, HOUR_MS);
+  const heartbeatIds = knownHeartbeatIds ?? (await heartbeatIdsAmong(source.ds, monitorIds));
   const [bases, lives, heartbeats] = await Promise.all([
     cachedBases(source, monitorIds, hour),
     readLive(source.ds, monitorIds, hour),
-    heartbeatUptimes(source.ds, monitorIds, now),
+    heartbeatUptimes(source.ds, heartbeatIds, now),
   ]);
   for (const id of monitorIds) {
     const base = bases.get(id);

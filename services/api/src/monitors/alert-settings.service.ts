@@ -1,7 +1,7 @@
 import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
 import { randomBytes } from 'node:crypto';
 import { carryOverMonitor, readOwnAlertSettings, writeOwnAlertSettings, type DataSource, type EntityManager, type Monitor, type OwnAlertSettings, type SecretKeyring } from '@uptime/db';
-import { channelIdsOfMonitor, foreignChannelIds, setMonitorChannels } from '../channels/channels.repository';
+import { channelIdsOfMonitor, escalationChannelIdsOfMonitor, foreignChannelIds, setEscalationChannels, setMonitorChannels } from '../channels/channels.repository';
 import { NotFoundError, ValidationError } from '@uptime/errors';
 import type { AlertSettingsDto } from './alert-settings.dto';
 import { lockOwnMonitor, updateOwnMonitorColumns } from './monitors.repository';
@@ -37,7 +37,7 @@ export interface AlertSettings extends EscalationSettings {
   newWebhookSecret?: string;
 }
 
-const settingsOf = (m: Monitor, own: OwnAlertSettings, channelIds: number[]): AlertSettings => ({
+const settingsOf = (m: Monitor, own: OwnAlertSettings, channelIds: number[], escalationChannelIds: number[]): AlertSettings => ({
   emailEnabled: own.emailEnabled,
   emailRecipients: own.emailRecipients,
   slackEnabled: own.slackEnabled,
@@ -48,7 +48,7 @@ const settingsOf = (m: Monitor, own: OwnAlertSettings, channelIds: number[]): Al
   channelIds,
   alertOnRecovery: m.alertOnRecovery,
   alertThreshold: m.alertThreshold,
-  ...escalationSettingsOf(m),
+  ...escalationSettingsOf(m, escalationChannelIds),
   alertOnSlow: m.alertOnSlow,
   certificateExpiryDays: m.certificateExpiryDays,
 });
@@ -61,17 +61,16 @@ export async function getAlertSettings(ds: DataSource, keyring: SecretKeyring, o
   return ds.transaction(async (tx) => {
     // A monitor the start-up carry-over has not reached yet is carried now (packages/db/src/own-channels/carry-over.ts).
     await carryOverMonitor(tx, keyring, id);
-    return settingsOf(monitor, await readOwnAlertSettings(tx, keyring, id), await channelIdsOfMonitor(tx, id));
+    return settingsOf(monitor, await readOwnAlertSettings(tx, keyring, id), await channelIdsOfMonitor(tx, id), await escalationChannelIdsOfMonitor(tx, id));
   });
 }
 
-/** Replaces the monitor's channels: 400 naming channel_ids when one is not the organization's. */
-async function replaceChannels(em: EntityManager, organizationId: number, monitorId: number, channelIds: number[]): Promise<void> {
+/** 400 naming `field` when one of `channelIds` is not the organization's (another's, a monitor's own, or none). */
+async function assertOwnChannels(em: EntityManager, organizationId: number, channelIds: number[], field: string): Promise<void> {
   const foreign = await foreignChannelIds(em, organizationId, channelIds);
   if (foreign.length > 0) {
-    throw new ValidationError('Invalid body: channel_ids', { channel_ids: [`channel_ids must hold only your organization's channels; not found: ${foreign.join(', ')}`] });
+    throw new ValidationError(`Invalid body: ${field}`, { [field]: [`${field} must hold only your organization's channels; not found: ${foreign.join(', ')}`] });
   }
-  await setMonitorChannels(em, monitorId, channelIds);
 }
 
 const required = (field: string, flag: string): ValidationError =>
@@ -107,7 +106,8 @@ export async function updateAlertSettings(
     const changes: Partial<Monitor> = {};
     if (dto.alert_on_recovery !== undefined) changes.alertOnRecovery = dto.alert_on_recovery;
     if (dto.alert_threshold !== undefined) changes.alertThreshold = dto.alert_threshold;
-    applyEscalationSettings(monitor, dto, changes);
+    const escalationChannelIds = dto.escalation_channel_ids ?? (await escalationChannelIdsOfMonitor(tx, id));
+    applyEscalationSettings(monitor, dto, changes, escalationChannelIds.length);
     if (dto.alert_on_slow !== undefined) changes.alertOnSlow = dto.alert_on_slow;
     if (dto.certificate_expiry_days !== undefined) changes.certificateExpiryDays = dto.certificate_expiry_days;
     Object.assign(monitor, changes);
@@ -118,7 +118,14 @@ export async function updateAlertSettings(
     if (Object.keys(changes).length > 0) await updateOwnMonitorColumns(tx, organizationId, id, changes);
     // Written only when changed, so a body without these fields leaves the own channels (and their boxes) alone.
     if (JSON.stringify(own) !== ownBefore) await writeOwnAlertSettings(tx, keyring, id, own);
-    if (dto.channel_ids !== undefined) await replaceChannels(tx, organizationId, id, dto.channel_ids);
+    if (dto.channel_ids !== undefined) {
+      await assertOwnChannels(tx, organizationId, dto.channel_ids, 'channel_ids');
+      await setMonitorChannels(tx, id, dto.channel_ids);
+    }
+    if (dto.escalation_channel_ids !== undefined) {
+      await assertOwnChannels(tx, organizationId, dto.escalation_channel_ids, 'escalation_channel_ids');
+      await setEscalationChannels(tx, id, dto.escalation_channel_ids);
+    }
     // The names the body sent: the webhook URLs and the generated key stay out of the log.
     await recordAudit(tx, {
       organizationId,
@@ -127,7 +134,8 @@ export async function updateAlertSettings(
       resourceId: id,
       changedFields: changedFieldsOf(dto),
     });
-    return { ...settingsOf(monitor, own, await channelIdsOfMonitor(tx, id)), ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
+    const saved = settingsOf(monitor, own, await channelIdsOfMonitor(tx, id), await escalationChannelIdsOfMonitor(tx, id));
+    return { ...saved, ...(newWebhookSecret === undefined ? {} : { newWebhookSecret }) };
   });
 }
 

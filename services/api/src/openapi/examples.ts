@@ -181,6 +181,7 @@ export const EXAMPLE_ALERT_SETTINGS: ReturnType<typeof toAlertSettingsResponse> 
   alert_threshold: 2,
   reminder_interval_minutes: 30,
   escalation_recipients: ['oncall-lead@example.com'],
+  escalation_channel_ids: [9],
   escalation_after_minutes: 60,
   alert_on_slow: false,
   certificate_expiry_days: 14,

@@ -1,6 +1,7 @@
 import { statusPageBaseUrl, type MonitorStatus } from '@uptime/db';
 import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
 import { uptimeByMonitor, uptimePercent, type UptimeSource } from '../monitor-stats/uptime.repository';
+import { heartbeatDailyUptimes } from '../monitor-stats/heartbeat-uptime.repository';
 import type { IncidentImpact } from '../status-page-incidents/incident.dto';
 import { readPageWindows, readPublicIncidents } from './public-incidents.repository';
 import {
@@ -120,8 +121,9 @@ export async function readPublicStatus(
   if (!page) return undefined;
   const ids = page.monitors.map((m) => m.id);
   const since = new Date(floorTo(now, DAY_MS).getTime() - (PUBLIC_DAYS - 1) * DAY_MS);
-  const [daily, uptime, incidentRows, windows] = await Promise.all([
+  const [daily, heartbeatDays, uptime, incidentRows, windows] = await Promise.all([
     readDailyCounts(source.ds, ids, now),
+    heartbeatDailyUptimes(source.ds, ids, now, PUBLIC_DAYS),
     uptimeByMonitor(source, ids, now),
     readPublicIncidents(source.ds, page.id, since),
     readPageWindows(source.ds, page.id),
@@ -137,7 +139,8 @@ export async function readPublicStatus(
     description: page.description,
     status: pageStatusOf(shown.filter((m) => !shownInMaintenance(m)).map((m) => m.status)),
     monitors: monitors.map((m) => {
-      const { days, total } = dailyUptime(daily.get(m.id) ?? [], now);
+      // A heartbeat's bars are time not offline, as its uptime is (docs/statistics.md).
+      const { days, total } = heartbeatDays.get(m.id) ?? dailyUptime(daily.get(m.id) ?? [], now);
       return { name: m.name, section: m.section, status: m.status, in_maintenance: shownInMaintenance(m), uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
     }),
     sections,

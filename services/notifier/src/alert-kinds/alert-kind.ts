@@ -17,6 +17,7 @@ export interface AlertRow {
   monitor_url: string;
   email_notifications: boolean;
   channels: AttachedChannel[];
+  escalation_channels: AttachedChannel[];
   alert_on_recovery: boolean;
   alert_on_slow: boolean;
   started_at: Date;
@@ -32,7 +33,7 @@ export interface AlertRow {
 
 /** What every kind has in common, read from the row by loadAlert(). */
 export type AlertBaseOf = Pick<AlertContext, 'ref' | 'startedAt' | 'resolvedAt' | 'duration' | 'monitorId' | 'ownerId' | 'memberEmails'
-  | 'monitorName' | 'monitorUrl' | 'emailNotifications' | 'channels'>;
+  | 'monitorName' | 'monitorUrl' | 'emailNotifications' | 'channels' | 'escalationChannels'>;
 
 /** One message of a delivery: which notification, its start or end, the notice or a follow-up. */
 export interface MessageTarget {

@@ -13,6 +13,7 @@ const alert: DowntimeAlert = {
   monitorUrl: 'https://api.example.com',
   emailNotifications: true,
   channels: [],
+  escalationChannels: [],
   startedAt,
   resolvedAt,
   duration: 300,

@@ -1,7 +1,7 @@
 import type { SecretKeyring } from '@uptime/db';
 import { channelFieldsOf, type AddressPolicy, type ServiceChannelConfig, type ServiceChannelType } from '@uptime/probe';
 import type { AlertContext, AttachedChannel } from '../alert';
-import { channelConfigOf, channelIdOf, channelRecipient } from '../channel-deliveries';
+import { channelConfigOf, channelIdOf, channelOfAlert, channelRecipient } from '../channel-deliveries';
 import { acknowledgedNoticeOf, noticeOf } from '../channels/channel-notice';
 import { SendError } from '../channels/send-error';
 import type { ServiceSendDeps } from '../channels/service-channel';
@@ -30,7 +30,7 @@ function configuredChannel(type: ServiceChannelType, alert: AlertContext, channe
   return serviceChannelOf(type, channelConfigOf(alert, channelId, keyring));
 }
 
-const attachedOf = (alert: AlertContext | undefined, channelId: number): AttachedChannel | undefined => alert?.channels.find((c) => c.id === channelId);
+const attachedOf = (alert: AlertContext | undefined, channelId: number): AttachedChannel | undefined => (alert ? channelOfAlert(alert, channelId) : undefined);
 
 /**
  * A service channel (Discord, Telegram, ... ; docs/channels.md, "The services") on the one

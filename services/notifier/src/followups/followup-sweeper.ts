@@ -42,6 +42,9 @@ export async function recordDueFollowups(db: DataSource, notificationId: number,
       if (followup.kind === 'reminder') await supersedeEarlierReminders(tx, notificationId, followup.round);
       if (followup.kind === 'escalation') {
         queued.push(...(await queueDeliveries(tx, notificationId, 'email', uniqueAddresses(state.escalationRecipients), { followup })));
+        // And to the escalation's channels, on the same delivery records (an email channel's addresses each once).
+        const escalationAudience = { channels: state.escalationChannels, memberEmails: state.memberEmails, emailNotifications: state.emailNotifications };
+        queued.push(...(await queueChannelDeliveries(tx, notificationId, escalationAudience, { followup })));
         continue;
       }
       // A reminder goes where the downtime went: every attached channel, the monitor's own email among them.

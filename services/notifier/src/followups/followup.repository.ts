@@ -1,6 +1,6 @@
 import { queryRows, type EntityManager } from '@uptime/db';
 import type { AttachedChannel } from '../alert';
-import { ATTACHED_CHANNELS, MEMBER_EMAILS } from '../alert.repository';
+import { ATTACHED_CHANNELS, ESCALATION_CHANNELS, MEMBER_EMAILS } from '../alert.repository';
 import type { DueFollowup, FollowupState } from './followup-schedule';
 
 /** An open downtime that may have follow-ups due, with what sending them needs. */
@@ -13,6 +13,8 @@ export interface FollowupCandidate extends FollowupState {
   channels: AttachedChannel[];
   memberEmails: string[];
   escalationRecipients: string[];
+  /** The channels the escalation goes to besides its recipients (docs/alert-rules.md). */
+  escalationChannels: AttachedChannel[];
 }
 
 interface Row {
@@ -25,6 +27,7 @@ interface Row {
   email_notifications: boolean;
   member_emails: string[];
   channels: AttachedChannel[];
+  escalation_channels: AttachedChannel[];
   last_round: number | null;
   last_due: Date | null;
   escalated: boolean;
@@ -40,7 +43,7 @@ interface Row {
 const STATE_SQL = `
   SELECT n.id AS notification_id, n.alert_id AS incident_id, n.started_at,
          m.reminder_interval_minutes, m.escalation_after_minutes, m.escalation_recipients,
-         COALESCE(p.email_notifications, true) AS email_notifications, ${MEMBER_EMAILS}, ${ATTACHED_CHANNELS}, r.round AS last_round, r.due_at AS last_due,
+         COALESCE(p.email_notifications, true) AS email_notifications, ${MEMBER_EMAILS}, ${ATTACHED_CHANNELS}, ${ESCALATION_CHANNELS}, r.round AS last_round, r.due_at AS last_due,
          EXISTS (SELECT 1 FROM notification_followups e WHERE e.notification_id = n.id AND e.kind = 'escalation') AS escalated
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id
@@ -54,7 +57,8 @@ const STATE_SQL = `
      AND m.status = 'offline' AND NOT m.in_maintenance
      -- The monitor's own email counts while the owner's email_notifications preference is on.
      AND EXISTS (SELECT 1 FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id
-                  WHERE mc.monitor_id = m.id AND (NOT (c.monitor_id IS NOT NULL AND c.type = 'email') OR COALESCE(p.email_notifications, true)))`;
+                  WHERE mc.monitor_id = m.id AND (NOT (c.monitor_id IS NOT NULL AND c.type = 'email') OR COALESCE(p.email_notifications, true))
+                 UNION ALL SELECT 1 FROM monitor_escalation_channels ec WHERE ec.monitor_id = m.id)`;
 
 const toCandidate = (row: Row): FollowupCandidate => ({
   notificationId: row.notification_id,
@@ -63,12 +67,13 @@ const toCandidate = (row: Row): FollowupCandidate => ({
   reminderIntervalMinutes: row.reminder_interval_minutes,
   lastReminder: row.last_round === null || row.last_due === null ? null : { round: row.last_round, dueAt: row.last_due },
   escalationAfterMinutes: row.escalation_after_minutes,
-  hasEscalationRecipients: row.escalation_recipients.length > 0,
+  hasEscalationRecipients: row.escalation_recipients.length > 0 || row.escalation_channels.length > 0,
   isEscalated: row.escalated,
   emailNotifications: row.email_notifications,
   channels: row.channels,
   memberEmails: row.member_emails,
   escalationRecipients: row.escalation_recipients,
+  escalationChannels: row.escalation_channels,
 });
 
 /**
@@ -82,7 +87,7 @@ export async function listFollowupCandidates(db: EntityManager, now: Date, limit
     `SELECT s.* FROM (${STATE_SQL}) s
       WHERE (s.reminder_interval_minutes IS NOT NULL
              AND COALESCE(s.last_due, s.started_at) + s.reminder_interval_minutes * interval '1 minute' <= $1)
-         OR (s.escalation_after_minutes IS NOT NULL AND cardinality(s.escalation_recipients) > 0 AND NOT s.escalated
+         OR (s.escalation_after_minutes IS NOT NULL AND (cardinality(s.escalation_recipients) > 0 OR json_array_length(s.escalation_channels) > 0) AND NOT s.escalated
              AND s.started_at + s.escalation_after_minutes * interval '1 minute' <= $1)
       ORDER BY s.notification_id
       LIMIT $2`,

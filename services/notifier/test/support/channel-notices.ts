@@ -13,6 +13,7 @@ const audience = {
   monitorUrl: 'https://shop.example.com/health?a=1&b=2',
   emailNotifications: true,
   channels: [],
+  escalationChannels: [],
 };
 const startedAt = new Date('2026-12-01T10:00:00.000Z');
 const resolvedAt = new Date('2026-12-01T10:12:30.000Z');

@@ -104,7 +104,7 @@ export interface DeliveryRow {
   sent_at: Date | null;
   next_attempt_at: Date;
   channel: string;
-  /** The channel it goes through (docs/channels.md); null: the monitor's own settings. */
+  /** The channel it goes through (docs/channels.md): the monitor's own settings are channels too. */
   channel_id: number | null;
   possible_duplicate: boolean;
   /** Sent to the log only: no mail transport. */

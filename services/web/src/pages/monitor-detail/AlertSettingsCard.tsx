@@ -34,6 +34,7 @@ const urlOrNull = (text: string): string | null => (text.trim() === '' ? null : 
 
 type AlertFormValues = Schema<'AlertSettings'> & {
   channelIds: number[];
+  escalationChannelIds: number[];
   recipients: string;
   threshold: string;
   slackUrl: string;
@@ -45,6 +46,7 @@ type AlertFormValues = Schema<'AlertSettings'> & {
 const alertFormValuesOf = (initial: Schema<'AlertSettings'>): AlertFormValues => ({
   ...initial,
   channelIds: initial.channel_ids,
+  escalationChannelIds: initial.escalation_channel_ids,
   recipients: initial.email_recipients.join(', '),
   threshold: String(initial.alert_threshold),
   slackUrl: initial.slack_webhook_url ?? '',
@@ -66,6 +68,7 @@ const alertSettingsBody = (values: AlertFormValues, followups: ReturnType<typeof
   webhook_enabled: values.webhook_enabled,
   webhook_url: urlOrNull(values.webhookUrl),
   ...followups,
+  escalation_channel_ids: values.escalationChannelIds,
   alert_on_slow: values.alert_on_slow,
   certificate_expiry_days: Number(values.certificateDays),
   channel_ids: values.channelIds,
@@ -140,6 +143,12 @@ function AlertSettingsForm({ id, initial }: { id: number; initial: Schema<'Alert
           errors={errors.alert_threshold}
         />
         <EscalationFields id={id} values={followups} onChange={setFollowups} errors={{ ...errors, ...followupsBody.errors }} />
+        <AttachedChannelsField
+          purpose="escalation"
+          chosen={values.escalationChannelIds}
+          onChange={set('escalationChannelIds')}
+          errors={messagesUnder(errors, 'escalation_channel_ids')}
+        />
         <CheckField
           label="Tell me when it becomes slow, and when it is fast again"
           checked={values.alert_on_slow}

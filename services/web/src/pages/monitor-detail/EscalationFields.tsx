@@ -49,7 +49,7 @@ export function EscalationFields({
           inputMode="numeric"
           value={values.escalation_after_minutes}
           onChange={(e) => onChange({ ...values, escalation_after_minutes: e.target.value })}
-          placeholder="5–1440; required with escalation recipients"
+          placeholder="5–1440; required with escalation recipients or channels"
           aria-describedby={`${field('escalate-after')}-error`}
         />
         <FieldError id={`${field('escalate-after')}-error`} messages={errors.escalation_after_minutes} />
