@@ -25,6 +25,8 @@ export interface BrowserAppOptions {
   target?: FakeHandler;
   /** Start the check-worker with the stack; default true (`stack.startCheckWorker()` starts it later). */
   checkWorker?: boolean;
+  /** More environment for the stack (MIN_CHECK_INTERVAL_SECONDS at its production value, say). */
+  env?: Record<string, string>;
 }
 
 /** The web app served by the in-process stack, a fake GitHub, one target, and a page in Chromium. */
@@ -50,6 +52,7 @@ export async function startBrowserApp({
   person,
   target: handler = answer(200, 'all good'),
   checkWorker = true,
+  env: extraEnv = {},
 }: BrowserAppOptions): Promise<BrowserApp> {
   ensureWebBuilt();
   // What started is closed again, last first, if a later step fails.
@@ -61,7 +64,7 @@ export async function startBrowserApp({
     const target = await startFakeHttpServer(handler);
     started.push(() => target.close());
     const { appUrl, env } = await appAddress();
-    const stack = await startInProcessStack({ checkWorker, env: { ...env, ...github.env } });
+    const stack = await startInProcessStack({ checkWorker, env: { ...env, ...github.env, ...extraEnv } });
     started.push(() => stack.close());
     const browser = await launchChromium();
     started.push(() => browser.close());

@@ -11,7 +11,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { CHECK_FIELD_SPECS, HEARTBEAT_LIMITS as HB, type FieldSpec, type MonitorType, type WireValuesOf } from '@uptime/probe';
+import { CHECK_FIELD_SPECS, HEARTBEAT_LIMITS as HB, MONITOR_OWN_FIELDS as OWN, type FieldSpec, type MonitorType, type WireValuesOf } from '@uptime/probe';
 import { FieldRules } from '../http/field-decorators';
 import { IsMonitorUrl, Nullable, Optional } from '../http/validators';
 import { ManagedByField, ResourceKey, type ManagedBy } from '../http/resource-key';
@@ -27,7 +27,7 @@ const f = CHECK_FIELD_SPECS;
  * null to clear them. The order is the OpenAPI document's.
  */
 export class MonitorFieldsDto {
-  @Optional() @IsString() @Length(1, 200) name?: string;
+  @Optional() @IsString() @Length(OWN.name.minLength, OWN.name.maxLength) name?: string;
   /** Any type's target here; that its scheme is its type's is checked after (monitors/monitor-type.ts). */
   @Optional() @IsMonitorUrl() url?: Check['url'];
   /** Checked by the service first: a present but unsupported type is INVALID_MONITOR_TYPE. */
@@ -35,7 +35,7 @@ export class MonitorFieldsDto {
   @FieldRules(f.method) method?: Check['method'];
   @FieldRules(f.expectedStatus) expected_status?: Check['expected_status'];
   @FieldRules(f.timeout) timeout?: Check['timeout'];
-  @Optional() @IsInt() @Min(1) @Max(86400) check_interval?: number;
+  @Optional() @IsInt() @Min(OWN.checkInterval.min) @Max(OWN.checkInterval.max) check_interval?: number;
   @FieldRules(f.retryCount) retry_count?: Check['retry_count'];
   @Nullable() @IsInt() @Min(1) @Max(300000) response_time_threshold?: number | null;
   @Optional() @IsInt() @Min(1) @Max(100) recovery_threshold?: number;

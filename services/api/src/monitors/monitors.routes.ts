@@ -39,6 +39,12 @@ export function monitorsRouter(deps: MonitorsDeps): Router {
     sendData(res, toMonitorResponse(monitor, deps), 201);
   });
 
+  // Before `/:id`: what the web form checks before sending that config decides, the interval's
+  // floor (MIN_CHECK_INTERVAL_SECONDS); the other bounds are declared in packages/probe.
+  router.get('/limits', (_req, res) => {
+    sendData(res, { min_check_interval: deps.minCheckIntervalSeconds });
+  });
+
   router.get('/:id', async (req, res) => {
     const monitor = await getMonitor(ds, callerOf(req).organizationId, parseId(req.params.id, 'monitor'));
     const [uptime, maintenance] = await Promise.all([uptimeByMonitor(uptimeSource, [monitor.id]), upcomingMaintenance(ds, monitor.id)]);

@@ -20,7 +20,8 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
   const push = useCallback((kind: Notice['kind'], text: string) => {
     const id = nextId.current++;
     setNotices((all) => [...all.slice(-3), { id, kind, text }]);
-    setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), kind === 'error' ? 10_000 : 5_000);
+    // What went well goes by itself; an error stays until dismissed, so it cannot be missed.
+    if (kind === 'success') setTimeout(() => setNotices((all) => all.filter((n) => n.id !== id)), 5_000);
   }, []);
   const api = useMemo<Notices>(() => ({ success: (t) => push('success', t), error: (t) => push('error', t) }), [push]);
   return (

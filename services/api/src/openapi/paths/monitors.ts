@@ -214,6 +214,25 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
+    path: `${BASE}/limits`,
+    operationId: 'getMonitorLimits',
+    tag: 'Monitors',
+    summary: 'What this install accepts of a monitor',
+    description: 'The lowest `check_interval` it accepts (MIN_CHECK_INTERVAL_SECONDS, docs/configuration.md): a form can say so before sending.',
+    responses: {
+      200: {
+        description: 'The limits',
+        schema: dataEnvelope(
+          objectOf<{ min_check_interval: unknown }>({
+            min_check_interval: int({ minimum: 1, maximum: 86400, description: 'Seconds: the lowest check_interval accepted' }),
+          }),
+        ),
+        example: dataExample({ min_check_interval: 30 }),
+      },
+    },
+  },
+  {
+    method: 'get',
     path: `${BASE}/recent-checks`,
     operationId: 'listRecentChecks',
     tag: 'Monitors',

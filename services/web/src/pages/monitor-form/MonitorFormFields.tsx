@@ -1,3 +1,4 @@
+import { MONITOR_OWN_FIELDS } from '@uptime/probe/src/fields/monitor-own-fields';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ViewerReason } from '../../components/ViewerReason';
@@ -21,6 +22,8 @@ export interface FieldsProps {
   set: <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => void;
   field: (name: string) => { errors: string[] | undefined; name: string };
   errors: FormErrors;
+  /** The install's lowest check interval (GET /monitors/limits), shown beside the field. */
+  minCheckInterval: number;
 }
 
 /** What to check: the name, the URL and how often and how patiently it is checked. */
@@ -60,7 +63,12 @@ export function CheckFields(props: FieldsProps) {
             )}
           </Field>
         )}
-        <NumberField {...props} name="check_interval" label="Check interval" hint="seconds between checks" />
+        <NumberField
+          {...props}
+          name="check_interval"
+          label="Check interval"
+          hint={`seconds between checks, ${props.minCheckInterval} to ${MONITOR_OWN_FIELDS.checkInterval.max}`}
+        />
         <NumberField {...props} name="timeout" {...checkFieldLabel('timeout')} />
         <NumberField {...props} name="retry_count" {...checkFieldLabel('retryCount')} />
         <NumberField

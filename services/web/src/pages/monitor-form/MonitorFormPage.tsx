@@ -10,8 +10,10 @@ import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
+import { MONITOR_OWN_FIELDS } from '@uptime/probe/src/fields/monitor-own-fields';
 import { DnsFields } from './DnsFormFields';
 import { CheckFields, ConnectionFields, DeclaredFields, FormActions, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
+import { checkMonitorForm, humanFieldMessage } from './monitor-form-checks';
 import {
   emptyMonitorForm,
   fieldOfErrorKey,
@@ -77,6 +79,13 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   const set = <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   const viewer = useViewerReason();
+  // The install's interval floor; until it is known the declared bounds apply and the API says the rest.
+  const limits = useQuery({
+    queryKey: ['monitor-limits'],
+    queryFn: async () => (await data(api.get('/api/v1/monitors/limits'))).data,
+    staleTime: Infinity,
+  });
+  const minCheckInterval = limits.data?.min_check_interval ?? MONITOR_OWN_FIELDS.checkInterval.min;
   const save = useSaveMonitor(monitorId, (refused) => {
     setErrors(refused.errors);
     setFormError(refused.message);
@@ -84,7 +93,10 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const { body, errors: local } = formToMonitorBody(values, monitorId === undefined ? 'create' : 'update');
+    const { body, errors: shaped } = formToMonitorBody(values, monitorId === undefined ? 'create' : 'update');
+    // Every problem at once, before anything is sent: the declared bounds and formats first (in
+    // words), then what the mapping to the body found in fields they do not cover.
+    const local: FormErrors = { ...shaped, ...checkMonitorForm(values, { minCheckInterval }) };
     setErrors(local);
     if (Object.keys(local).length > 0) {
       setFormError('Some fields need a change; see the messages next to them.');
@@ -95,7 +107,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   };
 
   const field = (name: string) => ({ errors: errors[name], name });
-  const fieldsProps: FieldsProps = { values, set, field, errors };
+  const fieldsProps: FieldsProps = { values, set, field, errors, minCheckInterval };
 
   return (
     <form className="monitor-form" noValidate onSubmit={onSubmit} aria-labelledby="form-title">
@@ -144,7 +156,11 @@ function useSaveMonitor(monitorId: number | undefined, onRefused: (refused: { er
     onError: (err) => {
       const byKey = fieldErrors(err);
       const byField: FormErrors = {};
-      for (const [key, messages] of Object.entries(byKey)) (byField[fieldOfErrorKey(key)] ??= []).push(...messages);
+      // In the form's own words, next to the field it belongs to.
+      for (const [key, messages] of Object.entries(byKey)) {
+        const f = fieldOfErrorKey(key);
+        (byField[f] ??= []).push(...messages.map((m) => humanFieldMessage(f, m)));
+      }
       const unplaced = Object.keys(byField).filter((f) => !FIELDS.has(f));
       // The summary at the top of the form says it, and takes the focus: no second message.
       onRefused({
