@@ -15,7 +15,7 @@ const GRACE = { id: '7301', email: 'grace@example.com', name: 'Grace Hopper' };
  * Headless Chromium against the real api, Postgres and Redis, by role and accessible name,
  * axe-core on each state.
  */
-describe('the web app: a status page\'s incidents and subscribers', () => {
+describe("the web app: a status page's incidents and subscribers", () => {
   let app: BrowserApp;
   let stack: InProcessStack;
   let page: Page;
@@ -60,7 +60,9 @@ describe('the web app: a status page\'s incidents and subscribers', () => {
     await addMonitor('Shop', `${app.target.url}/shop`);
     await nav('Dashboard');
     await addMonitor('Mail', `${app.target.url}/mail`);
-    pageId = (await post('/api/v1/status-pages', { slug: 'grace', title: 'Grace', monitor_ids: [await monitorId('Shop'), await monitorId('Mail')] })).id;
+    pageId = (
+      await post('/api/v1/status-pages', { slug: 'grace', title: 'Grace', monitor_ids: [await monitorId('Shop'), await monitorId('Mail')] })
+    ).id;
 
     await nav('Status pages');
     await page.getByRole('button', { name: 'Incidents of Grace', exact: true }).click();
@@ -75,7 +77,9 @@ describe('the web app: a status page\'s incidents and subscribers', () => {
     await form.getByLabel('Status').selectOption({ label: 'Identified' });
     await form
       .getByRole('textbox', { name: 'Message', exact: true })
-      .fill('A failed **deploy**; see [the runbook](https://example.com/runbook).\n\n- rolling back\n- `v2` out\n\n<img src=x onerror=alert(1)> [bad](javascript:alert(1))');
+      .fill(
+        'A failed **deploy**; see [the runbook](https://example.com/runbook).\n\n- rolling back\n- `v2` out\n\n<img src=x onerror=alert(1)> [bad](javascript:alert(1))',
+      );
 
     // The preview shows the subset as elements and the rest as text: no image, no script link.
     const preview = form.getByRole('region', { name: 'Message preview' });
@@ -96,7 +100,9 @@ describe('the web app: a status page\'s incidents and subscribers', () => {
     const incident = incidentsPanel().getByRole('article', { name: 'Checkout errors' });
     await incident.waitFor();
     await incident.getByText(/^Identified · Major impact · started .+ · Shop$/).waitFor();
-    expect(await stored()).toEqual([{ title: 'Checkout errors', impact: 'major', status: 'identified', monitors: [await monitorId('Shop')], updates: ['identified'] }]);
+    expect(await stored()).toEqual([
+      { title: 'Checkout errors', impact: 'major', status: 'identified', monitors: [await monitorId('Shop')], updates: ['identified'] },
+    ]);
     // The public page shows it too: the composer wrote to the page visitors read.
     const publicPage = await fetch(`${appUrl}/api/v1/public/status-pages/grace`);
     expect(JSON.stringify(await publicPage.json())).toContain('Checkout errors');
@@ -167,5 +173,34 @@ describe('the web app: a status page\'s incidents and subscribers', () => {
       email: string;
     }[];
     expect(left.map((r) => r.email)).toEqual(['alan@example.com', 'edsger@example.com']);
+  });
+
+  it('5. marks a draft as such and publishes it with its "Publish" button (docs/status-pages.md, "Draft incidents")', async () => {
+    // A draft as a page with auto_incidents opens one, here made through the API.
+    const draft = await post(`/api/v1/status-pages/${pageId}/incidents`, {
+      title: 'Shop is down',
+      impact: 'major',
+      message: 'Looking into it.',
+      published: false,
+    });
+    const publicIncidents = async (): Promise<string> =>
+      JSON.stringify(await (await fetch(`${appUrl}/api/v1/public/status-pages/grace`)).json());
+    expect(await publicIncidents()).not.toContain('Shop is down');
+
+    await page.getByRole('button', { name: 'Incidents of Grace', exact: true }).click();
+    const article = incidentsPanel().getByRole('article', { name: 'Shop is down' });
+    await article.getByText(/^Draft: not shown to visitors/).waitFor();
+    await checkPage('status-page-incident-draft');
+    await page.screenshot({ path: '/tmp/status-page-incident-draft.png', fullPage: true });
+
+    await article.getByRole('button', { name: 'Publish Shop is down', exact: true }).click();
+    await notice('Incident "Shop is down" published');
+    await article.getByRole('button', { name: 'Publish Shop is down', exact: true }).waitFor({ state: 'detached' });
+    expect(await article.getByText(/^Draft:/).count()).toBe(0);
+    const [row] = (await stack.ds.query('SELECT published FROM status_page_incidents WHERE id = $1', [draft.id])) as {
+      published: boolean;
+    }[];
+    expect(row?.published).toBe(true);
+    expect(await publicIncidents()).toContain('Shop is down');
   });
 });

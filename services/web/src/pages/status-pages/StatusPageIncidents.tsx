@@ -38,6 +38,9 @@ export function StatusPageIncidents({ page, onClose }: { page: Schema<'StatusPag
   const incidents = useQuery({
     queryKey: ['status-page-incidents', page.id],
     queryFn: () => data(api.get('/api/v1/status-pages/{id}/incidents', { path: { id: page.id }, query: { page: 1, limit: LIST_LIMIT } })),
+    // Read afresh whenever the panel opens: drafts are opened in the background when a monitor
+    // goes offline (docs/status-pages.md, "Draft incidents"), and an outage is when it is opened.
+    refetchOnMount: 'always',
   });
   const remove = useDeleteIncident(page.id, () => setDeleting(null));
   const publish = usePublishIncident(page.id);
