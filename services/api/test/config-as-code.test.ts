@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -133,7 +133,8 @@ ${extra}`);
     expect(refused.err).toContain('apply would delete 1 resource: run it again with --yes');
     const declined = await uptime(['apply', '-f', smaller, '--prune'], {}, async () => false);
     expect(declined.code).toBe(1);
-    expect((await monitors()).map((m) => m.name)).toEqual(['API', 'Old', 'Made by hand']);
+    // apply creates several at a time: API and Old may have either id.
+    expect((await monitors()).map((m) => m.name).sort()).toEqual(['API', 'Made by hand', 'Old']);
 
     const planned = await uptime(['plan', '-f', smaller, '--prune']);
     expect([planned.code, planned.out]).toEqual([2, '- monitors.old: delete\nPlan: 0 to create, 0 to change, 1 to delete.\n']);
@@ -154,7 +155,7 @@ ${extra}`);
     expect(failed.code).toBe(1);
     expect(failed.err).toContain('failed: create status_pages.public: 409 RESOURCE_EXISTS');
     expect(failed.out.match(/^done: .*$/gm)?.sort()).toEqual(['done: create monitors.api', 'done: create monitors.web']);
-    expect((await monitors()).map((m) => m.name)).toEqual(['API', 'Web']);
+    expect((await monitors()).map((m) => m.name).sort()).toEqual(['API', 'Web']);
 
     await api('delete', `/status-pages/${page.body.data.id}`, otherAuth).expect(200);
     const rerun = await uptime(['apply', '-f', f]);
@@ -218,5 +219,20 @@ status_pages:
     const syntax = await uptime(['validate', '--offline', '-f', aFile('monitors:\n  - key: a\n   name: x\n')]);
     expect(syntax.code).toBe(1);
     expect(syntax.err).toMatch(/uptime-\d+\.yaml:3: \(file\): /);
+  });
+});
+
+describe('the example of docs/config-as-code.md', () => {
+  it('validates, applies, and then plans no change', async () => {
+    const doc = readFileSync(path.join(__dirname, '../../../docs/config-as-code.md'), 'utf8');
+    const example = /```yaml\n(# yaml-language-server[\s\S]*?)```/.exec(doc)![1]!;
+    const f = aFile(example);
+    const env = { OPS_SLACK_WEBHOOK_URL: SLACK_URL };
+    expect((await uptime(['validate', '-f', f], env)).code).toBe(0);
+    const applied = await uptime(['apply', '-f', f], env);
+    expect([applied.code, applied.err]).toEqual([0, '']);
+    // Created 8 at a time: in any order.
+    expect((await monitors()).map((m) => m.key).sort()).toEqual(['api', 'checkout', 'database', 'nightly-backup']);
+    expect((await uptime(['plan', '-f', f], env)).code).toBe(0);
   });
 });
