@@ -3,15 +3,17 @@ import { Client } from 'pg';
 import { Queue } from 'bullmq';
 // Relative imports: the root package depends on no service; the bench runs their code in-process.
 import { loadConfig } from '../packages/config/src';
-import { openDatabase } from '@uptime/db';
+import { DEFAULT_OWN_ALERT_SETTINGS, loadSecretKeyring, openDatabase, writeOwnAlertSettings } from '@uptime/db';
 import { createLogger } from '../packages/logger/src';
 import { createRedisConnection, JOBS, jobOptionsOf, QueueName, statusChangedJobId, type StatusChangedJob } from '../packages/queues/src';
-import { startFakeSendGrid, startFakeSlack, startFakeWebhookReceiver } from '../packages/testing/src';
+import { FAKE_PAGERDUTY_ROUTING_KEY, startFakeDiscord, startFakePagerDuty, startFakeSendGrid, startFakeSlack, startFakeWebhookReceiver } from '../packages/testing/src';
 import { startNotifier, type Notifier } from '../services/notifier/src';
 
 /**
  * pnpm bench:outage [-- --monitors 1000 --notifiers 2 --timeout 600]
- * A mass outage: N monitors with email, Slack and a webhook all go down at once. Every status
+ * A mass outage: N monitors with 5 channels each all go down at once: the monitor's own email,
+ * Slack and webhook (docs/channels.md, "The monitor's own channels"), and two of the
+ * organization's channels attached to every monitor, Discord and PagerDuty. Every status
  * event is queued twice (two publishers, a redelivery) for K notifiers in this process, each
  * channel answered by a local fake. Prints the time from the status changes to the last delivery,
  * the deliveries per channel, and the duplicates each fake saw (the target is zero), then one JSON
@@ -31,7 +33,13 @@ async function main(): Promise<void> {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   base.pathname = `/uptime_bench_outage_${runId}`;
   const prefix = `uptime_bench_outage_${runId}`;
-  const [sendgrid, slack, hook] = await Promise.all([startFakeSendGrid(), startFakeSlack(), startFakeWebhookReceiver(SECRET)]);
+  const [sendgrid, slack, hook, discord, pagerduty] = await Promise.all([
+    startFakeSendGrid(),
+    startFakeSlack(),
+    startFakeWebhookReceiver(SECRET),
+    startFakeDiscord(),
+    startFakePagerDuty(),
+  ]);
   const config = loadConfig({
     DATABASE_URL: base.toString(),
     REDIS_URL: process.env.REDIS_URL,
@@ -40,7 +48,10 @@ async function main(): Promise<void> {
     ALLOW_PRIVATE_TARGETS: 'true',
     SENDGRID_API_KEY: sendgrid.apiKey,
     SENDGRID_API_URL: sendgrid.url,
+    PAGERDUTY_EVENTS_URL: pagerduty.url,
   });
+  // The key the notifiers open channel secrets with (DATA_DIR's, no SECRETS_KEY being set): the bench seals with it.
+  const keyring = loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, log);
   const ds = await openDatabase(config.databaseUrl, { poolSize: 20, applicationName: 'bench-outage' });
   const redis = createRedisConnection(config.redis.url, 'bench-outage');
   const queue = new Queue(QueueName.statusChanges, { connection: redis, prefix });
@@ -48,15 +59,37 @@ async function main(): Promise<void> {
   try {
     const [user] = await ds.query(`INSERT INTO users (email, name, role) VALUES ('bench@example.test', 'Bench', 'user') RETURNING id`);
     const slackBase = slack.webhookUrl.replace(/\/services\/.*$/, '');
-    // One monitor per outage victim, every channel on; each its own Slack path and webhook query.
-    await ds.query(
-      `INSERT INTO monitors (owner_id, name, url, timeout, check_interval, status, email_enabled, slack_enabled, slack_webhook_url,
-                             webhook_enabled, webhook_url, webhook_secret)
-       SELECT $1, 'm' || i, 'https://m' || i || '.example.test/', 30, 60, 'offline', true, true, $2 || '/services/T0/B0/m' || i,
-              true, $3 || '?m=' || i, $4
-         FROM generate_series(1, $5) AS i`,
-      [user.id, slackBase, hook.url, SECRET, MONITORS],
+    // One monitor per outage victim (its own email channel comes with it, to the owner); its own
+    // Slack and webhook written as the API writes them, each its own Slack path and webhook query.
+    const monitors: { id: number; i: number }[] = await ds.query(
+      `INSERT INTO monitors (owner_id, name, url, timeout, check_interval, status)
+       SELECT $1, 'm' || i, 'https://m' || i || '.example.test/', 30, 60, 'offline' FROM generate_series(1, $2) AS i
+       RETURNING id, substr(name, 2)::int AS i`,
+      [user.id, MONITORS],
     );
+    await ds.transaction(async (tx) => {
+      for (const m of monitors) {
+        await writeOwnAlertSettings(tx, keyring, m.id, {
+          ...DEFAULT_OWN_ALERT_SETTINGS,
+          slackEnabled: true,
+          slackWebhookUrl: `${slackBase}/services/T0/B0/m${m.i}`,
+          webhookEnabled: true,
+          webhookUrl: `${hook.url}?m=${m.i}`,
+          webhookSecret: SECRET,
+        });
+      }
+    });
+    // Two of the organization's channels, attached to every monitor.
+    for (const [name, type, config, secrets] of [
+      ['Discord', 'discord', {}, { webhook_url: discord.url }],
+      ['PagerDuty', 'pagerduty', { severity: 'critical' }, { routing_key: FAKE_PAGERDUTY_ROUTING_KEY }],
+    ] as const) {
+      const [channel] = await ds.query(
+        `INSERT INTO channels (owner_id, name, type, config, sealed_secrets, secret_fields) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [user.id, name, type, JSON.stringify(config), keyring.seal(JSON.stringify(secrets)), Object.keys(secrets)],
+      );
+      await ds.query(`INSERT INTO monitor_channels (monitor_id, channel_id) SELECT id, $1 FROM monitors`, [channel.id]);
+    }
     const events: { id: string; monitor_id: number; incident_id: number }[] = await ds.query(
       `WITH i AS (
          INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error)
@@ -68,7 +101,7 @@ async function main(): Promise<void> {
       const logger = createLogger({ level: 'silent', service: `bench-notifier-${i}` });
       notifiers.push(await startNotifier({ config, dataSource: ds, logger }));
     }
-    log(`${MONITORS} monitors down, ${NOTIFIERS} notifiers, every event queued twice`);
+    log(`${MONITORS} monitors down with 5 channels each, ${NOTIFIERS} notifiers, every event queued twice`);
 
     const started = Date.now();
     const jobs = events.flatMap((e) => {
@@ -82,7 +115,7 @@ async function main(): Promise<void> {
     });
     await queue.addBulk(jobs);
 
-    const expected = MONITORS * 3;
+    const expected = MONITORS * 5;
     let sent = 0;
     while (sent < expected) {
       if (Date.now() - started > TIMEOUT_S * 1000) throw new Error(`only ${sent} of ${expected} deliveries sent after ${TIMEOUT_S} s`);
@@ -99,8 +132,16 @@ async function main(): Promise<void> {
       email: duplicatesOf(sendgrid.mails.map((m) => `${m.to}|${m.subject}`)),
       slack: duplicatesOf(slack.messages.map((m) => m.path)),
       webhook: duplicatesOf(hook.received.map((r) => r.deliveryId)),
+      discord: duplicatesOf(discord.received.map((m) => JSON.stringify(m))),
+      pagerduty: duplicatesOf(pagerduty.received.map((e) => `${e.action}|${e.dedupKey}`)),
     };
-    const received = { email: sendgrid.mails.length, slack: slack.messages.length, webhook: hook.received.length };
+    const received = {
+      email: sendgrid.mails.length,
+      slack: slack.messages.length,
+      webhook: hook.received.length,
+      discord: discord.received.length,
+      pagerduty: pagerduty.received.length,
+    };
     const rows: [string, string][] = [
       ['monitors / notifiers', `${MONITORS} / ${NOTIFIERS}`],
       ['status change → last delivery (s)', last.seconds.toFixed(2)],
@@ -119,7 +160,7 @@ async function main(): Promise<void> {
     for (const key of await redis.keys(`${prefix}*`)) await redis.del(key);
     await redis.quit();
     await ds.destroy();
-    await Promise.all([sendgrid.close(), slack.close(), hook.close()]);
+    await Promise.all([sendgrid.close(), slack.close(), hook.close(), discord.close(), pagerduty.close()]);
     const admin = new Client({ connectionString: new URL('/postgres', base).toString() });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "uptime_bench_outage_${runId}"`);
