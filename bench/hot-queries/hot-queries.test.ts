@@ -23,7 +23,7 @@ const ROLLUPS = ['check_rollups_5m', 'check_rollups_1h', 'check_rollups_1d'] as 
 /** Statements that read every row of the big user (99.8 % of monitors), where a scan is the plan. */
 const WHOLE_TABLE_READS: { path: RegExp; sql: RegExp }[] = [
   // The dashboard counts every monitor of its organization by status.
-  { path: /^api\.dashboard(\.warm)?$/, sql: /^SELECT id, status, open_incident_id FROM monitors WHERE organization_id = \$1$/ },
+  { path: /^api\.dashboard(\.warm)?$/, sql: /^SELECT id, status, open_incident_id, type = 'heartbeat' AS is_heartbeat FROM monitors WHERE organization_id = \$1$/ },
   // The reconciler compares every active probed monitor with Redis (heartbeats have no schedule).
   {
     path: /^reconciler$/,
@@ -337,7 +337,7 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
       expect(types(down)).toContain('Nested Loop');
       expect(indexes(down)).toEqual(['alerts_pkey', 'monitors_organization_status_idx']);
     }
-    const counts = statement('api.dashboard.small', /^SELECT id, status, open_incident_id FROM monitors WHERE organization_id = \$1$/);
+    const counts = statement('api.dashboard.small', /^SELECT id, status, open_incident_id, type = 'heartbeat' AS is_heartbeat FROM monitors WHERE organization_id = \$1$/);
     expect(indexes(counts)[0]).toMatch(/^monitors_organization_/);
   });
 

@@ -67,7 +67,7 @@ describe('the web app: channels', () => {
     // The monitor's alert settings show the channel, checked; unchecking it and saving detaches it.
     await ada.nav('Monitors');
     await page.getByRole('link', { name: 'Shop', exact: true }).click();
-    const box = page.getByRole('checkbox', { name: 'Ops Discord (Discord)' });
+    const box = page.getByRole('checkbox', { name: 'Ops Discord (Discord)', exact: true });
     expect(await box.isChecked()).toBe(true);
     await box.uncheck();
     await page.getByRole('button', { name: 'Save alert settings' }).click();

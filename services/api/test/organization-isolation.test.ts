@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { aToken } from '@uptime/testing';
-import { documentedOperations, type DocumentedOperation } from './support/document-operations';
+import { documentedOperations, withRequiredQuery, type DocumentedOperation } from './support/document-operations';
 import { aRoleUser, B_MARKER, tokenActor, useOrganizationWorld, type Actor, type OrganizationWorld } from './support/organization-world';
 
 /**
@@ -81,12 +81,7 @@ function pathOfB(op: DocumentedOperation, world: OrganizationWorld): string {
  * /monitors/recent-checks: B's monitor); throws for one the test does not know.
  */
 function listOfB(op: DocumentedOperation, world: OrganizationWorld): string {
-  if (op.requiredQuery.length === 0) return op.path;
-  const query = op.requiredQuery.map((name) => {
-    if (name === 'ids' && op.path === '/api/v1/monitors/recent-checks') return `ids=${world.b.ids.monitors}`;
-    throw new Error(`${op.name}: the isolation test cannot fill its required ?${name} with B's; add it to listOfB`);
-  });
-  return `${op.path}?${query.join('&')}`;
+  return withRequiredQuery(op.path, op.requiredQuery, op.path, world.b.ids.monitors);
 }
 
 /** `monitors` → MONITOR_NOT_FOUND; the organization's routes name the organization first. */

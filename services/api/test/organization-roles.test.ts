@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { roleAtLeast, isOrganizationRole, type OrganizationRole } from '@uptime/db';
 import { aToken } from '@uptime/testing';
-import { documentedOperations, type DocumentedOperation } from './support/document-operations';
+import { documentedOperations, withRequiredQuery, type DocumentedOperation } from './support/document-operations';
 import { signedInSessionCookie } from './support/session-cookie';
 import { createResources, ROLES, SESSION_SECRET, sessionActor, useOrganizationWorld, type Actor, type Resources } from './support/organization-world';
 
@@ -45,7 +45,7 @@ function allows(op: DocumentedOperation, role: OrganizationRole): boolean {
 /** The path with A's resources (or, for DELETE, fresh ones) for its ids; throws for a kind it does not know. */
 function pathOf(op: DocumentedOperation, ids: Resources, ownTokenId: number): string {
   const segments = op.path.split('/');
-  return segments
+  const path = segments
     .map((segment, i) => {
       const param = /^\{(\w+)\}$/.exec(segment)?.[1];
       if (param === undefined) return segment;
@@ -69,6 +69,7 @@ function pathOf(op: DocumentedOperation, ids: Resources, ownTokenId: number): st
       }
     })
     .join('/');
+  return withRequiredQuery(op.path, op.requiredQuery, path, ids.monitors);
 }
 
 /** The documented body, its ids aimed at A's resources. */

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { OperationSpec } from '../src/openapi/operation';
+import { requiredQueryOf, withRequiredQuery } from './support/document-operations';
 import { OPERATIONS } from '../src/openapi/document';
 import { TOKEN_CACHE_TTL_MS } from '../src/auth/token-cache';
 import { aRoleUser, tokenActor, useOrganizationWorld, type Actor } from './support/organization-world';
@@ -33,7 +34,7 @@ let aInvitation = 0;
  */
 function pathInA(op: OperationSpec): string {
   const segments = op.path.split('/');
-  return segments
+  const path = segments
     .map((segment, i) => {
       if (!/^\{\w+\}$/.test(segment)) return segment;
       const kind = segments[i - 1];
@@ -65,6 +66,7 @@ function pathInA(op: OperationSpec): string {
       }
     })
     .join('/');
+  return withRequiredQuery(op.path, requiredQueryOf(op.parameters), path, org.world.a.ids.monitors);
 }
 
 function send(actor: Actor, op: OperationSpec): request.Test {

@@ -68,3 +68,22 @@ export function documentedOperations(): DocumentedOperation[] {
   }
   return out;
 }
+
+/**
+ * `path` with the required query parameters of the operation at `templatePath` filled to name
+ * `monitorId` (`ids` of GET /monitors/recent-checks); throws for one a test does not know, so a new
+ * required parameter is filled on purpose, not skipped.
+ */
+export function withRequiredQuery(templatePath: string, required: readonly string[], path: string, monitorId: number): string {
+  if (required.length === 0) return path;
+  const query = required.map((name) => {
+    if (name === 'ids' && templatePath === '/api/v1/monitors/recent-checks') return `ids=${monitorId}`;
+    throw new Error(`${templatePath}: cannot fill its required ?${name}; add it to withRequiredQuery`);
+  });
+  return `${path}?${query.join('&')}`;
+}
+
+/** The names of an operation spec's required query parameters. */
+export function requiredQueryOf(parameters: readonly { name: string; in: string; required?: boolean }[] | undefined): string[] {
+  return (parameters ?? []).filter((p) => p.in === 'query' && p.required === true).map((p) => p.name);
+}
