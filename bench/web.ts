@@ -93,7 +93,9 @@ async function main(): Promise<void> {
             (b) => (js += b.length),
             () => undefined,
           );
-        if (listRequest.url === '' && new URL(res.url()).pathname === '/api/v1/monitors')
+        // The list's page of 25, not the dashboard's "Latest checks", which asks for its first 10.
+        const asked = new URL(res.url());
+        if (listRequest.url === '' && asked.pathname === '/api/v1/monitors' && asked.searchParams.get('limit') === '25')
           void res.body().then(
             (b) => (listRequest = { url: res.url().replace(origin, ''), bytes: b.length }),
             () => undefined,
