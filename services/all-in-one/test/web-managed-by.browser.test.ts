@@ -18,10 +18,12 @@ interface StoredMonitor {
  * fields it declares"): the list and its page mark it "Managed by uptime.yaml" with its key, and
  * its edit form asks first, since a change made there is drift the next `uptime plan` shows.
  * Cancel changes nothing; going on saves the change and keeps `key` and `managed_by`. A monitor
- * made in the UI has neither the mark nor the question. Headless Chromium, by role and
+ * made in the UI has neither the mark nor the question. A channel, a maintenance window and a
+ * status page declared in the file are marked too, and their in-place forms open only after the
+ * same question. Headless Chromium, by role and
  * accessible name, as web-heartbeat.browser.test.ts does; no check-worker, since no check matters.
  */
-describe('the web app: a monitor managed by uptime.yaml', () => {
+describe('the web app: resources managed by uptime.yaml', () => {
   let app: BrowserApp;
   let page: Page;
   let appUrl: string;
@@ -138,5 +140,58 @@ describe('the web app: a monitor managed by uptime.yaml', () => {
       managed_by: string | null;
     }[];
     expect(shop).toEqual({ key: null, managed_by: null });
+  });
+  it.each([
+    {
+      nav: 'Channels',
+      path: '/api/v1/channels',
+      name: 'Ops hook',
+      body: { name: 'Ops hook', type: 'webhook', config: { url: 'https://hooks.example.test/in' }, key: 'ops-hook' },
+    },
+    {
+      nav: 'Maintenance',
+      path: '/api/v1/maintenance-windows',
+      withMonitors: true,
+      name: 'Nightly upgrade',
+      body: {
+        name: 'Nightly upgrade',
+        starts_at: '2030-01-01T02:00:00Z',
+        duration_minutes: 30,
+        repeat: 'none',
+        timezone: 'UTC',
+        key: 'nightly-upgrade',
+      },
+    },
+    {
+      nav: 'Status pages',
+      path: '/api/v1/status-pages',
+      withMonitors: true,
+      name: 'Acme services',
+      body: { slug: 'acme-managed', title: 'Acme services', key: 'acme-public' },
+    },
+  ])('marks a managed $nav entry and asks before its form opens', async ({ nav: screen, path, name, body, withMonitors }) => {
+    const data = { ...body, managed_by: 'config', ...(withMonitors ? { monitor_ids: [managedId] } : {}) };
+    const res = await page.request.post(`${appUrl}${path}`, { data, headers: { Origin: appUrl } });
+    expect({ status: res.status(), body: res.status() === 201 ? null : await res.text() }).toEqual({ status: 201, body: null });
+
+    await nav(screen);
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByText(MARK, { exact: true }).waitFor();
+    expect(await row.locator('.managed-mark').getAttribute('title')).toBe(`Declared in uptime.yaml with the key "${body.key}"`);
+    const form = page.getByRole('form', { name: `Edit ${name}` });
+
+    await row.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
+    await question().waitFor();
+    expect(await question().textContent()).toContain(`key ${body.key}`);
+    expect(await form.count()).toBe(0);
+    await question().getByRole('button', { name: 'Cancel', exact: true }).click();
+    await question().waitFor({ state: 'detached' });
+    expect(await form.count()).toBe(0);
+
+    await row.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
+    await question().getByRole('button', { name: 'Continue editing', exact: true }).click();
+    await form.waitFor();
+    expect(await form.getByText(MARK, { exact: true }).count()).toBe(1);
+    await checkPage(`managed-${body.key}`);
   });
 });
