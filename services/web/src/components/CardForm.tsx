@@ -3,7 +3,8 @@ import { errorMessage } from '../app/errors';
 
 /**
  * A form in a card, named by its heading, saved by `onSave`: a refusal shows one summary at the top
- * (focusable through `summaryRef`), which points at the fields when the API named some.
+ * (focusable through `summaryRef`), which points at the fields when the API named some. `mark`
+ * follows the heading ("Managed by uptime.yaml", src/components/ManagedBy.tsx).
  */
 export function CardForm({
   heading,
@@ -12,6 +13,7 @@ export function CardForm({
   summaryRef,
   onSave,
   children,
+  mark,
 }: {
   heading: string;
   error: unknown;
@@ -19,6 +21,7 @@ export function CardForm({
   summaryRef: RefObject<HTMLDivElement | null>;
   onSave: () => void;
   children: ReactNode;
+  mark?: ReactNode;
 }) {
   return (
     <form
@@ -30,7 +33,10 @@ export function CardForm({
         onSave();
       }}
     >
-      <h2>{heading}</h2>
+      <h2>
+        {heading}
+        {mark}
+      </h2>
       {error !== null && error !== undefined && (
         <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
           {hasFieldErrors ? 'Please correct the fields marked below.' : errorMessage(error)}

@@ -6,6 +6,7 @@ import { fieldErrors } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { CardForm } from '../../components/CardForm';
 import { FieldError } from '../../components/FieldError';
+import { ManagedMark } from '../../components/ManagedBy';
 import {
   CHANNEL_LABELS,
   CHANNEL_TYPES,
@@ -31,7 +32,7 @@ export function ChannelForm({ channel, onDone }: { channel: Schema<'Channel'> | 
   const heading = channel ? `Edit ${channel.name}` : 'New channel';
   const secretsSet = (channel?.config ?? {}) as Record<string, unknown>;
   return (
-    <CardForm heading={heading} error={save.error} hasFieldErrors={Object.keys(errors).length > 0} summaryRef={summaryRef} onSave={() => save.mutate()}>
+    <CardForm heading={heading} error={save.error} hasFieldErrors={Object.keys(errors).length > 0} summaryRef={summaryRef} onSave={() => save.mutate()} mark={channel && <ManagedMark resource={channel} />}>
       <div className="field">
         <label htmlFor="channel-name">Name</label>
         <input id="channel-name" value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} aria-describedby="channel-name-error" />

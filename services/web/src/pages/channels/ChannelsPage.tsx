@@ -6,6 +6,7 @@ import { errorMessage } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { useViewerReason } from '../../app/organizations';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ManagedMark, useManagedEditGuard } from '../../components/ManagedBy';
 import { DeliveriesTable } from '../../components/DeliveriesTable';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
@@ -37,6 +38,8 @@ export function ChannelsPage() {
     setEditing(next);
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('input')?.focus());
   };
+  // A channel declared in uptime.yaml is edited only after the question (docs/config-as-code.md).
+  const managed = useManagedEditGuard();
   return (
     <>
       <div className="page-head">
@@ -86,7 +89,7 @@ export function ChannelsPage() {
                 <ChannelTable
                   channels={answer.data}
                   actions={actions}
-                  onEdit={(c) => open({ mode: 'edit', channel: c })}
+                  onEdit={(c) => managed.guard(c, c.name, () => open({ mode: 'edit', channel: c }))}
                   onDelete={setDeleting}
                 />
                 <div className="card-foot">
@@ -100,6 +103,7 @@ export function ChannelsPage() {
       {actions.test.data && (
         <DeliveriesTable deliveries={actions.test.data.deliveries} caption={`Test of ${actions.testedName ?? 'the channel'}`} />
       )}
+      {managed.dialog}
       {deleting && (
         <ConfirmDialog
           title={`Delete the channel "${deleting.name}"?`}
@@ -171,6 +175,7 @@ function ChannelTable({
         <tr key={c.id}>
           <td className="strong" data-label="Name">
             {c.name}
+            <ManagedMark resource={c} />
           </td>
           <td data-label="Type">{CHANNEL_LABELS[c.type]}</td>
           <td data-label="New monitors">{c.is_default ? 'Default for new monitors' : '—'}</td>

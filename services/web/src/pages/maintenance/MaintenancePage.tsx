@@ -6,6 +6,7 @@ import { errorMessage } from '../../app/errors';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ManagedMark, useManagedEditGuard } from '../../components/ManagedBy';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { EditDeleteButtons, StackTable } from '../../components/StackTable';
@@ -34,6 +35,8 @@ export function MaintenancePage() {
     // The form opens above the list: take the keyboard there.
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('input')?.focus());
   };
+  // A window declared in uptime.yaml is edited only after the question (docs/config-as-code.md).
+  const managed = useManagedEditGuard();
   return (
     <>
       <div className="page-head">
@@ -66,7 +69,11 @@ export function MaintenancePage() {
               <p className="muted pad">No maintenance windows yet.</p>
             ) : (
               <>
-                <WindowTable windows={answer.data} onEdit={(w) => open({ mode: 'edit', window: w })} onDelete={setDeleting} />
+                <WindowTable
+                  windows={answer.data}
+                  onEdit={(w) => managed.guard(w, w.name, () => open({ mode: 'edit', window: w }))}
+                  onDelete={setDeleting}
+                />
                 <div className="card-foot">
                   <Pagination pagination={answer.pagination} label="Maintenance window" onPage={setPage} />
                 </div>
@@ -75,6 +82,7 @@ export function MaintenancePage() {
           }
         </QueryState>
       </section>
+      {managed.dialog}
       {deleting && (
         <ConfirmDialog
           title={`Delete the maintenance window "${deleting.name}"?`}
@@ -105,6 +113,7 @@ function WindowTable({ windows, onEdit, onDelete }: { windows: Window[]; onEdit:
         <tr key={w.id}>
           <td className="strong" data-label="Name">
             {w.name}
+            <ManagedMark resource={w} />
           </td>
           <td data-label="When">
             <span>{repeatSummary(w)}</span>

@@ -20,6 +20,7 @@ import {
   type MaintenanceFormValues,
   type Repeat,
 } from './maintenance-form-values';
+import { ManagedMark } from '../../components/ManagedBy';
 import { MAINTENANCE_KEY } from './useMaintenanceWindows';
 
 /** A window covers at most 100 monitors (docs/alert-rules.md): the first 100 of yours are offered. */
@@ -53,7 +54,10 @@ export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'M
         submit();
       }}
     >
-      <h2>{heading}</h2>
+      <h2>
+        {heading}
+        {w && <ManagedMark resource={w} />}
+      </h2>
       {refused && (
         <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
           {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}

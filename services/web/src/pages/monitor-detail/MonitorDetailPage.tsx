@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { duration, millis, percent, useFormat } from '../../app/format';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ManagedMark } from '../../components/ManagedBy';
 import { QueryState } from '../../components/QueryState';
 import { StatFigures } from '../../components/StatFigures';
 import { MonitorStateBadge, StatusBadge, monitorState } from '../../components/StatusBadge';
@@ -41,6 +42,7 @@ function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
           </p>
           <h1 className="row-wrap">
             {m.name} <MonitorStateBadge monitor={m} />
+            <ManagedMark resource={m} />
           </h1>
           <p className="muted">
             {m.type === 'heartbeat' ? (

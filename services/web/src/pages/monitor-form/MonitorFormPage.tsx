@@ -8,6 +8,7 @@ import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
+import { ManagedEditDialog, ManagedMark } from '../../components/ManagedBy';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
 import { MONITOR_OWN_FIELDS } from '@uptime/probe/src/fields/monitor-own-fields';
@@ -62,8 +63,35 @@ export function MonitorFormPage() {
   }
   return (
     <QueryState query={monitor} what="the monitor">
-      {(m) => (m.type === 'heartbeat' ? <HeartbeatForm initial={heartbeatToForm(m)} monitorId={m.id} /> : <MonitorForm initial={monitorToForm(m)} monitorId={m.id} />)}
+      {(m) => (
+        <>
+          <ManagedEditGate m={m} />
+          {m.type === 'heartbeat' ? <HeartbeatForm initial={heartbeatToForm(m)} monitorId={m.id} /> : <MonitorForm initial={monitorToForm(m)} monitorId={m.id} />}
+        </>
+      )}
     </QueryState>
+  );
+}
+
+/**
+ * A monitor declared in uptime.yaml (`managed_by: "config"`) says so above its edit form, and the
+ * form asks first when it opens, whichever way it was reached (the Edit button or the address):
+ * a change made here is drift that the next `uptime plan` shows and `uptime apply` undoes
+ * (docs/config-as-code.md). Cancel goes back to the monitor's page, changing nothing. The form
+ * sends neither `key` nor `managed_by` (src/pages/monitor-form/monitor-form-values.ts), so a
+ * save keeps both.
+ */
+function ManagedEditGate({ m }: { m: { id: number; name: string; key: string | null; managed_by: 'config' | null } }) {
+  const navigate = useNavigate();
+  const [asking, setAsking] = useState(m.managed_by === 'config');
+  if (m.managed_by !== 'config') return null;
+  return (
+    <>
+      <p className="info-box">
+        <ManagedMark resource={m} /> Changes made here show as drift in the next <span className="mono">uptime plan</span>.
+      </p>
+      {asking && <ManagedEditDialog name={m.name} resource={m} onContinue={() => setAsking(false)} onCancel={() => navigate(`/monitors/${m.id}`)} />}
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { MonitorStateBadge } from '../../components/StatusBadge';
 import { CheckBeads } from '../../components/CheckBeads';
+import { ManagedMark } from '../../components/ManagedBy';
 import { UptimeBar } from '../../components/UptimeBar';
 import { useRecentChecks } from '../../components/useRecentChecks';
 import { BEADS } from '../../app/recent-checks';
@@ -156,6 +157,7 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
                 <Link to={`/monitors/${m.id}`} className="strong">
                   {m.name}
                 </Link>
+                <ManagedMark resource={m} />
                 {m.tags.length > 0 && (
                   <span className="tags">
                     {m.tags.map((t) => (

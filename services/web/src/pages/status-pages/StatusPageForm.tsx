@@ -8,6 +8,7 @@ import { FieldError } from '../../components/FieldError';
 import { QueryState } from '../../components/QueryState';
 import { SectionEditor } from './SectionEditor';
 import { StatusPagePreview } from './StatusPagePreview';
+import { ManagedMark } from '../../components/ManagedBy';
 import {
   emptyStatusPageForm,
   formToStatusPageBody,
@@ -54,7 +55,10 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
           save.mutate();
         }}
       >
-        <h2>{heading}</h2>
+        <h2>
+          {heading}
+          {page && <ManagedMark resource={page} />}
+        </h2>
         {save.error && (
           <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
             {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}

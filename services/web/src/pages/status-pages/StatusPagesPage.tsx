@@ -6,6 +6,7 @@ import { errorMessage } from '../../app/errors';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ManagedMark, useManagedEditGuard } from '../../components/ManagedBy';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { StackTable } from '../../components/StackTable';
@@ -50,6 +51,8 @@ export function StatusPagesPage() {
     // The form opens above the list: take the keyboard there.
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>('input')?.focus());
   };
+  // A page declared in uptime.yaml is edited only after the question (docs/config-as-code.md).
+  const managed = useManagedEditGuard();
   return (
     <>
       <div className="page-head">
@@ -84,12 +87,13 @@ export function StatusPagesPage() {
         pages={pages}
         onPage={setPage}
         actions={{
-          onEdit: (p) => open({ mode: 'edit', page: p }),
+          onEdit: (p) => managed.guard(p, p.title, () => open({ mode: 'edit', page: p })),
           onDelete: setDeleting,
           onIncidents: (p) => manage({ view: 'incidents', page: p }),
           onSubscribers: (p) => manage({ view: 'subscribers', page: p }),
         }}
       />
+      {managed.dialog}
       {deleting && (
         <ConfirmDialog
           title={`Delete the status page "${deleting.title}"?`}
@@ -121,6 +125,7 @@ function StatusPageTable({ pages, actions }: { pages: Schema<'StatusPage'>[]; ac
         <tr key={p.id}>
           <td className="strong" data-label="Title">
             {p.title}
+            <ManagedMark resource={p} />
           </td>
           <td className="url-cell" data-label="Public page">
             <a href={p.url} target="_blank" rel="noreferrer">
