@@ -72,7 +72,10 @@ export async function applyPlan(client: UptimeClient, plan: Plan, options: { env
     for (const [field, value] of Object.entries(fields)) {
       if (kind === 'monitors' && field === 'depends_on') body.depends_on = (value as string[]).map((k) => idOf('monitors', k));
       else if ((kind === 'maintenance_windows' || kind === 'status_pages') && field === 'monitors') body.monitor_ids = (value as string[]).map((k) => idOf('monitors', k));
-      else if (kind === 'channels' && field === 'config') body.config = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, resolveEnv(v, env)]));
+      else if (kind === 'status_pages' && field === 'sections') {
+        // Sent whole (the API replaces every section), after the monitors phase: every key has its id.
+        body.sections = (value as { name: string; monitors: string[] }[]).map((s) => ({ name: s.name, monitor_ids: s.monitors.map((k) => idOf('monitors', k)) }));
+      } else if (kind === 'channels' && field === 'config') body.config = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, resolveEnv(v, env)]));
       else body[field] = value;
     }
     return body;

@@ -50,7 +50,8 @@ deleted. On a failure it stops, says what was done and what was not; run it agai
   validate: `uptime validate -f FILE... [--offline]
 
 Checks the files against the server's schema (GET /api/v1/config.schema.json) and that every
-reference names a key of the files or of the server; --offline uses the schema this CLI was built
+reference names a key of the files or of the server (a page's section, one of the page's
+monitors); --offline uses the schema this CLI was built
 with and the files alone. Each problem is printed as FILE:LINE: kind.key.field: message.
 Exit status: 0 valid, 1 problems.`,
 };

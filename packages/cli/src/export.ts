@@ -58,7 +58,9 @@ export async function exportConfig(client: UptimeClient, options: { kinds?: read
       const config = fields.config as Record<string, unknown>;
       for (const [name, value] of Object.entries(config)) if (value === SECRET_SET) config[name] = secretVariable(key, name);
     }
+    // An empty list is the server's default on create: left out, as a file written by hand would.
     if (Array.isArray(fields.depends_on) && fields.depends_on.length === 0) delete fields.depends_on;
+    if (Array.isArray(fields.sections) && fields.sections.length === 0) delete fields.sections;
     (file[entry.kind] ??= []).push({ key, ...fields });
   }
   const ordered = Object.fromEntries(KINDS.filter((k) => file[k]).map((k) => [k, file[k]]));

@@ -63,7 +63,36 @@ function changesOf(entry: Entry, server: ServerEntry, env: NodeJS.ProcessEnv): F
       }
       continue;
     }
+    if (entry.kind === 'status_pages' && field === 'sections' && Array.isArray(wanted)) {
+      changes.push(...sectionChanges((current ?? []) as Section[], wanted as Section[]));
+      continue;
+    }
     if (!isDeepStrictEqual(normalised(entry.kind, field, current), normalised(entry.kind, field, wanted))) changes.push({ field, from: current ?? null, to: wanted });
+  }
+  return changes;
+}
+
+/** A status page's section in the file's form: its name and its monitors' keys. */
+interface Section {
+  name: string;
+  monitors: string[];
+}
+
+/**
+ * Sections compared in order, as the page shows them (docs/status-pages.md, "Sections"): for each
+ * position, its name and its monitors (in order), or the whole section when one side has none
+ * there. `sections.1.monitors` is the second section's, as validate names places.
+ */
+function sectionChanges(current: readonly Section[], wanted: readonly Section[]): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (let i = 0; i < Math.max(current.length, wanted.length); i++) {
+    const [from, to] = [current[i], wanted[i]];
+    if (!from || !to) {
+      changes.push({ field: `sections.${i}`, from: from ?? null, to: to ?? null });
+      continue;
+    }
+    if (from.name !== to.name) changes.push({ field: `sections.${i}.name`, from: from.name, to: to.name });
+    if (!isDeepStrictEqual(from.monitors, to.monitors)) changes.push({ field: `sections.${i}.monitors`, from: from.monitors, to: to.monitors });
   }
   return changes;
 }

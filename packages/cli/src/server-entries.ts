@@ -69,7 +69,17 @@ export function serverEntries(state: ServerState, kinds: readonly Kind[], keys: 
   }
   if (kinds.includes('status_pages')) {
     for (const p of state.status_pages) {
-      const fields = without({ slug: p.slug, title: p.title, description: p.description, monitors: refs(p.monitors.map((m) => m.id), keys.monitors), published: p.published, custom_domain: p.custom_domain });
+      const sections = p.sections.map((section) => ({ name: section.name, monitors: refs(section.monitor_ids, keys.monitors) }));
+      const fields = without({
+        slug: p.slug,
+        title: p.title,
+        description: p.description,
+        monitors: refs(p.monitors.map((m) => m.id), keys.monitors),
+        sections,
+        published: p.published,
+        auto_incidents: p.auto_incidents,
+        custom_domain: p.custom_domain,
+      });
       out.push(base('status_pages', p, p.slug, fields));
     }
   }

@@ -93,6 +93,7 @@ export function validateFiles(
         problems.push({ file: entry.file, line: file.lineOf([entry.kind, index, field, i]), where: `${entry.kind}.${entry.key}.${field}`, message: `no ${kind.replace('_', ' ')} has the key "${ref}" ${where}` });
       });
     }
+    if (entry.kind === 'status_pages') problems.push(...sectionProblems(entry, file, index, declared.get('monitors')!, options.serverKeys?.monitors));
     const config = entry.fields.config;
     if (entry.kind === 'channels' && config && typeof config === 'object') {
       for (const [name, value] of Object.entries(config)) {
@@ -105,6 +106,29 @@ export function validateFiles(
   }
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   return { entries, problems };
+}
+
+/**
+ * A page's sections name monitors by key, each one of the page's `monitors` (docs/status-pages.md,
+ * "Sections": the API refuses a section monitor not on the page): a key neither the files nor the
+ * server have, or one the page does not list, is a problem at its line.
+ */
+function sectionProblems(entry: Entry, file: LoadedFile, index: number, declared: ReadonlySet<string>, onServer: ReadonlySet<string> | undefined): Problem[] {
+  const { sections, monitors } = entry.fields;
+  if (!Array.isArray(sections)) return [];
+  const onPage = new Set(Array.isArray(monitors) ? monitors : []);
+  const problems: Problem[] = [];
+  sections.forEach((section: unknown, s) => {
+    const refs = (section as { monitors?: unknown } | null)?.monitors;
+    if (!Array.isArray(refs)) return;
+    refs.forEach((ref, i) => {
+      if (typeof ref !== 'string') return;
+      const at = { file: entry.file, line: file.lineOf([entry.kind, index, 'sections', s, 'monitors', i]), where: `${entry.kind}.${entry.key}.sections.${s}.monitors` };
+      if (!declared.has(ref) && !onServer?.has(ref)) problems.push({ ...at, message: `no monitors has the key "${ref}" ${onServer ? 'in the files or on the server' : 'in the files'}` });
+      else if (!onPage.has(ref)) problems.push({ ...at, message: `monitor "${ref}" is not among the page's monitors` });
+    });
+  });
+  return problems;
 }
 
 /** `file:line: where: message`, as editors and CI logs link it. */

@@ -84,6 +84,54 @@ describe('export, then apply', () => {
   });
 });
 
+describe('status page sections (docs/status-pages.md, "Sections")', () => {
+  it('export writes them with monitor keys, and auto_incidents; apply takes them back with no change; plan shows a section change field by field', async () => {
+    const ids: Record<string, number> = {};
+    for (const name of ['API', 'Database', 'Web']) ids[name] = (await api('post', '/monitors').send({ name, type: 'http', url: `https://${name.toLowerCase()}.example.test/` }).expect(201)).body.data.id;
+    const sections = [
+      { name: 'Front end', monitor_ids: [ids.Web] },
+      { name: 'Back end', monitor_ids: [ids.Database, ids.API] },
+    ];
+    const slug = `sections-${ids.API}`;
+    const page = (await api('post', '/status-pages').send({ slug, title: 'Sections', monitor_ids: [ids.API, ids.Database, ids.Web], sections, auto_incidents: true }).expect(201)).body.data;
+
+    const exported = await uptime(['export', '--kind', 'monitors', '--kind', 'status_pages']);
+    expect(exported.code).toBe(0);
+    expect(exported.out).toContain('    sections:\n      - name: Front end\n        monitors:\n          - web\n      - name: Back end\n        monitors:\n          - database\n          - api\n');
+    expect(exported.out).toContain('    auto_incidents: true\n');
+    const file = aFile(exported.out);
+    const applied = await uptime(['apply', '-f', file]);
+    expect(applied.code).toBe(0);
+    // Adopted: only the key and managed_by change, the sections and auto_incidents are already so.
+    expect(new Set([...applied.out.matchAll(/^ {4}([\w.]+):/gm)].map((m) => m[1]))).toEqual(new Set(['key', 'managed_by']));
+    const again = await uptime(['apply', '-f', file]);
+    expect([again.code, again.out]).toEqual([0, 'No changes: the server is as the files say.\n']);
+    const stored = (await api('get', `/status-pages/${page.id}`).expect(200)).body.data;
+    expect([stored.sections, stored.auto_incidents]).toEqual([sections, true]);
+
+    // The first section renamed, the API moved from the second to the first.
+    const edited = exported.out.replace('- name: Front end\n        monitors:\n          - web\n', '- name: Web\n        monitors:\n          - web\n          - api\n').replace('          - database\n          - api\n', '          - database\n');
+    const changed = aFile(edited);
+    const planned = await uptime(['plan', '-f', changed]);
+    expect([planned.code, planned.out]).toEqual([
+      2,
+      [
+        `~ status_pages.${slug}: update`,
+        '    sections.0.name: "Front end" -> "Web"',
+        '    sections.0.monitors: ["web"] -> ["web","api"]',
+        '    sections.1.monitors: ["database","api"] -> ["database"]',
+        'Plan: 0 to create, 1 to change, 0 to delete (without --prune nothing is deleted).\n',
+      ].join('\n'),
+    ]);
+    expect((await uptime(['apply', '-f', changed])).code).toBe(0);
+    expect((await api('get', `/status-pages/${page.id}`).expect(200)).body.data.sections).toEqual([
+      { name: 'Web', monitor_ids: [ids.Web, ids.API] },
+      { name: 'Back end', monitor_ids: [ids.Database] },
+    ]);
+    expect((await uptime(['plan', '-f', changed])).code).toBe(0);
+  });
+});
+
 describe('plan and apply', () => {
   const file = (interval: number, extra = ''): string =>
     aFile(`monitors:
@@ -216,6 +264,32 @@ status_pages:
     ]);
     const online = await uptime(['validate', '-f', f]);
     expect(online.err).toContain(`${f}:16: status_pages.public.monitors: no monitors has the key "missing" in the files or on the server`);
+    const sections = aFile(`monitors:
+  - key: api
+    name: API
+    type: http
+    url: https://api.example.test/
+  - key: web
+    name: Web
+    type: http
+    url: https://web.example.test/
+status_pages:
+  - key: public
+    slug: acme
+    title: Acme
+    monitors: [api]
+    sections:
+      - name: Back end
+        monitors: [api, missing]
+      - name: Front end
+        monitors: [web]
+`);
+    const sectionProblems = await uptime(['validate', '-f', sections]);
+    expect(sectionProblems.code).toBe(1);
+    expect(sectionProblems.err.trim().split('\n')).toEqual([
+      `${sections}:17: status_pages.public.sections.0.monitors: no monitors has the key "missing" in the files or on the server`,
+      `${sections}:19: status_pages.public.sections.1.monitors: monitor "web" is not among the page's monitors`,
+    ]);
     const syntax = await uptime(['validate', '--offline', '-f', aFile('monitors:\n  - key: a\n   name: x\n')]);
     expect(syntax.code).toBe(1);
     expect(syntax.err).toMatch(/uptime-\d+\.yaml:3: \(file\): /);

@@ -21,7 +21,7 @@ const FILE = {
     { key: 'nightly-job', name: 'Nightly job', type: 'heartbeat', heartbeat_period: 86400, depends_on: ['api'] },
   ],
   maintenance_windows: [{ key: 'db', name: 'DB upgrade', monitors: ['api'], starts_at: '2026-11-28T01:00:00.000Z', duration_minutes: 60, repeat: 'weekly', weekdays: [6], timezone: 'Europe/Paris' }],
-  status_pages: [{ key: 'public', slug: 'acme', title: 'Acme', monitors: ['api'] }],
+  status_pages: [{ key: 'public', slug: 'acme', title: 'Acme', monitors: ['api', 'nightly-job'], sections: [{ name: 'Jobs', monitors: ['nightly-job'] }], auto_incidents: true }],
 };
 
 describe('GET /api/v1/config.schema.json', () => {
@@ -50,7 +50,10 @@ describe('GET /api/v1/config.schema.json', () => {
     const bad = {
       ...FILE,
       monitors: [{ ...FILE.monitors[0], colour: 'red' }, { name: 'No key', type: 'http', url: 'https://example.com' }, { ...FILE.monitors[0], key: 'b', check_interval: 0 }],
-      status_pages: [{ key: 'p', slug: 'acme', title: 'Acme', monitor_ids: [1] }],
+      status_pages: [
+        { key: 'p', slug: 'acme', title: 'Acme', monitor_ids: [1] },
+        { key: 'q', slug: 'acme-2', title: 'Acme', monitors: ['api'], sections: [{ name: 'API', monitor_ids: [1] }] },
+      ],
     };
     expect(validate(bad)).toBe(false);
     const found = (validate.errors ?? []).map((e) => `${e.instancePath} ${e.keyword} ${JSON.stringify(e.params)}`);
@@ -61,6 +64,9 @@ describe('GET /api/v1/config.schema.json', () => {
         '/monitors/2/check_interval minimum {"comparison":">=","limit":1}',
         '/status_pages/0 additionalProperties {"additionalProperty":"monitor_ids"}',
         '/status_pages/0 required {"missingProperty":"monitors"}',
+        // A section names its monitors by key too (docs/config-as-code.md).
+        '/status_pages/1/sections/0 additionalProperties {"additionalProperty":"monitor_ids"}',
+        '/status_pages/1/sections/0 required {"missingProperty":"monitors"}',
       ]),
     );
   });

@@ -48,6 +48,27 @@ function entryOf(
   return { ...body, properties, required: [...new Set(['key', ...kept, ...required])], additionalProperties: false };
 }
 
+/**
+ * A page's `sections` as the file writes them: each section names its monitors by key
+ * (`monitors`), like the page itself, instead of the create body's `monitor_ids`
+ * (docs/config-as-code.md; the rules of a section are docs/status-pages.md, "Sections").
+ */
+function sectionsByKey(sections: JsonSchema): JsonSchema {
+  const item = sections.items;
+  if (!item?.properties?.monitor_ids) throw new Error('config schema: a status page section has no monitor_ids to name by key');
+  const { monitor_ids: ids, ...rest } = item.properties;
+  return {
+    ...sections,
+    items: {
+      ...item,
+      properties: { ...rest, monitors: { ...keys("Keys of the section's monitors, each one of the page's monitors, in the order shown", ids.maxItems), uniqueItems: true } },
+      required: (item.required ?? []).map((name) => (name === 'monitor_ids' ? 'monitors' : name)),
+    },
+    description:
+      "Named sections of the page, in order, each with some of the page's monitors (keys of its monitors) in the order shown. Names are distinct (letter case aside); a monitor is in at most one section; monitors in none are shown first, without a heading. Given, it replaces every section.",
+  };
+}
+
 /** Any value of a channel's config may instead be `${NAME}`; a secret field should always be one. */
 function withEnvReferences(config: JsonSchema): JsonSchema {
   return {
@@ -98,7 +119,7 @@ export function buildConfigFileSchema(): ConfigFileSchema {
     ),
     status_pages: entryOf(
       pages,
-      { monitors: keys("Keys of the page's monitors, in the page's order", pageMonitorsMax) },
+      { monitors: keys("Keys of the page's monitors, in the page's order", pageMonitorsMax), ...(pages.properties?.sections ? { sections: sectionsByKey(pages.properties.sections) } : {}) },
       ['monitor_ids'],
       ['monitors'],
     ),
