@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Statistics over a period
-         * @description Read from rollups; at granularity `check` (periods of 1h, 3h and 6h only) from the checks themselves, the series a point per check and the figures over the same checks (p95 exact). A series longer than 2,200 buckets is refused (use a coarser granularity).
+         * @description Read from rollups; at granularity `check` (periods of 1h, 3h and 6h only) from the checks themselves, the series a point per check and the figures over the same checks (p95 exact). A series longer than 2,200 buckets is refused (use a coarser granularity). For a heartbeat, uptime is time: `uptime`, `period_uptime` and each bucket's `uptime` are the share of the time not offline, while `checks` and a bucket's `checks` count its pings and missed deadlines (docs/statistics.md).
          */
         get: operations["getMonitorStats"];
         put?: never;
@@ -2443,6 +2443,7 @@ export interface components {
                  */
                 total_downtime: number;
             };
+            /** @description Results counted within the period. For a heartbeat: its results, the successful pings (`successful`: success or exit status 0) and the failures (`failed`: fail pings, non-zero exit statuses and missed deadlines, an unfinished run included); a start ping is none, nor a ping while paused. They are counts of events, not a measure of time: its uptime is `period_uptime`. */
             checks: {
                 /** Format: int64 */
                 total: number;
@@ -2451,6 +2452,8 @@ export interface components {
                 /** Format: int64 */
                 failed: number;
             };
+            /** @description A heartbeat only (absent for other monitors): the share of the period, from its creation, it was not offline (outside its incidents), × 100; null if it did not exist yet */
+            period_uptime?: number | null;
             /** @description One bucket per granularity step over the period; at granularity `check`, one point per check, oldest first (the newest 2200 when there are more) */
             series: {
                 /**
@@ -2459,14 +2462,17 @@ export interface components {
                  * @example 2026-11-22T10:00:00.000Z
                  */
                 timestamp: string;
-                /** @description Uptime in the bucket (at granularity `check`: 100 up, 0 down, null in maintenance); null without checks */
+                /** @description Uptime in the bucket (at granularity `check`: 100 up, 0 down, null in maintenance). For a heartbeat, time: the share of the bucket (from its creation, up to now) it was not offline, null before it existed; at granularity `check`, 100 when it was not offline at the time of the ping or missed deadline, 0 when it was; null without checks */
                 uptime: number | null;
                 /**
                  * Format: int32
                  * @description Mean response time in the bucket (at granularity `check`: the check's own), milliseconds
                  */
                 avg_response_time: number | null;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @description Results counted in the bucket (for a heartbeat, pings and missed deadlines, as in `checks`)
+                 */
                 checks: number;
                 /** @description At granularity `check`: the check was made in a maintenance window, so it counts nowhere (checks 0, uptime null). Always false for a bucket: the rollups leave such checks out. */
                 maintenance: boolean;

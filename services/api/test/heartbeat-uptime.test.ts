@@ -124,3 +124,96 @@ describe('uptime of a heartbeat monitor', () => {
     expect(String(svg.body)).toContain('uptime 90d: 95.00%');
   });
 });
+
+/** The share of [from, to] outside the spans, × 100: the time-based figure, computed apart from the service. */
+function notOffline(from: number, to: number, spans: readonly [number, number][]): number {
+  const down = spans.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+  return 100 * (1 - down / (to - from));
+}
+
+describe('GET /monitors/{id}/stats of a heartbeat (docs/statistics.md)', () => {
+  it('measures the period and every bucket in time not offline, counts its results, and leaves an http monitor as it was', async () => {
+    const now = Date.now();
+    const created = await api('post', '/monitors').send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 3600 });
+    const id: number = created.body.data.id;
+    const since = now - 10 * DAY;
+    await h.ds.query(`UPDATE monitors SET created_at = $2 WHERE id = $1`, [id, new Date(since)]);
+    const http = await aMonitor(h.ds, user);
+    // Offline 6 h to 3 h ago, and again for the last 30 minutes (still open): 3.5 h.
+    const offline: [number, number][] = [
+      [now - 6 * HOUR, now - 3 * HOUR],
+      [now - HOUR / 2, Number.MAX_SAFE_INTEGER],
+    ];
+    for (const m of [id, http.id]) {
+      // One success and one failure this hour: 50 % if they were counted as uptime.
+      await halfFailedResults(m, now);
+      await h.ds.query(`INSERT INTO incidents (monitor_id, started_at, resolved_at) VALUES ($1, $2, $3), ($1, $4, NULL)`, [
+        m,
+        new Date(offline[0]![0]),
+        new Date(offline[0]![1]),
+        new Date(offline[1]![0]),
+      ]);
+    }
+
+    for (const [period, granularity, step] of [['24h', '5m', 300_000], ['7d', '1h', HOUR], ['90d', '1d', DAY]] as const) {
+      const res = await api('get', `/monitors/${id}/stats?period=${period}&granularity=${granularity}`);
+      expect(res.status).toBe(200);
+      const s = res.body.data;
+      const start = now - (period === '24h' ? DAY : period === '7d' ? 7 * DAY : 90 * DAY);
+      // The period's figure: the same time as the uptime windows (24 h equals uptime['24h']).
+      expect(s.period_uptime).toBeCloseTo(notOffline(Math.max(start, since), now, offline), 1);
+      if (period === '24h') expect(s.period_uptime).toBeCloseTo(s.uptime['24h'], 1);
+      // The counts stay the results recorded: one success, one failure.
+      expect(s.checks).toEqual({ total: 2, successful: 1, failed: 1 });
+      const series = s.series as { timestamp: string; uptime: number | null; checks: number }[];
+      expect(series.reduce((n, b) => n + b.checks, 0)).toBe(2);
+      let offlineBuckets = 0;
+      for (const b of series) {
+        const t = Date.parse(b.timestamp);
+        if (t + step <= since) {
+          // Before the monitor existed: no data.
+          expect(b.uptime).toBeNull();
+          continue;
+        }
+        const expected = notOffline(Math.max(t, since), Math.min(t + step, now), offline);
+        expect(b.uptime).toBeCloseTo(expected, 1);
+        if (expected < 100) offlineBuckets++;
+      }
+      expect(offlineBuckets).toBeGreaterThan(0);
+      // The bucket of now holds the success and the failure (50 % if counted), yet its uptime is
+      // the time: all offline at 5 minutes (within the open incident), partly at an hour or a day.
+      const last = series[series.length - 1]!;
+      expect(last.checks).toBe(2);
+      expect(last.uptime).toBeLessThan(100);
+      if (granularity === '5m') expect(last.uptime).toBe(0);
+    }
+
+    // An http monitor: successes over checks, and no period_uptime.
+    const other = await api('get', `/monitors/${http.id}/stats?period=24h&granularity=1h`);
+    expect(other.status).toBe(200);
+    expect(other.body.data).not.toHaveProperty('period_uptime');
+    expect(other.body.data.checks).toEqual({ total: 2, successful: 1, failed: 1 });
+    expect(other.body.data.series[other.body.data.series.length - 1].uptime).toBe(50);
+  });
+  it('at granularity check, draws each result at 100 or 0 by whether the monitor was offline then', async () => {
+    const now = Date.now();
+    const created = await api('post', '/monitors').send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 3600 });
+    const id: number = created.body.data.id;
+    await h.ds.query(`UPDATE monitors SET created_at = $2 WHERE id = $1`, [id, new Date(now - DAY)]);
+    // A missed deadline 2 h ago opens the downtime; a success 1 h ago ends it; a success 30 min ago.
+    await h.ds.query(`INSERT INTO incidents (monitor_id, started_at, resolved_at) VALUES ($1, $2, $3)`, [id, new Date(now - 2 * HOUR), new Date(now - HOUR)]);
+    for (const [at, ok] of [[now - 2 * HOUR, false], [now - HOUR, true], [now - HOUR / 2, true]] as const) {
+      await h.ds.query(`INSERT INTO check_results (monitor_id, scheduled_at, ok, response_time) VALUES ($1, $2, $3, NULL)`, [id, new Date(at), ok]);
+    }
+    const res = await api('get', `/monitors/${id}/stats?period=3h`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.granularity).toBe('check');
+    expect(res.body.data.series.map((p: { uptime: number | null; checks: number }) => [p.uptime, p.checks])).toEqual([
+      [0, 1],
+      [100, 1],
+      [100, 1],
+    ]);
+    expect(res.body.data.checks).toEqual({ total: 3, successful: 2, failed: 1 });
+    expect(res.body.data.period_uptime).toBeCloseTo(100 * (2 / 3), 1);
+  });
+});

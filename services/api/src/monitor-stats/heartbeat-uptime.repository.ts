@@ -32,6 +32,39 @@ export function timeUptimePercent(window: Span, offline: readonly Span[]): numbe
   return Math.round((1 - down / length) * 10000) / 100;
 }
 
+/** When a heartbeat was created and when it was offline, in epoch milliseconds. */
+export interface HeartbeatOffline {
+  created: number;
+  offline: Span[];
+}
+
+/**
+ * The heartbeats among `heartbeatIds` (other types are left out) with their offline spans
+ * overlapping [since, now]: their incidents, started_at to resolved_at, an open one up to now.
+ * The one source of every time-based figure of a heartbeat (its uptime windows, its stats' period
+ * and series, a status page's bars): docs/statistics.md, "Uptime windows".
+ */
+export async function heartbeatOfflineSpans(ds: DataSource, heartbeatIds: number[], since: Date, now: Date): Promise<Map<number, HeartbeatOffline>> {
+  const byMonitor = new Map<number, HeartbeatOffline>();
+  if (heartbeatIds.length === 0) return byMonitor;
+  const rows: { id: number; created_at: Date; started_at: Date | null; resolved_at: Date | null }[] = await ds.query(
+    `SELECT m.id, m.created_at, i.started_at, i.resolved_at
+       FROM monitors m
+       LEFT JOIN incidents i ON i.monitor_id = m.id AND i.started_at <= $3 AND (i.resolved_at IS NULL OR i.resolved_at > $2)
+      WHERE m.id = ANY($1::int[]) AND m.type = 'heartbeat'`,
+    [heartbeatIds, since, now],
+  );
+  for (const r of rows) {
+    const entry = byMonitor.get(r.id) ?? { created: r.created_at.getTime(), offline: [] };
+    if (r.started_at) entry.offline.push({ from: r.started_at.getTime(), to: (r.resolved_at ?? now).getTime() });
+    byMonitor.set(r.id, entry);
+  }
+  return byMonitor;
+}
+
+/** Whether the instant `t` falls in an offline span (a span holds its start, not its end: a success ping ends it). */
+export const offlineAt = (t: number, offline: readonly Span[]): boolean => offline.some((s) => s.from <= t && t < s.to);
+
 /**
  * The heartbeat monitors among `monitorIds`, for a caller that does not know the monitors' types.
  * They come from monitors_heartbeat_idx (migration 1796518700000) by the ids' range, a few rows,
@@ -60,20 +93,7 @@ export async function heartbeatIdsAmong(ds: DataSource, monitorIds: number[]): P
 export async function heartbeatUptimes(ds: DataSource, heartbeatIds: number[], now: Date): Promise<Map<number, Uptime>> {
   const result = new Map<number, Uptime>();
   if (heartbeatIds.length === 0) return result;
-  const since = new Date(now.getTime() - WINDOWS['30d']);
-  const rows: { id: number; created_at: Date; started_at: Date | null; resolved_at: Date | null }[] = await ds.query(
-    `SELECT m.id, m.created_at, i.started_at, i.resolved_at
-       FROM monitors m
-       LEFT JOIN incidents i ON i.monitor_id = m.id AND i.started_at <= $3 AND (i.resolved_at IS NULL OR i.resolved_at > $2)
-      WHERE m.id = ANY($1::int[]) AND m.type = 'heartbeat'`,
-    [heartbeatIds, since, now],
-  );
-  const byMonitor = new Map<number, { created: number; offline: Span[] }>();
-  for (const r of rows) {
-    const entry = byMonitor.get(r.id) ?? { created: r.created_at.getTime(), offline: [] };
-    if (r.started_at) entry.offline.push({ from: r.started_at.getTime(), to: (r.resolved_at ?? now).getTime() });
-    byMonitor.set(r.id, entry);
-  }
+  const byMonitor = await heartbeatOfflineSpans(ds, heartbeatIds, new Date(now.getTime() - WINDOWS['30d']), now);
   const end = now.getTime();
   for (const [id, { created, offline }] of byMonitor) {
     const at = (w: keyof Uptime): number | null => timeUptimePercent({ from: Math.max(end - WINDOWS[w], created), to: end }, offline);
@@ -100,19 +120,7 @@ export async function heartbeatDailyUptimes(ds: DataSource, monitorIds: number[]
   const heartbeatIds = await heartbeatIdsAmong(ds, monitorIds);
   if (heartbeatIds.length === 0) return result;
   const first = Math.floor(now.getTime() / DAY_MS) * DAY_MS - (dayCount - 1) * DAY_MS;
-  const rows: { id: number; created_at: Date; started_at: Date | null; resolved_at: Date | null }[] = await ds.query(
-    `SELECT m.id, m.created_at, i.started_at, i.resolved_at
-       FROM monitors m
-       LEFT JOIN incidents i ON i.monitor_id = m.id AND i.started_at <= $3 AND (i.resolved_at IS NULL OR i.resolved_at > $2)
-      WHERE m.id = ANY($1::int[]) AND m.type = 'heartbeat'`,
-    [heartbeatIds, new Date(first), now],
-  );
-  const byMonitor = new Map<number, { created: number; offline: Span[] }>();
-  for (const r of rows) {
-    const entry = byMonitor.get(r.id) ?? { created: r.created_at.getTime(), offline: [] };
-    if (r.started_at) entry.offline.push({ from: r.started_at.getTime(), to: (r.resolved_at ?? now).getTime() });
-    byMonitor.set(r.id, entry);
-  }
+  const byMonitor = await heartbeatOfflineSpans(ds, heartbeatIds, new Date(first), now);
   const end = now.getTime();
   for (const [id, { created, offline }] of byMonitor) {
     const days: HeartbeatDays['days'] = [];

@@ -10,6 +10,8 @@ export function toStatsResponse(s: MonitorStats) {
     response_times: s.responseTimes,
     incidents: { count: s.incidents.count, total_downtime: s.incidents.totalDowntime },
     checks: { total: s.checks.total, successful: s.checks.successful, failed: s.checks.total - s.checks.successful },
+    // A heartbeat only (docs/statistics.md): other monitors' answers keep their shape.
+    ...(s.periodUptime !== undefined && { period_uptime: s.periodUptime }),
     series: s.series.map((b) => ({
       timestamp: b.timestamp.toISOString(),
       uptime: bucketUptime(b),

@@ -5,6 +5,7 @@ import type { RollupTable } from './rollup-ranges';
 import { perCheckRows, perCheckTotals, type PerCheckTotals } from './per-check.repository';
 import { MAX_SERIES_BUCKETS, PER_CHECK, STATS_GRANULARITIES, STATS_PERIODS, type BucketGranularity, type StatsQuery } from './stats.params';
 import { bucketRows, incidentTotals, periodTotals } from './stats.repository';
+import { heartbeatOfflineSpans, offlineAt, timeUptimePercent, type HeartbeatOffline } from './heartbeat-uptime.repository';
 import { floorTo } from './time-buckets';
 import { uptimeByMonitor, uptimePercent, type Uptime, type UptimeSource } from './uptime.repository';
 
@@ -16,6 +17,11 @@ export interface SeriesBucket {
   rtSum: number;
   /** A per-check point made in a maintenance window (counted nowhere); rollups leave such checks out, so a bucket never is. */
   maintenance: boolean;
+  /**
+   * A heartbeat's uptime in the bucket, time not offline (docs/statistics.md); undefined for
+   * other monitors, whose bucket uptime is successes over checks.
+   */
+  timeUptime?: number | null;
 }
 
 export interface MonitorStats extends StatsQuery {
@@ -23,6 +29,8 @@ export interface MonitorStats extends StatsQuery {
   responseTimes: { avg: number | null; min: number | null; max: number | null; p95: number | null };
   incidents: { count: number; totalDowntime: number };
   checks: { total: number; successful: number };
+  /** A heartbeat only: the share of the period (from its creation) it was not offline; undefined for other monitors. */
+  periodUptime?: number | null;
   series: SeriesBucket[];
   /** Unchecked time within the period; uptime leaves it out (it counts checks only). */
   noData: { totalSeconds: number; spans: NoDataSpanView[] };
@@ -104,9 +112,15 @@ export async function monitorStats(source: UptimeSource, organizationId: number,
     query.granularity === PER_CHECK ? perCheckSeries(source.ds, id, start, now) : seriesOf(source.ds, id, query.granularity, start, now),
     noDataSpans(source.ds, monitor, { from: start, to: now }, now),
   ]);
+  const heartbeat = monitor.type === 'heartbeat';
+  // A heartbeat's uptime is time not offline, never a share of its pings and missed deadlines
+  // (docs/heartbeats.md): the period's figure and each bucket's read its incidents, like its
+  // uptime windows (heartbeatUptimes()). Its counts stay counts (docs/statistics.md).
+  const offline = heartbeat ? (await heartbeatOfflineSpans(source.ds, [id], seriesStart(query, start), now)).get(id) : undefined;
   return {
     ...query,
     uptime: uptime.get(id)!,
+    ...(offline && { periodUptime: timeUptimePercent({ from: Math.max(start.getTime(), offline.created), to: now.getTime() }, offline.offline) }),
     responseTimes: {
       avg: totals.rtCount > 0 ? Math.round(totals.rtSum / totals.rtCount) : null,
       min: totals.rtMin,
@@ -115,11 +129,31 @@ export async function monitorStats(source: UptimeSource, organizationId: number,
     },
     incidents,
     checks: { total: totals.checks, successful: totals.successes },
-    series,
+    series: offline ? withTimeUptime(series, query, offline, now) : series,
     noData: { totalSeconds: secondsWithin(spans, start, now), spans },
     now,
   };
 }
 
-/** Uptime of a series bucket, or null when nothing was checked in it. */
-export const bucketUptime = (b: SeriesBucket): number | null => uptimePercent(b.successes, b.checks);
+/** Where the series starts: the start of the bucket holding the period's start (a point per check starts at the period's). */
+const seriesStart = (query: StatsQuery, start: Date): Date =>
+  query.granularity === PER_CHECK ? start : floorTo(start, STATS_GRANULARITIES[query.granularity]);
+
+/**
+ * A heartbeat's series with time-based uptime: a bucket's is the share of it (from the monitor's
+ * creation, up to now) not offline, null before the monitor existed; a point (granularity
+ * `check`, one per ping or missed deadline) is 100 when the monitor was not offline at that
+ * instant, 0 when it was, null in maintenance as for any point (docs/statistics.md).
+ */
+function withTimeUptime(series: SeriesBucket[], query: StatsQuery, { created, offline }: HeartbeatOffline, now: Date): SeriesBucket[] {
+  const end = now.getTime();
+  return series.map((b) => {
+    const t = b.timestamp.getTime();
+    if (query.granularity === PER_CHECK) return { ...b, timeUptime: b.maintenance ? null : offlineAt(t, offline) ? 0 : 100 };
+    const step = STATS_GRANULARITIES[query.granularity];
+    return { ...b, timeUptime: timeUptimePercent({ from: Math.max(t, created), to: Math.min(t + step, end) }, offline) };
+  });
+}
+
+/** Uptime of a series bucket: a heartbeat's time-based one, else successes over checks (null when nothing was checked in it). */
+export const bucketUptime = (b: SeriesBucket): number | null => (b.timeUptime !== undefined ? b.timeUptime : uptimePercent(b.successes, b.checks));

@@ -227,7 +227,8 @@ const testResult = objectOf<ReturnType<typeof toTestResultResponse>>(
   { description: 'The result of a dry-run check (nothing recorded)' },
 );
 
-const stats = objectOf<Stats>(
+// period_uptime is a heartbeat's only: other monitors' answers keep their shape (docs/statistics.md).
+const stats = optionalKeys(objectOf<Stats>(
   {
     period: enumOf(Object.keys(STATS_PERIODS)),
     granularity: enumOf(STATS_GRANULARITY_NAMES),
@@ -242,13 +243,29 @@ const stats = objectOf<Stats>(
       count: count(),
       total_downtime: count('Seconds of downtime within the period'),
     }),
-    checks: objectOf<Stats['checks']>({ total: count(), successful: count(), failed: count() }),
+    checks: objectOf<Stats['checks']>(
+      { total: count(), successful: count(), failed: count() },
+      {
+        description:
+          'Results counted within the period. For a heartbeat: its results, the successful pings (`successful`: success or exit status 0) and the failures (`failed`: fail pings, non-zero exit statuses and missed deadlines, an unfinished run included); a start ping is none, nor a ping while paused. They are counts of events, not a measure of time: its uptime is `period_uptime`.',
+      },
+    ),
+    period_uptime: nullable(
+      num({
+        minimum: 0,
+        maximum: 100,
+        description:
+          'A heartbeat only (absent for other monitors): the share of the period, from its creation, it was not offline (outside its incidents), × 100; null if it did not exist yet',
+      }),
+    ),
     series: arrayOf(
       objectOf<Stats['series'][number]>({
         timestamp: timestamp({ description: 'Start of the bucket; at granularity `check`, the time of the check' }),
-        uptime: percent('Uptime in the bucket (at granularity `check`: 100 up, 0 down, null in maintenance)'),
+        uptime: percent(
+          'Uptime in the bucket (at granularity `check`: 100 up, 0 down, null in maintenance). For a heartbeat, time: the share of the bucket (from its creation, up to now) it was not offline, null before it existed; at granularity `check`, 100 when it was not offline at the time of the ping or missed deadline, 0 when it was',
+        ),
         avg_response_time: ms('Mean response time in the bucket (at granularity `check`: the check\'s own)'),
-        checks: count(),
+        checks: count('Results counted in the bucket (for a heartbeat, pings and missed deadlines, as in `checks`)'),
         maintenance: bool({
           description: 'At granularity `check`: the check was made in a maintenance window, so it counts nowhere (checks 0, uptime null). Always false for a bucket: the rollups leave such checks out.',
         }),
@@ -267,7 +284,7 @@ const stats = objectOf<Stats>(
     ),
   },
   { description: 'Statistics of a monitor over a period' },
-);
+), ['period_uptime']);
 
 const noDataSpan = objectOf<ReturnType<typeof toNoDataSpanResponse>>(
   {

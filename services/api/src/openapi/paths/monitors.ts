@@ -198,7 +198,7 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     tag: 'Monitors',
     summary: 'Statistics over a period',
     description:
-      'Read from rollups; at granularity `check` (periods of 1h, 3h and 6h only) from the checks themselves, the series a point per check and the figures over the same checks (p95 exact). A series longer than 2,200 buckets is refused (use a coarser granularity).',
+      'Read from rollups; at granularity `check` (periods of 1h, 3h and 6h only) from the checks themselves, the series a point per check and the figures over the same checks (p95 exact). A series longer than 2,200 buckets is refused (use a coarser granularity). For a heartbeat, uptime is time: `uptime`, `period_uptime` and each bucket\'s `uptime` are the share of the time not offline, while `checks` and a bucket\'s `checks` count its pings and missed deadlines (docs/statistics.md).',
     parameters: [
       id,
       { name: 'period', in: 'query', schema: enumOf(Object.keys(STATS_PERIODS), { default: '24h' }) },

@@ -228,7 +228,10 @@ function UptimeFigures({ m }: { m: Schema<'Monitor'> }) {
   const ninety = useMonitorStats(m.id, '90d', '1d');
   const fmt = useFormat();
   const checks = ninety.data?.checks;
-  const uptime90 = checks && checks.total > 0 ? (checks.successful / checks.total) * 100 : null;
+  // A heartbeat's 90 days are time not offline, like its 24 h to 30 d beside them; its checks are
+  // pings and missed deadlines, which say nothing of time (docs/statistics.md).
+  const period = ninety.data?.period_uptime;
+  const uptime90 = period !== undefined ? period : checks && checks.total > 0 ? (checks.successful / checks.total) * 100 : null;
   const figures: [string, string][] = [
     ['Uptime 24 h', percent(m.uptime_24h)],
     ['Uptime 7 d', percent(m.uptime_7d)],
