@@ -90,7 +90,8 @@ export interface HeartbeatBenchReport {
     resultsBytesPerResult: number | null;
   };
   processes: { name: string; cpuPercent: number; rssMb: number }[];
-  exitCodes: Record<string, number | null>;
+  /** Exit code of each service, or the signal that ended it (SIGKILL: it did not stop within 10 s of SIGTERM). */
+  exitCodes: Record<string, number | string | null>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -334,8 +335,11 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
     const usedMemoryAfter = await usedMemory(redis);
     await ds.destroy();
     // Stopped before the report: a service that did not exit cleanly shows in it.
-    const exitCodes: Record<string, number | null> = {};
-    for (const p of processes) exitCodes[p.name] = await stopServiceProcess(p, 10_000);
+    const exitCodes: Record<string, number | string | null> = {};
+    for (const p of processes) {
+      const code = await stopServiceProcess(p, 10_000);
+      exitCodes[p.name] = code ?? p.child.signalCode;
+    }
 
     return {
       monitors: o.monitors,
@@ -377,7 +381,9 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
     };
   } finally {
     agent.destroy();
-    for (const p of processes) await stopServiceProcess(p, 10_000);
+    // Only those still running: one stopped above by a signal has a null exitCode, and its
+    // 'exit' event, which stopServiceProcess would wait for, has already gone by.
+    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) await stopServiceProcess(p, 10_000);
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
