@@ -1,14 +1,8 @@
 import type { DataSource } from '@uptime/db';
+import type { CheckResultView } from './check-results.repository';
 
-/** One of a monitor's latest checks, as a bead shows it (docs/web.md, "Beads"). */
-export interface RecentCheckView {
-  checkedAt: Date;
-  ok: boolean;
-  statusCode: number | null;
-  responseTime: number | null;
-  error: string | null;
-  maintenance: boolean;
-}
+/** One of a monitor's latest checks, as a bead shows it (docs/web.md, "Beads"): a recorded check's first fields. */
+export type RecentCheckView = Pick<CheckResultView, 'checkedAt' | 'ok' | 'statusCode' | 'responseTime' | 'error' | 'maintenance'>;
 
 export interface MonitorRecentChecks {
   monitorId: number;

@@ -19,13 +19,8 @@ import {
  * channels (docs/channels.md, "The monitor's own channels"), read back into the fields old
  * clients know.
  */
-export interface AlertSettings extends EscalationSettings {
-  emailEnabled: boolean;
-  emailRecipients: string[];
-  slackEnabled: boolean;
-  slackWebhookUrl: string | null;
-  webhookEnabled: boolean;
-  webhookUrl: string | null;
+export interface AlertSettings extends EscalationSettings, Omit<OwnAlertSettings, 'webhookSecret'> {
+  /** The webhook's key is write-only: answers say whether one is set. */
   webhookSecretSet: boolean;
   /** The channels attached (docs/channels.md). */
   channelIds: number[];
