@@ -120,6 +120,8 @@ describe('the web app in a browser', () => {
     await page.getByLabel('Headers').fill('Accept: text/plain');
     await page.getByRole('button', { name: 'Save' }).click();
     await notice('Monitor saved');
+    // "Edit Checkout API" has the name in it too: the monitor's own page is there once it has gone.
+    await heading().filter({ hasText: 'Edit Checkout API' }).waitFor({ state: 'detached' });
     await heading().filter({ hasText: 'Checkout API' }).waitFor();
     await expectClearOfTopBar(heading());
     await page.getByRole('button', { name: 'Test now' }).click();
