@@ -2042,7 +2042,7 @@ export interface components {
             json_path: string | null;
             /** @description Expected value of the first json_path match (strings raw, other values as JSON) (http monitors; null for other types) */
             expected_json_value: string | null;
-            /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
             /**
              * @description The record type a dns check asks for (dns monitors only) (dns monitors; null for other types)
@@ -3319,7 +3319,7 @@ export interface components {
              * @default []
              */
             expected_dns_values?: string[];
-            /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only); null clears it */
             tcp_send?: string | null;
         } | {
             url: string;
@@ -3474,7 +3474,7 @@ export interface components {
              * @default []
              */
             expected_dns_values?: string[];
-            /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
         PauseRequest: {
@@ -4240,7 +4240,7 @@ export interface components {
             json_path: string | null;
             /** @description Expected value of the first json_path match (strings raw, other values as JSON) (http monitors; null for other types) */
             expected_json_value: string | null;
-            /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
             /**
              * @description The record type a dns check asks for (dns monitors only) (dns monitors; null for other types)
