@@ -3681,6 +3681,11 @@ export interface components {
                 status: "pending" | "online" | "offline" | "warning" | "paused";
                 /** @description Its latest check fell in a maintenance window (never true when paused): show it as Maintenance, not as its status; it counts in no page status (docs/status-pages.md) */
                 in_maintenance: boolean;
+                /**
+                 * @description What the page shows for it: `maintenance` while in_maintenance, else its status
+                 * @enum {string}
+                 */
+                display_status: "pending" | "online" | "offline" | "warning" | "paused" | "maintenance";
                 /** @description Uptime over the last 24 hours; null without checks */
                 uptime_24h: number | null;
                 /** @description Uptime over the 90 days of `days`; null without checks */
@@ -10883,6 +10888,7 @@ export interface operations {
                      *             "section": null,
                      *             "status": "online",
                      *             "in_maintenance": false,
+                     *             "display_status": "online",
                      *             "uptime_24h": 100,
                      *             "uptime_90d": 99.97,
                      *             "days": [
@@ -11253,6 +11259,7 @@ export interface operations {
                      *             "section": "Checkout",
                      *             "status": "offline",
                      *             "in_maintenance": false,
+                     *             "display_status": "offline",
                      *             "uptime_24h": 96.5,
                      *             "uptime_90d": 99.8,
                      *             "days": [
