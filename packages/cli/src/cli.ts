@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { createClient, type UptimeClient } from '@uptime/client';
 import { KINDS, type Kind } from './config-file';
-import { applyPlan } from './apply';
+import { applyPlan, listed } from './apply';
+import { retryingFetch } from './retrying-fetch';
 import { exportConfig } from './export';
 import { formatPlan, planChanges, type Plan } from './plan';
 import { readServerState } from './server-state';
@@ -97,7 +98,7 @@ function clientOf(args: Parsed, env: NodeJS.ProcessEnv): { client: UptimeClient;
   const token = args.token ?? env.UPTIME_TOKEN;
   if (!baseUrl) throw new UsageError('no instance: give --url or set UPTIME_URL');
   if (!token) throw new UsageError('no API token: give --token or set UPTIME_TOKEN (create one with POST /api/v1/auth/tokens)');
-  return { client: createClient({ baseUrl, token }), baseUrl: baseUrl.replace(/\/+$/, '') };
+  return { client: createClient({ baseUrl, token, fetch: retryingFetch() }), baseUrl: baseUrl.replace(/\/+$/, '') };
 }
 
 /** Validation with the server's schema and keys (online) or the CLI's own schema (offline). */
@@ -179,7 +180,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const result = await applyPlan(client, plan, { env: io.env, log: (line) => io.out(`${line}\n`) });
     if (result.failed) {
-      io.err(`Applied ${result.done.length} change${result.done.length === 1 ? '' : 's'}; failed: ${result.failed.action}: ${result.failed.error}\nNot done: ${result.notDone.join(', ') || 'nothing else'}\nRun apply again to finish.\n`);
+      io.err(`Applied ${result.done.length} change${result.done.length === 1 ? '' : 's'}; failed: ${result.failed.action}: ${result.failed.error}\nNot done: ${listed(result.notDone) || 'nothing else'}\nRun apply again to finish.\n`);
       return 1;
     }
     io.out(`Applied: ${result.done.length} step${result.done.length === 1 ? '' : 's'}.\n`);

@@ -210,6 +210,29 @@ ${extra}`);
     expect([rerun.code, rerun.out.split('\n')[0]]).toEqual([0, '+ status_pages.public: create']);
     expect((await uptime(['plan', '-f', f])).code).toBe(0);
   });
+
+  it('sends monitors through the bulk routes, all or none a request: a refused one leaves its whole batch as it was, named by its key', async () => {
+    const cron = (expression: string): string => aFile(`monitors:
+  - key: api
+    name: API
+    type: http
+    url: https://api.example.test/health
+  - key: backup
+    name: Backup
+    type: heartbeat
+    heartbeat_cron: "${expression}"
+`);
+    const refused = await uptime(['apply', '-f', cron('61 * * * *')]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^Applied 0 changes; failed: create monitors\.api, create monitors\.backup: 400 VALIDATION_ERROR: .*\(monitors\.backup\.heartbeat_cron: /);
+    expect(await monitors()).toEqual([]);
+    const fixed = await uptime(['apply', '-f', cron('0 3 * * *')]);
+    expect([fixed.code, fixed.out.match(/^done: .*$/gm)]).toEqual([0, ['done: create monitors.api', 'done: create monitors.backup']]);
+    expect((await monitors()).map((m) => [m.key, m.managed_by])).toEqual([
+      ['api', 'config'],
+      ['backup', 'config'],
+    ]);
+  });
 });
 
 describe('secrets', () => {
