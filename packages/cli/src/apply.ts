@@ -1,6 +1,7 @@
 import { ApiError, successOf, type UptimeClient } from '@uptime/client';
 import type { Kind } from './config-file';
 import { resolveEnv, type Action, type Plan } from './plan';
+import { fingerprintOf } from './secret-fingerprint';
 
 /** What an apply did: each action done, and the first that failed with the ones not tried after it. */
 export interface ApplyResult {
@@ -53,6 +54,10 @@ const CREATE_ORDER: Kind[] = ['channels', 'monitors', 'maintenance_windows', 'st
 
 /** The fields an entry sends itself, and those sent once every resource exists (references to entries of the same kind). */
 const LATER: Partial<Record<Kind, string[]>> = { monitors: ['depends_on', 'channels'] };
+
+/** A fingerprint of each text value of a channel's config as sent (secret-fingerprint.ts). */
+const fingerprintsOf = (config: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(Object.entries(config).flatMap(([field, value]) => (typeof value === 'string' ? [[field, fingerprintOf(value)]] : [])));
 
 function messageOf(err: unknown): string {
   if (err instanceof ApiError) {
@@ -122,7 +127,11 @@ export async function applyPlan(client: UptimeClient, plan: Plan, options: { env
     }
     const rest = deferred.filter((f) => f in a.entry.fields && changed.includes(f));
     if (rest.length > 0) later.push({ kind: a.kind, key: a.key, fields: Object.fromEntries(rest.map((f) => [f, a.entry.fields[f]])) });
-    return { ...wire(a.kind, fields), key: a.key, managed_by: 'config' };
+    const body = wire(a.kind, fields);
+    // Each config value sent, fingerprinted beside it: the server keeps the fingerprints and
+    // shows them, so the next plan tells a secret changed in the environment (plan.ts).
+    if (a.kind === 'channels' && body.config) body.config_fingerprints = fingerprintsOf(body.config as Record<string, unknown>);
+    return { ...body, key: a.key, managed_by: 'config' };
   };
   const save = (a: Action): Step => ({
     names: [label(a)],

@@ -4565,6 +4565,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by: "config" | null;
+            /** @description Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift */
+            config_fingerprints: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4633,6 +4637,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by: "config" | null;
+            /** @description Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift */
+            config_fingerprints: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4734,6 +4742,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by?: "config" | null;
+            /** @description Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value */
+            config_fingerprints?: {
+                [key: string]: string;
+            };
         };
         /** @description PUT and PATCH: a partial body; the type cannot change */
         ChannelUpdate: {
@@ -4789,6 +4801,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by?: "config" | null;
+            /** @description Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value */
+            config_fingerprints?: {
+                [key: string]: string;
+            };
         };
         /** @description How many monitors the channel was detached from */
         ChannelDeleted: {
@@ -14528,6 +14544,9 @@ export interface operations {
                      *           "is_default": true,
                      *           "key": "ops-slack",
                      *           "managed_by": "config",
+                     *           "config_fingerprints": {
+                     *             "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *           },
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -14610,6 +14629,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14674,6 +14696,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14746,6 +14771,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14875,6 +14903,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },

@@ -66,9 +66,11 @@ describe('export, then apply', () => {
     expect((await uptime(['validate', '-f', file], { OPS_SLACK_WEBHOOK_URL: SLACK_URL })).code).toBe(0);
     const applied = await uptime(['apply', '-f', file], { OPS_SLACK_WEBHOOK_URL: SLACK_URL });
     expect(applied.code).toBe(0);
-    // Six resources adopted (a channel, three monitors, a window, a page): only their key and managed_by change.
+    // Six resources adopted (a channel, three monitors, a window, a page): only their key and
+    // managed_by change, and the channel's secret is sent once, the server having no fingerprint of it.
     const changedFields = [...applied.out.matchAll(/^ {4}([\w.]+):/gm)].map((m) => m[1]);
-    expect(new Set(changedFields)).toEqual(new Set(['key', 'managed_by']));
+    expect(new Set(changedFields)).toEqual(new Set(['key', 'managed_by', 'config.webhook_url']));
+    expect(applied.out).toContain('    config.webhook_url: (secret set, not known to match: no fingerprint) -> (secret from ${OPS_SLACK_WEBHOOK_URL})\n');
     expect(applied.out.match(/adopt and update/g)).toHaveLength(6);
     const after = await monitors();
     expect(after.map((m) => [m.name, m.key, m.managed_by])).toEqual([
@@ -254,6 +256,52 @@ describe('secrets', () => {
     const exported = await uptime(['export', '--kind', 'channels']);
     expect(exported.out).not.toContain('very-secret-path');
     expect(exported.out).toContain('webhook_url: ${OPS_SLACK_WEBHOOK_URL}');
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+  });
+});
+
+describe('secret rotation', () => {
+  const ROTATED = 'https://hooks.slack.example/services/T000/B000/rotated-path-9d2f';
+  const file = (): string => aFile('channels:\n  - key: ops-slack\n    name: Ops\n    type: slack\n    config:\n      webhook_url: ${OPS_SLACK_URL}\n');
+  const storedSecret = async (): Promise<string> => {
+    const [row] = (await h.ds.query('SELECT sealed_secrets FROM channels')) as { sealed_secrets: string }[];
+    return (JSON.parse(h.keyring.open(row!.sealed_secrets)) as { webhook_url: string }).webhook_url;
+  };
+
+  it('plan sees a secret changed in the environment by its fingerprint, without showing either value; apply sends it; an unchanged one is no change', async () => {
+    const f = file();
+    expect((await uptime(['apply', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+    const [channel] = (await api('get', '/channels')).body.data;
+    expect(channel.config).toEqual({ webhook_url_set: true });
+    expect(Object.keys(channel.config_fingerprints)).toEqual(['webhook_url']);
+    expect(channel.config_fingerprints.webhook_url).toMatch(/^scrypt1:[\w-]{22}:[\w-]{43}$/);
+    expect(JSON.stringify(channel)).not.toContain('very-secret-path');
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+
+    const rotated = await uptime(['plan', '-f', f], { OPS_SLACK_URL: ROTATED });
+    expect([rotated.code, rotated.out]).toEqual([
+      2,
+      '~ channels.ops-slack: update\n    config.webhook_url: (secret changed) -> (secret from ${OPS_SLACK_URL})\nPlan: 0 to create, 1 to change, 0 to delete (without --prune nothing is deleted).\n',
+    ]);
+    const applied = await uptime(['apply', '-f', f], { OPS_SLACK_URL: ROTATED });
+    expect(applied.code).toBe(0);
+    expect(applied.out + applied.err).not.toMatch(/very-secret-path|rotated-path/);
+    expect(await storedSecret()).toBe(ROTATED);
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: ROTATED })).code).toBe(0);
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(2);
+  });
+
+  it('a secret changed through the API loses its fingerprint: plan shows it, and apply puts the file\'s back', async () => {
+    const f = file();
+    expect((await uptime(['apply', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+    const [channel] = (await api('get', '/channels')).body.data;
+    // A change of another field keeps it; a change of the secret drops it.
+    expect((await api('patch', `/channels/${channel.id}`).send({ name: 'Ops' }).expect(200)).body.data.config_fingerprints).toEqual(channel.config_fingerprints);
+    expect((await api('patch', `/channels/${channel.id}`).send({ config: { webhook_url: ROTATED } }).expect(200)).body.data.config_fingerprints).toEqual({});
+    const drift = await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL });
+    expect([drift.code, drift.out.split('\n')[1]]).toEqual([2, '    config.webhook_url: (secret set, not known to match: no fingerprint) -> (secret from ${OPS_SLACK_URL})']);
+    expect((await uptime(['apply', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+    expect(await storedSecret()).toBe(SLACK_URL);
     expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
   });
 });
