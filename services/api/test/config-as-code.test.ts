@@ -306,6 +306,22 @@ describe('secret rotation', () => {
   });
 });
 
+/** Two monitors and the start of a page: what the section rules are tried on (each line counts: the tests name lines). */
+const API_AND_WEB = `monitors:
+  - key: api
+    name: API
+    type: http
+    url: https://api.example.test/
+  - key: web
+    name: Web
+    type: http
+    url: https://web.example.test/
+status_pages:
+  - key: public
+    slug: acme
+    title: Acme
+`;
+
 describe('validate', () => {
   it('points each problem at its file, line and key', async () => {
     const f = aFile(`# yaml-language-server: $schema=./config.schema.json
@@ -335,20 +351,7 @@ status_pages:
     ]);
     const online = await uptime(['validate', '-f', f]);
     expect(online.err).toContain(`${f}:16: status_pages.public.monitors: no monitors has the key "missing" in the files or on the server`);
-    const sections = aFile(`monitors:
-  - key: api
-    name: API
-    type: http
-    url: https://api.example.test/
-  - key: web
-    name: Web
-    type: http
-    url: https://web.example.test/
-status_pages:
-  - key: public
-    slug: acme
-    title: Acme
-    monitors: [api]
+    const sections = aFile(`${API_AND_WEB}    monitors: [api]
     sections:
       - name: Back end
         monitors: [api, missing]
@@ -364,6 +367,39 @@ status_pages:
     const syntax = await uptime(['validate', '--offline', '-f', aFile('monitors:\n  - key: a\n   name: x\n')]);
     expect(syntax.code).toBe(1);
     expect(syntax.err).toMatch(/uptime-\d+\.yaml:3: \(file\): /);
+  });
+
+  it('reports a section name repeated within a page and a monitor placed twice, at their lines, online and offline', async () => {
+    const f = aFile(`${API_AND_WEB}    monitors: [api, web]
+    sections:
+      - name: Back end
+        monitors: [api]
+      - name: " back END "
+        monitors:
+          - web
+          - api
+      - name: Front end
+        monitors: [web, web]
+  - key: other
+    slug: other
+    title: Other
+    monitors: [api]
+    sections:
+      - name: Back end
+        monitors: [api]
+`);
+    const expected = [
+      `${f}:18: status_pages.public.sections.1.name: section 0 already has the name "back END" (names are compared trimmed, letter case aside)`,
+      `${f}:21: status_pages.public.sections.1.monitors: monitor "api" is already in section 0: a monitor is in at most one section`,
+      `${f}:23: status_pages.public.sections.2.monitors: must NOT have duplicate items (items ## 1 and 0 are identical)`,
+      `${f}:23: status_pages.public.sections.2.monitors: monitor "web" is already in section 1: a monitor is in at most one section`,
+    ];
+    for (const argv of [['validate', '-f', f], ['validate', '--offline', '-f', f]]) {
+      const res = await uptime(argv);
+      expect([res.code, res.err.trim().split('\n')]).toEqual([1, expected]);
+    }
+    const planned = await uptime(['plan', '-f', f]);
+    expect([planned.code, planned.err.trim().split('\n')]).toEqual([1, expected]);
   });
 });
 
