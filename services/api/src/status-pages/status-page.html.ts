@@ -2,8 +2,9 @@ import type { MonitorStatus } from '@uptime/db';
 import type { IncidentImpact } from '../status-page-incidents/incident.dto';
 import { escapeMarkup as e } from './html-escape';
 import type { PublicIncident } from './public-page-sections';
-import { uptimeGrade, type PageStatus, type PublicStatusPage } from './public-status';
-import { dayLabel, incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
+import { dayUptimeLabel, uptimeGrade } from '@uptime/probe';
+import type { PageStatus, PublicStatusPage } from './public-status';
+import { incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
 
 /** What a monitor's line says: its status, or maintenance, which is shown in place of it. */
 type ShownState = MonitorStatus | 'maintenance';
@@ -48,7 +49,7 @@ function monitorSection(m: PublicStatusPage['monitors'][number], index: number, 
   const state: ShownState = m.in_maintenance ? 'maintenance' : m.status;
   const cells = m.days
     .map((d) => {
-      const label = `${dayLabel(d.date)}: ${d.uptime === null ? 'no checks' : `${d.uptime.toFixed(2)}% uptime`}`;
+      const label = dayUptimeLabel(d.date, d.uptime);
       return `<span class="day day-${uptimeGrade(d.uptime)}" role="img" tabindex="0" aria-label="${e(label)}"></span>`;
     })
     .join('');
