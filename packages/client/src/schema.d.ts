@@ -49,6 +49,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/bulk/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 monitors at once
+         * @description Each body is validated like POST /monitors (a problem is named by its place: `monitors.3.url`, and every problem of every item is answered at once). All are created in one transaction, or none: a key taken, a dependency that is not yours, any invalid item changes nothing. Each new monitor is scheduled and checked at once, as a single create. Answers the monitors in the order given (docs/monitors.md, "Bulk create and update").
+         */
+        post: operations["bulkCreateMonitors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/bulk/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update up to 100 monitors at once, each with its own body
+         * @description Each `settings` is validated like PATCH /monitors/{id} (`updates.3.settings.check_interval` names a problem). All are applied in one transaction, or none: a monitor that is missing or another organization's is 404 and changes nothing. New schedules are written before the commit, as a single update. Answers the monitors in the order given (docs/monitors.md, "Bulk create and update").
+         */
+        post: operations["bulkUpdateMonitors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitors/{id}": {
         parameters: {
             query?: never;
@@ -3539,6 +3579,19 @@ export interface components {
             /** @description Required with action update, validated like PATCH; applied to each monitor */
             settings?: components["schemas"]["MonitorUpdate"];
         };
+        BulkCreateRequest: {
+            /** @description Each validated like POST /monitors; created in this order, all or none */
+            monitors: components["schemas"]["MonitorCreate"][];
+        };
+        BulkUpdateRequest: {
+            /** @description Each monitor at most once; all applied or none */
+            updates: {
+                /** Format: int32 */
+                id: number;
+                /** @description Validated like PATCH /monitors/{id}; applied to monitor `id` */
+                settings: components["schemas"]["MonitorUpdate"];
+            }[];
+        };
         AgentCreate: {
             name: string;
             location: string;
@@ -4517,6 +4570,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by: "config" | null;
+            /** @description Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift */
+            config_fingerprints: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4585,6 +4642,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by: "config" | null;
+            /** @description Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift */
+            config_fingerprints: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4686,6 +4747,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by?: "config" | null;
+            /** @description Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value */
+            config_fingerprints?: {
+                [key: string]: string;
+            };
         };
         /** @description PUT and PATCH: a partial body; the type cannot change */
         ChannelUpdate: {
@@ -4741,6 +4806,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by?: "config" | null;
+            /** @description Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value */
+            config_fingerprints?: {
+                [key: string]: string;
+            };
         };
         /** @description How many monitors the channel was detached from */
         ChannelDeleted: {
@@ -6078,6 +6147,258 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    bulkCreateMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "monitors": [
+                 *         {
+                 *           "name": "Shop",
+                 *           "url": "https://shop.example.com/health",
+                 *           "type": "http",
+                 *           "check_interval": 60
+                 *         },
+                 *         {
+                 *           "name": "Database",
+                 *           "url": "tcp://db.example.com:5432",
+                 *           "type": "tcp"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new monitors, in the order given */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Shop",
+                     *           "url": "https://shop.example.com/health",
+                     *           "type": "http",
+                     *           "method": "GET",
+                     *           "headers": {
+                     *             "Accept": "application/json"
+                     *           },
+                     *           "body": null,
+                     *           "expected_status": [],
+                     *           "timeout": 30,
+                     *           "check_interval": 60,
+                     *           "retry_count": 1,
+                     *           "follow_redirects": true,
+                     *           "verify_ssl": true,
+                     *           "expected_content": null,
+                     *           "excluded_content": null,
+                     *           "json_path": "$.status",
+                     *           "expected_json_value": "ok",
+                     *           "tcp_send": null,
+                     *           "dns_record_type": "A",
+                     *           "dns_resolver": null,
+                     *           "dns_protocol": "udp",
+                     *           "expected_dns_values": [],
+                     *           "ping_count": 3,
+                     *           "locations": [],
+                     *           "tags": [
+                     *             "production"
+                     *           ],
+                     *           "key": "shop-health",
+                     *           "managed_by": "config",
+                     *           "status": "pending",
+                     *           "status_reason": null,
+                     *           "response_time_threshold": 2000,
+                     *           "recovery_threshold": 2,
+                     *           "depends_on": [],
+                     *           "heartbeat_period": null,
+                     *           "heartbeat_cron": null,
+                     *           "heartbeat_timezone": null,
+                     *           "heartbeat_grace": null,
+                     *           "heartbeat_url": null,
+                     *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
+                     *           "uptime_24h": 99.93,
+                     *           "uptime_7d": 99.98,
+                     *           "uptime_30d": 99.99,
+                     *           "response_time": 182,
+                     *           "last_check": "2026-11-22T09:59:30.000Z",
+                     *           "last_success": "2026-11-22T09:59:30.000Z",
+                     *           "last_failure": "2026-11-21T17:02:00.000Z",
+                     *           "paused_at": null,
+                     *           "pause_reason": null,
+                     *           "in_maintenance": false,
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-20T12:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    bulkUpdateMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "id": 42,
+                 *           "settings": {
+                 *             "check_interval": 120
+                 *           }
+                 *         },
+                 *         {
+                 *           "id": 43,
+                 *           "settings": {
+                 *             "name": "Shop (EU)",
+                 *             "tags": [
+                 *               "eu"
+                 *             ]
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated monitors, in the order given */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Shop",
+                     *           "url": "https://shop.example.com/health",
+                     *           "type": "http",
+                     *           "method": "GET",
+                     *           "headers": {
+                     *             "Accept": "application/json"
+                     *           },
+                     *           "body": null,
+                     *           "expected_status": [],
+                     *           "timeout": 30,
+                     *           "check_interval": 120,
+                     *           "retry_count": 1,
+                     *           "follow_redirects": true,
+                     *           "verify_ssl": true,
+                     *           "expected_content": null,
+                     *           "excluded_content": null,
+                     *           "json_path": "$.status",
+                     *           "expected_json_value": "ok",
+                     *           "tcp_send": null,
+                     *           "dns_record_type": "A",
+                     *           "dns_resolver": null,
+                     *           "dns_protocol": "udp",
+                     *           "expected_dns_values": [],
+                     *           "ping_count": 3,
+                     *           "locations": [],
+                     *           "tags": [
+                     *             "production"
+                     *           ],
+                     *           "key": "shop-health",
+                     *           "managed_by": "config",
+                     *           "status": "online",
+                     *           "status_reason": null,
+                     *           "response_time_threshold": 2000,
+                     *           "recovery_threshold": 2,
+                     *           "depends_on": [],
+                     *           "heartbeat_period": null,
+                     *           "heartbeat_cron": null,
+                     *           "heartbeat_timezone": null,
+                     *           "heartbeat_grace": null,
+                     *           "heartbeat_url": null,
+                     *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
+                     *           "uptime_24h": 99.93,
+                     *           "uptime_7d": 99.98,
+                     *           "uptime_30d": 99.99,
+                     *           "response_time": 182,
+                     *           "last_check": "2026-11-22T09:59:30.000Z",
+                     *           "last_success": "2026-11-22T09:59:30.000Z",
+                     *           "last_failure": "2026-11-21T17:02:00.000Z",
+                     *           "paused_at": null,
+                     *           "pause_reason": null,
+                     *           "in_maintenance": false,
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-20T12:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -14230,6 +14551,9 @@ export interface operations {
                      *           "is_default": true,
                      *           "key": "ops-slack",
                      *           "managed_by": "config",
+                     *           "config_fingerprints": {
+                     *             "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *           },
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -14312,6 +14636,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14376,6 +14703,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14448,6 +14778,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14577,6 +14910,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },

@@ -29,3 +29,4 @@ export { isHttpUrl, isTcpUrl, tcpTargetOf, isDnsUrl, dnsNameOf, isHostPort, host
 export * from './channel-configs';
 export { MONITOR_OWN_FIELDS } from './fields/monitor-own-fields';
 export { HEARTBEAT_LIMITS, isTimeZone, cronProblem, nextExpectedTimes, nextDueAfter, heartbeatDeadline, type HeartbeatSchedule, type HeartbeatTimes } from './heartbeat/schedule';
+export { uptimeGrade, dayLabel, dayUptimeLabel, type UptimeGrade } from './daily-uptime';

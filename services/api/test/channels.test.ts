@@ -46,6 +46,7 @@ describe('POST /channels', () => {
       is_default: true,
       key: null,
       managed_by: null,
+      config_fingerprints: {},
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });
@@ -192,6 +193,30 @@ describe('the service channel types', () => {
       expectError(res, 400, 'VALIDATION_ERROR');
       expect(res.body.error.details[field]).toEqual([expect.stringMatching(new RegExp(`^${field} is not allowed`))]);
     }
+  });
+});
+
+describe('config_fingerprints (docs/config-as-code.md, "Secrets")', () => {
+  const FINGERPRINT = 'scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4';
+
+  it('keeps them as given, drops one whose value changes without a new one, and replaces those given', async () => {
+    const channel = (await api('post', '').send({ name: 'Ops', type: 'slack', config: { webhook_url: SLACK_URL }, config_fingerprints: { webhook_url: FINGERPRINT } }).expect(201)).body.data;
+    expect(channel.config_fingerprints).toEqual({ webhook_url: FINGERPRINT });
+    expect((await api('get', `/${channel.id}`).expect(200)).body.data.config_fingerprints).toEqual({ webhook_url: FINGERPRINT });
+    // The same value sent again keeps it; a new value without a fingerprint drops it.
+    expect((await api('patch', `/${channel.id}`).send({ config: { webhook_url: SLACK_URL } }).expect(200)).body.data.config_fingerprints).toEqual({ webhook_url: FINGERPRINT });
+    expect((await api('patch', `/${channel.id}`).send({ config: { webhook_url: `${SLACK_URL}-2` } }).expect(200)).body.data.config_fingerprints).toEqual({});
+    const next = FINGERPRINT.replace('3q2N', '4r3O');
+    expect((await api('patch', `/${channel.id}`).send({ config: { webhook_url: SLACK_URL }, config_fingerprints: { webhook_url: next } }).expect(200)).body.data.config_fingerprints).toEqual({ webhook_url: next });
+  });
+
+  it('refuses a field the type has not, and a value that is no fingerprint, naming each', async () => {
+    const res = await api('post', '').send({ name: 'Ops', type: 'slack', config: { webhook_url: SLACK_URL }, config_fingerprints: { token: FINGERPRINT, webhook_url: 'has spaces' } });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(res.body.error.details).sort()).toEqual(['config_fingerprints.token', 'config_fingerprints.webhook_url']);
+    const long = await api('post', '').send({ name: 'Ops', type: 'slack', config: { webhook_url: SLACK_URL }, config_fingerprints: { webhook_url: 'x'.repeat(201) } });
+    expectError(long, 400, 'VALIDATION_ERROR');
+    expect((await api('get', '').expect(200)).body.data).toEqual([]);
   });
 });
 

@@ -73,15 +73,6 @@ export function pageStatusOf(statuses: readonly MonitorStatus[]): PageStatus {
   return 'operational';
 }
 
-export type UptimeGrade = 'up' | 'partial' | 'down' | 'none';
-
-/** How a day or period is coloured on pages and badges: up from 99.9 %, partial from 95 %. */
-export function uptimeGrade(uptime: number | null): UptimeGrade {
-  if (uptime === null) return 'none';
-  if (uptime >= 99.9) return 'up';
-  return uptime >= 95 ? 'partial' : 'down';
-}
-
 /** The last PUBLIC_DAYS UTC days, oldest first, each with its uptime (null without checks), and their total. */
 export function dailyUptime(counts: readonly DailyCounts[], now: Date): { days: { date: string; uptime: number | null }[]; total: number | null } {
   const byDay = new Map(counts.map((c) => [c.day, c]));

@@ -1,8 +1,9 @@
 import type { IncidentImpact } from '../status-page-incidents/incident.dto';
 import { escapeMarkup as e } from './html-escape';
 import type { PublicIncident } from './public-page-sections';
-import { uptimeGrade, type DisplayStatus, type PageStatus, type PublicStatusPage } from './public-status';
-import { dayLabel, incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
+import { dayUptimeLabel, uptimeGrade } from '@uptime/probe';
+import type { DisplayStatus, PageStatus, PublicStatusPage } from './public-status';
+import { incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
 
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
@@ -44,7 +45,7 @@ function monitorSection(m: PublicStatusPage['monitors'][number], index: number, 
   const state = m.display_status;
   const cells = m.days
     .map((d) => {
-      const label = `${dayLabel(d.date)}: ${d.uptime === null ? 'no checks' : `${d.uptime.toFixed(2)}% uptime`}`;
+      const label = dayUptimeLabel(d.date, d.uptime);
       return `<span class="day day-${uptimeGrade(d.uptime)}" role="img" tabindex="0" aria-label="${e(label)}"></span>`;
     })
     .join('');
