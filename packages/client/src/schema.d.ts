@@ -2605,10 +2605,12 @@ export interface components {
             acknowledged_at: string | null;
             /**
              * Format: date-time
-             * @description When the mail transport accepted the email
+             * @description When the mail transport accepted the email (when it was logged, with email_logged_only)
              * @example 2026-11-22T10:00:00.000Z
              */
             email_sent_at: string | null;
+            /** @description Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md) */
+            email_logged_only: boolean;
             error_details: {
                 /** Format: int32 */
                 status_code: number | null;
@@ -2753,10 +2755,12 @@ export interface components {
             acknowledged_at: string | null;
             /**
              * Format: date-time
-             * @description When the mail transport accepted the email
+             * @description When the mail transport accepted the email (when it was logged, with email_logged_only)
              * @example 2026-11-22T10:00:00.000Z
              */
             email_sent_at: string | null;
+            /** @description Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md) */
+            email_logged_only: boolean;
             error_details: {
                 /** Format: int32 */
                 status_code: number | null;
@@ -8314,6 +8318,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8398,6 +8403,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8483,6 +8489,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8567,6 +8574,7 @@ export interface operations {
                      *         "acknowledged": false,
                      *         "acknowledged_at": null,
                      *         "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *         "email_logged_only": false,
                      *         "error_details": {
                      *           "status_code": 500,
                      *           "response_time": 41,
@@ -8774,6 +8782,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -10032,6 +10041,7 @@ export interface operations {
                      *             "acknowledged": false,
                      *             "acknowledged_at": null,
                      *             "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *             "email_logged_only": false,
                      *             "error_details": {
                      *               "status_code": 500,
                      *               "response_time": 41,

@@ -104,6 +104,9 @@ describe('the web app: email channels without a mail transport, and default chan
     await ada.nav('Notifications');
     const item = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Shop', exact: true }) });
     await ada.refreshed(item.first());
+    // The notification's summary says so too: its email was logged, not sent.
+    await item.getByText(/email logged \(no mail transport\) \d/).waitFor();
+    expect(await item.getByText('email sent', { exact: false }).count()).toBe(0);
     await item.getByRole('button', { name: 'Deliveries', exact: true }).click();
     const deliveries = page.getByRole('region', { name: 'Deliveries of the notification of Shop' });
     await deliveries.getByRole('cell', { name: LOGGED, exact: true }).first().waitFor();
