@@ -64,6 +64,8 @@ describe('the web app: email channels without a mail transport, and default chan
     await result.getByRole('cell', { name: LOGGED, exact: true }).waitFor();
     expect(await result.getByRole('cell', { name: 'team@example.com', exact: true }).count()).toBe(1);
     expect(await result.getByRole('cell', { name: 'Sent', exact: true }).count()).toBe(0);
+    // Nor a time in its Sent column (the attempt's time is in Last attempt): Sent and Error are empty.
+    expect(await result.getByRole('cell', { name: '—', exact: true }).count()).toBe(2);
     await ada.checkPage('channels-logged-email');
   });
 
@@ -112,6 +114,7 @@ describe('the web app: email channels without a mail transport, and default chan
     await deliveries.getByRole('cell', { name: LOGGED, exact: true }).first().waitFor();
     expect(await deliveries.getByRole('cell', { name: LOGGED, exact: true }).count()).toBe(2);
     expect(await deliveries.getByRole('cell', { name: 'Sent', exact: true }).count()).toBe(0);
+    expect(await deliveries.getByRole('cell', { name: '—', exact: true }).count()).toBe(4);
     await ada.checkPage('notifications-logged-email');
   });
 });
