@@ -2645,10 +2645,12 @@ export interface components {
             acknowledged_at: string | null;
             /**
              * Format: date-time
-             * @description When the mail transport accepted the email
+             * @description When the mail transport accepted the email (when it was logged, with email_logged_only)
              * @example 2026-11-22T10:00:00.000Z
              */
             email_sent_at: string | null;
+            /** @description Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md) */
+            email_logged_only: boolean;
             error_details: {
                 /** Format: int32 */
                 status_code: number | null;
@@ -2793,10 +2795,12 @@ export interface components {
             acknowledged_at: string | null;
             /**
              * Format: date-time
-             * @description When the mail transport accepted the email
+             * @description When the mail transport accepted the email (when it was logged, with email_logged_only)
              * @example 2026-11-22T10:00:00.000Z
              */
             email_sent_at: string | null;
+            /** @description Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md) */
+            email_logged_only: boolean;
             error_details: {
                 /** Format: int32 */
                 status_code: number | null;
@@ -8640,6 +8644,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8724,6 +8729,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8809,6 +8815,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8893,6 +8900,7 @@ export interface operations {
                      *         "acknowledged": false,
                      *         "acknowledged_at": null,
                      *         "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *         "email_logged_only": false,
                      *         "error_details": {
                      *           "status_code": 500,
                      *           "response_time": 41,
@@ -9100,6 +9108,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -10358,6 +10367,7 @@ export interface operations {
                      *             "acknowledged": false,
                      *             "acknowledged_at": null,
                      *             "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *             "email_logged_only": false,
                      *             "error_details": {
                      *               "status_code": 500,
                      *               "response_time": 41,
