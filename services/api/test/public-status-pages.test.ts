@@ -59,8 +59,8 @@ describe('GET /api/v1/public/status-pages/{slug}', () => {
     expect(Object.keys(res.body.data)).toEqual(['slug', 'title', 'description', 'status', 'monitors', 'sections', 'active_incidents', 'impact', 'incidents', 'maintenance', 'past_incidents', 'updated_at']);
     expect(res.body.data).toEqual(expect.objectContaining({ slug: 'acme', title: 'Acme', description: 'All of it', status: 'operational', active_incidents: [] }));
     const [first, second] = res.body.data.monitors;
-    expect(Object.keys(first)).toEqual(['name', 'section', 'status', 'in_maintenance', 'uptime_24h', 'uptime_90d', 'days']);
-    expect(first).toEqual(expect.objectContaining({ name: 'Shop', status: 'online', uptime_24h: 75, uptime_90d: 99.09 }));
+    expect(Object.keys(first)).toEqual(['name', 'section', 'status', 'in_maintenance', 'display_status', 'uptime_24h', 'uptime_90d', 'days']);
+    expect(first).toEqual(expect.objectContaining({ name: 'Shop', status: 'online', display_status: 'online', uptime_24h: 75, uptime_90d: 99.09 }));
     expect(first.days).toHaveLength(90);
     expect(first.days[0]).toEqual({ date: isoDay(today() - 89 * DAY), uptime: 100 });
     expect(first.days[89]).toEqual({ date: isoDay(today()), uptime: 99 });
