@@ -42,6 +42,7 @@ const ALONE = [
   'services/all-in-one/test/web-audit-log.browser.test.ts',
   'services/all-in-one/test/web-organizations.browser.test.ts',
   'services/all-in-one/test/web-heartbeat.browser.test.ts',
+  'services/all-in-one/test/web-more-form-checks.browser.test.ts',
 ];
 
 const project = {

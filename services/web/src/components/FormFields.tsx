@@ -39,6 +39,7 @@ export function TextField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         placeholder={placeholder}
+        aria-invalid={errors ? true : undefined}
         aria-describedby={`${id}-error`}
       />
       <FieldError id={`${id}-error`} messages={errors} />

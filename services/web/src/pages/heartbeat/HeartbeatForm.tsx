@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
+import { FIELDS_NEED_A_CHANGE } from '../../app/field-checks';
 import { useNotices } from '../../app/notices';
 import { useViewerReason } from '../../app/organizations';
 import { Field, FormActions } from '../monitor-form/MonitorFormFields';
@@ -27,7 +28,7 @@ export function HeartbeatForm({ initial, monitorId }: { initial: HeartbeatFormVa
     e.preventDefault();
     const { body, errors: local } = heartbeatFormToBody(values, monitorId === undefined ? 'create' : 'update');
     setErrors(local);
-    if (Object.keys(local).length > 0) return setFormError('Some fields need a change; see the messages next to them.');
+    if (Object.keys(local).length > 0) return setFormError(FIELDS_NEED_A_CHANGE);
     setFormError(null);
     save.mutate(body);
   };

@@ -6,6 +6,7 @@ import { HeartbeatForm } from '../heartbeat/HeartbeatForm';
 import { emptyHeartbeatForm, heartbeatToForm } from '../heartbeat/heartbeat-form-values';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
+import { FIELDS_NEED_A_CHANGE } from '../../app/field-checks';
 import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { ManagedEditDialog, ManagedMark } from '../../components/ManagedBy';
@@ -127,7 +128,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
     const local: FormErrors = { ...shaped, ...checkMonitorForm(values, { minCheckInterval }) };
     setErrors(local);
     if (Object.keys(local).length > 0) {
-      setFormError('Some fields need a change; see the messages next to them.');
+      setFormError(FIELDS_NEED_A_CHANGE);
       return;
     }
     setFormError(null);
@@ -196,7 +197,7 @@ function useSaveMonitor(monitorId: number | undefined, onRefused: (refused: { er
         message:
           Object.keys(byField).length === 0 || unplaced.length > 0
             ? errorMessage(err)
-            : 'Some fields need a change; see the messages next to them.',
+            : FIELDS_NEED_A_CHANGE,
       });
     },
   });
