@@ -8,6 +8,7 @@ import { useNotices } from '../../app/notices';
 import { useViewerReason } from '../../app/organizations';
 import { Field, FormActions } from '../monitor-form/MonitorFormFields';
 import { heartbeatFormToBody, previewTimes, type FormErrors, type HeartbeatBody, type HeartbeatFormValues } from './heartbeat-form-values';
+import { monitorSaved } from '../monitor-detail/useMonitorDetail';
 
 /**
  * A heartbeat monitor's form (docs/heartbeats.md): a name, a period or a cron in a zone, a grace,
@@ -118,7 +119,7 @@ function useSaveHeartbeat(monitorId: number | undefined, onRefused: (errors: For
         : (await data(api.patch('/api/v1/monitors/{id}', { path: { id: monitorId }, body }))).data,
     onSuccess: (m) => {
       notices.success(monitorId === undefined ? `Heartbeat "${m.name}" added` : 'Heartbeat saved');
-      queryClient.setQueryData(['monitor', m.id], m);
+      monitorSaved(queryClient, m.id);
       void queryClient.invalidateQueries({ queryKey: ['monitors'] });
       navigate(`/monitors/${m.id}`);
     },

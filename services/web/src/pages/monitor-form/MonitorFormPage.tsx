@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { HeartbeatForm } from '../heartbeat/HeartbeatForm';
+import { monitorSaved } from '../monitor-detail/useMonitorDetail';
 import { emptyHeartbeatForm, heartbeatToForm } from '../heartbeat/heartbeat-form-values';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
@@ -177,7 +178,7 @@ function useSaveMonitor(monitorId: number | undefined, onRefused: (refused: { er
         : (await data(api.patch('/api/v1/monitors/{id}', { path: { id: monitorId }, body }))).data,
     onSuccess: (m) => {
       notices.success(monitorId === undefined ? `Monitor "${m.name}" added` : 'Monitor saved');
-      queryClient.setQueryData(['monitor', m.id], m);
+      monitorSaved(queryClient, m.id);
       void queryClient.invalidateQueries({ queryKey: ['monitors'] });
       void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
       navigate(`/monitors/${m.id}`);
