@@ -44,6 +44,7 @@ const ALONE = [
   'services/all-in-one/test/web-heartbeat.browser.test.ts',
   'services/all-in-one/test/web-more-form-checks.browser.test.ts',
   'services/all-in-one/test/web-monitor-header.browser.test.ts',
+  'services/all-in-one/test/web-screens.browser.test.ts',
 ];
 
 const project = {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Schema } from '@uptime/client';
+import { BODY_BOUNDS, type Schema } from '@uptime/client';
 import { useState } from 'react';
 import { api, data } from '../../app/api';
 import { useFormat } from '../../app/format';
@@ -26,6 +26,9 @@ import { MAINTENANCE_KEY } from './useMaintenanceWindows';
 
 /** A window covers at most 100 monitors (docs/alert-rules.md): the first 100 of yours are offered. */
 const PICKER_LIMIT = 100;
+
+/** The duration's bounds before anything is typed, from the OpenAPI document (`MaintenanceWindowCreate`). */
+const DURATION_HINT = `${BODY_BOUNDS.MaintenanceWindowCreate.duration_minutes.minimum} to ${BODY_BOUNDS.MaintenanceWindowCreate.duration_minutes.maximum} minutes (a week)`;
 
 /** The fields the form shows a message beside, by API name. */
 const SHOWN = new Set(['name', 'monitor_ids', 'starts_at', 'duration_minutes', 'timezone', 'repeat', 'weekdays']);
@@ -84,6 +87,7 @@ export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'M
           value={values.durationMinutes}
           onChange={(durationMinutes) => set({ durationMinutes })}
           errors={errors.duration_minutes}
+          hint={DURATION_HINT}
         />
         <TimeZoneField
           id="mw-timezone"

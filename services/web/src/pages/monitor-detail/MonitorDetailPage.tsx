@@ -84,7 +84,7 @@ function MonitorDetail({ read }: { read: MonitorPageRead }) {
         </>
       ) : (
         <>
-          <ResponseTimes id={m.id} />
+          <ResponseTimes id={m.id} createdAt={m.created_at} />
           {/* Full width: each check's timings need the room. */}
           <RecentResults results={read.results ?? []} />
         </>
