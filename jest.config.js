@@ -42,6 +42,9 @@ const ALONE = [
   'services/all-in-one/test/web-audit-log.browser.test.ts',
   'services/all-in-one/test/web-organizations.browser.test.ts',
   'services/all-in-one/test/web-heartbeat.browser.test.ts',
+  'services/all-in-one/test/web-more-form-checks.browser.test.ts',
+  'services/all-in-one/test/web-monitor-header.browser.test.ts',
+  'services/all-in-one/test/web-screens.browser.test.ts',
 ];
 
 const project = {

@@ -6,3 +6,4 @@ import type { components } from './schema';
 
 /** A resource of the API by its schema name: `Schema<'Monitor'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+export { BODY_BOUNDS, type FieldBounds } from './body-bounds';

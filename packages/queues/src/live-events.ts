@@ -18,6 +18,13 @@ export interface LiveCheck {
   result: 'up' | 'down';
   /** Milliseconds; null when no answer came. */
   response_time: number | null;
+  /**
+   * The status code and why the check failed, as the check's result stores them: what a bead's
+   * tooltip says (docs/web.md, "Beads"). Absent from a check-worker older than them, still
+   * running during an upgrade.
+   */
+  status_code?: number | null;
+  error?: string | null;
   monitor_status: MonitorStatus;
   in_maintenance: boolean;
 }

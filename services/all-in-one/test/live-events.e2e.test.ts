@@ -43,6 +43,8 @@ describe('live events, check-worker and notifier', () => {
       checked_at: expect.stringMatching(/Z$/),
       result: 'up',
       response_time: expect.any(Number),
+      status_code: 200,
+      error: null,
       monitor_status: 'online',
       in_maintenance: false,
     });
@@ -50,6 +52,10 @@ describe('live events, check-worker and notifier', () => {
     target.respond(answer(500, 'boom'));
     await waitFor(async () => heard.some((h) => h.event.type === 'notification' && h.event.monitor_id === id), { what: "Shop's downtime notification", timeoutMs: 20_000 });
     expect(checksOf().some((c) => c.result === 'down' && c.monitor_status === 'offline')).toBe(true);
+    // A failed check carries its status code and error as they are stored (what a bead's tooltip says).
+    const [stored] = (await stack.ds.query(`SELECT status_code, error FROM check_results WHERE monitor_id = $1 AND NOT ok ORDER BY scheduled_at LIMIT 1`, [id])) as { status_code: number; error: string }[];
+    expect(stored).toEqual({ status_code: 500, error: 'Expected status 2xx, got 500' });
+    expect(checksOf().find((c) => c.result === 'down')).toMatchObject({ status_code: 500, error: stored!.error });
     expect(heard.filter((h) => h.event.type === 'status' && h.event.monitor_id === id).map((h) => h.event)).toContainEqual({ type: 'status', monitor_id: id, from: 'online', to: 'offline' });
     const [notification] = (await stack.ds.query(`SELECT id FROM notifications WHERE monitor_id = $1 AND type = 'downtime'`, [id])) as { id: number }[];
     expect(heard.find((h) => h.event.type === 'notification')?.event).toEqual({ type: 'notification', monitor_id: id, notification_id: notification!.id, notification_type: 'downtime' });

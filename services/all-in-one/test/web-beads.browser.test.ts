@@ -108,7 +108,7 @@ describe('the web app: beads of the latest checks', () => {
     await tooltip.waitFor({ state: 'detached' });
   });
 
-  it('3. adds a check the check-worker records to the list within 2 s, from the stream, with no request', async () => {
+  it('3. adds a check the check-worker records to the list within 2 s, from the stream, with its status code and error, with no request', async () => {
     const shopBeads = beadsOf('Shop');
     const before = await shopBeads.count();
     requests.length = 0;
@@ -117,8 +117,12 @@ describe('the web app: beads of the latest checks', () => {
     await post(`/api/v1/monitors/${shopId}/resume`);
     await monitorOnServer(stack.ds, 'Shop', 'offline');
     await shopBeads.nth(before).waitFor({ timeout: WITHIN_MS });
-    expect(await shopBeads.last().getAttribute('aria-label')).toMatch(/ · Down · /);
+    // The live bead says what a fetched one says: its status code and its error, from the event.
+    expect(await shopBeads.last().getAttribute('aria-label')).toMatch(/ · Down · HTTP 500 · \d+ ms · Expected status 2xx, got 500$/);
     expect(await shopBeads.last().getAttribute('class')).toBe('bead down');
+    await shopBeads.last().hover();
+    await page.getByRole('tooltip').filter({ hasText: /Down · HTTP 500 · \d+ ms · Expected status 2xx, got 500/ }).waitFor();
+    await page.mouse.move(0, 0);
     expect(requests.filter((r) => r.includes('recent-checks'))).toEqual([]);
   });
 

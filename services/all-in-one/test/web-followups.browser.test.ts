@@ -116,11 +116,11 @@ describe('the web app: status pages, badges, alert channels, deliveries, latenes
     await heading().filter({ hasText: 'Status pages' }).waitFor();
     await page.getByText('No status pages yet.').waitFor();
 
-    // Nothing filled: every refusal next to its field.
+    // Nothing filled: every problem next to its field, found before sending.
     await page.getByRole('button', { name: 'New status page' }).click();
     const form = page.getByRole('form', { name: 'New status page' });
     await form.getByRole('button', { name: 'Create status page' }).click();
-    await form.getByRole('alert').filter({ hasText: 'Please correct the fields marked below.' }).waitFor();
+    await form.getByRole('alert').filter({ hasText: 'Some fields need a change' }).waitFor();
     expect(await page.getByLabel('Slug').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
 

@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { answer, waitFor } from '@uptime/testing';
 import { startBrowserApp, type BrowserApp } from './support/browser-app';
 import type { InProcessStack } from './support/in-process-stack';
+import { MEASURE_OVERFLOW, type Overflow } from './support/page-overflow';
+import { aTokenAndAnAgentAtRest, LONG_MONITOR_NAME, type Created } from './support/sample-data';
 import { appDriver, screenshot, seriousAxeViolations } from './support/web-browser';
 
 jest.setTimeout(240_000);
@@ -9,58 +11,8 @@ jest.setTimeout(240_000);
 /** A phone's window (an iPhone 12 to 15), the width docs/web.md promises every page fits. */
 const PHONE = { width: 390, height: 844 };
 const NAV = ['Dashboard', 'Monitors', 'Notifications', 'Channels', 'Status pages', 'Maintenance', 'Agents', 'Members', 'Audit log', 'Settings'];
-/** Long enough to push a careless layout past 390 px: a long name, tags, a long URL path. */
-const MONITOR = 'Checkout service of the European shop front';
-
-interface Created {
-  id: number;
-}
-
-interface Overflow {
-  scrollWidth: number;
-  innerWidth: number;
-  /** The visible elements whose box ends beyond the window's right edge, as "tag.class "text"". */
-  beyond: string[];
-}
-
-/*
- * Run in the page through the DevTools protocol (the page's CSP allows no eval of its own); a
- * string, as the root TypeScript program has no DOM types. An element counts when it has a box
- * and is not hidden; clipped or not, a box past the right edge is what a phone would cut off.
- */
-const MEASURE_OVERFLOW = `(() => {
-  const width = window.innerWidth;
-  const beyond = [];
-  // How far right a box shows: cut where an ancestor hides what spills out of it (a visually
-  // hidden name is a 1 px box). A scrolling ancestor cuts nothing: what it hides is still there,
-  // a sideways scroll away, which is what a phone layout must not need.
-  const shownRight = (box, from) => {
-    let right = box.right;
-    for (let a = from; a; a = a.parentElement) {
-      const overflow = getComputedStyle(a).overflowX;
-      if (overflow === 'hidden' || overflow === 'clip') right = Math.min(right, a.getBoundingClientRect().right);
-    }
-    return right;
-  };
-  for (const el of document.body.querySelectorAll('*')) {
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0 || box.right <= width + 0.5) continue;
-    if (getComputedStyle(el).visibility === 'hidden' || shownRight(box, el.parentElement) <= width + 0.5) continue;
-    const name = el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
-    beyond.push(name + ' "' + (el.textContent || '').trim().slice(0, 40) + '" right=' + Math.round(box.right));
-  }
-  // Text too long for its box spills out of it, which no element's box shows.
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const range = document.createRange();
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!node.textContent.trim()) continue;
-    range.selectNodeContents(node);
-    const box = range.getBoundingClientRect();
-    if (box.width > 0 && shownRight(box, node.parentElement) > width + 0.5)
-      beyond.push('text "' + node.textContent.trim().slice(0, 40) + '" right=' + Math.round(box.right));
-  }
-  return { scrollWidth: document.scrollingElement.scrollWidth, innerWidth: width, beyond };
-})()`;
+/** Long enough to push a careless layout past 390 px, with tags and a long URL path. */
+const MONITOR = LONG_MONITOR_NAME;
 
 /**
  * The web app on a phone (docs/web.md, "On a phone"): at 390 × 844 every main page fits the
@@ -200,19 +152,7 @@ describe('the web app on a phone', () => {
       monitor_ids: [monitorId],
       published: true,
     });
-    await post('/api/v1/auth/tokens', { name: 'deploy script of the checkout', expires_in_days: 30 });
-    const agent = await post<Created>('/api/v1/agents', {
-      name: 'frankfurt-edge-1',
-      location: 'Frankfurt am Main',
-      url: `${app.target.url}/agent`,
-      is_public: false,
-    });
-    // In maintenance, so the workers never call it: the target is no agent.
-    const paused = await page.request.patch(`${appUrl}/api/v1/agents/${agent.id}/status`, {
-      data: { status: 'maintenance' },
-      headers: { Origin: appUrl },
-    });
-    expect(paused.status()).toBe(200);
+    await aTokenAndAnAgentAtRest(page, appUrl, `${app.target.url}/agent`);
 
     await navByMenu('Notifications');
     const deliveries = page.getByRole('button', { name: 'Deliveries' }).first();

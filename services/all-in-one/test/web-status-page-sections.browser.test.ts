@@ -175,7 +175,7 @@ describe("the web app: a status page's sections", () => {
     ]);
   });
 
-  it('2. edits the sections: a repeated name refused on the sections field, then renamed and removed from the keyboard', async () => {
+  it('2. edits the sections: a repeated name named on the sections field before sending, then renamed and removed from the keyboard', async () => {
     await page.getByRole('button', { name: 'Edit Ada services' }).click();
     const form = page.getByRole('form', { name: 'Edit Ada services' });
     expect(await form.getByLabel('Name of section 1').inputValue()).toBe('Back end');
@@ -185,16 +185,16 @@ describe("the web app: a status page's sections", () => {
       ['Front end', 'Shop'],
     ]);
 
-    // The API refuses a second "back END": its message is the sections field's description.
+    // A second "back END" is refused by the form (the API would too): its message is the sections field's description.
     await press(form.getByRole('button', { name: 'Add section', exact: true }));
     await focused(form.getByLabel('Name of section 3'));
     await page.keyboard.type('back END');
     await form.getByRole('button', { name: 'Save', exact: true }).click();
-    await form.getByRole('alert').filter({ hasText: 'Please correct the fields marked below.' }).waitFor();
+    await form.getByRole('alert').filter({ hasText: 'Some fields need a change' }).waitFor();
     const sections = form.getByRole('group', { name: 'Sections', exact: true });
     const describedBy = ((await sections.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
     const description = (await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
-    expect(description).toContain('sections[2].name repeats the name of sections[0]');
+    expect(description).toContain('Section 3 has the name of section 1: each section needs its own');
     await press(form.getByRole('button', { name: 'Remove section back END', exact: true }));
     // The focus goes back to "Add section", not to the top of the page.
     await focused(form.getByRole('button', { name: 'Add section', exact: true }));

@@ -11,8 +11,9 @@ jest.setTimeout(60_000);
 // (packages/client/src/generate/main.ts) and never imports its source.
 const CLIENT = path.resolve(__dirname, '../../../packages/client');
 const SCHEMA = path.join(CLIENT, 'src/schema.d.ts');
+const BOUNDS = path.join(CLIENT, 'src/body-bounds.ts');
 
-describe('packages/client/src/schema.d.ts', () => {
+describe('packages/client/src/schema.d.ts and body-bounds.ts', () => {
   let dir: string;
   let documentFile: string;
   beforeAll(() => {
@@ -23,14 +24,15 @@ describe('packages/client/src/schema.d.ts', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The generator itself, as `pnpm --filter @uptime/client generate` runs it (openapi-typescript is ESM-only inside, so not in jest). */
-  const check = (file: string) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/generate/main.ts', documentFile, '--check', file], { cwd: CLIENT, encoding: 'utf8' });
+  const check = (schema: string, bounds = BOUNDS) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/generate/main.ts', documentFile, '--check', schema, bounds], { cwd: CLIENT, encoding: 'utf8' });
 
-  it('is what the current OpenAPI document generates (else run `pnpm --filter @uptime/client generate`)', () => {
+  it('are what the current OpenAPI document generates (else run `pnpm --filter @uptime/client generate`)', () => {
     const result = check(SCHEMA);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(readFileSync(SCHEMA, 'utf8')).toContain('"/api/v1/monitors/{id}"');
+    expect(readFileSync(BOUNDS, 'utf8')).toContain('"MaintenanceWindowCreate": {');
   });
 
   it('is reported stale when it differs from the document', () => {
@@ -39,6 +41,14 @@ describe('packages/client/src/schema.d.ts', () => {
     const result = check(stale);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('is stale');
+  });
+
+  it('reports the bounds stale when a bound differs from the document', () => {
+    const stale = path.join(dir, 'body-bounds.ts');
+    writeFileSync(stale, readFileSync(BOUNDS, 'utf8').replace('"maximum": 10080', '"maximum": 10081'));
+    const result = check(SCHEMA, stale);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`${stale} is stale: run pnpm --filter @uptime/client generate\n`);
   });
 
   it('is generated from what the API serves: `pnpm --filter @uptime/api openapi` prints the same document', () => {

@@ -1,4 +1,4 @@
-import { truncate, type AlertKind, type EntityManager } from '@uptime/db';
+import { storedCheckError, type AlertKind, type EntityManager } from '@uptime/db';
 
 // The SQL of alerts, of every kind (docs/architecture.md, "Alerts"): recordCheckBatch()
 // (record-check-batch.ts) decides, under the monitor's row lock, which alert a check opens or
@@ -37,7 +37,7 @@ export async function openAlert(em: EntityManager, a: AlertOpening): Promise<num
     a.kind,
     a.startedAt,
     a.statusCode ?? null,
-    truncate(a.error ?? null, 500),
+    storedCheckError(a.error ?? null),
     a.responseTime ?? null,
     a.responseTimeThreshold ?? null,
     a.certificateExpiresAt ?? null,

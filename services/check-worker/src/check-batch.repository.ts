@@ -1,7 +1,7 @@
 import {
   MAX_START_LAG_MS,
   ROLLUP_LEVELS,
-  truncate,
+  storedCheckError,
   type EntityManager,
   type MaintenanceRepeat,
   type MonitorStatus,
@@ -138,7 +138,7 @@ export async function insertResults(
       outcomes.map((o) => o.result.ok),
       outcomes.map((o) => o.result.statusCode),
       outcomes.map((o) => o.result.responseTime),
-      outcomes.map((o) => truncate(o.result.error, 500)),
+      outcomes.map((o) => storedCheckError(o.result.error)),
       outcomes.map((o) => phaseMs(o.result.timings?.dns)),
       outcomes.map((o) => phaseMs(o.result.timings?.connect)),
       outcomes.map((o) => phaseMs(o.result.timings?.tls)),

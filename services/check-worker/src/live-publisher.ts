@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { DataSource } from '@uptime/db';
+import { storedCheckError, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { publishLiveEvents, type LiveEvent } from '@uptime/queues';
 import type { CheckOutcome } from './check-outcome';
@@ -8,8 +8,9 @@ import { readMonitorsNow } from './live.repository';
 
 /**
  * Tells the organizations' open pages about a batch just committed (docs/web.md, "Live
- * updates"): each check with its monitor's state now, and each status change. One read of the
- * monitors (their organization and state after the batch) and one pipeline of PUBLISH per batch.
+ * updates"): each check (its result, status code and error as stored) with its monitor's state
+ * now, and each status change. One read of the monitors (their organization and state after the
+ * batch) and one pipeline of PUBLISH per batch.
  * Best effort: a lost message costs a page its freshness until its next event, never data.
  */
 export class LivePublisher {
@@ -46,6 +47,8 @@ export class LivePublisher {
         checked_at: o.result.checkedAt.toISOString(),
         result: o.result.ok ? 'up' : 'down',
         response_time: o.result.responseTime,
+        status_code: o.result.statusCode,
+        error: storedCheckError(o.result.error),
         monitor_status: m.status,
         in_maintenance: m.in_maintenance,
       });

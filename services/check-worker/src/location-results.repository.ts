@@ -1,4 +1,4 @@
-import { truncate, type EntityManager } from '@uptime/db';
+import { storedCheckError, type EntityManager } from '@uptime/db';
 import { agentRollupRows, latestSightings, type AgentRollupRow, type Sighting } from './agent-rollup-rows';
 import type { LocationOutcome } from './location-vote';
 
@@ -22,7 +22,7 @@ export async function insertLocationResults(em: EntityManager, checks: readonly 
       rows.map((r) => (r.status === 'error' ? null : r.status === 'up')),
       rows.map((r) => r.statusCode),
       rows.map((r) => r.responseTime),
-      rows.map((r) => truncate(r.error, 500)),
+      rows.map((r) => storedCheckError(r.error)),
       rows.map((r) => r.checkedAt),
       rows.map((r) => r.latencyMs),
     ],

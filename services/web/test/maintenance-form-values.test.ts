@@ -64,8 +64,20 @@ describe('the maintenance form', () => {
 
   it('names a missing start and a duration that is not a number before sending, together', () => {
     const form = { ...maintenanceToForm(WINDOW), startsAt: '', durationMinutes: 'an hour' };
-    expect(maintenanceFormErrors(form)).toEqual({ starts_at: ['Choose a date and a time'], duration_minutes: ['A whole number of minutes'] });
+    expect(maintenanceFormErrors(form)).toEqual({ starts_at: ['Choose a date and a time'], duration_minutes: ['A whole number of minutes, 1 to 10080'] });
     expect(maintenanceFormErrors(maintenanceToForm(WINDOW))).toEqual({});
+  });
+
+  it('names an empty form\'s every problem at once, in words, by the bounds of the OpenAPI document', () => {
+    const empty = { ...emptyMaintenanceForm('UTC'), durationMinutes: '' };
+    expect(maintenanceFormErrors(empty)).toEqual({
+      name: ['Required: a name for the window'],
+      monitor_ids: ['Choose at least one monitor'],
+      duration_minutes: ['Required: a number of minutes, 1 to 10080'],
+    });
+    const long = { ...maintenanceToForm(WINDOW), name: 'x'.repeat(201), durationMinutes: '10081' };
+    expect(maintenanceFormErrors(long)).toEqual({ name: ['At most 200 characters (now 201)'], duration_minutes: ['At most 10080 minutes'] });
+    expect(maintenanceFormErrors({ ...maintenanceToForm(WINDOW), durationMinutes: '0' })).toEqual({ duration_minutes: ['At least 1 minute'] });
   });
 
   it('says how a window repeats', () => {

@@ -1,4 +1,5 @@
-import { checkMonitorForm, humanFieldMessage, integerProblem } from '../src/pages/monitor-form/monitor-form-checks';
+import { integerProblem } from '../src/app/field-checks';
+import { checkMonitorForm, humanFieldMessage } from '../src/pages/monitor-form/monitor-form-checks';
 import { emptyMonitorForm } from '../src/pages/monitor-form/monitor-form-values';
 
 const limits = { minCheckInterval: 30 };
@@ -45,6 +46,6 @@ describe("the monitor form's own checks", () => {
     expect(humanFieldMessage('response_time_threshold', 'response_time_threshold must not be less than 1')).toBe('At least 1');
     expect(humanFieldMessage('name', 'name must be shorter than or equal to 200 characters')).toBe('At most 200 characters');
     expect(humanFieldMessage('tcp_send', 'tcp_send must be at most 1024 bytes as UTF-8')).toBe('At most 1024 bytes (a letter outside English can take 2 to 4)');
-    expect(humanFieldMessage('url', 'url must be a URL the check can reach')).toBe('url must be a URL the check can reach');
+    expect(humanFieldMessage('url', 'url must be a URL the check can reach')).toBe('Must be a URL the check can reach');
   });
 });

@@ -158,7 +158,7 @@ describe('status page form values', () => {
     expect(previewGroups({ monitorIds: [], sections })).toEqual([]);
   });
 
-  it('places validation errors on their field, monitor_ids items included', () => {
+  it('places validation errors on their field, monitor_ids items included, in the form\'s words', () => {
     const err = new ApiError(
       400,
       envelope('VALIDATION_ERROR', 'Invalid', {
@@ -168,8 +168,8 @@ describe('status page form values', () => {
       }),
     );
     const errors = statusPageFieldErrors(err);
-    expect(errors.slug).toEqual(['slug must be 3 to 64 of a-z, 0-9 and -']);
-    expect(errors.monitor_ids).toEqual(expect.arrayContaining(['monitor 77 is not yours', 'monitor_ids must not be empty']));
+    expect(errors.slug).toEqual(['Must be 3 to 64 of a-z, 0-9 and -']);
+    expect(errors.monitor_ids).toEqual(expect.arrayContaining(['monitor 77 is not yours', 'Must not be empty']));
     expect(errors.monitor_ids).toHaveLength(2);
   });
 

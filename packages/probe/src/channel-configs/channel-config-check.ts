@@ -1,5 +1,6 @@
 import { fieldProblems } from '../fields/field-check';
 import type { FieldSpec } from '../fields/field-spec';
+import { isEmailAddress } from '../fields/value-tests';
 import { refusedTargetReason } from '../ssrf-guard';
 import { channelFieldsOf, type ChannelConfigOf, type ChannelFieldSpec, type ChannelType } from './channel-fields';
 
@@ -13,16 +14,12 @@ export interface ChannelConfigRules {
   allowPrivateTargets: boolean;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const EMAIL_MAX_LENGTH = 320;
-
 /** A value's problems by its field's rules; an email list is checked here, every other kind as a check field is. */
 function problemsOf(spec: ChannelFieldSpec, value: unknown): string[] {
   const t = spec.type;
   if (t.kind !== 'emails') return fieldProblems({ ...spec, type: t } as FieldSpec, value);
   if (!Array.isArray(value) || value.length === 0 || value.length > t.maxItems) return [`must be a list of 1 to ${t.maxItems} email addresses`];
-  const isAddress = (v: unknown): boolean => typeof v === 'string' && v.length <= EMAIL_MAX_LENGTH && EMAIL.test(v);
-  return value.every(isAddress) ? [] : ['must hold email addresses only'];
+  return value.every(isEmailAddress) ? [] : ['must hold email addresses only'];
 }
 
 /** A valid value as stored: an email list lower-cased and without repeats, anything else as given. */

@@ -152,3 +152,9 @@ export function isHeaderMap(value: unknown): value is Record<string, string> {
     )
   );
 }
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_MAX_LENGTH = 320;
+
+/** An email address as a channel's recipients take it: something@host.tld, no spaces, at most 320 characters. */
+export const isEmailAddress = (value: unknown): value is string => typeof value === 'string' && value.length <= EMAIL_MAX_LENGTH && EMAIL.test(value);

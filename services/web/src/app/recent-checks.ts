@@ -14,20 +14,26 @@ export const BEADS = 30;
 /** The root of the beads' query keys: `[RECENT_CHECKS_KEY, ids]`, holding a Map of monitor id to its checks, newest first. */
 export const RECENT_CHECKS_KEY = 'recent-checks';
 
-/** A check as the live stream's `checks` event carries it (docs/web.md, "Live updates"). */
+/**
+ * A check as the live stream's `checks` event carries it (docs/web.md, "Live updates"; its
+ * publisher's type is `LiveCheck` of packages/queues/src/live-events.ts, which the app cannot
+ * import: it names the server's database types). The fields the beads read.
+ */
 export interface LiveCheck {
   monitor_id: number;
   checked_at: string;
   result: 'up' | 'down';
   response_time: number | null;
+  /** Absent from a check-worker older than them (during an upgrade): shown as none. */
+  status_code?: number | null;
+  error?: string | null;
   in_maintenance: boolean;
 }
 
 /**
  * Puts the checks of a live event in front of the beads of every monitor shown, at once (no
- * request): a check the list has already (the same time) is not added twice, and each monitor
- * keeps its BEADS latest. The event carries no status code or error; a refetch (the stream
- * coming back, a page opened again) brings them.
+ * request), with its status code and error, as GET /monitors/recent-checks has them: a check the
+ * list has already (the same time) is not added twice, and each monitor keeps its BEADS latest.
  */
 export function addLiveChecks(queryClient: QueryClient, checks: LiveCheck[]): void {
   for (const [key, shown] of queryClient.getQueriesData<Map<number, RecentCheck[]>>({ queryKey: [RECENT_CHECKS_KEY] })) {
@@ -39,9 +45,9 @@ export function addLiveChecks(queryClient: QueryClient, checks: LiveCheck[]): vo
       const bead: RecentCheck = {
         checked_at: c.checked_at,
         status: c.result,
-        status_code: null,
+        status_code: c.status_code ?? null,
         response_time: c.response_time,
-        error: null,
+        error: c.error ?? null,
         maintenance: c.in_maintenance,
       };
       next.set(c.monitor_id, [bead, ...list].sort((a, b) => Date.parse(b.checked_at) - Date.parse(a.checked_at)).slice(0, BEADS));

@@ -1,23 +1,21 @@
 import type { ReactNode, RefObject } from 'react';
-import { errorMessage } from '../app/errors';
+import { FormSummary } from './FormSummary';
 
 /**
- * A form in a card, named by its heading, saved by `onSave`: a refusal shows one summary at the top
- * (focusable through `summaryRef`), which points at the fields when the API named some. `mark`
- * follows the heading ("Managed by uptime.yaml", src/components/ManagedBy.tsx).
+ * A form in a card, named by its heading, saved by `onSave`: a refused save shows one summary at
+ * the top (useFormProblems.ts). `mark` follows the heading ("Managed by uptime.yaml",
+ * src/components/ManagedBy.tsx).
  */
 export function CardForm({
   heading,
-  error,
-  hasFieldErrors,
+  summary,
   summaryRef,
   onSave,
   children,
   mark,
 }: {
   heading: string;
-  error: unknown;
-  hasFieldErrors: boolean;
+  summary: string | null;
   summaryRef: RefObject<HTMLDivElement | null>;
   onSave: () => void;
   children: ReactNode;
@@ -37,11 +35,7 @@ export function CardForm({
         {heading}
         {mark}
       </h2>
-      {error !== null && error !== undefined && (
-        <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
-          {hasFieldErrors ? 'Please correct the fields marked below.' : errorMessage(error)}
-        </div>
-      )}
+      <FormSummary summary={summary} summaryRef={summaryRef} />
       {children}
     </form>
   );

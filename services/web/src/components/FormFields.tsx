@@ -9,7 +9,7 @@ export function CheckField({ label, checked, onChange }: { label: string; checke
   );
 }
 
-/** A labelled input with the API's messages for it, tied by id (`aria-describedby`). */
+/** A labelled input with its hint and its messages, tied by id (`aria-describedby`). */
 export function TextField({
   id,
   label,
@@ -19,6 +19,7 @@ export function TextField({
   type,
   inputMode,
   placeholder,
+  hint,
 }: {
   id: string;
   label: string;
@@ -28,6 +29,8 @@ export function TextField({
   type?: 'url';
   inputMode?: 'numeric';
   placeholder?: string;
+  /** What the field takes, said before anything is typed ("1 to 10080 minutes"). */
+  hint?: string;
 }) {
   return (
     <div className="field">
@@ -39,8 +42,14 @@ export function TextField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         placeholder={placeholder}
-        aria-describedby={`${id}-error`}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={hint === undefined ? `${id}-error` : `${id}-hint ${id}-error`}
       />
+      {hint !== undefined && (
+        <p className="hint muted small" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
       <FieldError id={`${id}-error`} messages={errors} />
     </div>
   );

@@ -8,7 +8,7 @@ const EXAMPLE = [
   'data: {"organization_id":7}',
   '',
   'event: checks',
-  'data: {"type":"checks","checks":[{"monitor_id":42,"checked_at":"2026-11-22T10:00:00.000Z","result":"down","response_time":null,"monitor_status":"offline","in_maintenance":false}]}',
+  'data: {"type":"checks","checks":[{"monitor_id":42,"checked_at":"2026-11-22T10:00:00.000Z","result":"down","response_time":null,"status_code":null,"error":"Connection refused","monitor_status":"offline","in_maintenance":false}]}',
   '',
   'event: status',
   'data: {"type":"status","monitor_id":42,"from":"online","to":"offline"}',
@@ -28,7 +28,7 @@ export const LIVE_OPERATIONS: OperationSpec[] = [
     summary: "Stream the organization's check results, status changes and notifications (Server-Sent Events)",
     description:
       'An open `text/event-stream` (open it with `EventSource`). First `ready` ({organization_id}), then as they happen: `checks` (the checks of one recorded batch: ' +
-      '{monitor_id, checked_at, result up|down, response_time, monitor_status, in_maintenance} each), `status` ({monitor_id, from, to}) and `notification` ' +
+      '{monitor_id, checked_at, result up|down, response_time, status_code, error, monitor_status, in_maintenance} each), `status` ({monitor_id, from, to}) and `notification` ' +
       '({monitor_id, notification_id, notification_type}), all of the organization the request acts in; a comment line every 25 s; `bye` before the ' +
       'stream ends after 15 minutes, and the browser reconnects after `retry`. Nothing is replayed: read the resources again when a stream opens. ' +
       'With the session cookie, the request must come from the web app (its Origin, or Sec-Fetch-Site not cross-site); a token needs neither.',

@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { fieldErrors } from '../../app/errors';
+import { refusalsByField } from '../../app/field-checks';
 import { useNotices } from '../../app/notices';
 import { CardForm } from '../../components/CardForm';
 import { FieldError } from '../../components/FieldError';
 import { ManagedMark } from '../../components/ManagedBy';
+import { useFormProblems } from '../../components/useFormProblems';
+import { channelFieldOf, checkChannelForm } from './channel-form-checks';
 import {
   CHANNEL_LABELS,
   CHANNEL_TYPES,
@@ -22,20 +24,32 @@ import {
 
 /**
  * Add a channel (channel null) or edit one: the type's fields, each with what it is and where to
- * find it (packages/probe/src/channel-configs/channel-fields.ts); the API's refusals next to each.
+ * find it (packages/probe/src/channel-configs/channel-fields.ts); every field is checked by its
+ * declaration before sending, all at once, and the API's refusals go next to their field too.
  */
 export function ChannelForm({ channel, onDone }: { channel: Schema<'Channel'> | null; onDone: (saved: Schema<'SavedChannel'> | null) => void }) {
   const [values, setValues] = useState<ChannelFormValues>(() => (channel ? channelToForm(channel) : emptyChannelForm()));
-  const summaryRef = useRef<HTMLDivElement>(null);
-  const save = useSaveChannel(channel, values, onDone, () => requestAnimationFrame(() => summaryRef.current?.focus()));
-  const errors = save.error ? fieldErrors(save.error) : {};
+  const { errors, summary, summaryRef, checked, refused } = useFormProblems();
+  const fields = channelFormFields(values.type);
+  const shown = (field: string) => field === 'name' || field === 'config' || fields.some((f) => `config.${f.wire}` === field);
+  const save = useSaveChannel(channel, values, onDone, (err) => refused(err, refusalsByField(err, { fieldOf: channelFieldOf }), shown));
   const heading = channel ? `Edit ${channel.name}` : 'New channel';
   const secretsSet = (channel?.config ?? {}) as Record<string, unknown>;
+  const storedSecrets = new Set(fields.filter((f) => f.secret && secretsSet[`${f.wire}_set`] === true).map((f) => f.wire));
+  const onSave = () => {
+    if (checked(checkChannelForm(values, storedSecrets))) save.mutate();
+  };
   return (
-    <CardForm heading={heading} error={save.error} hasFieldErrors={Object.keys(errors).length > 0} summaryRef={summaryRef} onSave={() => save.mutate()} mark={channel && <ManagedMark resource={channel} />}>
+    <CardForm heading={heading} summary={summary} summaryRef={summaryRef} onSave={onSave} mark={channel && <ManagedMark resource={channel} />}>
       <div className="field">
         <label htmlFor="channel-name">Name</label>
-        <input id="channel-name" value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} aria-describedby="channel-name-error" />
+        <input
+          id="channel-name"
+          value={values.name}
+          onChange={(e) => setValues({ ...values, name: e.target.value })}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby="channel-name-error"
+        />
         <FieldError id="channel-name-error" messages={errors.name} />
       </div>
       <div className="field">
@@ -53,28 +67,45 @@ export function ChannelForm({ channel, onDone }: { channel: Schema<'Channel'> | 
           ))}
         </select>
       </div>
-      {channelFormFields(values.type).map((field) => {
+      {fields.map((field) => {
         const id = `channel-config-${field.wire}`;
-        const isSet = field.secret && secretsSet[`${field.wire}_set`] === true;
+        const isSet = storedSecrets.has(field.wire);
+        const fieldErrors = errors[`config.${field.wire}`];
+        const common = {
+          id,
+          value: values.config[field.wire] ?? '',
+          'aria-invalid': fieldErrors ? true : undefined,
+          'aria-describedby': `${id}-hint ${id}-error`,
+        };
+        const change = (text: string) => setValues({ ...values, config: { ...values.config, [field.wire]: text } });
         return (
           <div className="field" key={`${values.type}-${field.wire}`}>
             <label htmlFor={id}>
               {field.form.label}
               {field.optional ? ' (optional)' : ''}
             </label>
-            <input
-              id={id}
-              type={field.secret ? 'password' : 'text'}
-              autoComplete="off"
-              value={values.config[field.wire] ?? ''}
-              placeholder={isSet ? 'set: leave empty to keep it' : undefined}
-              onChange={(e) => setValues({ ...values, config: { ...values.config, [field.wire]: e.target.value } })}
-              aria-describedby={`${id}-hint ${id}-error`}
-            />
+            {field.type.kind === 'choice' ? (
+              <select {...common} onChange={(e) => change(e.target.value)}>
+                <option value="">{field.default === undefined ? 'Not set' : `Default (${String(field.default)})`}</option>
+                {field.type.values.map((v) => (
+                  <option key={v} value={v}>
+                    {v}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                {...common}
+                type={field.secret ? 'password' : 'text'}
+                autoComplete="off"
+                placeholder={isSet ? 'set: leave empty to keep it' : undefined}
+                onChange={(e) => change(e.target.value)}
+              />
+            )}
             <p className="muted small" id={`${id}-hint`}>
               {fieldHint(field)}
             </p>
-            <FieldError id={`${id}-error`} messages={errors[`config.${field.wire}`]} />
+            <FieldError id={`${id}-error`} messages={fieldErrors} />
           </div>
         );
       })}
@@ -94,8 +125,8 @@ export function ChannelForm({ channel, onDone }: { channel: Schema<'Channel'> | 
   );
 }
 
-/** Creates (channel null) or updates the channel; a refusal calls `onRefused` (the form focuses its summary). */
-function useSaveChannel(channel: Schema<'Channel'> | null, values: ChannelFormValues, onDone: (saved: Schema<'SavedChannel'>) => void, onRefused: () => void) {
+/** Creates (channel null) or updates the channel; a refusal goes to `onRefused`. */
+function useSaveChannel(channel: Schema<'Channel'> | null, values: ChannelFormValues, onDone: (saved: Schema<'SavedChannel'>) => void, onRefused: (err: unknown) => void) {
   const queryClient = useQueryClient();
   const notices = useNotices();
   return useMutation({
@@ -108,6 +139,6 @@ function useSaveChannel(channel: Schema<'Channel'> | null, values: ChannelFormVa
       void queryClient.invalidateQueries({ queryKey: ['channels'] });
       onDone(saved);
     },
-    onError: () => onRefused(),
+    onError: (err) => onRefused(err),
   });
 }

@@ -8,6 +8,7 @@ import { useNotices } from '../../app/notices';
 import { useViewerReason } from '../../app/organizations';
 import { SecretOnce } from '../../components/SecretOnce';
 import { heartbeatSnippets } from './heartbeat-form-values';
+import { monitorChanged } from '../monitor-detail/useMonitorDetail';
 
 /** What a heartbeat's job pings, how to paste it, and a new URL when the old one leaked (docs/heartbeats.md). */
 export function HeartbeatAddressCard({ m }: { m: Schema<'Monitor'> }) {
@@ -16,9 +17,9 @@ export function HeartbeatAddressCard({ m }: { m: Schema<'Monitor'> }) {
   const queryClient = useQueryClient();
   const rotate = useMutation({
     mutationFn: async () => (await data(api.post('/api/v1/monitors/{id}/heartbeat/rotate', { path: { id: m.id } }))).data!,
-    onSuccess: (updated) => {
+    onSuccess: async () => {
+      await monitorChanged(queryClient, m.id);
       notices.success('New heartbeat URL: the old one no longer works');
-      queryClient.setQueryData(['monitor', m.id], (old: object | undefined) => ({ ...old, ...updated }));
     },
     onError: (err) => notices.error(errorMessage(err)),
   });

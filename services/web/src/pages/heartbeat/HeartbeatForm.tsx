@@ -3,10 +3,12 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
+import { FIELDS_NEED_A_CHANGE } from '../../app/field-checks';
 import { useNotices } from '../../app/notices';
 import { useViewerReason } from '../../app/organizations';
 import { Field, FormActions } from '../monitor-form/MonitorFormFields';
 import { heartbeatFormToBody, previewTimes, type FormErrors, type HeartbeatBody, type HeartbeatFormValues } from './heartbeat-form-values';
+import { monitorSaved } from '../monitor-detail/useMonitorDetail';
 
 /**
  * A heartbeat monitor's form (docs/heartbeats.md): a name, a period or a cron in a zone, a grace,
@@ -27,7 +29,7 @@ export function HeartbeatForm({ initial, monitorId }: { initial: HeartbeatFormVa
     e.preventDefault();
     const { body, errors: local } = heartbeatFormToBody(values, monitorId === undefined ? 'create' : 'update');
     setErrors(local);
-    if (Object.keys(local).length > 0) return setFormError('Some fields need a change; see the messages next to them.');
+    if (Object.keys(local).length > 0) return setFormError(FIELDS_NEED_A_CHANGE);
     setFormError(null);
     save.mutate(body);
   };
@@ -117,7 +119,7 @@ function useSaveHeartbeat(monitorId: number | undefined, onRefused: (errors: For
         : (await data(api.patch('/api/v1/monitors/{id}', { path: { id: monitorId }, body }))).data,
     onSuccess: (m) => {
       notices.success(monitorId === undefined ? `Heartbeat "${m.name}" added` : 'Heartbeat saved');
-      queryClient.setQueryData(['monitor', m.id], m);
+      monitorSaved(queryClient, m.id);
       void queryClient.invalidateQueries({ queryKey: ['monitors'] });
       navigate(`/monitors/${m.id}`);
     },

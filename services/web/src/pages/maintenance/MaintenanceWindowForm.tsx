@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Schema } from '@uptime/client';
-import { useRef, useState } from 'react';
+import { BODY_BOUNDS, type Schema } from '@uptime/client';
+import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { errorMessage } from '../../app/errors';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { FieldError } from '../../components/FieldError';
+import { FormSummary } from '../../components/FormSummary';
 import { TextField } from '../../components/FormFields';
 import { QueryState } from '../../components/QueryState';
 import { TimeZoneField } from '../../components/TimeZoneField';
@@ -21,29 +21,32 @@ import {
   type Repeat,
 } from './maintenance-form-values';
 import { ManagedMark } from '../../components/ManagedBy';
+import { useFormProblems } from '../../components/useFormProblems';
 import { MAINTENANCE_KEY } from './useMaintenanceWindows';
 
 /** A window covers at most 100 monitors (docs/alert-rules.md): the first 100 of yours are offered. */
 const PICKER_LIMIT = 100;
 
-/** Create a maintenance window (window null) or edit one; errors appear next to each field. */
+/** The duration's bounds before anything is typed, from the OpenAPI document (`MaintenanceWindowCreate`). */
+const DURATION_HINT = `${BODY_BOUNDS.MaintenanceWindowCreate.duration_minutes.minimum} to ${BODY_BOUNDS.MaintenanceWindowCreate.duration_minutes.maximum} minutes (a week)`;
+
+/** The fields the form shows a message beside, by API name. */
+const SHOWN = new Set(['name', 'monitor_ids', 'starts_at', 'duration_minutes', 'timezone', 'repeat', 'weekdays']);
+
+/**
+ * Create a maintenance window (window null) or edit one: every field checked before sending, all
+ * problems at once next to their fields, the API's refusals there too (docs/web.md, "Forms").
+ */
 export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'MaintenanceWindow'> | null; onDone: () => void }) {
   const fmt = useFormat();
   const [values, setValues] = useState<MaintenanceFormValues>(() => (w ? maintenanceToForm(w) : emptyMaintenanceForm(fmt.timeZone)));
-  const [formErrors, setFormErrors] = useState<Record<string, string[]>>({});
-  const summaryRef = useRef<HTMLDivElement>(null);
-  const focusSummary = () => requestAnimationFrame(() => summaryRef.current?.focus());
-  const save = useSaveWindow(w, onDone, focusSummary);
-  const errors = Object.keys(formErrors).length > 0 ? formErrors : save.error ? maintenanceFieldErrors(save.error) : {};
+  const { errors, summary, summaryRef, checked, refused } = useFormProblems();
+  const save = useSaveWindow(w, onDone, (err) => refused(err, maintenanceFieldErrors(err), (field) => SHOWN.has(field)));
   const set = (change: Partial<MaintenanceFormValues>) => setValues((v) => ({ ...v, ...change }));
   const heading = w ? `Edit ${w.name}` : 'New maintenance window';
   const submit = () => {
-    const found = maintenanceFormErrors(values);
-    setFormErrors(found);
-    if (Object.keys(found).length > 0) return focusSummary();
-    save.mutate(formToMaintenanceBody(values));
+    if (checked(maintenanceFormErrors(values))) save.mutate(formToMaintenanceBody(values));
   };
-  const refused = Object.keys(formErrors).length > 0 || save.error;
   return (
     <form
       className="card"
@@ -58,11 +61,7 @@ export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'M
         {heading}
         {w && <ManagedMark resource={w} />}
       </h2>
-      {refused && (
-        <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
-          {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
-        </div>
-      )}
+      <FormSummary summary={summary} summaryRef={summaryRef} />
       <TextField id="mw-name" label="Name" value={values.name} onChange={(name) => set({ name })} errors={errors.name} />
       <MonitorChecklist chosen={values.monitorIds} onChange={(monitorIds) => set({ monitorIds })} errors={errors.monitor_ids} />
       <div className="grid-2">
@@ -88,6 +87,7 @@ export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'M
           value={values.durationMinutes}
           onChange={(durationMinutes) => set({ durationMinutes })}
           errors={errors.duration_minutes}
+          hint={DURATION_HINT}
         />
         <TimeZoneField
           id="mw-timezone"
@@ -122,8 +122,8 @@ export function MaintenanceWindowForm({ window: w, onDone }: { window: Schema<'M
   );
 }
 
-/** Creates (window null) or replaces the window's fields; a refusal calls `onRefused`. */
-function useSaveWindow(w: Schema<'MaintenanceWindow'> | null, onDone: () => void, onRefused: () => void) {
+/** Creates (window null) or replaces the window's fields; a refusal goes to `onRefused`. */
+function useSaveWindow(w: Schema<'MaintenanceWindow'> | null, onDone: () => void, onRefused: (err: unknown) => void) {
   const queryClient = useQueryClient();
   const notices = useNotices();
   return useMutation({
@@ -138,7 +138,7 @@ function useSaveWindow(w: Schema<'MaintenanceWindow'> | null, onDone: () => void
       void queryClient.invalidateQueries({ queryKey: MAINTENANCE_KEY });
       onDone();
     },
-    onError: () => onRefused(),
+    onError: (err) => onRefused(err),
   });
 }
 

@@ -12,12 +12,7 @@ export function UpcomingMaintenance({ refreshMs }: { refreshMs: number }) {
   const windows = useDashboardMaintenance(refreshMs);
   return (
     <section className="card" aria-labelledby="dashboard-maintenance-title">
-      <div className="row-between">
-        <h2 id="dashboard-maintenance-title">Maintenance</h2>
-        <Link to="/maintenance" className="small">
-          All maintenance windows
-        </Link>
-      </div>
+      <h2 id="dashboard-maintenance-title">Maintenance</h2>
       <QueryState query={windows} what="maintenance windows">
         {(list) => {
           const { ongoing, upcoming } = ongoingAndUpcoming(list, Date.now(), HORIZON_MS);
@@ -30,6 +25,10 @@ export function UpcomingMaintenance({ refreshMs }: { refreshMs: number }) {
           );
         }}
       </QueryState>
+      {/* At the card's foot, as the dashboard's other cards end ("All notifications", "All monitors"). */}
+      <p>
+        <Link to="/maintenance">All maintenance windows</Link>
+      </p>
     </section>
   );
 }

@@ -1,5 +1,5 @@
-import type { Schema } from '@uptime/client';
-import { fieldErrors } from '../../app/errors';
+import { BODY_BOUNDS, type Schema } from '@uptime/client';
+import { addProblem, boundedIntegerProblem, choiceProblem, refusalsByField, textProblem, type FormErrors } from '../../app/field-checks';
 import { instantOfLocal, localInputValue } from './zoned-time';
 
 export type Repeat = Schema<'MaintenanceWindow'>['repeat'];
@@ -41,13 +41,17 @@ export const maintenanceToForm = (w: Schema<'MaintenanceWindow'>): MaintenanceFo
 });
 
 /**
- * What the form can tell before asking the API, by the API's field names: a start and a
- * duration it could not even send. The API's own rules (bounds, monitors) come back from it.
+ * The form's problems by the API's field names, all at once, before sending (docs/web.md,
+ * "Forms"): the bounds of `MaintenanceWindowCreate` in the OpenAPI document, and a start the form
+ * could not even send. Whether the monitors are yours is the API's to say.
  */
-export function maintenanceFormErrors(values: MaintenanceFormValues): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+export function maintenanceFormErrors(values: MaintenanceFormValues): FormErrors {
+  const bounds = BODY_BOUNDS.MaintenanceWindowCreate;
+  const out: FormErrors = {};
+  addProblem(out, 'name', textProblem(values.name, bounds.name, 'a name for the window'));
+  addProblem(out, 'monitor_ids', choiceProblem(values.monitorIds.length, bounds.monitor_ids, 'monitor', 'monitors'));
   if (instantOfLocal(values.startsAt, values.timezone) === null) out.starts_at = ['Choose a date and a time'];
-  if (!/^\d+$/.test(values.durationMinutes.trim())) out.duration_minutes = ['A whole number of minutes'];
+  addProblem(out, 'duration_minutes', boundedIntegerProblem(values.durationMinutes, bounds.duration_minutes, 'minutes'));
   return out;
 }
 
@@ -67,15 +71,8 @@ export function formToMaintenanceBody(values: MaintenanceFormValues): Schema<'Ma
   };
 }
 
-/** The API's refusals by form field (`monitor_ids[2]` → monitor_ids). */
-export function maintenanceFieldErrors(err: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [key, messages] of Object.entries(fieldErrors(err))) {
-    const field = key.split(/[.[]/)[0]!;
-    out[field] = [...(out[field] ?? []), ...messages];
-  }
-  return out;
-}
+/** The API's refusals by form field (`monitor_ids[2]` → monitor_ids), in the form's words. */
+export const maintenanceFieldErrors = (err: unknown): FormErrors => refusalsByField(err, { unitOf: (field) => (field === 'duration_minutes' ? 'minutes' : '') });
 
 /** "Every week on Monday, Thursday", "Every day", "Once". */
 export function repeatSummary(w: Pick<Schema<'MaintenanceWindow'>, 'repeat' | 'weekdays'>): string {

@@ -16,22 +16,24 @@ import { BadgeCard } from './BadgeCard';
 import { Incidents } from './Incidents';
 import { RecentResults } from './RecentResults';
 import { ResponseTimes } from './ResponseTimes';
-import { useMonitor, useMonitorActions, useMonitorStats } from './useMonitorDetail';
+import { useMonitorActions, useMonitorPage, type MonitorPageRead } from './useMonitorDetail';
 import { pingText } from './ping-figures';
 import { HeartbeatAddressCard, PingLog } from '../heartbeat/HeartbeatCard';
 
 export function MonitorDetailPage() {
   const id = Number(useParams().id);
-  const monitor = useMonitor(id);
-  usePageTitle(monitor.data?.name ?? 'Monitor');
+  const read = useMonitorPage(id);
+  usePageTitle(read.data?.monitor.name ?? 'Monitor');
   return (
-    <QueryState query={monitor} what="the monitor">
-      {(m) => <MonitorDetail m={m} />}
+    <QueryState query={read} what="the monitor">
+      {(r) => <MonitorDetail read={r} />}
     </QueryState>
   );
 }
 
-function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
+/** The page of one read (`useMonitorPage`): its header and its recent checks agree. */
+function MonitorDetail({ read }: { read: MonitorPageRead }) {
+  const m = read.monitor;
   const fmt = useFormat();
   return (
     <>
@@ -74,7 +76,7 @@ function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
         </div>
       </div>
       <MonitorActions m={m} />
-      <UptimeFigures m={m} />
+      <UptimeFigures m={m} ninety={read.ninety} />
       {m.type === 'heartbeat' ? (
         <>
           <HeartbeatAddressCard m={m} />
@@ -82,9 +84,9 @@ function MonitorDetail({ m }: { m: Schema<'MonitorDetail'> }) {
         </>
       ) : (
         <>
-          <ResponseTimes id={m.id} />
+          <ResponseTimes id={m.id} createdAt={m.created_at} />
           {/* Full width: each check's timings need the room. */}
-          <RecentResults id={m.id} />
+          <RecentResults results={read.results ?? []} />
         </>
       )}
       <div className="two-columns">
@@ -224,19 +226,18 @@ function TestOutcome({ url, test }: { url: string; test: Actions['test'] }) {
   );
 }
 
-function UptimeFigures({ m }: { m: Schema<'Monitor'> }) {
-  const ninety = useMonitorStats(m.id, '90d', '1d');
+function UptimeFigures({ m, ninety }: { m: Schema<'Monitor'>; ninety: Schema<'MonitorStats'> }) {
   const fmt = useFormat();
-  const checks = ninety.data?.checks;
+  const checks = ninety.checks;
   // A heartbeat's 90 days are time not offline, like its 24 h to 30 d beside them; its checks are
   // pings and missed deadlines, which say nothing of time (docs/statistics.md).
-  const period = ninety.data?.period_uptime;
+  const period = ninety.period_uptime;
   const uptime90 = period !== undefined ? period : checks && checks.total > 0 ? (checks.successful / checks.total) * 100 : null;
   const figures: [string, string][] = [
     ['Uptime 24 h', percent(m.uptime_24h)],
     ['Uptime 7 d', percent(m.uptime_7d)],
     ['Uptime 30 d', percent(m.uptime_30d)],
-    ['Uptime 90 d', ninety.data ? percent(uptime90) : '…'],
+    ['Uptime 90 d', percent(uptime90)],
     ['Last response', millis(m.response_time)],
     ['Last check', m.last_check ? fmt.ago(m.last_check) : 'not yet'],
   ];

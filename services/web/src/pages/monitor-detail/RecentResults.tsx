@@ -1,20 +1,16 @@
 import type { Schema } from '@uptime/client';
 import { millis, useFormat } from '../../app/format';
-import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
 import { pingText } from './ping-figures';
-import { useRecentResults } from './useMonitorDetail';
 
-export function RecentResults({ id }: { id: number }) {
-  const results = useRecentResults(id);
+/** The monitor's latest checks, from the page's one read (`useMonitorPage`) with its header. */
+export function RecentResults({ results }: { results: Schema<'CheckResult'>[] }) {
   return (
     <section className="card flush" aria-labelledby="results-title">
       <h2 id="results-title" className="pad">
         Recent checks
       </h2>
-      <QueryState query={results} what="recent checks">
-        {(list) => (list.length === 0 ? <p className="muted pad">No checks yet.</p> : <ResultsTable list={list} />)}
-      </QueryState>
+      {results.length === 0 ? <p className="muted pad">No checks yet.</p> : <ResultsTable list={results} />}
     </section>
   );
 }

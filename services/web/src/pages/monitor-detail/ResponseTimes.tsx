@@ -8,17 +8,18 @@ import {
   GRANULARITY_LABELS,
   granularityFits,
   granularityFor,
+  initialPeriod,
   PERIODS,
   periodMs,
   stepMs,
-  useMonitorStats,
   type Granularity,
   type Period,
-} from './useMonitorDetail';
+} from './chart-periods';
+import { useMonitorStats } from './useMonitorDetail';
 
-export function ResponseTimes({ id }: { id: number }) {
-  const [period, setPeriod] = useState<Period>('24h');
-  const [granularity, setGranularity] = useState<Granularity>('5m');
+export function ResponseTimes({ id, createdAt }: { id: number; createdAt: string }) {
+  const [period, setPeriod] = useState<Period>(() => initialPeriod(createdAt));
+  const [granularity, setGranularity] = useState<Granularity>(() => granularityFor(initialPeriod(createdAt), '5m'));
   const stats = useMonitorStats(id, period, granularity);
   const fmt = useFormat();
   const choosePeriod = (p: Period) => {

@@ -1,62 +1,71 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { api, data } from '../../app/api';
 import { useLiveState, usePolling } from '../../app/live';
 import { errorMessage } from '../../app/errors';
 import { useNotices } from '../../app/notices';
-
-export type Period = Schema<'MonitorStats'>['period'];
-export type Granularity = Schema<'MonitorStats'>['granularity'];
-
-export const PERIODS: Period[] = ['1h', '3h', '6h', '24h', '7d', '30d', '90d'];
-/** `check`: a point per check, which the API answers over 6 hours at most (docs/statistics.md). */
-export const GRANULARITIES: Granularity[] = ['check', '5m', '1h', '1d'];
-export const GRANULARITY_LABELS: Record<Granularity, string> = { check: 'per check', '5m': '5m', '1h': '1h', '1d': '1d' };
-const PERIOD_HOURS: Record<Period, number> = { '1h': 1, '3h': 3, '6h': 6, '24h': 24, '7d': 168, '30d': 720, '90d': 2160 };
-export const periodMs = (p: Period): number => PERIOD_HOURS[p] * 3_600_000;
-const STEP_HOURS: Record<Exclude<Granularity, 'check'>, number> = { '5m': 1 / 12, '1h': 1, '1d': 24 };
-/** The bucket of a granularity in milliseconds; null for a point per check. */
-export const stepMs = (g: Granularity): number | null => (g === 'check' ? null : STEP_HOURS[g] * 3_600_000);
-/** The API answers at most this many buckets (services/api/src/monitor-stats/stats.params.ts), and per check up to 6 h. */
-const MAX_BUCKETS = 2200;
-const PER_CHECK_MAX_HOURS = 6;
-export const granularityFits = (p: Period, g: Granularity): boolean =>
-  g === 'check' ? PERIOD_HOURS[p] <= PER_CHECK_MAX_HOURS : PERIOD_HOURS[p] / STEP_HOURS[g] + 1 <= MAX_BUCKETS && PERIOD_HOURS[p] / STEP_HOURS[g] >= 1;
-/** The API's own granularity for each period (services/api/src/monitor-stats/stats.params.ts). */
-const DEFAULT_GRANULARITY: Record<Period, Granularity> = { '1h': 'check', '3h': 'check', '6h': 'check', '24h': '5m', '7d': '1h', '30d': '1h', '90d': '1d' };
-/**
- * The granularity a newly chosen period is shown at: each check over a short period (the point of
- * choosing one); else the bucket shown so far if the API answers it, else the period's default.
- */
-export const granularityFor = (p: Period, current: Granularity): Granularity =>
-  granularityFits(p, 'check') ? 'check' : current !== 'check' && granularityFits(p, current) ? current : DEFAULT_GRANULARITY[p];
+import type { Granularity, Period } from './chart-periods';
 
 const REFRESH_MS = 15_000;
 
-export function useMonitor(id: number) {
+/**
+ * What the monitor's page shows of its state, read as one: the monitor (status, last check,
+ * uptime), its 90 days and its recent checks. The header's claims are read first and the checks
+ * after, so a check the header counts is among them: the check-worker records a check and steps
+ * the monitor's state in one transaction (docs/architecture.md, "A check result"), committed
+ * before the first read saw it. Shown together, the header never claims a check that "Recent
+ * checks" does not show, even for the few milliseconds between two answers.
+ */
+export interface MonitorPageRead {
+  monitor: Schema<'MonitorDetail'>;
+  ninety: Schema<'MonitorStats'>;
+  /** Newest first; null for a heartbeat, whose pings have their own log (docs/heartbeats.md). */
+  results: Schema<'CheckResult'>[] | null;
+}
+
+export const monitorPageKey = (id: number) => ['monitor', id, 'page'] as const;
+
+async function readMonitorPage(id: number): Promise<MonitorPageRead> {
+  const [monitor, ninety] = await Promise.all([
+    data(api.get('/api/v1/monitors/{id}', { path: { id } })),
+    data(api.get('/api/v1/monitors/{id}/stats', { path: { id }, query: { period: '90d', granularity: '1d' } })),
+  ]);
+  const results =
+    monitor.data.type === 'heartbeat'
+      ? null
+      : ((await data(api.get('/api/v1/monitors/{id}/results', { path: { id }, query: { page: 1, limit: 15 } }))).data as Schema<'CheckResult'>[]);
+  return { monitor: monitor.data, ninety: ninety.data, results };
+}
+
+export function useMonitorPage(id: number) {
   const live = useLiveState() === 'live';
   return useQuery({
-    queryKey: ['monitor', id],
-    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}', { path: { id } }))).data,
+    queryKey: monitorPageKey(id),
+    queryFn: () => readMonitorPage(id),
     // Live, its events refetch it (src/app/live.ts). Else: a new or resumed monitor gets its
     // first check within seconds, shown without waiting long.
-    refetchInterval: (query) => (live ? false : query.state.data?.status === 'pending' ? 2_000 : REFRESH_MS),
+    refetchInterval: (query) => (live ? false : query.state.data?.monitor.status === 'pending' ? 2_000 : REFRESH_MS),
   });
+}
+
+/**
+ * After a change made from the app (a pause, a new heartbeat URL): the monitor is read afresh,
+ * never patched from the change's answer, so the page's header and its checks stay one read.
+ */
+export async function monitorChanged(queryClient: QueryClient, id: number): Promise<void> {
+  await Promise.all([queryClient.invalidateQueries({ queryKey: ['monitor', id], exact: true }), queryClient.invalidateQueries({ queryKey: monitorPageKey(id), exact: true })]);
+}
+
+/** After a save from the form, which opens the page next: it loads afresh, never as it was before the save. */
+export function monitorSaved(queryClient: QueryClient, id: number): void {
+  queryClient.removeQueries({ queryKey: ['monitor', id], exact: true });
+  queryClient.removeQueries({ queryKey: monitorPageKey(id), exact: true });
 }
 
 export function useMonitorStats(id: number, period: Period, granularity: Granularity) {
   return useQuery({
     queryKey: ['monitor', id, 'stats', period, granularity],
     queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/stats', { path: { id }, query: { period, granularity } }))).data,
-    refetchInterval: usePolling(REFRESH_MS),
-  });
-}
-
-export function useRecentResults(id: number) {
-  return useQuery({
-    queryKey: ['monitor', id, 'results'],
-    // A probed monitor's results are its checks (a heartbeat's pings have PingLog, docs/heartbeats.md).
-    queryFn: async () => (await data(api.get('/api/v1/monitors/{id}/results', { path: { id }, query: { page: 1, limit: 15 } }))).data as Schema<'CheckResult'>[],
     refetchInterval: usePolling(REFRESH_MS),
   });
 }
@@ -74,26 +83,26 @@ export function useIncidents(id: number) {
 export function useMonitorActions(id: number) {
   const queryClient = useQueryClient();
   const notices = useNotices();
-  const changed = (m: Schema<'Monitor'>) => {
-    queryClient.setQueryData(['monitor', id], m);
+  const changed = async () => {
     void queryClient.invalidateQueries({ queryKey: ['monitors'] });
     void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    await monitorChanged(queryClient, id);
   };
   const onError = (err: unknown) => notices.error(errorMessage(err));
   return {
     pause: useMutation({
       mutationFn: async (reason: string) =>
         (await data(api.post('/api/v1/monitors/{id}/pause', { path: { id }, body: { reason: reason.trim() || null } }))).data,
-      onSuccess: (m) => {
-        changed(m);
+      onSuccess: async () => {
+        await changed();
         notices.success('Monitor paused');
       },
       onError,
     }),
     resume: useMutation({
       mutationFn: async () => (await data(api.post('/api/v1/monitors/{id}/resume', { path: { id } }))).data,
-      onSuccess: (m) => {
-        changed(m);
+      onSuccess: async () => {
+        await changed();
         notices.success('Monitor resumed; its next check runs now');
       },
       onError,

@@ -3,9 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { HeartbeatForm } from '../heartbeat/HeartbeatForm';
+import { monitorSaved } from '../monitor-detail/useMonitorDetail';
 import { emptyHeartbeatForm, heartbeatToForm } from '../heartbeat/heartbeat-form-values';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
+import { FIELDS_NEED_A_CHANGE } from '../../app/field-checks';
 import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { ManagedEditDialog, ManagedMark } from '../../components/ManagedBy';
@@ -127,7 +129,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
     const local: FormErrors = { ...shaped, ...checkMonitorForm(values, { minCheckInterval }) };
     setErrors(local);
     if (Object.keys(local).length > 0) {
-      setFormError('Some fields need a change; see the messages next to them.');
+      setFormError(FIELDS_NEED_A_CHANGE);
       return;
     }
     setFormError(null);
@@ -176,7 +178,7 @@ function useSaveMonitor(monitorId: number | undefined, onRefused: (refused: { er
         : (await data(api.patch('/api/v1/monitors/{id}', { path: { id: monitorId }, body }))).data,
     onSuccess: (m) => {
       notices.success(monitorId === undefined ? `Monitor "${m.name}" added` : 'Monitor saved');
-      queryClient.setQueryData(['monitor', m.id], m);
+      monitorSaved(queryClient, m.id);
       void queryClient.invalidateQueries({ queryKey: ['monitors'] });
       void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
       navigate(`/monitors/${m.id}`);
@@ -196,7 +198,7 @@ function useSaveMonitor(monitorId: number | undefined, onRefused: (refused: { er
         message:
           Object.keys(byField).length === 0 || unplaced.length > 0
             ? errorMessage(err)
-            : 'Some fields need a change; see the messages next to them.',
+            : FIELDS_NEED_A_CHANGE,
       });
     },
   });

@@ -5,7 +5,8 @@ import { isDnsUrl, isHttpUrl, isPingUrl, isTcpUrl } from '@uptime/probe/src/fiel
 import { HTTP_FIELDS } from '@uptime/probe/src/http/fields';
 import { PING_FIELDS } from '@uptime/probe/src/ping/fields';
 import { TCP_FIELDS } from '@uptime/probe/src/tcp/fields';
-import type { FormErrors, MonitorFormType, MonitorFormValues } from './monitor-form-values';
+import { humanApiMessage, integerProblem, type FormErrors } from '../../app/field-checks';
+import type { MonitorFormType, MonitorFormValues } from './monitor-form-values';
 
 /**
  * What the monitor form checks before sending (docs/web.md, "Forms"): every field at once, in
@@ -25,18 +26,6 @@ const URL_FIELDS: Record<MonitorFormType, { spec: FieldSpec; test: (v: unknown) 
   dns: { spec: DNS_FIELDS.url, test: isDnsUrl },
   ping: { spec: PING_FIELDS.url, test: isPingUrl },
 };
-
-/** "At least 30 seconds" / "At most 300 seconds" / "A whole number of seconds", or null when within. */
-export function integerProblem(text: string, min: number, max: number, unit: string): string | null {
-  const t = text.trim();
-  if (t === '') return `Required: ${unit === '' ? 'a whole number' : `a number of ${unit}`}, ${min} to ${max}`;
-  if (!/^-?\d+$/.test(t)) return `A whole number${unit === '' ? '' : ` of ${unit}`}, ${min} to ${max}`;
-  const n = Number(t);
-  const of = (x: number) => (unit === '' ? String(x) : `${x} ${x === 1 ? unit.replace(/s$/, '') : unit}`);
-  if (n < min) return `At least ${of(min)}`;
-  if (n > max) return `At most ${of(max)}`;
-  return null;
-}
 
 const unitOf = (spec: FieldSpec): string => (spec.form.hint === 'seconds' ? 'seconds' : '');
 
@@ -68,29 +57,11 @@ export function checkMonitorForm(values: MonitorFormValues, limits: MonitorFormL
   return errors;
 }
 
-const API_PHRASES: [RegExp, (m: RegExpExecArray) => string][] = [
-  [/ must be at least (\d+) seconds$/, (m) => `At least ${m[1]} seconds`],
-  [/ must not be less than (-?\d+)$/, (m) => `At least ${m[1]}`],
-  [/ must not be greater than (-?\d+)$/, (m) => `At most ${m[1]}`],
-  [/ should not be empty$/, () => 'Required'],
-  [/ must be longer than or equal to (\d+) characters$/, (m) => `At least ${m[1]} characters`],
-  [/ must be shorter than or equal to (\d+) characters$/, (m) => `At most ${m[1]} characters`],
-  [/ must be at most (\d+) bytes as UTF-8$/, (m) => `At most ${m[1]} bytes (a letter outside English can take 2 to 4)`],
-  [/ must be an integer number$/, () => 'A whole number'],
-];
-
 /**
  * An API refusal's message for a field in the same words as the form's own ("timeout must not be
- * less than 5" → "At least 5 seconds" for a field counted in seconds); one it has no words for
- * stays as the API wrote it.
+ * less than 5" → "At least 5 seconds" for a field counted in seconds).
  */
 export function humanFieldMessage(field: string, message: string): string {
   const seconds = field === 'check_interval' || (field === 'timeout' && unitOf(HTTP_FIELDS.timeout) === 'seconds');
-  for (const [pattern, say] of API_PHRASES) {
-    const m = pattern.exec(message);
-    if (!m) continue;
-    const said = say(m);
-    return seconds && /^At (least|most) \d+$/.test(said) ? `${said} seconds` : said;
-  }
-  return message;
+  return humanApiMessage(message, seconds ? 'seconds' : '');
 }

@@ -1,4 +1,5 @@
 import type { Schema } from '@uptime/client';
+import type { FormErrors } from '../../app/field-checks';
 import { PING_FIELDS } from '@uptime/probe/src/ping/fields';
 import { DECLARED_FORM_FIELDS } from './check-field-labels';
 
@@ -139,8 +140,7 @@ export function monitorToForm(m: Schema<'Monitor'>): MonitorFormValues {
   };
 }
 
-/** Messages by API field name, as the API's VALIDATION_ERROR details are. */
-export type FormErrors = Record<string, string[]>;
+export type { FormErrors };
 
 const list = (text: string): string[] =>
   text

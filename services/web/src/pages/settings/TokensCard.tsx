@@ -2,10 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { errorMessage, fieldErrors } from '../../app/errors';
+import { errorMessage } from '../../app/errors';
+import { refusalsByField } from '../../app/field-checks';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
+import { FormSummary } from '../../components/FormSummary';
 import { TextField } from '../../components/FormFields';
+import { useFormProblems } from '../../components/useFormProblems';
+import { checkTokenForm, TOKEN_FIELDS } from './token-form-checks';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
 
@@ -18,8 +22,10 @@ export function TokensCard() {
     queryKey: ['tokens'],
     queryFn: async () => (await data(api.get('/api/v1/auth/tokens', { query: { limit: 100 } }))).data,
   });
+  const problems = useFormProblems();
   const { create, revoke } = useTokenActions(
     { name, days },
+    (err) => problems.refused(err, refusalsByField(err, { unitOf: (field) => (field === 'expires_in_days' ? 'days' : '') }), (field) => TOKEN_FIELDS.has(field)),
     (t) => {
       setCreated(t);
       setName('');
@@ -27,19 +33,21 @@ export function TokensCard() {
     },
     (t) => setCreated((shown) => (shown?.id === t.id ? null : shown)),
   );
-  const errors = create.error ? fieldErrors(create.error) : {};
+  const { errors } = problems;
   return (
     <section className="card" aria-labelledby="tokens-title">
       <h2 id="tokens-title">API tokens</h2>
       <p className="muted">
         For scripts and the CLI: send it as <code>Authorization: Bearer …</code>. The app itself never uses one.
       </p>
+      <FormSummary summary={problems.summary} summaryRef={problems.summaryRef} />
       <form
         className="row-wrap align-end"
+        aria-label="New token"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          if (problems.checked(checkTokenForm({ name, days }))) create.mutate();
         }}
       >
         <TextField id="token-name" label="Token name" value={name} onChange={setName} placeholder="deploy script" errors={errors.name} />
@@ -121,9 +129,10 @@ function TokenTable({
   );
 }
 
-/** Creating a token from the form's name and days (empty: never expires), and revoking one. */
+/** Creating a token from the form's name and days (empty: never expires; a refusal to `onRefused`), and revoking one. */
 function useTokenActions(
   { name, days }: { name: string; days: string },
+  onRefused: (err: unknown) => void,
   onCreated: (token: Schema<'CreatedToken'>) => void,
   onRevoked: (token: Schema<'Token'>) => void,
 ) {
@@ -138,7 +147,7 @@ function useTokenActions(
       notices.success(`Token "${t.name}" created`);
       void queryClient.invalidateQueries({ queryKey: ['tokens'] });
     },
-    onError: (err) => notices.error(errorMessage(err)),
+    onError: onRefused,
   });
   const revoke = useMutation({
     mutationFn: async (t: Schema<'Token'>) => data(api.delete('/api/v1/auth/tokens/{id}', { path: { id: t.id } })),

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { errorMessage } from '../../app/errors';
 import { useNotices } from '../../app/notices';
 import { FieldError } from '../../components/FieldError';
+import { FormSummary } from '../../components/FormSummary';
+import { useFormProblems } from '../../components/useFormProblems';
+import { checkStatusPageForm, SLUG_SHAPE } from './status-page-form-checks';
 import { QueryState } from '../../components/QueryState';
 import { SectionEditor } from './SectionEditor';
 import { StatusPagePreview } from './StatusPagePreview';
@@ -23,19 +25,22 @@ import {
 /** A page lists at most 100 monitors (docs/status-pages.md); the picker offers the first 100 of yours. */
 const PICKER_LIMIT = 100;
 
+/** The fields the form shows a message beside, by API name. */
+const SHOWN = new Set(['slug', 'title', 'description', 'monitor_ids', 'sections', 'published', 'auto_incidents']);
+
 /**
  * Create a status page (page null) or edit one, with a live preview beside it of the page as
- * visitors will see it; the API's refusals appear next to each field.
+ * visitors will see it: every field checked before sending, all problems at once next to their
+ * fields, the API's refusals there too (docs/web.md, "Forms").
  */
 export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | null; onDone: () => void }) {
   const [values, setValues] = useState<StatusPageFormValues>(() => (page ? statusPageToForm(page) : emptyStatusPageForm()));
-  const summaryRef = useRef<HTMLDivElement>(null);
   const monitors = useQuery({
     queryKey: ['monitors', 'picker'],
     queryFn: async () => (await data(api.get('/api/v1/monitors', { query: { page: 1, limit: PICKER_LIMIT } }))).data,
   });
-  const save = useSaveStatusPage(page, values, onDone, () => requestAnimationFrame(() => summaryRef.current?.focus()));
-  const errors = save.error ? statusPageFieldErrors(save.error) : {};
+  const { errors, summary, summaryRef, checked, refused } = useFormProblems();
+  const save = useSaveStatusPage(page, values, onDone, (err) => refused(err, statusPageFieldErrors(err), (field) => SHOWN.has(field)));
   const names = new Map<number, string>([
     ...(page?.monitors.map((m): [number, string] => [m.id, m.name]) ?? []),
     ...(monitors.data?.map((m): [number, string] => [m.id, m.name]) ?? []),
@@ -52,18 +57,14 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          if (checked(checkStatusPageForm(values))) save.mutate();
         }}
       >
         <h2>
           {heading}
           {page && <ManagedMark resource={page} />}
         </h2>
-        {save.error && (
-          <div className="error-box" role="alert" tabIndex={-1} ref={summaryRef}>
-            {Object.keys(errors).length > 0 ? 'Please correct the fields marked below.' : errorMessage(save.error)}
-          </div>
-        )}
+        <FormSummary summary={summary} summaryRef={summaryRef} />
         <PageFields values={values} set={set} errors={errors} described={described} />
         <MonitorPicker
           monitors={monitors}
@@ -114,8 +115,8 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
   );
 }
 
-/** Creates (page null) or updates the page; a refusal calls `onRefused` (the form focuses its summary). */
-function useSaveStatusPage(page: Schema<'StatusPage'> | null, values: StatusPageFormValues, onDone: () => void, onRefused: () => void) {
+/** Creates (page null) or updates the page; a refusal goes to `onRefused`. */
+function useSaveStatusPage(page: Schema<'StatusPage'> | null, values: StatusPageFormValues, onDone: () => void, onRefused: (err: unknown) => void) {
   const queryClient = useQueryClient();
   const notices = useNotices();
   return useMutation({
@@ -131,7 +132,7 @@ function useSaveStatusPage(page: Schema<'StatusPage'> | null, values: StatusPage
       void queryClient.invalidateQueries({ queryKey: ['status-pages'] });
       onDone();
     },
-    onError: () => onRefused(),
+    onError: (err) => onRefused(err),
   });
 }
 
@@ -244,7 +245,7 @@ function PageFields({
           spellCheck={false}
         />
         <p className="hint muted small" id="sp-slug-hint">
-          The page&apos;s address, /status/slug: 3 to 64 of a–z, 0–9 and -.
+          The page&apos;s address, /status/slug: {SLUG_SHAPE}.
         </p>
         <FieldError id="sp-slug-error" messages={errors.slug} />
       </div>

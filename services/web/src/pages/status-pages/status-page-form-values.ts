@@ -1,5 +1,5 @@
 import { ApiError, type Schema } from '@uptime/client';
-import { fieldErrors } from '../../app/errors';
+import { refusalsByField, type FormErrors } from '../../app/field-checks';
 
 /** A named section as edited: `key` tells sections apart while their names are being typed. */
 export interface SectionValues {
@@ -137,15 +137,21 @@ export function previewGroups(values: Pick<StatusPageFormValues, 'monitorIds' | 
 }
 
 /**
- * The API's refusals by form field: VALIDATION_ERROR details (`monitor_ids[2]` → monitor_ids),
- * and a taken slug (409 RESOURCE_EXISTS) on the slug field.
+ * An API message about a section in the form's words: "sections[2].name repeats the name of
+ * sections[0]" → "Section 3 repeats the name of section 1".
  */
-export function statusPageFieldErrors(err: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [key, messages] of Object.entries(fieldErrors(err))) {
-    const field = key.split(/[.[]/)[0]!;
-    out[field] = [...(out[field] ?? []), ...messages];
-  }
+export function humanSectionMessage(message: string): string {
+  const said = message.replace(/sections\[(\d+)\](\.name)?/g, (_, i: string) => `section ${Number(i) + 1}`);
+  return said === message ? message : said.charAt(0).toUpperCase() + said.slice(1);
+}
+
+/**
+ * The API's refusals by form field, in the form's words: VALIDATION_ERROR details (`monitor_ids[2]`
+ * → monitor_ids, a section named by its place), and a taken slug (409 RESOURCE_EXISTS) on the
+ * slug field.
+ */
+export function statusPageFieldErrors(err: unknown): FormErrors {
+  const out = refusalsByField(err, { reword: humanSectionMessage });
   if (err instanceof ApiError && err.status === 409) {
     const message = (err.body as { error?: { code?: string; message?: string } } | undefined)?.error;
     if (message?.code === 'RESOURCE_EXISTS') out.slug = [...(out.slug ?? []), message.message ?? 'This slug is taken'];
