@@ -138,29 +138,31 @@ describe('heartbeat ping routes', () => {
   it('answers an unknown token after the same work as a known one: one rate count, one statement', async () => {
     const { path } = await heartbeat();
     const unknown = '/ping/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
-    // The time of a 404 tells nothing when it does what a 200 does: the same Redis transaction and
+    // The time of a 404 tells nothing when it does what a 200 does: the same Redis script and
     // the same single Postgres statement, which both finds the monitor and writes (or writes nothing).
     // Counted, not timed: the spies call through to the real Postgres and Redis.
     const statements = jest.spyOn(h.ds, 'query');
-    const transactions = jest.spyOn(h.redis, 'multi');
-    const workOf = async (p: string, status: number): Promise<{ statements: string[]; transactions: number }> => {
+    // The rate count is one script (ping-rate.ts); the per-IP limit's count, if any, is one more.
+    const scripts = jest.spyOn(h.redis, 'eval');
+    const workOf = async (p: string, status: number): Promise<{ statements: string[]; scripts: number }> => {
       statements.mockClear();
-      transactions.mockClear();
+      scripts.mockClear();
       expect((await request(h.app).get(p)).status).toBe(status);
       // The dependency gate's readiness probe (packages/observability/src/readiness.ts) runs on its
       // own timer through the same pool and may land inside the request: it is not the request's work.
       const sqls = statements.mock.calls.map(([sql]) => String(sql).replace(/\s+/g, ' ')).filter((sql) => sql !== 'SELECT 1');
-      return { statements: sqls, transactions: transactions.mock.calls.length };
+      return { statements: sqls, scripts: scripts.mock.calls.length };
     };
     try {
       const known = await workOf(path, 200);
       const other = await workOf(unknown, 404);
       expect(known.statements).toHaveLength(1);
+      expect(known.scripts).toBeGreaterThanOrEqual(1);
       expect(known.statements[0]).toMatch(/^INSERT INTO heartbeat_pings .* FROM monitors WHERE heartbeat_token = \$1/);
       expect(other).toEqual(known);
     } finally {
       statements.mockRestore();
-      transactions.mockRestore();
+      scripts.mockRestore();
     }
   });
 });
