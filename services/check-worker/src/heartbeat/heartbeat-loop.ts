@@ -5,9 +5,11 @@ import type { HeartbeatEngine } from './heartbeat-engine';
 
 /**
  * How often a pass runs: a ping is stepped, and a heartbeat goes offline after due + grace, within
- * this plus the pass's own write (docs/heartbeats.md).
+ * this plus the pass's own write (docs/heartbeats.md). An idle pass is one Redis read and one
+ * index read of the (empty) inbox; at 250 ms the tick alone took up to a quarter of the 1 s
+ * allowed from due + grace to offline (docs/capacity.md, "Heartbeats").
  */
-export const HEARTBEAT_TICK_MS = 250;
+export const HEARTBEAT_TICK_MS = 100;
 const LOCK_TTL_MS = 10_000;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0`;
 const EXTEND = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0`;
