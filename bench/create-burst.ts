@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '@uptime/config';
@@ -10,6 +9,7 @@ import { resetRedis } from '@uptime/testing';
 // Relative import, as bench/hot-queries: the root package depends on no service; this runs its code.
 import { createApp } from '../services/api/src/app';
 import { dropDatabase, scratchDatabaseUrl } from './hot-queries/harness';
+import { benchServiceEnv } from './service-env';
 
 /**
  * pnpm tsx bench/create-burst.ts [--monitors 3000] [--concurrency 20]
@@ -39,17 +39,9 @@ async function main(): Promise<void> {
     }[];
     await ds.query(`INSERT INTO api_tokens (user_id, name, token_hash) VALUES ($1, 'bench', $2)`, [user!.id, hashApiToken(token)]);
     const config = loadConfig({
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      // Production refuses to start without the key that seals channel secrets (docs/channels.md).
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      REQUIRE_HTTPS: 'false',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      QUEUE_PREFIX: prefix,
+      ...benchServiceEnv({ databaseUrl, redisUrl: REDIS_URL, prefix }),
       MIN_CHECK_INTERVAL_SECONDS: '1',
       ALLOW_PRIVATE_TARGETS: 'true',
-      RATE_LIMIT_PER_HOUR: '0',
       LOG_LEVEL: 'silent',
     });
     const app = createApp({ config, dataSource: ds, redis, scheduler, logger: createLogger({ level: 'silent', service: 'bench-create' }) });

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '@uptime/config';
@@ -15,6 +14,7 @@ import { toMonitorResponse } from '../services/api/src/monitors/monitor.presente
 import { uptimeByMonitor } from '../services/api/src/monitor-stats/uptime.repository';
 import { dropDatabase, scratchDatabaseUrl } from './hot-queries/harness';
 import { seedHotQueryData, seedSizeFor } from './hot-queries/seed';
+import { benchServiceEnv } from './service-env';
 
 /**
  * pnpm tsx bench/list-under-load.ts [--monitors 30000] [--seconds 60] [--rate 1000] [--database URL]
@@ -123,18 +123,7 @@ async function main(): Promise<void> {
     ).map((r) => r.id);
     const [{ counter }] = (await ds.query(`SELECT to_regclass('organization_monitor_counts') IS NOT NULL AS counter`)) as [{ counter: boolean }];
 
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      // Production refuses to start without the key that seals channel secrets (docs/channels.md).
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      REQUIRE_HTTPS: 'false',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      RATE_LIMIT_PER_HOUR: '0',
-      LOG_LEVEL: 'silent',
-    });
+    const config = loadConfig({ ...benchServiceEnv({ databaseUrl, redisUrl: REDIS_URL, prefix }), LOG_LEVEL: 'silent' });
     const scheduler = new MonitorScheduler(redis, prefix);
     const app = createApp({ config, dataSource: ds, redis, scheduler, logger: createLogger({ level: 'silent', service: 'bench-list' }) });
     const server = app.listen(0, '127.0.0.1');

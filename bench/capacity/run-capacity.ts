@@ -22,6 +22,7 @@ import { kindOf, typeOf, verifiesTls, type TargetMix } from './scenarios';
 import { startVacuumStandIn, type VacuumStandIn } from './vacuum-stand-in';
 import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from './service-processes';
 import { makeTlsMaterial, type TlsMaterial } from './tls-material';
+import { benchServiceEnv } from '../service-env';
 
 export interface CapacityOptions {
   monitors: number;
@@ -172,19 +173,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const api = `http://127.0.0.1:${port}`;
     const env = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      // Production refuses to start without the key that seals channel secrets (docs/channels.md).
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      REQUIRE_HTTPS: 'false',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: o.redisUrl,
-      QUEUE_PREFIX: prefix,
+      ...benchServiceEnv({ databaseUrl, redisUrl: o.redisUrl, prefix }),
       PORT: String(port),
       HOST: '127.0.0.1',
       MIN_CHECK_INTERVAL_SECONDS: '1',
       ALLOW_PRIVATE_TARGETS: 'true',
-      RATE_LIMIT_PER_HOUR: '0',
       ...(o.checkConcurrency === undefined ? {} : { CHECK_CONCURRENCY: String(o.checkConcurrency) }),
       // Monitors that verify TLS trust the harness's own certificate, as they would a public CA's.
       ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certPath } : {}),

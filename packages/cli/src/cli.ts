@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { createClient, type UptimeClient } from '@uptime/client';
 import { KINDS, type Kind } from './config-file';
-import { applyPlan } from './apply';
+import { applyPlan, listed } from './apply';
+import { retryingFetch } from './retrying-fetch';
 import { exportConfig } from './export';
 import { formatPlan, planChanges, type Plan } from './plan';
 import { readServerState } from './server-state';
@@ -39,19 +40,24 @@ and apply adopts them by that name. Secrets are written as \${VARIABLE} referenc
 values. --kind (repeatable) limits the output to a kind: ${KINDS.join(', ')}.`,
   plan: `uptime plan -f FILE... [--prune]
 
-Prints what apply would create, change (field by field) and delete (with --prune).
+Prints what apply would create, change (field by field) and delete (with --prune). A channel
+secret is never shown: one the environment now holds another value of than the one applied
+shows as "(secret changed)", told by the fingerprint apply stored with it.
 Exit status: 0 no changes, 2 changes, 1 error (for CI).`,
   apply: `uptime apply -f FILE... [--prune] [--yes]
 
 Makes the server as the files say; running it twice changes nothing the second time. Without
 --prune nothing is deleted; with it, resources a file made before (managed_by: config) that no
 file declares now are deleted, after asking, unless --yes. Resources made in the UI are never
-deleted. On a failure it stops, says what was done and what was not; run it again to finish.`,
+deleted. Monitors are sent 100 to a request through the bulk routes, each request all or
+none. On a failure it stops, says what was done and what was not; run it again to finish. A
+request the server refuses for now (503, 429) is sent again up to four times.`,
   validate: `uptime validate -f FILE... [--offline]
 
 Checks the files against the server's schema (GET /api/v1/config.schema.json) and that every
 reference names a key of the files or of the server (a page's section, one of the page's
-monitors); --offline uses the schema this CLI was built
+monitors); that no two sections of a page share a name and no monitor is in two of them; that
+every \${VARIABLE} is set. --offline uses the schema this CLI was built
 with and the files alone. Each problem is printed as FILE:LINE: kind.key.field: message.
 Exit status: 0 valid, 1 problems.`,
 };
@@ -97,7 +103,7 @@ function clientOf(args: Parsed, env: NodeJS.ProcessEnv): { client: UptimeClient;
   const token = args.token ?? env.UPTIME_TOKEN;
   if (!baseUrl) throw new UsageError('no instance: give --url or set UPTIME_URL');
   if (!token) throw new UsageError('no API token: give --token or set UPTIME_TOKEN (create one with POST /api/v1/auth/tokens)');
-  return { client: createClient({ baseUrl, token }), baseUrl: baseUrl.replace(/\/+$/, '') };
+  return { client: createClient({ baseUrl, token, fetch: retryingFetch() }), baseUrl: baseUrl.replace(/\/+$/, '') };
 }
 
 /** Validation with the server's schema and keys (online) or the CLI's own schema (offline). */
@@ -179,7 +185,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const result = await applyPlan(client, plan, { env: io.env, log: (line) => io.out(`${line}\n`) });
     if (result.failed) {
-      io.err(`Applied ${result.done.length} change${result.done.length === 1 ? '' : 's'}; failed: ${result.failed.action}: ${result.failed.error}\nNot done: ${result.notDone.join(', ') || 'nothing else'}\nRun apply again to finish.\n`);
+      io.err(`Applied ${result.done.length} change${result.done.length === 1 ? '' : 's'}; failed: ${result.failed.action}: ${result.failed.error}\nNot done: ${listed(result.notDone) || 'nothing else'}\nRun apply again to finish.\n`);
       return 1;
     }
     io.out(`Applied: ${result.done.length} step${result.done.length === 1 ? '' : 's'}.\n`);

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ENV_REFERENCE, KINDS, type Entry, type Kind } from './config-file';
+import { isFingerprintOf } from './secret-fingerprint';
 import { SECRET_SET, serverEntries, serverKeys, type KeysById, type ServerEntry } from './server-entries';
 import type { ServerState } from './server-state';
 
@@ -9,6 +10,12 @@ export interface FieldChange {
   from: unknown;
   to: unknown;
   secret?: boolean;
+  /**
+   * A secret the server has set, and why it counts as changed: its fingerprint is of another
+   * value than the file's now (`changed`), or it has none (`unknown`: set outside a file, or
+   * changed there since, which drops the fingerprint).
+   */
+  secretState?: 'changed' | 'unknown';
 }
 
 export type Action =
@@ -57,8 +64,14 @@ function changesOf(entry: Entry, server: ServerEntry, env: NodeJS.ProcessEnv): F
       for (const [name, value] of Object.entries(wanted)) {
         const secret = typeof value === 'string' && ENV_REFERENCE.test(value);
         const resolved = resolveEnv(value, env);
-        // A secret set on the server cannot be read back: the file and the server agree that it is set.
-        if (stored[name] === SECRET_SET) continue;
+        if (stored[name] === SECRET_SET) {
+          // The server never shows a secret: the fingerprint it keeps of the value a file applied
+          // tells whether the file's value now is still that one.
+          const fingerprint = server.configFingerprints?.[name];
+          if (fingerprint !== undefined && isFingerprintOf(fingerprint, String(resolved))) continue;
+          changes.push({ field: `config.${name}`, from: null, to: secret ? value : null, secret: true, secretState: fingerprint === undefined ? 'unknown' : 'changed' });
+          continue;
+        }
         if (!isDeepStrictEqual(stored[name], resolved)) changes.push({ field: `config.${name}`, from: stored[name] ?? null, to: secret ? value : resolved, secret });
       }
       continue;
@@ -145,6 +158,10 @@ export function planChanges(entries: readonly Entry[], state: ServerState, optio
 
 const shown = (value: unknown): string => (value === undefined ? 'null' : JSON.stringify(value));
 
+/** What the server holds of a secret, in words: never its value. */
+const secretFrom = (c: FieldChange): string =>
+  c.secretState === 'changed' ? '(secret changed)' : c.secretState === 'unknown' ? '(secret set, not known to match: no fingerprint)' : '(secret)';
+
 /** The plan as `plan` prints it: one line per resource, one per changed field; a secret's value never. */
 export function formatPlan(plan: Plan, prune: boolean): string {
   const lines: string[] = [];
@@ -153,7 +170,7 @@ export function formatPlan(plan: Plan, prune: boolean): string {
     else if (a.op === 'delete') lines.push(`- ${a.kind}.${a.key}: delete`);
     else {
       lines.push(`~ ${a.kind}.${a.key}: ${a.adopt ? 'adopt and update' : 'update'}`);
-      for (const c of a.changes) lines.push(`    ${c.field}: ${c.secret ? '(secret)' : shown(c.from)} -> ${c.secret ? `(secret from ${String(c.to)})` : shown(c.to)}`);
+      for (const c of a.changes) lines.push(`    ${c.field}: ${c.secret ? secretFrom(c) : shown(c.from)} -> ${c.secret ? `(secret from ${c.to === null ? 'the file' : String(c.to)})` : shown(c.to)}`);
     }
   }
   const count = (op: Action['op']): number => plan.actions.filter((a) => a.op === op).length;

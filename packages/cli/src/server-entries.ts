@@ -15,6 +15,8 @@ export interface ServerEntry {
   /** Its name for matching an unkeyed resource to an entry: name and type, or a page's slug. */
   identity: string;
   fields: Record<string, unknown>;
+  /** A channel's: per config field, the fingerprint of the value a file applied (secret-fingerprint.ts). */
+  configFingerprints?: Record<string, string>;
 }
 
 /** The keys of every resource by kind and id: the server's, plus those given to unkeyed ones (adopted or exported). */
@@ -48,7 +50,7 @@ export function serverEntries(state: ServerState, kinds: readonly Kind[], keys: 
           if (value) config[field.slice(0, -4)] = SECRET_SET;
         } else if (value !== null) config[field] = value;
       }
-      out.push(base('channels', c, `${c.type}:${c.name}`, { name: c.name, type: c.type, config, is_default: c.is_default }));
+      out.push({ ...base('channels', c, `${c.type}:${c.name}`, { name: c.name, type: c.type, config, is_default: c.is_default }), configFingerprints: c.config_fingerprints });
     }
   }
   if (kinds.includes('monitors')) {

@@ -58,7 +58,8 @@ export interface Validation {
 /**
  * Checks files against the schema, then what a schema cannot say: a key declared twice, a
  * reference to a key neither the files nor `serverKeys` (the server's resources, when asked
- * online) have, and an environment variable a `${NAME}` needs but `env` lacks.
+ * online) have, the rules of a page's sections (sectionProblems), and an environment variable a
+ * `${NAME}` needs but `env` lacks.
  */
 export function validateFiles(
   files: readonly string[],
@@ -109,23 +110,37 @@ export function validateFiles(
 }
 
 /**
- * A page's sections name monitors by key, each one of the page's `monitors` (docs/status-pages.md,
- * "Sections": the API refuses a section monitor not on the page): a key neither the files nor the
- * server have, or one the page does not list, is a problem at its line.
+ * The rules of a page's sections the API holds (docs/status-pages.md, "Sections"), each a problem
+ * at its line: no two sections share a name (trimmed, letter case aside); each monitor key is
+ * declared in the files or on the server, one of the page's `monitors`, and in at most one
+ * section.
  */
 function sectionProblems(entry: Entry, file: LoadedFile, index: number, declared: ReadonlySet<string>, onServer: ReadonlySet<string> | undefined): Problem[] {
   const { sections, monitors } = entry.fields;
   if (!Array.isArray(sections)) return [];
   const onPage = new Set(Array.isArray(monitors) ? monitors : []);
+  const names = new Map<string, number>();
+  const placed = new Map<string, number>();
   const problems: Problem[] = [];
+  const at = (s: number, field: string, ...rest: number[]) => ({ file: entry.file, line: file.lineOf([entry.kind, index, 'sections', s, field, ...rest]), where: `${entry.kind}.${entry.key}.sections.${s}.${field}` });
   sections.forEach((section: unknown, s) => {
-    const refs = (section as { monitors?: unknown } | null)?.monitors;
+    const { name, monitors: refs } = (section ?? {}) as { name?: unknown; monitors?: unknown };
+    if (typeof name === 'string') {
+      const folded = name.trim().toLowerCase();
+      const first = names.get(folded);
+      if (first !== undefined) problems.push({ ...at(s, 'name'), message: `section ${first} already has the name "${name.trim()}" (names are compared trimmed, letter case aside)` });
+      else names.set(folded, s);
+    }
     if (!Array.isArray(refs)) return;
     refs.forEach((ref, i) => {
-      if (typeof ref !== 'string') return;
-      const at = { file: entry.file, line: file.lineOf([entry.kind, index, 'sections', s, 'monitors', i]), where: `${entry.kind}.${entry.key}.sections.${s}.monitors` };
-      if (!declared.has(ref) && !onServer?.has(ref)) problems.push({ ...at, message: `no monitors has the key "${ref}" ${onServer ? 'in the files or on the server' : 'in the files'}` });
-      else if (!onPage.has(ref)) problems.push({ ...at, message: `monitor "${ref}" is not among the page's monitors` });
+      // A key given twice in one section is the schema's (uniqueItems) to say, once.
+      if (typeof ref !== 'string' || refs.indexOf(ref) !== i) return;
+      const where = at(s, 'monitors', i);
+      const first = placed.get(ref);
+      if (!declared.has(ref) && !onServer?.has(ref)) problems.push({ ...where, message: `no monitors has the key "${ref}" ${onServer ? 'in the files or on the server' : 'in the files'}` });
+      else if (!onPage.has(ref)) problems.push({ ...where, message: `monitor "${ref}" is not among the page's monitors` });
+      else if (first !== undefined) problems.push({ ...where, message: `monitor "${ref}" is already in section ${first}: a monitor is in at most one section` });
+      if (first === undefined) placed.set(ref, s);
     });
   });
   return problems;

@@ -49,6 +49,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/monitors/bulk/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 100 monitors at once
+         * @description Each body is validated like POST /monitors (a problem is named by its place: `monitors.3.url`, and every problem of every item is answered at once). All are created in one transaction, or none: a key taken, a dependency that is not yours, any invalid item changes nothing. Each new monitor is scheduled and checked at once, as a single create. Answers the monitors in the order given (docs/monitors.md, "Bulk create and update").
+         */
+        post: operations["bulkCreateMonitors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/monitors/bulk/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update up to 100 monitors at once, each with its own body
+         * @description Each `settings` is validated like PATCH /monitors/{id} (`updates.3.settings.check_interval` names a problem). All are applied in one transaction, or none: a monitor that is missing or another organization's is 404 and changes nothing. New schedules are written before the commit, as a single update. Answers the monitors in the order given (docs/monitors.md, "Bulk create and update").
+         */
+        post: operations["bulkUpdateMonitors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitors/{id}": {
         parameters: {
             query?: never;
@@ -2042,7 +2082,7 @@ export interface components {
             json_path: string | null;
             /** @description Expected value of the first json_path match (strings raw, other values as JSON) (http monitors; null for other types) */
             expected_json_value: string | null;
-            /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
             /**
              * @description The record type a dns check asks for (dns monitors only) (dns monitors; null for other types)
@@ -2605,10 +2645,12 @@ export interface components {
             acknowledged_at: string | null;
             /**
              * Format: date-time
-             * @description When the mail transport accepted the email
+             * @description When the mail transport accepted the email (when it was logged, with email_logged_only)
              * @example 2026-11-22T10:00:00.000Z
              */
             email_sent_at: string | null;
+            /** @description Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md) */
+            email_logged_only: boolean;
             error_details: {
                 /** Format: int32 */
                 status_code: number | null;
@@ -2753,10 +2795,12 @@ export interface components {
             acknowledged_at: string | null;
             /**
              * Format: date-time
-             * @description When the mail transport accepted the email
+             * @description When the mail transport accepted the email (when it was logged, with email_logged_only)
              * @example 2026-11-22T10:00:00.000Z
              */
             email_sent_at: string | null;
+            /** @description Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md) */
+            email_logged_only: boolean;
             error_details: {
                 /** Format: int32 */
                 status_code: number | null;
@@ -3319,7 +3363,7 @@ export interface components {
              * @default []
              */
             expected_dns_values?: string[];
-            /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only); null clears it */
             tcp_send?: string | null;
         } | {
             url: string;
@@ -3474,7 +3518,7 @@ export interface components {
              * @default []
              */
             expected_dns_values?: string[];
-            /** @description Text a tcp check sends once connected (tcp monitors only); null clears it */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only); null clears it */
             tcp_send?: string | null;
         };
         PauseRequest: {
@@ -3538,6 +3582,19 @@ export interface components {
             reason?: string | null;
             /** @description Required with action update, validated like PATCH; applied to each monitor */
             settings?: components["schemas"]["MonitorUpdate"];
+        };
+        BulkCreateRequest: {
+            /** @description Each validated like POST /monitors; created in this order, all or none */
+            monitors: components["schemas"]["MonitorCreate"][];
+        };
+        BulkUpdateRequest: {
+            /** @description Each monitor at most once; all applied or none */
+            updates: {
+                /** Format: int32 */
+                id: number;
+                /** @description Validated like PATCH /monitors/{id}; applied to monitor `id` */
+                settings: components["schemas"]["MonitorUpdate"];
+            }[];
         };
         AgentCreate: {
             name: string;
@@ -3681,6 +3738,11 @@ export interface components {
                 status: "pending" | "online" | "offline" | "warning" | "paused";
                 /** @description Its latest check fell in a maintenance window (never true when paused): show it as Maintenance, not as its status; it counts in no page status (docs/status-pages.md) */
                 in_maintenance: boolean;
+                /**
+                 * @description What the page shows for it: `maintenance` while in_maintenance, else its status
+                 * @enum {string}
+                 */
+                display_status: "pending" | "online" | "offline" | "warning" | "paused" | "maintenance";
                 /** @description Uptime over the last 24 hours; null without checks */
                 uptime_24h: number | null;
                 /** @description Uptime over the 90 days of `days`; null without checks */
@@ -4240,7 +4302,7 @@ export interface components {
             json_path: string | null;
             /** @description Expected value of the first json_path match (strings raw, other values as JSON) (http monitors; null for other types) */
             expected_json_value: string | null;
-            /** @description Text a tcp check sends once connected (tcp monitors only) (tcp monitors; null for other types) */
+            /** @description Text a tcp check sends once connected, at most 1024 bytes as UTF-8 (tcp monitors only) (tcp monitors; null for other types) */
             tcp_send: string | null;
             /**
              * @description The record type a dns check asks for (dns monitors only) (dns monitors; null for other types)
@@ -4512,6 +4574,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by: "config" | null;
+            /** @description Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift */
+            config_fingerprints: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4580,6 +4646,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by: "config" | null;
+            /** @description Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift */
+            config_fingerprints: {
+                [key: string]: string;
+            };
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -4681,6 +4751,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by?: "config" | null;
+            /** @description Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value */
+            config_fingerprints?: {
+                [key: string]: string;
+            };
         };
         /** @description PUT and PATCH: a partial body; the type cannot change */
         ChannelUpdate: {
@@ -4736,6 +4810,10 @@ export interface components {
              * @enum {string|null}
              */
             managed_by?: "config" | null;
+            /** @description Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value */
+            config_fingerprints?: {
+                [key: string]: string;
+            };
         };
         /** @description How many monitors the channel was detached from */
         ChannelDeleted: {
@@ -6073,6 +6151,258 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    bulkCreateMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "monitors": [
+                 *         {
+                 *           "name": "Shop",
+                 *           "url": "https://shop.example.com/health",
+                 *           "type": "http",
+                 *           "check_interval": 60
+                 *         },
+                 *         {
+                 *           "name": "Database",
+                 *           "url": "tcp://db.example.com:5432",
+                 *           "type": "tcp"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new monitors, in the order given */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Shop",
+                     *           "url": "https://shop.example.com/health",
+                     *           "type": "http",
+                     *           "method": "GET",
+                     *           "headers": {
+                     *             "Accept": "application/json"
+                     *           },
+                     *           "body": null,
+                     *           "expected_status": [],
+                     *           "timeout": 30,
+                     *           "check_interval": 60,
+                     *           "retry_count": 1,
+                     *           "follow_redirects": true,
+                     *           "verify_ssl": true,
+                     *           "expected_content": null,
+                     *           "excluded_content": null,
+                     *           "json_path": "$.status",
+                     *           "expected_json_value": "ok",
+                     *           "tcp_send": null,
+                     *           "dns_record_type": "A",
+                     *           "dns_resolver": null,
+                     *           "dns_protocol": "udp",
+                     *           "expected_dns_values": [],
+                     *           "ping_count": 3,
+                     *           "locations": [],
+                     *           "tags": [
+                     *             "production"
+                     *           ],
+                     *           "key": "shop-health",
+                     *           "managed_by": "config",
+                     *           "status": "pending",
+                     *           "status_reason": null,
+                     *           "response_time_threshold": 2000,
+                     *           "recovery_threshold": 2,
+                     *           "depends_on": [],
+                     *           "heartbeat_period": null,
+                     *           "heartbeat_cron": null,
+                     *           "heartbeat_timezone": null,
+                     *           "heartbeat_grace": null,
+                     *           "heartbeat_url": null,
+                     *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
+                     *           "uptime_24h": 99.93,
+                     *           "uptime_7d": 99.98,
+                     *           "uptime_30d": 99.99,
+                     *           "response_time": 182,
+                     *           "last_check": "2026-11-22T09:59:30.000Z",
+                     *           "last_success": "2026-11-22T09:59:30.000Z",
+                     *           "last_failure": "2026-11-21T17:02:00.000Z",
+                     *           "paused_at": null,
+                     *           "pause_reason": null,
+                     *           "in_maintenance": false,
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-20T12:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    bulkUpdateMonitors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "id": 42,
+                 *           "settings": {
+                 *             "check_interval": 120
+                 *           }
+                 *         },
+                 *         {
+                 *           "id": 43,
+                 *           "settings": {
+                 *             "name": "Shop (EU)",
+                 *             "tags": [
+                 *               "eu"
+                 *             ]
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated monitors, in the order given */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Shop",
+                     *           "url": "https://shop.example.com/health",
+                     *           "type": "http",
+                     *           "method": "GET",
+                     *           "headers": {
+                     *             "Accept": "application/json"
+                     *           },
+                     *           "body": null,
+                     *           "expected_status": [],
+                     *           "timeout": 30,
+                     *           "check_interval": 120,
+                     *           "retry_count": 1,
+                     *           "follow_redirects": true,
+                     *           "verify_ssl": true,
+                     *           "expected_content": null,
+                     *           "excluded_content": null,
+                     *           "json_path": "$.status",
+                     *           "expected_json_value": "ok",
+                     *           "tcp_send": null,
+                     *           "dns_record_type": "A",
+                     *           "dns_resolver": null,
+                     *           "dns_protocol": "udp",
+                     *           "expected_dns_values": [],
+                     *           "ping_count": 3,
+                     *           "locations": [],
+                     *           "tags": [
+                     *             "production"
+                     *           ],
+                     *           "key": "shop-health",
+                     *           "managed_by": "config",
+                     *           "status": "online",
+                     *           "status_reason": null,
+                     *           "response_time_threshold": 2000,
+                     *           "recovery_threshold": 2,
+                     *           "depends_on": [],
+                     *           "heartbeat_period": null,
+                     *           "heartbeat_cron": null,
+                     *           "heartbeat_timezone": null,
+                     *           "heartbeat_grace": null,
+                     *           "heartbeat_url": null,
+                     *           "certificate_expires_at": "2027-02-01T23:59:59.000Z",
+                     *           "uptime_24h": 99.93,
+                     *           "uptime_7d": 99.98,
+                     *           "uptime_30d": 99.99,
+                     *           "response_time": 182,
+                     *           "last_check": "2026-11-22T09:59:30.000Z",
+                     *           "last_success": "2026-11-22T09:59:30.000Z",
+                     *           "last_failure": "2026-11-21T17:02:00.000Z",
+                     *           "paused_at": null,
+                     *           "pause_reason": null,
+                     *           "in_maintenance": false,
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-20T12:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR.INVALID_MONITOR_TYPE"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.MONITOR_NOT_FOUND"];
+            409: components["responses"]["RESOURCE_EXISTS"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];
@@ -8314,6 +8644,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8398,6 +8729,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8483,6 +8815,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -8567,6 +8900,7 @@ export interface operations {
                      *         "acknowledged": false,
                      *         "acknowledged_at": null,
                      *         "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *         "email_logged_only": false,
                      *         "error_details": {
                      *           "status_code": 500,
                      *           "response_time": 41,
@@ -8774,6 +9108,7 @@ export interface operations {
                      *           "acknowledged": false,
                      *           "acknowledged_at": null,
                      *           "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *           "email_logged_only": false,
                      *           "error_details": {
                      *             "status_code": 500,
                      *             "response_time": 41,
@@ -10032,6 +10367,7 @@ export interface operations {
                      *             "acknowledged": false,
                      *             "acknowledged_at": null,
                      *             "email_sent_at": "2026-11-22T09:58:01.000Z",
+                     *             "email_logged_only": false,
                      *             "error_details": {
                      *               "status_code": 500,
                      *               "response_time": 41,
@@ -10883,6 +11219,7 @@ export interface operations {
                      *             "section": null,
                      *             "status": "online",
                      *             "in_maintenance": false,
+                     *             "display_status": "online",
                      *             "uptime_24h": 100,
                      *             "uptime_90d": 99.97,
                      *             "days": [
@@ -11253,6 +11590,7 @@ export interface operations {
                      *             "section": "Checkout",
                      *             "status": "offline",
                      *             "in_maintenance": false,
+                     *             "display_status": "offline",
                      *             "uptime_24h": 96.5,
                      *             "uptime_90d": 99.8,
                      *             "days": [
@@ -14223,6 +14561,9 @@ export interface operations {
                      *           "is_default": true,
                      *           "key": "ops-slack",
                      *           "managed_by": "config",
+                     *           "config_fingerprints": {
+                     *             "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *           },
                      *           "created_at": "2026-11-22T10:00:00.000Z",
                      *           "updated_at": "2026-11-22T10:00:00.000Z"
                      *         }
@@ -14305,6 +14646,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14369,6 +14713,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14441,6 +14788,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },
@@ -14570,6 +14920,9 @@ export interface operations {
                      *         "is_default": true,
                      *         "key": "ops-slack",
                      *         "managed_by": "config",
+                     *         "config_fingerprints": {
+                     *           "webhook_url": "scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4"
+                     *         },
                      *         "created_at": "2026-11-22T10:00:00.000Z",
                      *         "updated_at": "2026-11-22T10:00:00.000Z"
                      *       },

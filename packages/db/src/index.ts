@@ -18,3 +18,4 @@ export * from './organization-roles';
 export * from './secrets';
 export * from './status-page-url';
 export * from './own-channels';
+export * from './notification-delivery-flags';

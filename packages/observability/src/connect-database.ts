@@ -7,6 +7,8 @@ export interface RetryOptions {
   signal?: AbortSignal;
   firstDelayMs?: number;
   maxDelayMs?: number;
+  /** An error that waiting will not cure (a wrong key): rethrown at once instead of retried. */
+  isFinal?: (err: unknown) => boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export async function retryUntilSuccess<T>(what: string, attempt: () => Promise<
       return await attempt();
     } catch (err) {
       opts.signal?.throwIfAborted();
+      if (opts.isFinal?.(err)) throw err;
       // The message only: a stack per retry would bury the one line that matters.
       opts.logger.warn(
         { error: err instanceof Error ? err.message : String(err), tries, retry_in_ms: delay },

@@ -1,5 +1,5 @@
 import { loadConfigOrExit, type Config } from '@uptime/config';
-import { createDataSource, type DataSource } from '@uptime/db';
+import { createDataSource, SecretsKeyError, type DataSource } from '@uptime/db';
 import { createLogger, type Logger } from '@uptime/logger';
 import { createRedisConnection } from '@uptime/queues';
 import { connectDatabase } from './connect-database';
@@ -52,7 +52,11 @@ export interface RunServiceOptions {
 }
 
 const SHUTTING_DOWN = 'shutting down';
-const describeError = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+/** A SecretsKeyError is one sentence saying what to set (docs/channels.md): its stack would bury it. */
+const describeError = (err: unknown): string => {
+  if (err instanceof SecretsKeyError) return err.message;
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+};
 
 /** A service that has a graceful `close()` and a quick `force()` (an HTTP server: drop the connections). */
 export function stoppable(logger: Logger, close: () => Promise<void>, force: () => void | Promise<void>): StoppableService {

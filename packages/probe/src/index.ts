@@ -25,7 +25,8 @@ export {
 export { HTTP_FIELDS, HTTP_METHODS, type HttpMethod } from './http/fields';
 export { rulesOf, describeKind, type FieldKind, type FieldRule, type FieldSpec, type FieldSpecs, type ValueOf, type ValuesOf, type WireValuesOf } from './fields/field-spec';
 export { fieldProblems, passesRule } from './fields/field-check';
-export { isHttpUrl, isTcpUrl, tcpTargetOf, isDnsUrl, dnsNameOf, isHostPort, hostPortOf, HOST_PORT_MAX_LENGTH, DNS_URL_MAX_LENGTH, isPingUrl, pingHostOf, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH } from './fields/value-tests';
+export { isHttpUrl, isTcpUrl, tcpTargetOf, isDnsUrl, dnsNameOf, isHostPort, hostPortOf, HOST_PORT_MAX_LENGTH, DNS_URL_MAX_LENGTH, isPingUrl, pingHostOf, isHeaderMap, HEADER_MAP_LIMITS, HEADER_NAME_PATTERN, HTTP_URL_MAX_LENGTH, isWithinUtf8Bytes } from './fields/value-tests';
 export * from './channel-configs';
 export { MONITOR_OWN_FIELDS } from './fields/monitor-own-fields';
 export { HEARTBEAT_LIMITS, isTimeZone, cronProblem, nextExpectedTimes, nextDueAfter, heartbeatDeadline, type HeartbeatSchedule, type HeartbeatTimes } from './heartbeat/schedule';
+export { uptimeGrade, dayLabel, dayUptimeLabel, type UptimeGrade } from './daily-uptime';

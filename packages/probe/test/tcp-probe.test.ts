@@ -62,6 +62,17 @@ describe('tcp check', () => {
     expect(missing.timings?.firstByte).toEqual(expect.any(Number));
   });
 
+  it('reads until the timeout, so a banner sent in pieces far apart is judged whole', async () => {
+    const port = await listen((socket) => {
+      socket.write('220 mail.example.com ');
+      setTimeout(() => socket.write('ESMTP ready\r\n'), 400);
+    });
+    const url = `tcp://127.0.0.1:${port}`;
+    expect(await runProbe(aTcpCheckConfig(url, { timeout: 2, expectedContent: 'ESMTP ready' }), local)).toMatchObject({ ok: true });
+    const excluded = await runProbe(aTcpCheckConfig(url, { timeout: 2, expectedContent: '220', excludedContent: 'ready' }), local);
+    expect(excluded).toMatchObject({ ok: false, error: 'Excluded content found: "ready"' });
+  });
+
   it('sends tcp_send once connected and reads the answer', async () => {
     const port = await listen((socket) => socket.on('data', (data) => socket.write(String(data) === 'PING\r\n' ? '+PONG\r\n' : '-ERR\r\n')));
     const url = `tcp://127.0.0.1:${port}`;

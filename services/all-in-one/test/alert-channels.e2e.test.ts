@@ -1,9 +1,9 @@
 import type { RunningApi } from '@uptime/api';
 import { successOf } from '@uptime/client';
 import type { DataSource } from '@uptime/db';
-import { createRedisConnection, enqueue, JOBS, openQueue, QueueName } from '@uptime/queues';
 import { aCaller, aMonitor, startFakeSlack, startFakeWebhookReceiver, waitFor, type FakeSendGrid, type FakeSlack, type FakeWebhookReceiver } from '@uptime/testing';
 import { contractCheckedClient } from './api-client';
+import { queueDowntime } from './support/downtime';
 import { startInProcessStack, type InProcessStack } from './support/in-process-stack';
 
 jest.setTimeout(120_000);
@@ -86,24 +86,7 @@ describe('test alerts on every enabled channel, api + notifier', () => {
     hook.secret = saved.webhook_secret ?? '';
     hook.received.length = 0;
 
-    // What the check-worker leaves when the monitor goes down: its incident, and the status event queued.
-    const [incident] = (await ds.query(
-      `INSERT INTO incidents (monitor_id, started_at, status_code, response_time, error) VALUES ($1, now(), 503, 120, 'HTTP 503 Service Unavailable') RETURNING id`,
-      [monitor.id],
-    )) as { id: number }[];
-    await ds.query(`UPDATE monitors SET status = 'offline', consecutive_failures = 1, open_incident_id = $2 WHERE id = $1`, [monitor.id, incident.id]);
-    const [event] = (await ds.query(
-      `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, published_at) VALUES ($1, 'online', 'offline', $2, now()) RETURNING id`,
-      [monitor.id, incident.id],
-    )) as { id: string }[];
-    const connection = createRedisConnection(stack.config.redis.url, 'alert-channels-e2e');
-    const queue = openQueue(QueueName.statusChanges, { connection, prefix: stack.config.redis.queuePrefix });
-    try {
-      await enqueue(queue, JOBS.statusChanged, { eventId: String(event.id), monitorId: monitor.id, from: 'online', to: 'offline', incidentId: incident.id });
-    } finally {
-      await queue.close();
-      await connection.quit();
-    }
+    await queueDowntime(ds, stack.config, monitor.id);
     const [received] = await waitFor(() => Promise.resolve(hook.received.length > 0 ? hook.received : null), { what: 'the downtime webhook' });
     const notificationId = (received.body.notification as { id: number }).id;
     await waitFor(

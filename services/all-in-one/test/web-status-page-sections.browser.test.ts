@@ -1,6 +1,7 @@
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { startBrowserApp, type BrowserApp } from './support/browser-app';
-import { appDriver } from './support/web-browser';
+import { appDriver, OUTPUT_DIR } from './support/web-browser';
 
 jest.setTimeout(180_000);
 
@@ -50,6 +51,52 @@ describe("the web app: a status page's sections", () => {
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: PublicPage }).data;
   }
+  /**
+   * Shop's last days as daily rollups (the check-worker is off: no check would make them): 3 days
+   * ago all up, 2 days ago 96 % (partial), yesterday 50 % (down), as the public page grades them.
+   */
+  const DAY_MS = 86_400_000;
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  /** A UTC day as both pages name it, written out here rather than taken from the code under test. */
+  const dayName = (daysAgo: number): string => {
+    const d = new Date(today - daysAgo * DAY_MS);
+    return `${d.getUTCDate()} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()]!} ${d.getUTCFullYear()}`;
+  };
+  const SHOP_DAYS = [
+    { daysAgo: 3, checks: 288, successes: 288, label: '100.00% uptime', grade: 'up' },
+    { daysAgo: 2, checks: 100, successes: 96, label: '96.00% uptime', grade: 'partial' },
+    { daysAgo: 1, checks: 100, successes: 50, label: '50.00% uptime', grade: 'down' },
+  ];
+  async function recordShopDays(): Promise<void> {
+    const [shop] = (await app.stack.ds.query(`SELECT id FROM monitors WHERE name = 'Shop'`)) as { id: number }[];
+    for (const d of SHOP_DAYS) {
+      await app.stack.ds.query(
+        `INSERT INTO check_rollups_1d (monitor_id, bucket, checks, successes, rt_count, rt_sum, rt_min, rt_max, rt_hist) VALUES ($1, $2, $3, $4, $3, $3 * 120, 80, 300, '{}')`,
+        [shop!.id, new Date(today - d.daysAgo * DAY_MS), d.checks, d.successes],
+      );
+    }
+  }
+  /** A monitor's 90 bars in `scope`, each as its accessible name and its grade. */
+  async function bars(scope: Locator, name: string): Promise<{ label: string; grade: string }[]> {
+    const group = scope.getByRole('group', { name: `${name}, uptime of the last 90 days`, exact: true });
+    const shown: { label: string; grade: string }[] = [];
+    // Attribute by attribute (no script of ours in the page): the public page is read with JavaScript off.
+    for (const day of await group.getByRole('img').all()) {
+      const classes = ((await day.getAttribute('class')) ?? '').split(' ');
+      const grade = classes.map((c) => c.replace(/^day-/, '')).find((c) => ['up', 'partial', 'down', 'none'].includes(c)) ?? '(none given)';
+      shown.push({ label: (await day.getAttribute('aria-label')) ?? '', grade });
+    }
+    return shown;
+  }
+  /** What the bars of Shop must show: the three recorded days graded, every other day without checks. */
+  function expectShopBars(shown: { label: string; grade: string }[]): void {
+    expect(shown).toHaveLength(90);
+    const recorded = SHOP_DAYS.map((d) => ({ label: `${dayName(d.daysAgo)}: ${d.label}`, grade: d.grade }));
+    expect(shown.slice(86, 89)).toEqual(recorded);
+    expect(shown[0]).toEqual({ label: `${dayName(89)}: no checks`, grade: 'none' });
+    expect(shown[89]).toEqual({ label: `${dayName(0)}: no checks`, grade: 'none' });
+    expect(shown.filter((d) => d.grade !== 'none')).toHaveLength(3);
+  }
   /** Waits until `control` has the keyboard's focus. */
   async function focused(control: Locator): Promise<void> {
     await control.and(page.locator(':focus')).waitFor();
@@ -66,6 +113,7 @@ describe("the web app: a status page's sections", () => {
       await addMonitor(name, `${app.target.url}/${name.toLowerCase()}`);
       await nav('Dashboard');
     }
+    await recordShopDays();
     await nav('Status pages');
     await page.getByRole('button', { name: 'New status page' }).click();
     const form = page.getByRole('form', { name: 'New status page' });
@@ -74,6 +122,11 @@ describe("the web app: a status page's sections", () => {
     for (const name of ['Shop', 'Blog', 'Mail', 'Docs']) await form.getByRole('checkbox', { name, exact: true }).check();
     await preview().getByRole('heading', { name: 'Ada services', level: 3 }).waitFor();
     expect(await previewed()).toEqual([['(none)', 'Shop', 'Blog', 'Mail', 'Docs']]);
+    // Each monitor's last 90 days, as the public page will draw them.
+    await preview().getByRole('group', { name: 'Shop, uptime of the last 90 days', exact: true }).waitFor();
+    expectShopBars(await bars(preview(), 'Shop'));
+    await preview().getByRole('group', { name: 'Blog, uptime of the last 90 days', exact: true }).waitFor();
+    expect(new Set((await bars(preview(), 'Blog')).map((d) => d.grade))).toEqual(new Set(['none']));
 
     // "Add section" from the keyboard takes the focus to the new section's name.
     await press(form.getByRole('button', { name: 'Add section', exact: true }));
@@ -162,5 +215,31 @@ describe("the web app: a status page's sections", () => {
       { name: 'Storefront', monitor_count: 1 },
     ]);
     expect(published.monitors.map((m) => m.name)).toEqual(['Blog', 'Mail', 'Docs', 'Shop']);
+  });
+  it('3. serves the public page with its sections and 90-day bars to a visitor with JavaScript off, the days as the preview showed them', async () => {
+    const context = await app.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    try {
+      const visitor = await context.newPage();
+      await visitor.goto(`${appUrl}/status/ada`);
+      await visitor.getByRole('heading', { name: 'Ada services', level: 1 }).waitFor();
+      // The monitors in no section first, each under its own heading, then "Storefront" with Shop one level below.
+      const headings = await visitor.getByRole('heading').allTextContents();
+      expect(headings.filter((name) => ['Blog', 'Mail', 'Docs', 'Storefront', 'Shop'].includes(name))).toEqual(['Blog', 'Mail', 'Docs', 'Storefront', 'Shop']);
+      const storefront = visitor.getByRole('region', { name: 'Storefront', exact: true });
+      expect(await storefront.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Storefront']);
+      expect(await storefront.getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Shop']);
+      expect(await visitor.getByRole('heading', { name: 'Blog', level: 2 }).count()).toBe(1);
+      expectShopBars(await bars(storefront, 'Shop'));
+      for (const name of ['Blog', 'Mail', 'Docs']) expect(new Set((await bars(visitor.getByRole('region', { name, exact: true }), name)).map((d) => d.grade))).toEqual(new Set(['none']));
+      await visitor.screenshot({ path: path.join(OUTPUT_DIR, 'web-status-page-sections-no-js.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+
+    // The editor's preview names and grades every day as the page does.
+    await page.getByRole('button', { name: 'Edit Ada services' }).click();
+    await preview().getByRole('group', { name: 'Shop, uptime of the last 90 days', exact: true }).waitFor();
+    expectShopBars(await bars(preview(), 'Shop'));
+    await checkPage('status-page-sections-preview-bars');
   });
 });

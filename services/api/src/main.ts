@@ -16,10 +16,14 @@ void runService({
   healthListener: 'api',
   start: async (context) => {
     const api = await startApi(context);
-    return stoppable(
-      context.logger,
-      () => api.close(),
-      () => api.server.closeAllConnections(),
-    );
+    // In production, stored secrets the keys cannot open fail the start (docs/channels.md).
+    return {
+      ...stoppable(
+        context.logger,
+        () => api.close(),
+        () => api.server.closeAllConnections(),
+      ),
+      ready: api.ready,
+    };
   },
 });

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Express } from 'express';
 import type { Config } from '@uptime/config';
-import { carryOverAlertSettings, createDataSource, loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
+import { carryOverAlertSettings, checkStoredSecrets, createDataSource, loadSecretKeyring, SecretsKeyError, type DataSource, type SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, createRequestRedisConnection, MonitorScheduler, openQueue, QueueName } from '@uptime/queues';
@@ -30,9 +30,10 @@ export interface RunningApi {
   server: Server;
   url: string;
   /**
-   * Resolves once requests are served: the database migrated and the request path's own pool
-   * open. Until then every request but /healthz and /readyz is a 503. Rejects when a
-   * shutdown ends the start-up first.
+   * Resolves once requests are served: the database migrated, the stored secrets found to open
+   * with the configured keys, and the request path's own pool open. Until then every request but
+   * /healthz and /readyz is a 503. Rejects when a shutdown ends the start-up first, and in
+   * production with a SecretsKeyError when the keys cannot open the stored secrets.
    */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -48,7 +49,19 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
   scheduler.queue.on('error', (err) => logger.warn({ error: err.message }, 'queue connection error'));
   // Before anything connects: in production a missing SECRETS_KEY is a start error of its own.
   const keyring = loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line));
-  const requests = openRequestPath(config, logger, databaseReady);
+  const opening = new AbortController();
+  // Nothing is served or run until the keys are known to open the stored secrets: in production
+  // a key that cannot is a failed start (`ready` rejects), outside it an error line
+  // (docs/channels.md, "Secrets at rest"). A database error meanwhile is waited out, as at start.
+  const secretsOpen = databaseReady.then(() =>
+    retryUntilSuccess('stored secrets check', () => checkStoredSecrets(dataSource.manager, keyring, { env: config.env, log: (line) => logger.error(line) }), {
+      logger,
+      signal: opening.signal,
+      isFinal: (err) => err instanceof SecretsKeyError,
+    }),
+  );
+  secretsOpen.catch(() => undefined);
+  const requests = openRequestPath(config, logger, secretsOpen, opening.signal);
   const app = createApp({
     config,
     dataSource: requests.dataSource,
@@ -60,10 +73,10 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
     started: requests.ready,
     keyring,
   });
-  const background = startBackgroundJobsWhenReady({ config, dataSource, scheduler, redis, logger, keyring }, databaseReady);
+  const background = startBackgroundJobsWhenReady({ config, dataSource, scheduler, redis, logger, keyring }, secretsOpen);
   // The background jobs stop before their connections go (the database may be open already).
   const stopStarting = (reason: string): void => {
-    requests.opening.abort(new Error(reason));
+    opening.abort(new Error(reason));
     background.stop();
   };
   const releaseConnections = async (quietly: boolean): Promise<void> => {
@@ -98,9 +111,10 @@ export async function startApi({ config, dataSource, logger, metrics, databaseRe
 /**
  * The request path's own Redis connection, queue and database pool, with deadlines: it fails
  * fast rather than waits on Postgres or Redis (docs/reliability.md). The pool opens once the
- * database is migrated (`ready`), retrying until it does or `opening` is aborted.
+ * database is migrated and its secrets checked (`databaseReady`), retrying until it does or
+ * `opening` is aborted.
  */
-function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<void>) {
+function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<void>, opening: AbortSignal) {
   const redis = createRequestRedisConnection(config.redis.url, 'uptime-api-requests', config.dependencyTimeoutMs);
   // Its errors are the requests' 503s. Closing its queue removes BullMQ's listener, and a start that
   // fails (a port taken) disconnects it mid-handshake: its ready check's error must not go unheard.
@@ -111,24 +125,23 @@ function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<
   const statusChanges = openQueue(QueueName.statusChanges, { connection: redis, prefix: config.redis.queuePrefix });
   statusChanges.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
   const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api', timeoutMs: config.dependencyTimeoutMs });
-  const opening = new AbortController();
   const ready = databaseReady.then(() =>
     retryUntilSuccess('request database pool', async () => void (await dataSource.initialize()), {
       logger,
-      signal: opening.signal,
+      signal: opening,
       firstDelayMs: 250,
       maxDelayMs: 2000,
     }),
   );
   ready.catch(() => undefined);
-  return { redis, scheduler, statusChanges, dataSource, opening, ready };
+  return { redis, scheduler, statusChanges, dataSource, ready };
 }
 
 /**
  * Once the database is open: the schedule reconciler, and the hourly maintenance job (one instance
  * at a time: result partitions created ahead and compacted, old raw results and fine rollups gone;
- * docs/statistics.md, docs/capacity.md). A start-up aborted by a shutdown rejects databaseReady:
- * then there is nothing to start.
+ * docs/statistics.md, docs/capacity.md). A start-up aborted by a shutdown (or, in production,
+ * stored secrets the keys cannot open) rejects databaseReady: then there is nothing to start.
  */
 function startBackgroundJobsWhenReady(
   {

@@ -231,6 +231,23 @@ const CASES: Record<string, () => Promise<Prepared>> = {
       expected: () => ({ action: 'monitor.pause', resourceType: 'monitor', resourceIds: ids, changedFields: ['reason'] }),
     };
   },
+  bulkCreateMonitors: async () => {
+    const body = (n: number) => ({ name: `Audited ${n}`, type: 'http', url: `${target.url}/health?key=${aSecret(`bulk-url-key-${n}`)}` });
+    return {
+      path: '/api/v1/monitors/bulk/create',
+      body: { monitors: [body(1), body(2)] },
+      expected: (answer) => ({ action: 'monitor.create', resourceType: 'monitor', resourceIds: (answer.data as unknown as { id: number }[]).map((m) => m.id), changedFields: fieldsOf(body(1)) }),
+    };
+  },
+  bulkUpdateMonitors: async () => {
+    const ids = [await monitor(), await monitor()];
+    const settings = (n: number) => ({ name: `Bulk patched ${n}`, headers: { 'X-Api-Key': aSecret(`bulk-patched-header-${n}`) } });
+    return {
+      path: '/api/v1/monitors/bulk/update',
+      body: { updates: ids.map((id, n) => ({ id, settings: settings(n) })) },
+      expected: () => ({ action: 'monitor.update', resourceType: 'monitor', resourceIds: ids, changedFields: fieldsOf(settings(0)) }),
+    };
+  },
   replaceMonitor: async () => {
     const id = await monitor();
     const body = { name: 'Replaced', timeout: 10 };

@@ -46,6 +46,7 @@ describe('POST /channels', () => {
       is_default: true,
       key: null,
       managed_by: null,
+      config_fingerprints: {},
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });
@@ -195,6 +196,30 @@ describe('the service channel types', () => {
   });
 });
 
+describe('config_fingerprints (docs/config-as-code.md, "Secrets")', () => {
+  const FINGERPRINT = 'scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4';
+
+  it('keeps them as given, drops one whose value changes without a new one, and replaces those given', async () => {
+    const channel = (await api('post', '').send({ name: 'Ops', type: 'slack', config: { webhook_url: SLACK_URL }, config_fingerprints: { webhook_url: FINGERPRINT } }).expect(201)).body.data;
+    expect(channel.config_fingerprints).toEqual({ webhook_url: FINGERPRINT });
+    expect((await api('get', `/${channel.id}`).expect(200)).body.data.config_fingerprints).toEqual({ webhook_url: FINGERPRINT });
+    // The same value sent again keeps it; a new value without a fingerprint drops it.
+    expect((await api('patch', `/${channel.id}`).send({ config: { webhook_url: SLACK_URL } }).expect(200)).body.data.config_fingerprints).toEqual({ webhook_url: FINGERPRINT });
+    expect((await api('patch', `/${channel.id}`).send({ config: { webhook_url: `${SLACK_URL}-2` } }).expect(200)).body.data.config_fingerprints).toEqual({});
+    const next = FINGERPRINT.replace('3q2N', '4r3O');
+    expect((await api('patch', `/${channel.id}`).send({ config: { webhook_url: SLACK_URL }, config_fingerprints: { webhook_url: next } }).expect(200)).body.data.config_fingerprints).toEqual({ webhook_url: next });
+  });
+
+  it('refuses a field the type has not, and a value that is no fingerprint, naming each', async () => {
+    const res = await api('post', '').send({ name: 'Ops', type: 'slack', config: { webhook_url: SLACK_URL }, config_fingerprints: { token: FINGERPRINT, webhook_url: 'has spaces' } });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(res.body.error.details).sort()).toEqual(['config_fingerprints.token', 'config_fingerprints.webhook_url']);
+    const long = await api('post', '').send({ name: 'Ops', type: 'slack', config: { webhook_url: SLACK_URL }, config_fingerprints: { webhook_url: 'x'.repeat(201) } });
+    expectError(long, 400, 'VALIDATION_ERROR');
+    expect((await api('get', '').expect(200)).body.data).toEqual([]);
+  });
+});
+
 describe('DELETE /channels/{id}', () => {
   it('detaches the channel from its monitors and says how many', async () => {
     await aMonitor(h.ds, user);
@@ -223,14 +248,55 @@ describe('another organization', () => {
 });
 
 describe('secrets at rest', () => {
-  it('a dump of the database shows no secret of a channel', async () => {
-    await create({ name: 'Slack', type: 'slack', config: { webhook_url: SLACK_URL } });
-    await create({ name: 'Hook', type: 'webhook', config: { url: 'https://a.example.test/', secret: SIGNING_KEY } });
-    const dump = execFileSync('pg_dump', ['--data-only', '--table=channels', process.env.DATABASE_URL!], { encoding: 'utf8' });
-    expect(dump).toContain('a.example.test');
-    expect(dump).not.toContain('slack-secret-path');
-    expect(dump).not.toContain(SIGNING_KEY);
-    expect(dump).toMatch(/v1:[0-9a-f]{8}:/);
+  it('a dump of the whole database shows no secret of a channel of any type, nor a monitor’s own Slack URL or signing key', async () => {
+    // Each secret a channel of each type carries, distinct enough to be found anywhere in a dump.
+    const secrets = {
+      slackPath: 'T0DUMP/B0DUMP/slack-dump-secret-1c7e',
+      webhookKey: 'webhook-dump-signing-key-5b9a2f',
+      discordToken: 'discord-dump-token-8e41d0',
+      botToken: '987654321:AAHdumpTelegramBotToken-x9q2WzLk7',
+      teamsSig: 'teams-dump-sig-44f0aa',
+      routingKey: 'Rdump0123456789abcdefPDroutingKy',
+      ntfyToken: 'tk_ntfydumptoken77c1',
+      appToken: 'apushoverdumpapptoken000000001',
+      userKey: 'upushoverdumpuserkey0000000001',
+      gchatToken: 'gchat-dump-token-3da8',
+      mattermostHook: 'mattermost-dump-hook-6b22',
+      ownSlackPath: 'T0OWN/B0OWN/own-slack-dump-secret-90de',
+    };
+    const configs: Record<string, Record<string, unknown>> = {
+      slack: { webhook_url: `https://hooks.slack.example/services/${secrets.slackPath}` },
+      webhook: { url: 'https://receiver.example.test/in', secret: secrets.webhookKey },
+      discord: { webhook_url: `https://discord.example/api/webhooks/1/${secrets.discordToken}` },
+      telegram: { bot_token: secrets.botToken, chat_id: '-100777' },
+      teams: { webhook_url: `https://teams.example/workflows/run?sig=${secrets.teamsSig}` },
+      pagerduty: { routing_key: secrets.routingKey },
+      ntfy: { topic: 'dump-topic-visible', token: secrets.ntfyToken },
+      pushover: { app_token: secrets.appToken, user_key: secrets.userKey },
+      google_chat: { webhook_url: `https://chat.example/v1/spaces/x/messages?key=k&token=${secrets.gchatToken}` },
+      mattermost: { webhook_url: `https://mm.example/hooks/${secrets.mattermostHook}` },
+    };
+    expect(Object.keys(configs).sort()).toEqual(['discord', 'google_chat', 'mattermost', 'ntfy', 'pagerduty', 'pushover', 'slack', 'teams', 'telegram', 'webhook']);
+    for (const [type, config] of Object.entries(configs)) await create({ name: `Dump ${type}`, type, config });
+    const monitor = await request(h.app).post('/api/v1/monitors').set('Authorization', auth).send({ name: 'Dumped', url: 'http://127.0.0.1:9/', type: 'http' });
+    expect(monitor.status).toBe(201);
+    const own = await request(h.app)
+      .put(`/api/v1/monitors/${monitor.body.data.id}/alerts`)
+      .set('Authorization', auth)
+      .send({ webhook_enabled: true, webhook_url: 'https://own-receiver.example.test/in', slack_enabled: true, slack_webhook_url: `https://hooks.slack.example/services/${secrets.ownSlackPath}` });
+    expect(own.status).toBe(200);
+    const ownSigningKey = own.body.data.webhook_secret as string;
+    expect(ownSigningKey).toMatch(/^whsec_[0-9a-f]{64}$/);
+
+    const dump = execFileSync('pg_dump', [process.env.DATABASE_URL!], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    // The plain fields are there, so the rows were dumped; each secret is only inside a sealed box.
+    expect(dump).toContain('receiver.example.test');
+    expect(dump).toContain('own-receiver.example.test');
+    expect(dump).toContain('dump-topic-visible');
+    expect(dump).toContain('-100777');
+    expect(dump.match(/v1:[0-9a-f]{8}:/g)?.length).toBeGreaterThanOrEqual(Object.keys(configs).length + 2);
+    const leaked = [...Object.values(secrets), ownSigningKey].filter((secret) => dump.includes(secret));
+    expect(leaked).toEqual([]);
   });
 });
 

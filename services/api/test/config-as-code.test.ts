@@ -66,9 +66,11 @@ describe('export, then apply', () => {
     expect((await uptime(['validate', '-f', file], { OPS_SLACK_WEBHOOK_URL: SLACK_URL })).code).toBe(0);
     const applied = await uptime(['apply', '-f', file], { OPS_SLACK_WEBHOOK_URL: SLACK_URL });
     expect(applied.code).toBe(0);
-    // Six resources adopted (a channel, three monitors, a window, a page): only their key and managed_by change.
+    // Six resources adopted (a channel, three monitors, a window, a page): only their key and
+    // managed_by change, and the channel's secret is sent once, the server having no fingerprint of it.
     const changedFields = [...applied.out.matchAll(/^ {4}([\w.]+):/gm)].map((m) => m[1]);
-    expect(new Set(changedFields)).toEqual(new Set(['key', 'managed_by']));
+    expect(new Set(changedFields)).toEqual(new Set(['key', 'managed_by', 'config.webhook_url']));
+    expect(applied.out).toContain('    config.webhook_url: (secret set, not known to match: no fingerprint) -> (secret from ${OPS_SLACK_WEBHOOK_URL})\n');
     expect(applied.out.match(/adopt and update/g)).toHaveLength(6);
     const after = await monitors();
     expect(after.map((m) => [m.name, m.key, m.managed_by])).toEqual([
@@ -210,6 +212,29 @@ ${extra}`);
     expect([rerun.code, rerun.out.split('\n')[0]]).toEqual([0, '+ status_pages.public: create']);
     expect((await uptime(['plan', '-f', f])).code).toBe(0);
   });
+
+  it('sends monitors through the bulk routes, all or none a request: a refused one leaves its whole batch as it was, named by its key', async () => {
+    const cron = (expression: string): string => aFile(`monitors:
+  - key: api
+    name: API
+    type: http
+    url: https://api.example.test/health
+  - key: backup
+    name: Backup
+    type: heartbeat
+    heartbeat_cron: "${expression}"
+`);
+    const refused = await uptime(['apply', '-f', cron('61 * * * *')]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^Applied 0 changes; failed: create monitors\.api, create monitors\.backup: 400 VALIDATION_ERROR: .*\(monitors\.backup\.heartbeat_cron: /);
+    expect(await monitors()).toEqual([]);
+    const fixed = await uptime(['apply', '-f', cron('0 3 * * *')]);
+    expect([fixed.code, fixed.out.match(/^done: .*$/gm)]).toEqual([0, ['done: create monitors.api', 'done: create monitors.backup']]);
+    expect((await monitors()).map((m) => [m.key, m.managed_by])).toEqual([
+      ['api', 'config'],
+      ['backup', 'config'],
+    ]);
+  });
 });
 
 describe('secrets', () => {
@@ -234,6 +259,68 @@ describe('secrets', () => {
     expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
   });
 });
+
+describe('secret rotation', () => {
+  const ROTATED = 'https://hooks.slack.example/services/T000/B000/rotated-path-9d2f';
+  const file = (): string => aFile('channels:\n  - key: ops-slack\n    name: Ops\n    type: slack\n    config:\n      webhook_url: ${OPS_SLACK_URL}\n');
+  const storedSecret = async (): Promise<string> => {
+    const [row] = (await h.ds.query('SELECT sealed_secrets FROM channels')) as { sealed_secrets: string }[];
+    return (JSON.parse(h.keyring.open(row!.sealed_secrets)) as { webhook_url: string }).webhook_url;
+  };
+
+  it('plan sees a secret changed in the environment by its fingerprint, without showing either value; apply sends it; an unchanged one is no change', async () => {
+    const f = file();
+    expect((await uptime(['apply', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+    const [channel] = (await api('get', '/channels')).body.data;
+    expect(channel.config).toEqual({ webhook_url_set: true });
+    expect(Object.keys(channel.config_fingerprints)).toEqual(['webhook_url']);
+    expect(channel.config_fingerprints.webhook_url).toMatch(/^scrypt1:[\w-]{22}:[\w-]{43}$/);
+    expect(JSON.stringify(channel)).not.toContain('very-secret-path');
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+
+    const rotated = await uptime(['plan', '-f', f], { OPS_SLACK_URL: ROTATED });
+    expect([rotated.code, rotated.out]).toEqual([
+      2,
+      '~ channels.ops-slack: update\n    config.webhook_url: (secret changed) -> (secret from ${OPS_SLACK_URL})\nPlan: 0 to create, 1 to change, 0 to delete (without --prune nothing is deleted).\n',
+    ]);
+    const applied = await uptime(['apply', '-f', f], { OPS_SLACK_URL: ROTATED });
+    expect(applied.code).toBe(0);
+    expect(applied.out + applied.err).not.toMatch(/very-secret-path|rotated-path/);
+    expect(await storedSecret()).toBe(ROTATED);
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: ROTATED })).code).toBe(0);
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(2);
+  });
+
+  it('a secret changed through the API loses its fingerprint: plan shows it, and apply puts the file\'s back', async () => {
+    const f = file();
+    expect((await uptime(['apply', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+    const [channel] = (await api('get', '/channels')).body.data;
+    // A change of another field keeps it; a change of the secret drops it.
+    expect((await api('patch', `/channels/${channel.id}`).send({ name: 'Ops' }).expect(200)).body.data.config_fingerprints).toEqual(channel.config_fingerprints);
+    expect((await api('patch', `/channels/${channel.id}`).send({ config: { webhook_url: ROTATED } }).expect(200)).body.data.config_fingerprints).toEqual({});
+    const drift = await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL });
+    expect([drift.code, drift.out.split('\n')[1]]).toEqual([2, '    config.webhook_url: (secret set, not known to match: no fingerprint) -> (secret from ${OPS_SLACK_URL})']);
+    expect((await uptime(['apply', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+    expect(await storedSecret()).toBe(SLACK_URL);
+    expect((await uptime(['plan', '-f', f], { OPS_SLACK_URL: SLACK_URL })).code).toBe(0);
+  });
+});
+
+/** Two monitors and the start of a page: what the section rules are tried on (each line counts: the tests name lines). */
+const API_AND_WEB = `monitors:
+  - key: api
+    name: API
+    type: http
+    url: https://api.example.test/
+  - key: web
+    name: Web
+    type: http
+    url: https://web.example.test/
+status_pages:
+  - key: public
+    slug: acme
+    title: Acme
+`;
 
 describe('validate', () => {
   it('points each problem at its file, line and key', async () => {
@@ -264,20 +351,7 @@ status_pages:
     ]);
     const online = await uptime(['validate', '-f', f]);
     expect(online.err).toContain(`${f}:16: status_pages.public.monitors: no monitors has the key "missing" in the files or on the server`);
-    const sections = aFile(`monitors:
-  - key: api
-    name: API
-    type: http
-    url: https://api.example.test/
-  - key: web
-    name: Web
-    type: http
-    url: https://web.example.test/
-status_pages:
-  - key: public
-    slug: acme
-    title: Acme
-    monitors: [api]
+    const sections = aFile(`${API_AND_WEB}    monitors: [api]
     sections:
       - name: Back end
         monitors: [api, missing]
@@ -293,6 +367,39 @@ status_pages:
     const syntax = await uptime(['validate', '--offline', '-f', aFile('monitors:\n  - key: a\n   name: x\n')]);
     expect(syntax.code).toBe(1);
     expect(syntax.err).toMatch(/uptime-\d+\.yaml:3: \(file\): /);
+  });
+
+  it('reports a section name repeated within a page and a monitor placed twice, at their lines, online and offline', async () => {
+    const f = aFile(`${API_AND_WEB}    monitors: [api, web]
+    sections:
+      - name: Back end
+        monitors: [api]
+      - name: " back END "
+        monitors:
+          - web
+          - api
+      - name: Front end
+        monitors: [web, web]
+  - key: other
+    slug: other
+    title: Other
+    monitors: [api]
+    sections:
+      - name: Back end
+        monitors: [api]
+`);
+    const expected = [
+      `${f}:18: status_pages.public.sections.1.name: section 0 already has the name "back END" (names are compared trimmed, letter case aside)`,
+      `${f}:21: status_pages.public.sections.1.monitors: monitor "api" is already in section 0: a monitor is in at most one section`,
+      `${f}:23: status_pages.public.sections.2.monitors: must NOT have duplicate items (items ## 1 and 0 are identical)`,
+      `${f}:23: status_pages.public.sections.2.monitors: monitor "web" is already in section 1: a monitor is in at most one section`,
+    ];
+    for (const argv of [['validate', '-f', f], ['validate', '--offline', '-f', f]]) {
+      const res = await uptime(argv);
+      expect([res.code, res.err.trim().split('\n')]).toEqual([1, expected]);
+    }
+    const planned = await uptime(['plan', '-f', f]);
+    expect([planned.code, planned.err.trim().split('\n')]).toEqual([1, expected]);
   });
 });
 

@@ -84,7 +84,7 @@ describe('GET /dashboard', () => {
     expect(recent).toHaveLength(5);
     expect(recent[0]).toMatchObject({ monitor_id: down.id, monitor_name: 'Shop', type: 'downtime', status: 'active', notification_method: 'email' });
     expect(Object.keys(recent[0]).sort()).toEqual(
-      ['acknowledged', 'acknowledged_at', 'created_at', 'duration', 'email_sent_at', 'error_details', 'id', 'message', 'monitor_id', 'monitor_name', 'monitor_url', 'notification_method', 'possible_duplicate', 'resolved_at', 'started_at', 'status', 'suppressed', 'suppressed_by', 'type'].sort(),
+      ['acknowledged', 'acknowledged_at', 'created_at', 'duration', 'email_logged_only', 'email_sent_at', 'error_details', 'id', 'message', 'monitor_id', 'monitor_name', 'monitor_url', 'notification_method', 'possible_duplicate', 'resolved_at', 'started_at', 'status', 'suppressed', 'suppressed_by', 'type'].sort(),
     );
     expect(recent.map((n: { id: number }) => n.id).slice(2)).toEqual([ids[5], ids[4], ids[3]]);
   });

@@ -48,6 +48,15 @@ describe('monitor types', () => {
     expect((await api('patch', `/monitors/${id}`).send({ tcp_send: 'HELO' })).body.data.tcp_send).toBe('HELO');
   });
 
+  it('bounds tcp_send in bytes as sent, not in characters', async () => {
+    // 1,024 characters, but 1,025 bytes as UTF-8: "é" takes two.
+    const over = await createTcp({ tcp_send: `${'a'.repeat(1022)}é` + 'b' });
+    expectFieldErrors(over, ['tcp_send']);
+    expect(JSON.stringify(over.body.error)).toContain('at most 1024 bytes as UTF-8');
+    const within = await createTcp({ tcp_send: `${'a'.repeat(1022)}é` });
+    expect(within.status).toBe(201);
+  });
+
   it.each([
     ['tcp', 'https://example.com/'],
     ['http', 'tcp://example.com:22'],

@@ -124,6 +124,7 @@ describe('notifications API', () => {
           acknowledged: false,
           acknowledged_at: null,
           email_sent_at: sentAt.toISOString(),
+          email_logged_only: false,
           error_details: { status_code: 503, response_time: 120, error_message: 'Service Unavailable' },
           created_at: expect.stringMatching(ISO_MS),
           possible_duplicate: false,
@@ -323,6 +324,30 @@ describe('notifications API', () => {
       });
       expect(res.body.data.started_at).toMatch(ISO_MS);
       expect(res.body.data.deliveries).toEqual([]);
+    });
+
+    it('says a notification whose emails were only logged (no mail transport) is email_logged_only, and one mailed through a transport is not', async () => {
+      const logged = await aNotification(h.ds, alice.user, site, { emailSentAt: new Date() });
+      const mailed = await aNotification(h.ds, alice.user, site, { emailSentAt: new Date() });
+      const email = (id: number, recipient: string, loggedOnly: boolean) =>
+        h.ds.query(
+          `INSERT INTO notification_deliveries (notification_id, channel, recipient, status, attempts, sent_at, logged_only) VALUES ($1, 'email', $2, 'sent', 1, now(), $3)`,
+          [id, recipient, loggedOnly],
+        );
+      await email(logged, 'a@example.test', true);
+      await email(logged, 'b@example.test', true);
+      await email(mailed, 'a@example.test', true);
+      await email(mailed, 'b@example.test', false);
+
+      const loggedRes = await get(`/${logged}`);
+      expect(loggedRes.body.data).toMatchObject({ email_logged_only: true, email_sent_at: expect.stringMatching(ISO_MS) });
+      expect(loggedRes.body.data.deliveries.map((d: { status: string }) => d.status)).toEqual(['logged', 'logged']);
+      expect((await get(`/${mailed}`)).body.data.email_logged_only).toBe(false);
+      const listed = (await get('/')).body.data as { id: number; email_logged_only: boolean }[];
+      expect(listed.map((n): [number, boolean] => [n.id, n.email_logged_only]).sort(([a], [b]) => a - b)).toEqual([
+        [logged, true],
+        [mailed, false],
+      ]);
     });
 
     it('lists every delivery with its channel, status, attempts and last error, and flags a possible duplicate', async () => {

@@ -49,7 +49,7 @@ async function aPage(slug: string, monitors: Monitor[]): Promise<void> {
 }
 
 describe('a monitor in maintenance on the public page', () => {
-  it('is in_maintenance in the JSON, keeps its status, and makes no outage', async () => {
+  it('is in_maintenance and displayed as maintenance in the JSON, keeps its status, and makes no outage', async () => {
     const down = await aMonitorInMaintenance('Database', 'offline');
     const up = await aMonitorInMaintenance('Cache', 'online');
     const fine = await aMonitor(h.ds, user, { name: 'Shop', status: 'online' });
@@ -61,12 +61,17 @@ describe('a monitor in maintenance on the public page', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('operational');
     expect(
-      res.body.data.monitors.map((m: { name: string; status: string; in_maintenance: boolean }) => [m.name, m.status, m.in_maintenance]),
+      res.body.data.monitors.map((m: { name: string; status: string; in_maintenance: boolean; display_status: string }) => [
+        m.name,
+        m.status,
+        m.in_maintenance,
+        m.display_status,
+      ]),
     ).toEqual([
-      ['Database', 'offline', true],
-      ['Cache', 'online', true],
-      ['Shop', 'online', false],
-      ['Old', 'paused', false],
+      ['Database', 'offline', true, 'maintenance'],
+      ['Cache', 'online', true, 'maintenance'],
+      ['Shop', 'online', false, 'online'],
+      ['Old', 'paused', false, 'paused'],
     ]);
   });
 

@@ -48,7 +48,7 @@ beforeEach(async () => {
   pageId = res.body.data.id;
 });
 
-function owner(method: 'get' | 'post' | 'delete', path: string): request.Test {
+function owner(method: 'get' | 'post' | 'patch' | 'delete', path: string): request.Test {
   return request(h.app)[method](path).set('Authorization', auth);
 }
 
@@ -182,6 +182,41 @@ describe('maintenance', () => {
     expect(told.map((m) => m.subject)).toEqual(['[Acme] Maintenance started: Database upgrade']);
     expect(told[0]!.text).toContain('Affects: Shop');
     expect(told[0]!.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  });
+});
+
+describe('a page on its own domain', () => {
+  it("links every email's incident, page and unsubscribe to the page's domain, not PUBLIC_URL", async () => {
+    const domain = 'status.acme-own.test';
+    expect((await owner('patch', `/api/v1/status-pages/${pageId}`).send({ custom_domain: domain })).status).toBe(200);
+    await h.ds.query(
+      `INSERT INTO status_page_subscribers (status_page_id, email, status, confirmed_at, unsubscribe_token)
+       VALUES ($1, 'own@example.com', 'confirmed', now() - interval '1 minute', 'own-token')`,
+      [pageId],
+    );
+    const incidentId = await anIncident();
+    const [window] = await h.ds.query(
+      `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
+       VALUES ($1, 'Database upgrade', now() - interval '1 minute', 60, 'none', 'UTC') RETURNING id`,
+      [user.id],
+    );
+    await h.ds.query(
+      `INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, monitor_id FROM status_page_monitors WHERE status_page_id = $2`,
+      [window.id, pageId],
+    );
+    await notifier.sweepPageEvents();
+    await notifier.sweepPageEvents();
+    await eventsSettled();
+    const told = mailsTo('own@example.com');
+    const incident = told.find((m) => m.subject.includes('Checkout errors'));
+    const maintenance = told.find((m) => m.subject.includes('Maintenance started'));
+    expect(incident?.text).toContain(`Follow it: https://${domain}/incidents/${incidentId}`);
+    expect(maintenance?.text).toContain(`The status page: https://${domain}`);
+    for (const mail of [incident!, maintenance!]) {
+      expect(mail.text).toContain(`Unsubscribe: https://${domain}/subscription/unsubscribe/own-token`);
+      expect(mail.headers?.['List-Unsubscribe']).toBe(`<https://${domain}/subscription/unsubscribe/own-token>`);
+      expect(mail.text).not.toContain(PUBLIC_URL);
+    }
   });
 });
 

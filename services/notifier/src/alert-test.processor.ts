@@ -42,6 +42,7 @@ function testWebhookPayload(m: TestTarget, monitor: { id: number; name: string; 
     acknowledged: false,
     acknowledged_at: null,
     email_sent_at: null,
+    email_logged_only: false,
     error_details: null,
     created_at: now,
     possible_duplicate: false,

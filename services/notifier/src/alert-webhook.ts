@@ -42,6 +42,7 @@ export async function composeAlertWebhook(
       acknowledged: n.acknowledged,
       acknowledged_at: iso(n.acknowledged_at),
       email_sent_at: iso(n.email_sent_at),
+      email_logged_only: n.email_logged_only,
       error_details: n.error_details,
       created_at: n.created_at.toISOString(),
       possible_duplicate: n.possible_duplicate,

@@ -1,4 +1,4 @@
-import { queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationType } from '@uptime/db';
+import { NOTIFICATION_DELIVERY_FLAGS, queryRows, type DataSource, type DeliveryPhase, type EntityManager, type NotificationType } from '@uptime/db';
 import type { AlertAudience, AlertContext, AlertRef } from './alert';
 import { ALERT_DURATION } from './alert.repository';
 import { kindOf } from './alert-kinds';
@@ -141,6 +141,7 @@ export interface NotificationRow {
   acknowledged: boolean;
   acknowledged_at: Date | null;
   email_sent_at: Date | null;
+  email_logged_only: boolean;
   error_details: unknown;
   created_at: Date;
   possible_duplicate: boolean;
@@ -154,7 +155,8 @@ export async function loadNotification(db: EntityManager, notificationId: number
     db,
     `SELECT id, monitor_id, type, status, message, started_at, resolved_at, duration, notification_method, acknowledged,
             acknowledged_at, email_sent_at, error_details, created_at, suppressed, suppressed_by,
-            EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS possible_duplicate
+            ${NOTIFICATION_DELIVERY_FLAGS.possibleDuplicate} AS possible_duplicate,
+            ${NOTIFICATION_DELIVERY_FLAGS.emailLoggedOnly} AS email_logged_only
        FROM notifications n WHERE id = $1`,
     [notificationId],
   );

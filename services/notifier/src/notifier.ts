@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import { createChannelTestProcessor } from './channel-test.processor';
 import type { Redis } from 'ioredis';
 import type { Config } from '@uptime/config';
-import { carryOverAlertSettings, loadSecretKeyring, type DataSource } from '@uptime/db';
+import { carryOverAlertSettings, checkStoredSecrets, loadSecretKeyring, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import {
   closeRedis,
@@ -98,9 +98,12 @@ const logFailedJob =
 export async function startNotifier(deps: NotifierDeps): Promise<Notifier> {
   const { config, logger } = deps;
   const metrics = deps.metrics ?? createServiceMetrics();
+  const delivery = deliveryOptionsOf(deps, metrics);
+  // Before connecting and sending: in production a key that cannot open the stored channel
+  // secrets stops the notifier here, rather than failing each of its sends (docs/channels.md).
+  await checkStoredSecrets(deps.dataSource.manager, delivery.keyring, { env: config.env, log: (line) => logger.error(line) });
   const ownsConnection = deps.connection === undefined;
   const connection = deps.connection ?? createRedisConnection(config.redis.url, 'uptime-notifier');
-  const delivery = deliveryOptionsOf(deps, metrics);
   // Before anything is sent: the monitor's own Slack and webhook settings still waiting since
   // migration 1796520200000 become its own channels, so no delivery of theirs is sent the old way
   // or twice (packages/db/src/own-channels/carry-over.ts).

@@ -17,6 +17,7 @@ describe('channel form values', () => {
       is_default: false,
       key: null,
       managed_by: null,
+      config_fingerprints: {},
       created_at: '2026-12-01T00:00:00.000Z',
       updated_at: '2026-12-01T00:00:00.000Z',
     };

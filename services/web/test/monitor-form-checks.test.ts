@@ -44,6 +44,7 @@ describe("the monitor form's own checks", () => {
     expect(humanFieldMessage('check_interval', 'check_interval must be at least 30 seconds')).toBe('At least 30 seconds');
     expect(humanFieldMessage('response_time_threshold', 'response_time_threshold must not be less than 1')).toBe('At least 1');
     expect(humanFieldMessage('name', 'name must be shorter than or equal to 200 characters')).toBe('At most 200 characters');
+    expect(humanFieldMessage('tcp_send', 'tcp_send must be at most 1024 bytes as UTF-8')).toBe('At most 1024 bytes (a letter outside English can take 2 to 4)');
     expect(humanFieldMessage('url', 'url must be a URL the check can reach')).toBe('url must be a URL the check can reach');
   });
 });

@@ -1,2 +1,3 @@
 export * from './secret-keyring';
 export * from './keyring-source';
+export * from './stored-secrets';

@@ -1,7 +1,7 @@
 import { arrayMaxSize, isArray, isBoolean, isIn, isInt, isString, length, matches, max, maxLength, min } from 'class-validator';
 import { refusedCheckHeaderProblems } from '../http/check-headers';
 import { describeKind, rulesOf, type FieldRule, type FieldSpec } from './field-spec';
-import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isPingUrl, isTcpUrl } from './value-tests';
+import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isPingUrl, isTcpUrl, isWithinUtf8Bytes } from './value-tests';
 
 /** class-validator applies an `each` rule to every item of an array, and to anything else as a whole. */
 const eachOr = (each: true | undefined, value: unknown, test: (v: unknown) => boolean): boolean =>
@@ -26,6 +26,8 @@ export function passesRule(r: FieldRule, value: unknown): boolean {
       return eachOr(r.each, value, (v) => maxLength(v, r.bound));
     case 'arrayMaxSize':
       return arrayMaxSize(value, r.bound);
+    case 'maxUtf8Bytes':
+      return eachOr(r.each, value, (v) => isWithinUtf8Bytes(v, r.bound));
     case 'length':
       return eachOr(r.each, value, (v) => length(v, r.min, r.max));
     case 'matches':

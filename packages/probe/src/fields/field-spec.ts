@@ -19,7 +19,8 @@ export type FieldKind =
   | { kind: 'choice'; values: readonly string[]; upperCase?: true }
   /** Request headers: name → value, as HTTP allows them, none that frames or routes the request. */
   | { kind: 'headers' }
-  | { kind: 'text'; minLength: number; maxLength: number; pattern?: { source: string; message: string } }
+  /** `maxBytes`: a bound on the UTF-8 encoding too, for a text sent on the wire as it is (tcp_send). */
+  | { kind: 'text'; minLength: number; maxLength: number; maxBytes?: number; pattern?: { source: string; message: string } }
   | { kind: 'integer'; min: number; max: number }
   | { kind: 'boolean' }
   /** A list of integers (a set: the API stores a repeated one once). */
@@ -86,7 +87,7 @@ export type WireValuesOf<F extends FieldSpecs> = { -readonly [P in keyof F as F[
 export type FieldRule =
   | { rule: 'isString' | 'isBoolean' | 'isArray' | 'isHttpUrl' | 'isTcpUrl' | 'isDnsUrl' | 'isHostPort' | 'isPingUrl' | 'isHeaderMap' | 'hasNoRefusedCheckHeaders'; each?: true }
   | { rule: 'isInt'; each?: true }
-  | { rule: 'min' | 'max' | 'maxLength' | 'arrayMaxSize'; bound: number; each?: true }
+  | { rule: 'min' | 'max' | 'maxLength' | 'arrayMaxSize' | 'maxUtf8Bytes'; bound: number; each?: true }
   | { rule: 'length'; min: number; max: number; each?: true }
   | { rule: 'matches'; source: string; message: string }
   | { rule: 'isIn'; values: readonly string[]; message: string };
@@ -115,7 +116,8 @@ export function rulesOf(spec: FieldSpec): FieldRule[] {
     case 'text': {
       const pattern: FieldRule[] = t.pattern ? [{ rule: 'matches', ...t.pattern }] : [];
       const length: FieldRule = t.minLength > 0 ? { rule: 'length', min: t.minLength, max: t.maxLength } : { rule: 'maxLength', bound: t.maxLength };
-      return [{ rule: 'isString' }, ...pattern, length];
+      const bytes: FieldRule[] = t.maxBytes === undefined ? [] : [{ rule: 'maxUtf8Bytes', bound: t.maxBytes }];
+      return [{ rule: 'isString' }, ...pattern, length, ...bytes];
     }
     case 'integer':
       return [{ rule: 'isInt' }, { rule: 'min', bound: t.min }, { rule: 'max', bound: t.max }];
@@ -149,7 +151,7 @@ export function describeKind(spec: FieldSpec): string {
       case 'headers':
         return `an object of at most ${HEADER_MAP_LIMITS.entries} header names to string values`;
       case 'text':
-        return `a string of ${t.minLength} to ${t.maxLength} characters${t.pattern ? ` (${t.pattern.message})` : ''}`;
+        return `a string of ${t.minLength} to ${t.maxLength} characters${t.maxBytes === undefined ? '' : `, at most ${t.maxBytes} bytes as UTF-8`}${t.pattern ? ` (${t.pattern.message})` : ''}`;
       case 'integer':
         return `an integer from ${t.min} to ${t.max}`;
       case 'boolean':

@@ -10,6 +10,10 @@ const ABSOLUTE_HTTP_URL = /^https?:\/\/[^\s]+$/i;
 /** The longest URL a monitor or a webhook may have. */
 export const HTTP_URL_MAX_LENGTH = 2048;
 
+const utf8 = new TextEncoder();
+/** Whether `value` is a string of at most `bound` bytes once encoded as UTF-8 (what goes on the wire). */
+export const isWithinUtf8Bytes = (value: unknown, bound: number): boolean => typeof value === 'string' && utf8.encode(value).length <= bound;
+
 /** An absolute http(s) URL with a host. */
 export function isHttpUrl(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > HTTP_URL_MAX_LENGTH || !ABSOLUTE_HTTP_URL.test(value)) return false;

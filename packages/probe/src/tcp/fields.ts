@@ -2,7 +2,7 @@ import type { FieldSpec } from '../fields/field-spec';
 import { HTTP_URL_MAX_LENGTH } from '../fields/value-tests';
 import { HTTP_FIELDS } from '../http/fields';
 
-/** The most a TCP check sends after connecting (docs/monitors.md, "TCP and TLS ports"). */
+/** The most a TCP check sends after connecting, in bytes as UTF-8 (docs/monitors.md, "TCP and TLS ports"). */
 export const TCP_SEND_MAX_LENGTH = 1024;
 
 /**
@@ -24,10 +24,10 @@ export const TCP_FIELDS = {
   verifySsl: HTTP_FIELDS.verifySsl,
   tcpSend: {
     wire: 'tcp_send',
-    type: { kind: 'text', minLength: 1, maxLength: TCP_SEND_MAX_LENGTH },
+    type: { kind: 'text', minLength: 1, maxLength: TCP_SEND_MAX_LENGTH, maxBytes: TCP_SEND_MAX_LENGTH },
     nullable: true,
     default: null,
-    description: 'Text a tcp check sends once connected (tcp monitors only)',
+    description: `Text a tcp check sends once connected, at most ${TCP_SEND_MAX_LENGTH} bytes as UTF-8 (tcp monitors only)`,
     check: true,
     form: { label: 'Send', hint: 'sent once connected; the content rules read the first bytes answered' },
   },

@@ -11,9 +11,6 @@ import { describeSocketFailure } from '../socket-failure';
 /** The most of the target's first bytes the content rules read (docs/monitors.md). */
 export const TCP_READ_MAX_BYTES = 4096;
 
-/** How long, after the last byte, a check waiting for content keeps reading before it judges what it has. */
-const QUIET_MS = 200;
-
 interface TcpAttempt {
   failure: string | null;
   responseTime: number | null;
@@ -61,14 +58,12 @@ function runTcpAttempt(config: TcpCheckConfig, policy: AddressPolicy): Promise<T
     let received = 0;
     let certificateExpiresAt: Date | null = null;
     let settled = false;
-    let quiet: NodeJS.Timeout | undefined;
     const since = (from: number | undefined, to: number | undefined): number | null =>
       from === undefined || to === undefined ? null : Math.max(0, Math.round(to - from));
     const settle = (failure: string | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      clearTimeout(quiet);
       socket.destroy();
       const ready = target.tls ? marks.tls : marks.connect;
       const timings: CheckTimings = {
@@ -109,9 +104,7 @@ function runTcpAttempt(config: TcpCheckConfig, policy: AddressPolicy): Promise<T
       const room = TCP_READ_MAX_BYTES - received;
       chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
       received += Math.min(chunk.length, room);
-      if (received >= TCP_READ_MAX_BYTES || contentFailure(config, Buffer.concat(chunks).toString('utf8')) === null) return settle(null);
-      clearTimeout(quiet);
-      quiet = setTimeout(() => settle(null), QUIET_MS);
+      if (received >= TCP_READ_MAX_BYTES || decided(config, Buffer.concat(chunks).toString('utf8'))) settle(null);
     });
     const closed = (): void => settle((target.tls ? marks.tls : marks.connect) === undefined ? 'Connection closed by the server' : null);
     socket.on('end', closed);
@@ -122,6 +115,16 @@ function runTcpAttempt(config: TcpCheckConfig, policy: AddressPolicy): Promise<T
 
 const NO_TIMINGS: CheckTimings = { dns: null, connect: null, tls: null, firstByte: null };
 const failed = (failure: string): TcpAttempt => ({ failure, responseTime: null, timings: NO_TIMINGS, certificateExpiresAt: null });
+
+/**
+ * Whether more bytes cannot change the verdict on what was read: the excluded content is there,
+ * or the expected content is and nothing is excluded. Otherwise the check reads on, until the
+ * target closes, 4 KiB or the timeout (docs/monitors.md): a banner sent in pieces is judged whole.
+ */
+function decided(config: TcpCheckConfig, text: string): boolean {
+  if (config.excludedContent !== null) return text.includes(config.excludedContent);
+  return config.expectedContent !== null && text.includes(config.expectedContent);
+}
 
 /** The content rules on the first bytes read: why they fail, or null. */
 function contentFailure(config: TcpCheckConfig, text: string): string | null {

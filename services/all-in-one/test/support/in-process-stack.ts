@@ -15,6 +15,8 @@ export interface InProcessStackOptions {
   notifier?: boolean;
   /** Environment on top of the test defaults (SendGrid already points at the fake). */
   env?: Record<string, string>;
+  /** Takes every JSON log line (at LOG_LEVEL) instead of stdout: a test reading what was logged. */
+  logDestination?: { write(line: string): void };
 }
 
 /** api, check-worker and notifier in this process, on a fresh test database and Redis prefix. */
@@ -32,19 +34,20 @@ export interface InProcessStack {
   close(): Promise<void>;
 }
 
-export async function startInProcessStack({ checkWorker = true, notifier = true, env = {} }: InProcessStackOptions = {}): Promise<InProcessStack> {
+export async function startInProcessStack({ checkWorker = true, notifier = true, env = {}, logDestination }: InProcessStackOptions = {}): Promise<InProcessStack> {
   const ds = await openTestDatabase();
   await resetDatabase(ds);
   await resetRedis();
   const sendgrid = await startFakeSendGrid();
   const config = testConfig({ PORT: '0', SENDGRID_API_KEY: sendgrid.apiKey, SENDGRID_API_URL: sendgrid.url, ...env });
-  const logger = createLogger({ level: config.logLevel, service: 'test' });
-  const runningNotifier = notifier ? await startNotifier({ config, dataSource: ds, logger }) : undefined;
+  const logger = createLogger({ level: config.logLevel, service: 'test', destination: logDestination });
+  // Each component's lines say whose they are, as in the all-in-one process (services/all-in-one/src/main.ts).
+  const runningNotifier = notifier ? await startNotifier({ config, dataSource: ds, logger: logger.child({ component: 'notifier' }) }) : undefined;
   let worker: Promise<RunningCheckWorker> | undefined;
   const startWorker = (deps: ExtraCheckWorkerDeps = {}): Promise<RunningCheckWorker> =>
-    (worker ??= startCheckWorker({ ...deps, config, dataSource: ds, logger }));
+    (worker ??= startCheckWorker({ ...deps, config, dataSource: ds, logger: logger.child({ component: 'check-worker' }) }));
   if (checkWorker) await startWorker();
-  const api = await startApi({ config, dataSource: ds, logger });
+  const api = await startApi({ config, dataSource: ds, logger: logger.child({ component: 'api' }) });
   await api.ready;
 
   return {

@@ -5,7 +5,7 @@ import type { MonitorStatus } from '@uptime/db';
 import { ValidationError } from '@uptime/errors';
 import { sendCached } from '../http/cached-answer';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
-import { uptimeGrade, type UptimeGrade } from '../status-pages/public-status';
+import { uptimeGrade, type UptimeGrade } from '@uptime/probe';
 import type { PublicStatusDeps } from '../status-pages/public-status.routes';
 import { renderBadge, type BadgeColour } from './badge.svg';
 import { BADGE_TOKEN_PATTERN, hashBadgeToken, readBadgeFacts, type BadgeFacts } from './badges.service';

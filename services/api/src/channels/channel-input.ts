@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { channelFieldsOf, parseChannelConfig, type ChannelType } from '@uptime/probe';
 import { ValidationError } from '@uptime/errors';
 import { parseWithRequired } from '../http/required-fields';
@@ -43,12 +44,52 @@ export function checkConfig(type: ChannelType, body: unknown, previous: StoredCh
   return stored;
 }
 
+/** The longest fingerprint kept: `uptime apply` writes about 80 characters (packages/cli/src/secret-fingerprint.ts). */
+export const FINGERPRINT_MAX_LENGTH = 200;
+export const FINGERPRINT_PATTERN = /^[\x21-\x7e]+$/;
+
+/**
+ * A body's `config_fingerprints` (docs/config-as-code.md, "Secrets"): each a field of the type's
+ * config, each value a fingerprint of up to FINGERPRINT_MAX_LENGTH printable characters without
+ * spaces. The server never computes or checks one against a value: it keeps them for the CLI.
+ */
+export function checkFingerprints(type: ChannelType, given: Record<string, unknown> | undefined): Record<string, string> {
+  if (given === undefined) return {};
+  const fields = new Set(channelFieldsOf(type).map((f) => f.wire));
+  const details: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(given)) {
+    if (!fields.has(field)) details[`config_fingerprints.${field}`] = [`${field} is not a field of a ${type} channel's config`];
+    else if (typeof value !== 'string' || value.length > FINGERPRINT_MAX_LENGTH || !FINGERPRINT_PATTERN.test(value)) {
+      details[`config_fingerprints.${field}`] = [`a fingerprint is 1-${FINGERPRINT_MAX_LENGTH} printable characters without spaces`];
+    }
+  }
+  if (Object.keys(details).length > 0) throw new ValidationError(`Invalid body: ${Object.keys(details).join(', ')}`, details);
+  return given as Record<string, string>;
+}
+
+/**
+ * The fingerprints a channel keeps after an update: those stored, replaced by those given, less
+ * those of fields whose value changed without a new one (it is no longer of the value stored:
+ * a change made in the UI is then drift that `uptime plan` shows) and of fields no longer set.
+ */
+export function fingerprintsAfter(stored: Record<string, string>, given: Record<string, string>, previous: StoredChannelConfig, next: StoredChannelConfig): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [field, fingerprint] of Object.entries({ ...stored, ...given })) {
+    const before = previous.secrets[field] ?? previous.plain[field];
+    const after = next.secrets[field] ?? next.plain[field];
+    if (after === undefined) continue;
+    if (field in given || isDeepStrictEqual(before, after)) kept[field] = fingerprint;
+  }
+  return kept;
+}
+
 /** Every rule of a create body: the DTO with its required fields, then the config of its type. */
 export async function parseChannelCreate(body: unknown, rules: ChannelInputRules): Promise<{ input: NewChannel; config: StoredChannelConfig }> {
   const input = (await parseWithRequired(ChannelFieldsDto, body, REQUIRED_ON_CREATE)) as NewChannel & { apply_to_all_monitors?: boolean };
   if (input.apply_to_all_monitors !== undefined) {
     throw new ValidationError('Invalid body: apply_to_all_monitors', { apply_to_all_monitors: ['apply_to_all_monitors is only for PUT and PATCH of a saved channel'] });
   }
+  checkFingerprints(input.type, input.config_fingerprints);
   return { input, config: checkConfig(input.type, input.config, null, rules) };
 }
 

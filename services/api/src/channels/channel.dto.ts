@@ -20,6 +20,11 @@ export class ChannelFieldsDto {
   /** Its name in a configuration file (docs/config-as-code.md). */
   @ResourceKey() key?: string | null;
   @ManagedByField() managed_by?: ManagedBy | null;
+  /**
+   * Per config field, the fingerprint of the value a configuration file applied (written by
+   * `uptime apply`, docs/config-as-code.md, "Secrets"): opaque here, checked by channel-input.ts.
+   */
+  @Optional() @IsObject() config_fingerprints?: Record<string, string>;
 }
 
 export const REQUIRED_ON_CREATE = ['name', 'type', 'config'] as const;

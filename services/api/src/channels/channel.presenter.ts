@@ -20,6 +20,7 @@ export function toChannelResponse(row: ChannelRow, generated?: Record<string, st
     is_default: row.is_default,
     key: row.key,
     managed_by: row.managed_by,
+    config_fingerprints: row.config_fingerprints,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -14,13 +14,15 @@ export interface ChannelRow {
   is_default: boolean;
   key: string | null;
   managed_by: ManagedBy | null;
+  /** Per config field, the fingerprint of the value a file applied (docs/config-as-code.md, "Secrets"). */
+  config_fingerprints: Record<string, string>;
   created_at: Date;
   updated_at: Date;
 }
 
 type Db = DataSource | EntityManager;
 
-const COLUMNS = 'id, name, type, config, sealed_secrets, secret_fields, is_default, key, managed_by, created_at, updated_at';
+const COLUMNS = 'id, name, type, config, sealed_secrets, secret_fields, is_default, key, managed_by, config_fingerprints, created_at, updated_at';
 
 /** The organization's channel; null when there is none. `lock` holds the row until the transaction ends. */
 export async function readOwnChannel(db: Db, organizationId: number, id: number, lock = false): Promise<ChannelRow | null> {
@@ -49,13 +51,14 @@ export interface ChannelWrite {
   isDefault: boolean;
   key: string | null;
   managedBy: ManagedBy | null;
+  configFingerprints: Record<string, string>;
 }
 
 export async function insertChannel(em: EntityManager, creator: Creator, c: ChannelWrite): Promise<ChannelRow> {
   const [row]: ChannelRow[] = await em.query(
-    `INSERT INTO channels (organization_id, owner_id, name, type, config, sealed_secrets, secret_fields, is_default, key, managed_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-    [creator.organizationId, creator.userId, c.name, c.type, JSON.stringify(c.config), c.sealedSecrets, c.secretFields, c.isDefault, c.key, c.managedBy],
+    `INSERT INTO channels (organization_id, owner_id, name, type, config, sealed_secrets, secret_fields, is_default, key, managed_by, config_fingerprints)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    [creator.organizationId, creator.userId, c.name, c.type, JSON.stringify(c.config), c.sealedSecrets, c.secretFields, c.isDefault, c.key, c.managedBy, JSON.stringify(c.configFingerprints)],
   );
   return row!;
 }
@@ -64,9 +67,9 @@ export async function insertChannel(em: EntityManager, creator: Creator, c: Chan
 export async function updateChannel(em: EntityManager, id: number, c: Omit<ChannelWrite, 'type'>): Promise<ChannelRow> {
   const rows = await queryRows<ChannelRow>(
     em,
-    `UPDATE channels SET name = $2, config = $3, sealed_secrets = $4, secret_fields = $5, is_default = $6, key = $7, managed_by = $8, updated_at = now()
+    `UPDATE channels SET name = $2, config = $3, sealed_secrets = $4, secret_fields = $5, is_default = $6, key = $7, managed_by = $8, config_fingerprints = $9, updated_at = now()
       WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, c.name, JSON.stringify(c.config), c.sealedSecrets, c.secretFields, c.isDefault, c.key, c.managedBy],
+    [id, c.name, JSON.stringify(c.config), c.sealedSecrets, c.secretFields, c.isDefault, c.key, c.managedBy, JSON.stringify(c.configFingerprints)],
   );
   return rows[0]!;
 }

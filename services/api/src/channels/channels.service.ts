@@ -7,7 +7,7 @@ import type { PageRequest } from '../http/pagination';
 import { generateWebhookSecret } from '../monitors/alert-settings.service';
 import { awaitTestResult, takeTestSlot, type AlertTestDeps } from '../monitors/alert-test.service';
 import { enqueue, JOBS, type AlertTestResult, type ChannelTestJob } from '@uptime/queues';
-import { checkConfig, type ChannelInputRules, type StoredChannelConfig } from './channel-input';
+import { checkConfig, checkFingerprints, fingerprintsAfter, type ChannelInputRules, type StoredChannelConfig } from './channel-input';
 import type { ChannelFieldsDto, NewChannel } from './channel.dto';
 import { attachToAllMonitors, deleteOwnChannel, insertChannel, listOwnChannels, readOwnChannel, updateChannel, type ChannelRow } from './channels.repository';
 
@@ -55,6 +55,7 @@ export async function createChannel(deps: ChannelDeps, creator: Creator, input: 
       isDefault: input.is_default ?? false,
       key: input.key ?? null,
       managedBy: input.managed_by ?? null,
+      configFingerprints: fingerprintsAfter({}, input.config_fingerprints ?? {}, { plain: {}, secrets: {} }, config),
     });
     // Names only: a config's values (URLs, tokens) never reach the log.
     await recordAudit(em, { organizationId: creator.organizationId, actor, action: 'channel.create', resourceId: row.id, changedFields: changedFieldsOf(input) });
@@ -80,8 +81,10 @@ export async function updateChannelFields(deps: ChannelDeps, organizationId: num
   const saved = deps.ds.transaction(async (em) => {
     const current = await readOwnChannel(em, organizationId, id, true);
     if (!current) throw new NotFoundError('channel', id);
-    const config = input.config === undefined ? storedOf(deps, current) : checkConfig(current.type, input.config, storedOf(deps, current), deps);
+    const previous = storedOf(deps, current);
+    const config = input.config === undefined ? previous : checkConfig(current.type, input.config, previous, deps);
     const generated = withGeneratedSecret(current, config);
+    const fingerprints = checkFingerprints(current.type, input.config_fingerprints);
     const row = await updateChannel(em, id, {
       name: input.name ?? current.name,
       config: config.plain,
@@ -89,6 +92,7 @@ export async function updateChannelFields(deps: ChannelDeps, organizationId: num
       isDefault: input.is_default ?? current.is_default,
       key: input.key === undefined ? current.key : input.key,
       managedBy: input.managed_by === undefined ? current.managed_by : input.managed_by,
+      configFingerprints: fingerprintsAfter(current.config_fingerprints, fingerprints, previous, config),
     });
     const attachedMonitors = input.apply_to_all_monitors === true ? await attachToAllMonitors(em, organizationId, id) : undefined;
     await recordAudit(em, { organizationId, actor, action: 'channel.update', resourceId: id, changedFields: changedFieldsOf(input) });

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { rulesOf, type FieldRule, type FieldSpec } from '@uptime/probe';
-import { HasNoRefusedCheckHeaders, IsDnsUrl, IsHeaderMap, IsHostPort, IsHttpUrl, IsPingUrl, IsTcpUrl, Nullable, Optional } from './validators';
+import { HasNoRefusedCheckHeaders, IsDnsUrl, IsHeaderMap, IsHostPort, IsHttpUrl, IsPingUrl, IsTcpUrl, MaxUtf8Bytes, Nullable, Optional } from './validators';
 
 /** Each rule of a declared field as its class-validator decorator (the agent protocol calls the same functions). */
 function decoratorOf(r: FieldRule): PropertyDecorator {
@@ -23,6 +23,8 @@ function decoratorOf(r: FieldRule): PropertyDecorator {
       return MaxLength(r.bound, each);
     case 'arrayMaxSize':
       return ArrayMaxSize(r.bound);
+    case 'maxUtf8Bytes':
+      return MaxUtf8Bytes(r.bound, each);
     case 'length':
       return Length(r.min, r.max, each);
     case 'matches':

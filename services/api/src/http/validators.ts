@@ -1,5 +1,5 @@
 import { registerDecorator, ValidateIf, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isPingUrl, isTcpUrl, refusedCheckHeaderProblems } from '@uptime/probe';
+import { isDnsUrl, isHeaderMap, isHostPort, isHttpUrl, isPingUrl, isTcpUrl, isWithinUtf8Bytes, refusedCheckHeaderProblems } from '@uptime/probe';
 
 /**
  * Optional, but not nullable: an absent field is left alone, while `null` is validated (and
@@ -34,6 +34,23 @@ export const IsDnsUrl = ownRule('isDnsUrl', isDnsUrl, (args) => `${args.property
 
 /** `HOST` or `HOST:PORT` (packages/probe/src/fields/value-tests.ts). */
 export const IsHostPort = ownRule('isHostPort', isHostPort, (args) => `${args.property} must be HOST or HOST:PORT (port 1 to 65535)`);
+/**
+ * At most `bound` bytes as UTF-8: a text sent on the wire as it is (tcp_send) is bounded in bytes,
+ * which `MaxLength`'s characters are not. The bound is the rule's constraint, for its JSON Schema
+ * (openapi/dto-schema.ts).
+ */
+export function MaxUtf8Bytes(bound: number, options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'maxUtf8Bytes',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      constraints: [bound],
+      options: { message: (args: ValidationArguments) => `${args.property} must be at most ${bound} bytes as UTF-8`, ...options },
+      validator: { validate: (value: unknown) => isWithinUtf8Bytes(value, bound) },
+    });
+}
+
 /** `ping://HOST` (packages/probe/src/fields/value-tests.ts). */
 export const IsPingUrl = ownRule('isPingUrl', isPingUrl, (args) => `${args.property} must be ping://HOST`);
 

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { SecretKeyring } from '@uptime/db';
-import { callerOf } from '../auth/caller';
+import { callerOf, creatorOf } from '../auth/caller';
 import { auditActorOf } from '../audit/audit';
 import { sendData, sendMessage } from '../http/envelope';
 import { parseId } from '../http/id-param';
@@ -8,11 +8,12 @@ import { parseInput } from '../http/validate';
 import { parseAlertSettingsPatch } from './alert-settings-input';
 import { getAlertSettings, toAlertSettingsResponse, updateAlertSettings } from './alert-settings.service';
 import { parseBulkRequest } from './bulk.dto';
+import { parseBulkCreate, parseBulkUpdate } from './bulk-write.dto';
 import { runBulk } from './bulk.service';
 import { toMonitorResponse } from './monitor.presenter';
 import { pauseMonitor, resumeMonitor } from './monitor-pause.service';
 import { rotateHeartbeatToken } from './heartbeat.service';
-import type { MonitorsDeps } from './monitors.service';
+import { createMonitors, updateMonitors, type MonitorsDeps } from './monitors.service';
 import { assertNoFields, normaliseReason, PauseMonitorDto } from './pause.dto';
 import { testMonitor } from './test-check';
 import { toTestResultResponse } from './test-result.presenter';
@@ -28,7 +29,7 @@ export interface MonitorOperationsDeps extends MonitorsDeps {
 /**
  * `/monitors` operations beyond CRUD (docs/monitors.md): pause/resume (≡ disable/enable), test,
  * a heartbeat's URL rotation (docs/heartbeats.md),
- * alert settings and bulk actions. Stats are monitor-stats/stats.routes.ts, history and results
+ * alert settings, bulk actions, and bulk create and update. Stats are monitor-stats/stats.routes.ts, history and results
  * check-results/check-results.routes.ts.
  */
 export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
@@ -42,6 +43,19 @@ export function monitorOperationsRouter(deps: MonitorOperationsDeps): Router {
     const outcome = await runBulk(deps, callerOf(req).organizationId, request, auditActorOf(req));
     const verb = { pause: 'paused', resume: 'resumed', delete: 'deleted', update: 'updated' }[request.action];
     sendMessage(res, `${outcome.succeeded.length} monitor(s) ${verb}, ${outcome.failed.length} failed`, outcome);
+  });
+
+  // Many monitors in one request and one transaction, all or none (docs/monitors.md, "Bulk
+  // create and update"): what `uptime apply` sends (docs/config-as-code.md).
+  router.post('/bulk/create', async (req, res) => {
+    const dtos = await parseBulkCreate(req.body, deps);
+    const monitors = await createMonitors(deps, creatorOf(req), dtos, auditActorOf(req));
+    sendData(res, monitors.map((m) => toMonitorResponse(m, deps)), 201);
+  });
+  router.post('/bulk/update', async (req, res) => {
+    const changes = await parseBulkUpdate(req.body, deps);
+    const monitors = await updateMonitors(deps, callerOf(req).organizationId, changes, auditActorOf(req));
+    sendData(res, monitors.map((m) => toMonitorResponse(m, deps)));
   });
 
   const sendMonitor = async (

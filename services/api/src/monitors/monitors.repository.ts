@@ -238,6 +238,17 @@ export async function ownerMonitorCount(em: Pick<EntityManager, 'query'>, organi
   return row?.monitors ?? 0;
 }
 
+/**
+ * Serialises one organization's creates of several monitors in one transaction until it ends (an
+ * advisory lock). Each new row takes its counter row (`organization_monitor_counts`, one of 16
+ * slots by id, migration 1732270180000) locked until the commit, so two such transactions
+ * inserting at once would take slots in opposite orders and deadlock; a create of one monitor
+ * takes a single slot and cannot close a cycle, so it does not wait here.
+ */
+export async function lockCreatesOf(em: Pick<EntityManager, 'query'>, organizationId: number): Promise<void> {
+  await em.query(`SELECT pg_advisory_xact_lock(hashtext('monitor-creates'), $1)`, [organizationId]);
+}
+
 /** Serialises changes to one owner's dependencies until the transaction ends (an advisory lock). */
 export async function lockDependenciesOf(em: Pick<EntityManager, 'query'>, organizationId: number): Promise<void> {
   await em.query(`SELECT pg_advisory_xact_lock(hashtext('monitor-dependencies'), $1)`, [organizationId]);

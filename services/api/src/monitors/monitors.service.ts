@@ -20,6 +20,7 @@ import {
   deleteMonitorRow,
   deleteOwnMonitor,
   insertMonitor,
+  lockCreatesOf,
   lockOwnMonitor,
   selectMonitors,
   selectOwnMonitor,
@@ -42,63 +43,72 @@ export interface MonitorsDeps {
 }
 
 /**
- * Writes the fields and the schedule together: the schedule is written before the commit, so a
- * Redis failure rolls the row back (nothing half-created); a schedule left behind by a failed
- * commit is removed by the reconciler. An immediate check is queued only after the commit (see
- * createMonitor): queued earlier, a fast worker would find no committed monitor and drop it.
+ * Writes a saved monitor's schedule: a paused one has none. Called inside the transaction that
+ * saved it, so a Redis failure rolls the row back (nothing half-saved); a schedule left behind
+ * by a failed commit is removed by the reconciler.
  */
-async function saveAndSchedule(em: EntityManager, deps: MonitorsDeps, monitor: Monitor, dto: MonitorFieldsDto): Promise<Monitor> {
-  const updated = await updateMonitorFields(em, monitor, dto);
-  const saved = await writeHeartbeatColumns(em, updated, updatedHeartbeatColumns(updated, dto));
+async function writeSchedule(deps: MonitorsDeps, saved: Monitor): Promise<void> {
   if (saved.status === 'paused') await deps.scheduler.unschedule(saved.id);
   else await deps.scheduler.schedule(saved);
-  return saved;
 }
 
 /**
- * Creates a monitor, checked at once. The row is committed first (one statement, no transaction
- * around it), then its schedule and its immediate check are written to Redis together, so no
- * check can reach a worker before the monitor exists, and the request waits for two round trips
- * in all. Should Redis fail, the row is deleted again: a failed create leaves no monitor behind,
- * and a schedule or check that did get written finds none (the worker drops the check, the
- * reconciler removes the schedule), as after a failed commit of saveAndSchedule. The audit entry
- * commits with the row, and goes with it when the row is deleted again (docs/audit-log.md).
+ * The row of one new monitor, inside the caller's transaction: its dependencies checked, its
+ * heartbeat columns, the organization's default channels and its audit entry (which commits
+ * with the row, docs/audit-log.md). A key another monitor has is the 409 naming it.
  */
-export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
-  if (dto.depends_on) await assertDependencies(deps.ds.manager, creator.organizationId, null, dto.depends_on);
-  const monitor = await deps.ds
-    .transaction(async (em) => {
-      const type = dto.type ?? 'http';
-      const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
-      const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
-      await attachDefaultChannels(em, creator.organizationId, inserted.id);
-      await recordAudit(em, {
-        organizationId: creator.organizationId,
-        actor,
-        action: 'monitor.create',
-        resourceId: inserted.id,
-        changedFields: changedFieldsOf(dto),
-      });
-      return inserted;
-    })
-    .catch((err: unknown) => {
-      throw keyTakenError(err, 'monitor', dto.key) ?? err;
-    });
-  // allSettled: the row goes only once neither write can still land after it.
-  const written = await Promise.allSettled([deps.scheduler.schedule(monitor), deps.scheduler.checkNow(monitor)]);
+async function insertNewMonitor(em: EntityManager, deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
+  try {
+    if (dto.depends_on) await assertDependencies(em, creator.organizationId, null, dto.depends_on);
+    const type = dto.type ?? 'http';
+    const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
+    const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
+    await attachDefaultChannels(em, creator.organizationId, inserted.id);
+    await recordAudit(em, { organizationId: creator.organizationId, actor, action: 'monitor.create', resourceId: inserted.id, changedFields: changedFieldsOf(dto) });
+    return inserted;
+  } catch (err) {
+    throw keyTakenError(err, 'monitor', dto.key) ?? err;
+  }
+}
+
+/**
+ * Creates monitors, each checked at once, all or none. The rows are committed first (one
+ * transaction), then their schedules and immediate checks are written to Redis together, so no
+ * check can reach a worker before its monitor exists, and the request waits for two round trips
+ * however many there are. Should Redis fail, the rows are deleted again: a failed create leaves
+ * no monitor behind, and a schedule or check that did get written finds none (the worker drops
+ * the check, the reconciler removes the schedule), as after a failed commit of writeSchedule.
+ */
+export async function createMonitors(deps: MonitorsDeps, creator: Creator, dtos: readonly MonitorFieldsDto[], actor: AuditActor): Promise<Monitor[]> {
+  const monitors = await deps.ds.transaction(async (em) => {
+    if (dtos.length > 1) await lockCreatesOf(em, creator.organizationId);
+    const inserted: Monitor[] = [];
+    for (const dto of dtos) inserted.push(await insertNewMonitor(em, deps, creator, dto, actor));
+    return inserted;
+  });
+  // allSettled: the rows go only once no write can still land after them.
+  const written = await Promise.allSettled(monitors.flatMap((m) => [deps.scheduler.schedule(m), deps.scheduler.checkNow(m)]));
   const failure = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) {
-    // Should this fail too, the monitor stays and the reconciler gives it its schedule; the
+    // Should this fail too, the monitors stay and the reconciler gives them their schedules; the
     // caller still learns that the create failed, from the original error.
     await deps.ds
       .transaction(async (em) => {
-        await deleteMonitorRow(em, monitor.id);
-        await deleteAuditEntriesOfResource(em, creator.organizationId, 'monitor', String(monitor.id));
+        for (const m of monitors) {
+          await deleteMonitorRow(em, m.id);
+          await deleteAuditEntriesOfResource(em, creator.organizationId, 'monitor', String(m.id));
+        }
       })
       .catch(() => undefined);
     throw failure.reason;
   }
-  return monitor;
+  return monitors;
+}
+
+/** Creates one monitor, checked at once (createMonitors). */
+export async function createMonitor(deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
+  const [monitor] = await createMonitors(deps, creator, [dto], actor);
+  return monitor!;
 }
 
 /** The caller's monitor, or 404 exactly as for a missing one. */
@@ -108,26 +118,50 @@ export async function getMonitor(ds: DataSource, organizationId: number, id: num
   return monitor;
 }
 
-export async function updateMonitor(
-  deps: MonitorsDeps,
-  organizationId: number,
-  id: number,
-  dto: MonitorFieldsDto,
-  actor: AuditActor,
-): Promise<Monitor> {
-  const updated = deps.ds.transaction(async (em: EntityManager) => {
-    // Read under a row lock: a check-worker's status update waits for this commit instead of
-    // landing between our read and our write.
+/**
+ * Applies a body to the caller's monitor inside the caller's transaction, its schedule not yet
+ * written (writeSchedule). Read under a row lock: a check-worker's status update waits for the
+ * commit instead of landing between our read and our write.
+ */
+async function changeMonitor(em: EntityManager, organizationId: number, id: number, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
+  try {
     const monitor = await lockOwnMonitor(em, organizationId, id);
     if (dto.type === undefined) assertFieldsOfType(monitor.type, dto, false);
     assertHeartbeatRules(dto.type ?? monitor.type, dto, monitor);
     if (dto.depends_on) await assertDependencies(em, organizationId, id, dto.depends_on);
     await recordAudit(em, { organizationId, actor, action: 'monitor.update', resourceId: id, changedFields: changedFieldsOf(dto) });
-    return saveAndSchedule(em, deps, monitor, withHeartbeatDefaults(monitor.type, dto, monitor));
-  });
-  return updated.catch((err: unknown) => {
+    const body = withHeartbeatDefaults(monitor.type, dto, monitor);
+    const updated = await updateMonitorFields(em, monitor, body);
+    return await writeHeartbeatColumns(em, updated, updatedHeartbeatColumns(updated, body));
+  } catch (err) {
     throw keyTakenError(err, 'monitor', dto.key) ?? err;
+  }
+}
+
+/** A body to apply to one monitor: the PATCH body of monitor `id`. */
+export interface MonitorChange {
+  id: number;
+  dto: MonitorFieldsDto;
+}
+
+/**
+ * Applies each body to its monitor, all or none: one transaction, the monitors locked in id order
+ * (as the check-worker's batches lock them, so neither waits on the other in a cycle), then every
+ * schedule written at once before the commit. Answers the monitors in the order of `changes`.
+ */
+export async function updateMonitors(deps: MonitorsDeps, organizationId: number, changes: readonly MonitorChange[], actor: AuditActor): Promise<Monitor[]> {
+  return deps.ds.transaction(async (em: EntityManager) => {
+    const saved = new Map<number, Monitor>();
+    for (const { id, dto } of [...changes].sort((a, b) => a.id - b.id)) saved.set(id, await changeMonitor(em, organizationId, id, dto, actor));
+    await Promise.all([...saved.values()].map((m) => writeSchedule(deps, m)));
+    return changes.map(({ id }) => saved.get(id)!);
   });
+}
+
+/** Applies a body to one monitor (updateMonitors). */
+export async function updateMonitor(deps: MonitorsDeps, organizationId: number, id: number, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
+  const [monitor] = await updateMonitors(deps, organizationId, [{ id, dto }], actor);
+  return monitor!;
 }
 
 /**

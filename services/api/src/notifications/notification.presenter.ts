@@ -21,6 +21,7 @@ export function toNotificationResponse(n: NotificationView) {
     acknowledged: n.acknowledged,
     acknowledged_at: iso(n.acknowledgedAt),
     email_sent_at: iso(n.emailSentAt),
+    email_logged_only: n.emailLoggedOnly,
     error_details: n.errorDetails,
     created_at: n.createdAt.toISOString(),
     possible_duplicate: n.possibleDuplicate,

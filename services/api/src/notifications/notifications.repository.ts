@@ -1,4 +1,4 @@
-import { queryRows, type DataSource, type EntityManager, type NotificationErrorDetails, type NotificationStatus, type NotificationType } from '@uptime/db';
+import { NOTIFICATION_DELIVERY_FLAGS, queryRows, type DataSource, type EntityManager, type NotificationErrorDetails, type NotificationStatus, type NotificationType } from '@uptime/db';
 import type { PageRequest } from '../http/pagination';
 import type { NotificationFilters } from './notifications.params';
 
@@ -22,6 +22,7 @@ export interface NotificationView {
   createdAt: Date;
   /** One of its deliveries was sent again after an attempt that may have arrived. */
   possibleDuplicate: boolean;
+  emailLoggedOnly: boolean;
   /** Recorded but sent to nobody: a monitor it depends on was offline (docs/alert-rules.md). */
   suppressed: boolean;
   suppressedBy: number[];
@@ -59,7 +60,8 @@ const SELECT_VIEW = `
          n.acknowledged_at AS "acknowledgedAt", n.email_sent_at AS "emailSentAt",
          n.error_details AS "errorDetails", n.created_at AS "createdAt",
          n.suppressed, n.suppressed_by AS "suppressedBy",
-         EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.notification_id = n.id AND d.possible_duplicate) AS "possibleDuplicate"
+         ${NOTIFICATION_DELIVERY_FLAGS.possibleDuplicate} AS "possibleDuplicate",
+         ${NOTIFICATION_DELIVERY_FLAGS.emailLoggedOnly} AS "emailLoggedOnly"
     FROM notifications n
     JOIN monitors m ON m.id = n.monitor_id`;
 

@@ -1,5 +1,6 @@
 import { CHANNEL_LABELS, CHANNEL_TYPES, channelFieldsOf, type ChannelFieldSpec } from '@uptime/probe';
 import { CHANNEL_NAME_MAX } from '../channels/channel.dto';
+import { FINGERPRINT_MAX_LENGTH, FINGERPRINT_PATTERN } from '../channels/channel-input';
 import type { ChannelResponse } from '../channels/channel.presenter';
 import { keySchema, managedBySchema } from './resource-key-schemas';
 import { arrayOf, bool, enumOf, INT32_MAX, int, objectOf, str, timestamp, type JsonSchema } from './json-schema';
@@ -12,6 +13,7 @@ export const EXAMPLE_CHANNEL: ChannelResponse = {
   is_default: true,
   key: 'ops-slack',
   managed_by: 'config',
+  config_fingerprints: { webhook_url: 'scrypt1:3q2NbPzQ0cXvl5WUVN4Frw:y2JxXqkqkV3i7o0z2mZ0Qy8o0lQ6fS1Kd0bqGQhC3y4' },
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
 };
@@ -67,13 +69,23 @@ const configAnswer = (): JsonSchema => ({
   }),
 });
 
+/** `config_fingerprints`, in answers and bodies alike (docs/config-as-code.md, "Secrets"). */
+const fingerprints = (body: boolean): JsonSchema => ({
+  type: 'object',
+  additionalProperties: str({ minLength: 1, maxLength: FINGERPRINT_MAX_LENGTH, pattern: FINGERPRINT_PATTERN.source }),
+  maxProperties: 50,
+  description: body
+    ? 'Per config field, the fingerprint of the value given (what `uptime apply` writes: a salted slow hash, never the value). Kept as given and shown in answers; given fingerprints replace the stored ones of their fields. The server never checks one against a value'
+    : "Per config field, the fingerprint of the value a configuration file applied. A field's fingerprint is dropped when its value changes without a new one (an edit in the UI), so `uptime plan` shows it as drift",
+});
+
 /** The channel schemas, answers and bodies, by component name (docs/channels.md). */
 export function channelSchemas(): Record<string, JsonSchema> {
   const id = (): JsonSchema => int({ minimum: 1, maximum: INT32_MAX });
   const name = (): JsonSchema => str({ minLength: 1, maxLength: CHANNEL_NAME_MAX });
   const isDefault = bool({ description: 'Attached to every monitor made from now on' });
   const channel = objectOf<ChannelResponse>(
-    { id: id(), name: name(), type: enumOf(CHANNEL_TYPES), config: configAnswer(), is_default: bool(), key: keySchema(), managed_by: managedBySchema(), created_at: timestamp(), updated_at: timestamp() },
+    { id: id(), name: name(), type: enumOf(CHANNEL_TYPES), config: configAnswer(), is_default: bool(), key: keySchema(), managed_by: managedBySchema(), config_fingerprints: fingerprints(false), created_at: timestamp(), updated_at: timestamp() },
     { description: 'A notification channel of the organization, set up once and attached to monitors (docs/channels.md)' },
   );
   return {
@@ -85,7 +97,7 @@ export function channelSchemas(): Record<string, JsonSchema> {
     },
     ChannelCreate: {
       type: 'object',
-      properties: { name: name(), type: enumOf(CHANNEL_TYPES), config: configInputs(true), is_default: isDefault, key: keySchema(), managed_by: managedBySchema() },
+      properties: { name: name(), type: enumOf(CHANNEL_TYPES), config: configInputs(true), is_default: isDefault, key: keySchema(), managed_by: managedBySchema(), config_fingerprints: fingerprints(true) },
       required: ['name', 'type', 'config'],
       additionalProperties: false,
       description: 'A new channel',
@@ -99,6 +111,7 @@ export function channelSchemas(): Record<string, JsonSchema> {
         apply_to_all_monitors: bool({ description: 'true: attach the channel to every monitor of the organization now' }),
         key: keySchema(),
         managed_by: managedBySchema(),
+        config_fingerprints: fingerprints(true),
       },
       additionalProperties: false,
       description: 'PUT and PATCH: a partial body; the type cannot change',

@@ -101,7 +101,8 @@ export function buildConfigFileSchema(): ConfigFileSchema {
     channels: entryOf(
       { ...channel, properties: { ...channel.properties, config: withEnvReferences(channel.properties!.config!) } },
       {},
-      [],
+      // Written by the CLI beside the secrets it sends, never by hand (docs/config-as-code.md, "Secrets").
+      ['config_fingerprints'],
     ),
     monitors: entryOf(
       requests.MonitorCreate!,

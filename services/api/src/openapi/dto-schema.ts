@@ -61,6 +61,8 @@ const CUSTOM_RULES: Record<string, JsonSchema> = {
  */
 const converters: ISchemaConverters = {
   ...(CUSTOM_RULES as ISchemaConverters),
+  // JSON Schema bounds strings in characters only: the field's description says its byte bound.
+  maxUtf8Bytes: {},
   [ValidationTypes.CUSTOM_VALIDATION]: (meta) => {
     const target = typeof meta.target === 'function' ? meta.target.name : meta.target;
     throw new Error(`No JSON Schema for the validation rule "${meta.name ?? meta.type}" on ${target}.${meta.propertyName}; add it to CUSTOM_RULES`);

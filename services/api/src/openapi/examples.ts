@@ -202,6 +202,7 @@ export const EXAMPLE_NOTIFICATION: NotificationResponse = {
   acknowledged: false,
   acknowledged_at: null,
   email_sent_at: '2026-11-22T09:58:01.000Z',
+  email_logged_only: false,
   error_details: { status_code: 500, response_time: 41, error_message: 'Unexpected status 500' },
   created_at: '2026-11-22T09:58:00.000Z',
   possible_duplicate: false,

@@ -25,7 +25,10 @@ export const notification = objectOf<NotificationResponse>(
     notification_method: enumOf(['email']),
     acknowledged: bool(),
     acknowledged_at: nullable(timestamp()),
-    email_sent_at: nullable(timestamp({ description: 'When the mail transport accepted the email' })),
+    email_sent_at: nullable(timestamp({ description: 'When the mail transport accepted the email (when it was logged, with email_logged_only)' })),
+    email_logged_only: bool({
+      description: 'Its email was only written to the log, no mail transport (SendGrid, SMTP) being configured: none went out (docs/notifications.md)',
+    }),
     error_details: nullable(
       objectOf<NotificationErrorDetails>({ status_code: statusCode(), response_time: ms('Response time'), error_message: text() }),
     ),

@@ -5,6 +5,7 @@ import { CreateTokenDto } from '../auth/tokens.dto';
 import { AlertSettingsDto } from '../monitors/alert-settings.dto';
 import { ESCALATION_NOTES } from './escalation-schemas';
 import { BulkRequestDto } from '../monitors/bulk.dto';
+import { BulkCreateDto, BulkUpdateDto, BulkUpdateItemDto } from '../monitors/bulk-write.dto';
 import { MonitorFieldsDto } from '../monitors/monitor-fields.dto';
 import { MONITOR_REQUIRED_ON_CREATE } from '../monitors/monitor-input';
 import { SUPPORTED_MONITOR_TYPES } from '../monitors/monitor-type';
@@ -98,6 +99,18 @@ export function requestSchemas(): Record<string, JsonSchema> {
       certificate_expiry_days: { description: 'A certificate notification once fewer days remain before certificate_expires_at; 0: off (docs/alert-rules.md)' },
     }),
     BulkRequest: bulk,
+    // The DTOs only say "objects": the route validates each item as a create or PATCH body.
+    BulkCreateRequest: annotate(schemaOfDto(BulkCreateDto), {
+      monitors: { items: ref('MonitorCreate'), description: 'Each validated like POST /monitors; created in this order, all or none' },
+    }),
+    BulkUpdateRequest: annotate(schemaOfDto(BulkUpdateDto), {
+      updates: {
+        items: annotate(schemaOfDto(BulkUpdateItemDto), {
+          settings: { ...ref('MonitorUpdate'), type: 'object', minProperties: 1, description: 'Validated like PATCH /monitors/{id}; applied to monitor `id`' },
+        }),
+        description: 'Each monitor at most once; all applied or none',
+      },
+    }),
     AgentCreate: annotate(schemaOfDto(AgentFieldsDto), { is_public: { default: false } }, AGENT_REQUIRED_ON_CREATE),
     AgentUpdate: { ...schemaOfDto(AgentFieldsDto), description: 'A partial body' },
     AgentStatusUpdate: schemaOfDto(AgentStatusDto),

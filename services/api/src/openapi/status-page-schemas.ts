@@ -63,8 +63,8 @@ export const EXAMPLE_PUBLIC_PAGE: PublicStatusPage = {
   description: 'Shop and API of Acme',
   status: 'outage',
   monitors: [
-    { name: 'Shop', section: null, status: 'online', in_maintenance: false, uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
-    { name: 'API', section: 'Checkout', status: 'offline', in_maintenance: false, uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
+    { name: 'Shop', section: null, status: 'online', in_maintenance: false, display_status: 'online', uptime_24h: 100, uptime_90d: 99.97, days: exampleDays(100) },
+    { name: 'API', section: 'Checkout', status: 'offline', in_maintenance: false, display_status: 'offline', uptime_24h: 96.5, uptime_90d: 99.8, days: exampleDays(96.5) },
   ],
   sections: [
     { name: null, monitor_count: 1 },
@@ -151,6 +151,9 @@ const publicStatusPage = (): JsonSchema =>
           in_maintenance: bool({
             description:
               'Its latest check fell in a maintenance window (never true when paused): show it as Maintenance, not as its status; it counts in no page status (docs/status-pages.md)',
+          }),
+          display_status: enumOf([...MONITOR_STATUSES, 'maintenance'] as const, {
+            description: 'What the page shows for it: `maintenance` while in_maintenance, else its status',
           }),
           uptime_24h: percent('Uptime over the last 24 hours'),
           uptime_90d: percent('Uptime over the 90 days of `days`'),

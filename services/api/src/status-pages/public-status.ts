@@ -26,6 +26,9 @@ export const PAGE_STATUSES: readonly PageStatus[] = ['operational', 'degraded', 
  * What anyone may read of a published page: names, states and uptime only. No monitor URL, id,
  * owner or error text: the owner chose what to publish, not how it is checked.
  */
+/** What a page shows for a monitor: its status, or maintenance in place of it (docs/status-pages.md). */
+export type DisplayStatus = MonitorStatus | 'maintenance';
+
 export interface PublicStatusPage {
   slug: string;
   title: string;
@@ -38,6 +41,8 @@ export interface PublicStatusPage {
     status: MonitorStatus;
     /** Its latest check fell in a maintenance window (never for a paused monitor): shown as Maintenance, not Down. */
     in_maintenance: boolean;
+    /** What the page shows for it: its status, or `maintenance` in place of it while in_maintenance. */
+    display_status: DisplayStatus;
     uptime_24h: number | null;
     uptime_90d: number | null;
     days: { date: string; uptime: number | null }[];
@@ -66,15 +71,6 @@ export function pageStatusOf(statuses: readonly MonitorStatus[]): PageStatus {
   if (statuses.includes('offline')) return 'outage';
   if (statuses.includes('warning')) return 'degraded';
   return 'operational';
-}
-
-export type UptimeGrade = 'up' | 'partial' | 'down' | 'none';
-
-/** How a day or period is coloured on pages and badges: up from 99.9 %, partial from 95 %. */
-export function uptimeGrade(uptime: number | null): UptimeGrade {
-  if (uptime === null) return 'none';
-  if (uptime >= 99.9) return 'up';
-  return uptime >= 95 ? 'partial' : 'down';
 }
 
 /** The last PUBLIC_DAYS UTC days, oldest first, each with its uptime (null without checks), and their total. */
@@ -141,7 +137,17 @@ export async function readPublicStatus(
     monitors: monitors.map((m) => {
       // A heartbeat's bars are time not offline, as its uptime is (docs/statistics.md).
       const { days, total } = heartbeatDays.get(m.id) ?? dailyUptime(daily.get(m.id) ?? [], now);
-      return { name: m.name, section: m.section, status: m.status, in_maintenance: shownInMaintenance(m), uptime_24h: uptime.get(m.id)?.['24h'] ?? null, uptime_90d: total, days };
+      const inMaintenance = shownInMaintenance(m);
+      return {
+        name: m.name,
+        section: m.section,
+        status: m.status,
+        in_maintenance: inMaintenance,
+        display_status: inMaintenance ? ('maintenance' as const) : m.status,
+        uptime_24h: uptime.get(m.id)?.['24h'] ?? null,
+        uptime_90d: total,
+        days,
+      };
     }),
     sections,
     active_incidents: shown

@@ -1,14 +1,8 @@
 import type { IncidentImpact, IncidentStatus } from '../status-page-incidents/incident.dto';
+import { dayLabel } from '@uptime/probe';
 import { escapeMarkup as e } from './html-escape';
 import type { IncidentDay, MaintenanceNotice, PublicIncident } from './public-page-sections';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `2026-11-25` → `25 Nov 2026`: the same in every locale, as the page is the same for everyone. */
-export function dayLabel(date: string): string {
-  const [y, m, d] = date.split('-');
-  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
-}
 
 /** An instant as `25 Nov 2026 10:05 UTC` in a `<time>` element. */
 export const timeOf = (iso: string): string => `<time datetime="${e(iso)}">${dayLabel(iso.slice(0, 10))} ${iso.slice(11, 16)} UTC</time>`;

@@ -1,12 +1,9 @@
-import type { MonitorStatus } from '@uptime/db';
 import type { IncidentImpact } from '../status-page-incidents/incident.dto';
 import { escapeMarkup as e } from './html-escape';
 import type { PublicIncident } from './public-page-sections';
-import { uptimeGrade, type PageStatus, type PublicStatusPage } from './public-status';
-import { dayLabel, incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
-
-/** What a monitor's line says: its status, or maintenance, which is shown in place of it. */
-type ShownState = MonitorStatus | 'maintenance';
+import { dayUptimeLabel, uptimeGrade } from '@uptime/probe';
+import type { DisplayStatus, PageStatus, PublicStatusPage } from './public-status';
+import { incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
 
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
@@ -32,7 +29,7 @@ export function bannerLevel(status: PageStatus, impact: IncidentImpact | null): 
   return RANK[fromImpact] > RANK[status] ? fromImpact : status;
 }
 
-const MONITOR_LABEL: Record<ShownState, string> = {
+const MONITOR_LABEL: Record<DisplayStatus, string> = {
   online: 'Operational',
   warning: 'Degraded',
   offline: 'Down',
@@ -45,10 +42,10 @@ const percent = (uptime: number | null): string => (uptime === null ? 'no data' 
 
 function monitorSection(m: PublicStatusPage['monitors'][number], index: number, level: 2 | 3): string {
   const heading = `m${index}`;
-  const state: ShownState = m.in_maintenance ? 'maintenance' : m.status;
+  const state = m.display_status;
   const cells = m.days
     .map((d) => {
-      const label = `${dayLabel(d.date)}: ${d.uptime === null ? 'no checks' : `${d.uptime.toFixed(2)}% uptime`}`;
+      const label = dayUptimeLabel(d.date, d.uptime);
       return `<span class="day day-${uptimeGrade(d.uptime)}" role="img" tabindex="0" aria-label="${e(label)}"></span>`;
     })
     .join('');

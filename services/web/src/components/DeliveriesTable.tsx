@@ -61,7 +61,8 @@ export function DeliveriesTable({ deliveries, caption }: { deliveries: Delivery[
               </td>
               <td className="num" data-label="Attempts">{d.attempts}</td>
               <td data-label="Last attempt">{d.last_attempt_at ? fmt.time(d.last_attempt_at) : '—'}</td>
-              <td data-label="Sent">{d.sent_at ? fmt.time(d.sent_at) : '—'}</td>
+              {/* A logged email was never sent: its time is the last attempt's, shown beside. */}
+              <td data-label="Sent">{d.sent_at && d.status !== 'logged' ? fmt.time(d.sent_at) : '—'}</td>
               <td className="small" data-label="Error">{d.error ?? '—'}</td>
             </tr>
           ))}

@@ -143,6 +143,34 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
     errors: ['INVALID_MONITOR_TYPE'],
   },
   {
+    method: 'post',
+    path: `${BASE}/bulk/create`,
+    operationId: 'bulkCreateMonitors',
+    tag: 'Monitors',
+    summary: 'Create up to 100 monitors at once',
+    description:
+      'Each body is validated like POST /monitors (a problem is named by its place: `monitors.3.url`, and every problem of every item is answered at once). All are created in one transaction, or none: a key taken, a dependency that is not yours, any invalid item changes nothing. Each new monitor is scheduled and checked at once, as a single create. Answers the monitors in the order given (docs/monitors.md, "Bulk create and update").',
+    body: {
+      schema: ref('BulkCreateRequest'),
+      required: true,
+      example: { monitors: [{ name: 'Shop', url: 'https://shop.example.com/health', type: 'http', check_interval: 60 }, { name: 'Database', url: 'tcp://db.example.com:5432', type: 'tcp' }] },
+    },
+    responses: { 201: { description: 'The new monitors, in the order given', schema: dataEnvelope(arrayOf(ref('Monitor'), { maxItems: 100 })), example: dataExample([{ ...EXAMPLE_MONITOR, status: 'pending' }]) } },
+    errors: ['INVALID_MONITOR_TYPE', 'RESOURCE_EXISTS'],
+  },
+  {
+    method: 'post',
+    path: `${BASE}/bulk/update`,
+    operationId: 'bulkUpdateMonitors',
+    tag: 'Monitors',
+    summary: 'Update up to 100 monitors at once, each with its own body',
+    description:
+      'Each `settings` is validated like PATCH /monitors/{id} (`updates.3.settings.check_interval` names a problem). All are applied in one transaction, or none: a monitor that is missing or another organization\'s is 404 and changes nothing. New schedules are written before the commit, as a single update. Answers the monitors in the order given (docs/monitors.md, "Bulk create and update").',
+    body: { schema: ref('BulkUpdateRequest'), required: true, example: { updates: [{ id: 42, settings: { check_interval: 120 } }, { id: 43, settings: { name: 'Shop (EU)', tags: ['eu'] } }] } },
+    responses: { 200: { description: 'The updated monitors, in the order given', schema: dataEnvelope(arrayOf(ref('Monitor'), { maxItems: 100 })), example: dataExample([{ ...EXAMPLE_MONITOR, check_interval: 120 }]) } },
+    errors: [...notFound, 'INVALID_MONITOR_TYPE', 'RESOURCE_EXISTS'],
+  },
+  {
     method: 'get',
     path: MONITOR,
     operationId: 'getMonitor',

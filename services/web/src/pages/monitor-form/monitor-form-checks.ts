@@ -75,6 +75,7 @@ const API_PHRASES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/ should not be empty$/, () => 'Required'],
   [/ must be longer than or equal to (\d+) characters$/, (m) => `At least ${m[1]} characters`],
   [/ must be shorter than or equal to (\d+) characters$/, (m) => `At most ${m[1]} characters`],
+  [/ must be at most (\d+) bytes as UTF-8$/, (m) => `At most ${m[1]} bytes (a letter outside English can take 2 to 4)`],
   [/ must be an integer number$/, () => 'A whole number'],
 ];
 

@@ -2,6 +2,7 @@ import type { Schema } from '@uptime/client';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { duration, millis, useFormat } from '../../app/format';
+import { DELIVERY_STATE_LABELS } from '../../components/DeliveriesTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { NotificationDeliveries } from './NotificationDeliveries';
 import { useNotificationActions } from './useNotificationActions';
@@ -62,6 +63,12 @@ function NotificationItem({ n, compact, open, onToggle, acknowledge, resolve }: 
   );
 }
 
+/** Whether its email went out, in words: one only written to the log (no mail transport) is never "sent". */
+function emailStateOf(n: Schema<'Notification'>, time: (iso: string) => string): string {
+  if (!n.email_sent_at) return 'not sent';
+  return `${n.email_logged_only ? DELIVERY_STATE_LABELS.logged : 'sent'} ${time(n.email_sent_at)}`;
+}
+
 /** The notification's kind, monitor, state, message and times; its deliveries when opened. */
 function NotificationFacts({ n, compact, open }: { n: Schema<'Notification'>; compact: boolean; open: boolean }) {
   const fmt = useFormat();
@@ -83,7 +90,7 @@ function NotificationFacts({ n, compact, open }: { n: Schema<'Notification'>; co
         {(n.type === 'downtime' || n.type === 'slow') &&
           (n.resolved_at ? ` · lasted ${duration(n.duration)}` : ` · ongoing for ${fmt.ago(n.started_at).replace(' ago', '')}`)}
         {!compact && failureFacts(n).map((fact) => ` · ${fact}`)}
-        {!compact && ` · email ${n.email_sent_at ? `sent ${fmt.time(n.email_sent_at)}` : 'not sent'}`}
+        {!compact && ` · email ${emailStateOf(n, fmt.time)}`}
       </p>
       {!compact && open && (
         <div id={`n-${n.id}-deliveries`}>

@@ -1,4 +1,5 @@
 import type { Schema } from '@uptime/client';
+import { DailyUptimeBars } from '../../components/DailyUptimeBars';
 import { previewGroups, type StatusPageFormValues } from './status-page-form-values';
 
 /** What a visitor reads for a monitor's state on the public page (services/api/src/status-pages/status-page.html.ts). */
@@ -19,7 +20,8 @@ function visitorState(monitor: Schema<'Monitor'> | undefined): string {
 
 /**
  * The page as visitors will see it, from the form as typed: its title and description, then its
- * monitors grouped as the public page groups them (previewGroups()), each with its state now.
+ * monitors grouped as the public page groups them (previewGroups()), each with its state now and
+ * its last 90 days' bars.
  */
 export function StatusPagePreview({
   values,
@@ -33,11 +35,15 @@ export function StatusPagePreview({
   const groups = previewGroups(values);
   const monitorList = (ids: number[], label: string) => (
     <ul className="plain-list preview-monitors" aria-label={label}>
-      {ids.map((id) => (
-        <li key={id}>
-          <span>{names.get(id) ?? `Monitor ${id}`}</span> <span className="muted">{visitorState(monitors.get(id))}</span>
-        </li>
-      ))}
+      {ids.map((id) => {
+        const name = names.get(id) ?? `Monitor ${id}`;
+        return (
+          <li key={id}>
+            <span>{name}</span> <span className="muted">{visitorState(monitors.get(id))}</span>
+            <DailyUptimeBars monitorId={id} name={name} />
+          </li>
+        );
+      })}
     </ul>
   );
   return (
