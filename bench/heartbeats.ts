@@ -1,15 +1,18 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatProfileReport } from './capacity/profile-report';
 import { runHeartbeats, type Figures, type HeartbeatBenchReport } from './heartbeats/run-heartbeats';
 
 /**
  * pnpm bench:heartbeats [--monitors 100000] [--seconds 180] [--period 60] [--grace 30]
- *   [--late-period 60] [--late-grace 30] [--workers 1]
+ *   [--late-period 60] [--late-grace 30] [--workers 1] [--profile <dir>]
  * Issue 32's benchmark (docs/heartbeats.md; figures in docs/capacity.md, "Heartbeats"): N
  * heartbeat monitors, all but 1 % pinged once a period by an open-loop load generator, evenly
  * spread; the 1 % never pinged. Prints ping latency, how long after due + grace the silent ones
  * went offline, false offlines among the pinged (target 0), CPU per process, and Redis and
  * Postgres bytes per monitor, then one JSON line. Drops its database and Redis keys at the end
- * (BENCH_KEEP=1 keeps the database).
+ * (BENCH_KEEP=1 keeps the database). `--profile <dir>`: where the time went while pinging (CPU
+ * profiles of the services, Redis commands, Postgres statements), as `bench:capacity --profile`.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,6 +24,7 @@ async function main(): Promise<void> {
       'late-period': { type: 'string', default: '60' },
       'late-grace': { type: 'string', default: '30' },
       workers: { type: 'string', default: '1' },
+      profile: { type: 'string' },
     },
   });
   const report = await runHeartbeats({
@@ -33,10 +37,13 @@ async function main(): Promise<void> {
     workers: Number(values.workers),
     baseDatabaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    profileDir: values.profile === undefined ? undefined : path.resolve(values.profile),
     log: (line) => console.error(`[bench] ${line}`),
   });
   printTable(report);
-  console.log(JSON.stringify(report));
+  if (report.profile) for (const line of formatProfileReport(report.profile)) console.log(line);
+  // The JSON line stays one line: the profile is in its summary.json.
+  console.log(JSON.stringify({ ...report, profile: report.profile ? path.join(report.profile.dir, 'summary.json') : undefined }));
 }
 
 const ms = (f: Figures, withP95 = true): string => `${f.p50} / ${withP95 ? `${f.p95} / ` : ''}${f.p99} / ${f.max} ms`;

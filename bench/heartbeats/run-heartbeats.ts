@@ -11,7 +11,8 @@ import { newHeartbeatToken } from '../../services/api/src/monitors/heartbeat-tok
 import { heartbeatDeadlinesKey, QueueName } from '../../packages/queues/src';
 import { quantile } from '../capacity/percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, rssMb } from '../capacity/process-stats';
-import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../capacity/service-processes';
+import { CapacityProfiler, type ProfileReport } from '../capacity/profile';
+import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../capacity/service-processes';
 
 export interface HeartbeatBenchOptions {
   monitors: number;
@@ -29,6 +30,8 @@ export interface HeartbeatBenchOptions {
   /** A migrated database to copy the run's from (the test suite's template); unset: migrate an empty one. */
   templateDatabase?: string;
   redisUrl: string;
+  /** Where `--profile` writes CPU profiles of the services, Redis commands and Postgres statements over the pinging window. */
+  profileDir?: string;
   log?: (line: string) => void;
 }
 
@@ -92,6 +95,8 @@ export interface HeartbeatBenchReport {
   processes: { name: string; cpuPercent: number; rssMb: number }[];
   /** Exit code of each service, or the signal that ended it (SIGKILL: it did not stop within 10 s of SIGTERM). */
   exitCodes: Record<string, number | string | null>;
+  /** With `profileDir` only. */
+  profile?: ProfileReport;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -125,6 +130,9 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
   const redis = new IORedis(o.redisUrl, { maxRetriesPerRequest: null });
   const processes: ServiceProcess[] = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const profiler = o.profileDir
+    ? new CapacityProfiler({ dir: o.profileDir, intervalUs: 1000, databaseUrl, redisUrl: o.redisUrl, root: ROOT, log })
+    : undefined;
   try {
     if (o.templateDatabase) await createDatabaseFrom(o.templateDatabase, databaseUrl);
     const ds = await openDatabase(databaseUrl, { poolSize: 4 });
@@ -149,9 +157,12 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
       LOG_LEVEL: 'warn',
       HEALTH_PORT: '0',
     };
-    processes.push(startServiceProcess('api', 'api', env));
-    for (let i = 1; i <= o.workers; i++) processes.push(startServiceProcess('check-worker', `check-worker-${i}`, env));
-    processes.push(startServiceProcess('notifier', 'notifier', env));
+    await profiler?.prepare();
+    processes.push(startServiceProcess('api', 'api', env, profiler?.nodeArgs('api')));
+    for (let i = 1; i <= o.workers; i++) {
+      processes.push(startServiceProcess('check-worker', `check-worker-${i}`, env, profiler?.nodeArgs(`check-worker-${i}`)));
+    }
+    processes.push(startServiceProcess('notifier', 'notifier', env, profiler?.nodeArgs('notifier')));
     for (let i = 0; ; i++) {
       try {
         const res = await fetch(`${api}/ping/${'x'.repeat(43)}`);
@@ -240,6 +251,7 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
     const pgBefore = cpuSnapshot('postgres');
     const redisBefore = cpuSnapshot('redis-server');
     const selfBefore = process.cpuUsage();
+    await profiler?.windowStarted();
     const latencies: number[] = [];
     const lags: number[] = [];
     let ok = 0;
@@ -294,6 +306,7 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
       await sleep(2);
     }
     await Promise.all(inFlight);
+    await profiler?.windowEnded();
     const loadSeconds = (performance.now() - loadStart) / 1000;
     const self = process.cpuUsage(selfBefore);
     const figuresOf = processes.map((p) => ({
@@ -340,6 +353,8 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
       const code = await stopServiceProcess(p, 10_000);
       exitCodes[p.name] = code ?? p.child.signalCode;
     }
+    // Each process wrote its CPU profile as it exited.
+    const profile = profiler?.summarise(processes);
 
     return {
       monitors: o.monitors,
@@ -378,8 +393,10 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
       },
       processes: figuresOf,
       exitCodes,
+      ...(profile ? { profile } : {}),
     };
   } finally {
+    await profiler?.close();
     agent.destroy();
     // Only those still running: one stopped above by a signal has a null exitCode, and its
     // 'exit' event, which stopServiceProcess would wait for, has already gone by.

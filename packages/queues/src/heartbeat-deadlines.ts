@@ -1,9 +1,13 @@
 import type { Redis } from 'ioredis';
 
-// Removes a member only while its score is still the one read: a deadline moved meanwhile stays.
-const REMOVE_IF_AT = `local score = redis.call('zscore', KEYS[1], ARGV[1])
-if score and tonumber(score) <= tonumber(ARGV[2]) then return redis.call('zrem', KEYS[1], ARGV[1]) end
-return 0`;
+// Removes each member (ARGV: member, score, member, score...) only while its score is at most the
+// one given: a deadline moved later meanwhile stays.
+const REMOVE_IF_AT = `local removed = 0
+for i = 1, #ARGV, 2 do
+  local score = redis.call('zscore', KEYS[1], ARGV[i])
+  if score and tonumber(score) <= tonumber(ARGV[i + 1]) then removed = removed + redis.call('zrem', KEYS[1], ARGV[i]) end
+end
+return removed`;
 
 /**
  * When each heartbeat monitor goes offline unless a ping comes first (docs/heartbeats.md): one
@@ -25,13 +29,23 @@ export class HeartbeatDeadlines {
     await this.redis.zadd(this.key, at.getTime(), String(monitorId));
   }
 
+  /** Sets many deadlines in one command (a pass of the heartbeat engine). */
+  async setMany(deadlines: readonly { monitorId: number; at: Date }[]): Promise<void> {
+    if (deadlines.length === 0) return;
+    await this.redis.zadd(this.key, ...deadlines.flatMap((d) => [d.at.getTime(), String(d.monitorId)]));
+  }
+
   async remove(monitorId: number): Promise<void> {
     await this.redis.zrem(this.key, String(monitorId));
   }
 
-  /** Removes the monitor's deadline if it is still at or before `at` (the one just handled). */
-  async removeIfAt(monitorId: number, at: number): Promise<void> {
-    await this.redis.eval(REMOVE_IF_AT, 1, this.key, String(monitorId), String(at));
+  /**
+   * Removes each monitor's deadline if it is still at or before its `at` (epoch ms: the one just
+   * handled; Number.MAX_SAFE_INTEGER, whatever it is), in one script.
+   */
+  async removeManyIfAt(deadlines: readonly { monitorId: number; at: number }[]): Promise<void> {
+    if (deadlines.length === 0) return;
+    await this.redis.eval(REMOVE_IF_AT, 1, this.key, ...deadlines.flatMap((d) => [String(d.monitorId), String(d.at)]));
   }
 
   /** The monitors whose deadline is at or before `now`, earliest first, at most `limit`, with their deadlines. */

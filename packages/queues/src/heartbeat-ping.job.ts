@@ -1,10 +1,9 @@
 import { IsInt, IsString, Min } from 'class-validator';
 
 /**
- * Payload of `heartbeat-ping` (on the checks queue): a ping was recorded for a heartbeat monitor
- * (services/api/src/heartbeats/). The check-worker reads the monitor's unprocessed pings from
- * Postgres and steps its state (services/check-worker/src/heartbeat/): the job only wakes it, so
- * one lost or repeated changes nothing but when that happens.
+ * Payload of `heartbeat-ping` (on the checks queue), no longer queued: APIs before the heartbeat
+ * inbox (docs/heartbeats.md, "How it is built") woke the check-worker with one per ping. The
+ * check-worker completes those still in Redis; their pings are in the inbox.
  */
 export class HeartbeatPingJob {
   @IsInt() @Min(1) monitorId!: number;

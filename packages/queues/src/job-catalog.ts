@@ -82,7 +82,11 @@ export const JOBS = {
     backoff: { type: 'fixed', delay: 1000 },
     retention: { completed: true, failed: { count: 1000 } },
   }),
-  /** A heartbeat monitor's ping was recorded: the check-worker steps its state (docs/heartbeats.md). */
+  /**
+   * Retired: a ping's wake-up, queued by APIs before the heartbeat inbox (docs/heartbeats.md, "How
+   * it is built"). Kept so the jobs such an API left in Redis still meet a handler, which completes
+   * them: their pings are in the inbox.
+   */
   heartbeatPing: defineJob({
     queue: QueueName.checks,
     name: 'heartbeat-ping',

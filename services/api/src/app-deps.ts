@@ -14,7 +14,7 @@ export interface AppDeps {
   config: Config;
   dataSource: DataSource;
   redis: Redis;
-  /** The checks queue (schedules, and a heartbeat ping's wake-up job) on `redis`. */
+  /** The checks queue (schedules) on `redis`. */
   scheduler: MonitorScheduler;
   /**
    * The queue the notifiers consume (alert test sends, subscription confirmations) on `redis`.

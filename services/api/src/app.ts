@@ -98,7 +98,7 @@ function usePublicPagesAndWebApp(app: Express, deps: ResolvedAppDeps, publicCach
       subscribeLimiters: subscribeRateLimiters(config, deps.redis),
     },
   };
-  app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, checks: deps.scheduler.queue, prefix: config.redis.queuePrefix, logger: deps.logger, limiter: pingRateLimiter(config, deps.redis) }));
+  app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix, limiter: pingRateLimiter(config, deps.redis) }));
   app.use('/status', statusPageHtmlRouter(publicReads));
   app.use('/badge', badgeImagesRouter(publicReads));
   app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));

@@ -47,14 +47,34 @@ describe('heartbeat ping routes', () => {
     ]);
   });
 
-  it('wakes the check-worker with one job per ping, and the answer does not wait for it to run', async () => {
+  it("puts each ping in the check-worker's inbox by its one statement, queues no job, and answers while a step holds the monitor's row", async () => {
     const { id, path } = await heartbeat();
-    await request(h.app).get(path);
     const queue = openQueue(QueueName.checks, { connection: h.redis, prefix: h.config.redis.queuePrefix });
-    const [ping] = await h.ds.query(`SELECT id FROM heartbeat_pings WHERE monitor_id = $1`, [id]);
-    const job = await waitForJob(queue, `hb-${id}-${ping.id}`);
-    expect(job?.name).toBe('heartbeat-ping');
-    expect(job?.data).toEqual({ monitorId: id, pingId: String(ping.id) });
+    const queuedBefore = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
+    // A check-worker's pass holds the monitor's row lock as it steps it
+    // (services/check-worker/src/heartbeat/heartbeat.repository.ts, lockHeartbeats): the ping's
+    // insert must not wait for that transaction to end (docs/heartbeats.md, "How it is built").
+    const step = h.ds.createQueryRunner();
+    await step.connect();
+    await step.startTransaction();
+    try {
+      await step.query(`SELECT id FROM monitors WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+      const answered = await Promise.race([
+        request(h.app).get(path).then((res) => res.status),
+        new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 3000)),
+      ]);
+      expect(answered).toBe(200);
+    } finally {
+      await step.rollbackTransaction();
+      await step.release();
+    }
+    await request(h.app).get(`${path}/fail`);
+    const [success, fail] = await h.ds.query(`SELECT id, kind, received_at FROM heartbeat_pings WHERE monitor_id = $1 ORDER BY id`, [id]);
+    expect(await h.ds.query(`SELECT ping_id, monitor_id, kind, exit_status, received_at FROM heartbeat_ping_inbox ORDER BY ping_id`)).toEqual([
+      { ping_id: success.id, monitor_id: id, kind: 'success', exit_status: null, received_at: success.received_at },
+      { ping_id: fail.id, monitor_id: id, kind: 'fail', exit_status: null, received_at: fail.received_at },
+    ]);
+    expect(await queue.getJobCounts('waiting', 'delayed', 'prioritized')).toEqual(queuedBefore);
   });
 
   it('keeps 10 KiB of a POST body and marks a longer one as cut', async () => {
@@ -118,41 +138,34 @@ describe('heartbeat ping routes', () => {
   it('answers an unknown token after the same work as a known one: one rate count, one statement', async () => {
     const { path } = await heartbeat();
     const unknown = '/ping/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
-    // The time of a 404 tells nothing when it does what a 200 does: the same Redis transaction and
+    // The time of a 404 tells nothing when it does what a 200 does: the same Redis script and
     // the same single Postgres statement, which both finds the monitor and writes (or writes nothing).
     // Counted, not timed: the spies call through to the real Postgres and Redis.
     const statements = jest.spyOn(h.ds, 'query');
-    const transactions = jest.spyOn(h.redis, 'multi');
-    const workOf = async (p: string, status: number): Promise<{ statements: string[]; transactions: number }> => {
+    // The rate count is one script (ping-rate.ts); the per-IP limit's count, if any, is one more.
+    const scripts = jest.spyOn(h.redis, 'eval');
+    const workOf = async (p: string, status: number): Promise<{ statements: string[]; scripts: number }> => {
       statements.mockClear();
-      transactions.mockClear();
+      scripts.mockClear();
       expect((await request(h.app).get(p)).status).toBe(status);
       // The dependency gate's readiness probe (packages/observability/src/readiness.ts) runs on its
       // own timer through the same pool and may land inside the request: it is not the request's work.
       const sqls = statements.mock.calls.map(([sql]) => String(sql).replace(/\s+/g, ' ')).filter((sql) => sql !== 'SELECT 1');
-      return { statements: sqls, transactions: transactions.mock.calls.length };
+      return { statements: sqls, scripts: scripts.mock.calls.length };
     };
     try {
       const known = await workOf(path, 200);
       const other = await workOf(unknown, 404);
       expect(known.statements).toHaveLength(1);
+      expect(known.scripts).toBeGreaterThanOrEqual(1);
       expect(known.statements[0]).toMatch(/^INSERT INTO heartbeat_pings .* FROM monitors WHERE heartbeat_token = \$1/);
       expect(other).toEqual(known);
     } finally {
       statements.mockRestore();
-      transactions.mockRestore();
+      scripts.mockRestore();
     }
   });
 });
-
-async function waitForJob(queue: ReturnType<typeof openQueue>, jobId: string) {
-  for (let i = 0; i < 50; i += 1) {
-    const job = await queue.getJob(jobId);
-    if (job) return job;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return undefined;
-}
 
 /** Waits for the start of the next clock second (the per-token count's window). */
 async function waitForSecondStart(): Promise<void> {

@@ -43,8 +43,12 @@ export interface MonitorUpdate {
 }
 
 export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Map<number, LockedMonitor>> {
-  // Sorted ids and FOR UPDATE: batches touching the same monitors serialise here, always in the
-  // same order, so every transition is decided by exactly one transaction and none deadlock.
+  // Sorted ids and a row lock: batches touching the same monitors serialise here, always in the
+  // same order, so every transition is decided by exactly one transaction and none deadlock. FOR
+  // NO KEY UPDATE (what the batch's own UPDATE takes anyway) rather than FOR UPDATE: it still
+  // excludes every other step and edit, but not the KEY SHARE lock of a row inserted with a
+  // foreign key to the monitor, so a heartbeat's ping is never held for a batch's length
+  // (docs/heartbeats.md, "How it is built").
   const rows: {
     id: number;
     type: MonitorType;
@@ -70,7 +74,7 @@ export async function lockMonitors(em: EntityManager, ids: number[]): Promise<Ma
     `SELECT id, type, status, consecutive_failures, alert_threshold, open_incident_id, config_version, last_check, check_interval, updated_at,
               consecutive_successes, recovery_threshold, response_time_threshold, in_maintenance,
               url, alert_on_slow, certificate_expiry_days, certificate_expires_at, open_slow_episode_id, open_certificate_episode_id
-         FROM monitors WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+         FROM monitors WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`,
     [ids],
   );
   return new Map(

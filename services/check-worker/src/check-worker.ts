@@ -13,7 +13,7 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type Pinger, type ProbedType } from '@uptime/probe';
-import { createQueueWorker, createRedisConnection, HeartbeatDeadlines, HeartbeatPingJob, isMonitorJobId, JobName, openQueue, parseJob, QueueName } from '@uptime/queues';
+import { createQueueWorker, createRedisConnection, HeartbeatDeadlines, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
 import { HeartbeatEngine } from './heartbeat/heartbeat-engine';
 import { startHeartbeatLoop } from './heartbeat/heartbeat-loop';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
@@ -93,7 +93,7 @@ function startResultPath({ config, dataSource, logger }: CheckWorkerDeps, comman
     logger,
   });
   const batcher = new ResultBatcher<CheckOutcome>((outcomes) => backlog.record(outcomes));
-  return { publisher, backlog, batcher };
+  return { publisher, live, backlog, batcher };
 }
 
 /** The `run-check` handler: the job's lag observed, a concurrency slot held, the check tracked while in flight. */
@@ -171,19 +171,22 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const { config, logger, metrics = createServiceMetrics(), checkStatsPublishMs, concurrencyPeriodMs = 1000 } = deps;
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
-  const { publisher, backlog, batcher } = startResultPath(deps, commands);
+  const { publisher, live, backlog, batcher } = startResultPath(deps, commands);
   const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
   const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
-  // Heartbeats (docs/heartbeats.md): their verdicts take the checks' result path.
+  // Heartbeats (docs/heartbeats.md): stepped in batches by the loop below, their verdicts recorded
+  // by the checks' result path in the transaction that steps them, published as checks' are.
   const heartbeats = new HeartbeatEngine({
     ds: deps.dataSource,
     deadlines: new HeartbeatDeadlines(commands, prefix),
-    record: async (outcomes) => {
-      await Promise.all(outcomes.map((o) => batcher.add(o)));
+    statementTimeoutMs: RESULT_WRITE_DEADLINE_MS,
+    published: async (events, outcomes) => {
+      await publisher.publish(events).catch((err: unknown) => logger.warn({ err }, 'status events left for the sweep'));
+      await live.publishQuietly(outcomes, events);
     },
     metrics,
   });
@@ -198,7 +201,9 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
         cycle: new MonitorJobCycle(commands, prefix, logger),
         pinger,
       }),
-      [JobName.heartbeatPing]: async (job) => heartbeats.advance(parseJob(HeartbeatPingJob, job.data).monitorId),
+      // Queued by an API of an earlier version: its ping is in the inbox (migration
+      // 1796520300000), which the heartbeat loop steps; the job has nothing left to do.
+      [JobName.heartbeatPing]: async () => 'stepped from the inbox',
     },
     { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
   );

@@ -55,31 +55,39 @@ export async function recordCheckBatch(
   options: { statementTimeoutMs?: number; watch?: WriteWatch } = {},
 ): Promise<StatusEvent[]> {
   if (outcomes.length === 0) return [];
-  // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
-  const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
   // A write its caller has given up on (result-backlog.ts) must not go on holding its monitors'
   // row locks and its pooled connection: every retry would queue behind it. So every statement
   // checks `watch` first, and reports its progress after (packages/db/src/batch-transaction.ts).
-  return inBatchTransaction(ds, options, async (em) => {
-    const batch = await insertCurrentResults(em, outcomes);
-    if (batch === null) {
-      if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
-      return [];
-    }
-    const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
-    for (const o of batch.recorded) await stepMonitor(em, batch, o, steps);
-    await updateMonitors(em, steps.updates);
-    await insertNoDataSpans(em, steps.noData);
-    await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));
-    const withLocations = batch.recorded.filter((o) => o.locations !== undefined);
-    if (withLocations.length > 0) {
-      await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: batch.inserted.get(resultKey(o))!, locations: o.locations! })));
-    }
-    const saved = await insertEvents(em, steps.events);
-    // Last before commit: agent rows are shared by many monitors, so their locks are held briefly.
-    if (agentCalls.length > 0) await recordAgentActivity(em, withLocations.flatMap((o) => o.locations!), agentCalls);
-    return saved;
-  });
+  return inBatchTransaction(ds, options, (em) => recordCheckBatchIn(em, outcomes));
+}
+
+/**
+ * recordCheckBatch() inside a transaction the caller holds: the heartbeat engine records its
+ * verdicts in the transaction that steps their pings, so a ping is consumed exactly when its
+ * result is written (services/check-worker/src/heartbeat/heartbeat-engine.ts).
+ */
+export async function recordCheckBatchIn(em: EntityManager, outcomes: readonly CheckOutcome[]): Promise<StatusEvent[]> {
+  if (outcomes.length === 0) return [];
+  // Every agent call of the batch, recorded or not: whether an agent answered is news either way.
+  const agentCalls = outcomes.flatMap((o) => o.locations ?? []).filter((l) => l.agentId !== null);
+  const batch = await insertCurrentResults(em, outcomes);
+  if (batch === null) {
+    if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
+    return [];
+  }
+  const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
+  for (const o of batch.recorded) await stepMonitor(em, batch, o, steps);
+  await updateMonitors(em, steps.updates);
+  await insertNoDataSpans(em, steps.noData);
+  await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));
+  const withLocations = batch.recorded.filter((o) => o.locations !== undefined);
+  if (withLocations.length > 0) {
+    await insertLocationResults(em, withLocations.map((o) => ({ checkResultId: batch.inserted.get(resultKey(o))!, locations: o.locations! })));
+  }
+  const saved = await insertEvents(em, steps.events);
+  // Last before commit: agent rows are shared by many monitors, so their locks are held briefly.
+  if (agentCalls.length > 0) await recordAgentActivity(em, withLocations.flatMap((o) => o.locations!), agentCalls);
+  return saved;
 }
 
 /**

@@ -53,8 +53,6 @@ export class Monitor {
   @Column({ type: 'timestamptz', name: 'heartbeat_waiting_since', nullable: true }) heartbeatWaitingSince!: Date | null;
   /** The time of the last result its pings or deadline gave; the next is at least 1 ms later. Kept by the check-worker. */
   @Column({ type: 'timestamptz', name: 'heartbeat_last_verdict_at', nullable: true }) heartbeatLastVerdictAt!: Date | null;
-  /** heartbeat_pings.id of the last ping the check-worker stepped (a bigint, as text). */
-  @Column({ type: 'bigint', name: 'heartbeat_ping_cursor', default: 0 }) heartbeatPingCursor!: string;
   @Column({ type: 'text', array: true, default: () => "'{}'" }) locations!: string[];
   @Column({ type: 'text', array: true, default: () => "'{}'" }) tags!: string[];
   /** Its stable name in a configuration file, unique within the organization; null when made in the UI (docs/config-as-code.md). */

@@ -18,7 +18,11 @@ export interface PingInput {
 /**
  * Records a ping for the heartbeat monitor whose token it names, in one statement that both finds
  * the monitor and writes the row: an unknown token costs the same index probe and writes nothing.
- * Returns the ping's id and monitor, or null for an unknown token.
+ * The table's trigger adds the ping to heartbeat_ping_inbox, which the check-worker steps from
+ * (packages/db/src/migrations/1796520300000-heartbeat-ping-inbox.ts). The foreign key's check
+ * takes a KEY SHARE lock on the monitor's row, which the check-worker's step (FOR NO KEY UPDATE)
+ * does not hold against it: a ping never waits for a step. Returns the ping's id and monitor, or
+ * null for an unknown token.
  */
 export async function insertPing(ds: DataSource, p: PingInput): Promise<{ id: string; monitorId: number } | null> {
   const rows: { id: string; monitor_id: number }[] = await ds.query(

@@ -2,8 +2,6 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { Redis } from 'ioredis';
 import type { DataSource } from '@uptime/db';
 import { DomainError } from '@uptime/errors';
-import type { Logger } from '@uptime/logger';
-import { enqueue, JOBS, type CatalogQueue, type QueueName } from '@uptime/queues';
 import { malformedEscapeAnswers } from '../http/malformed-escape';
 import { insertPing, type PingKind } from './heartbeat-pings.repository';
 import { PING_BODY_MAX_BYTES, PingBodyTooLargeError, readPingBody, type PingBody } from './ping-body';
@@ -12,10 +10,7 @@ import { withinPingRate } from './ping-rate';
 export interface PingRoutesDeps {
   ds: DataSource;
   redis: Redis;
-  /** Where a ping's wake-up job goes (the scheduler's queue; its owner closes it). */
-  checks: CatalogQueue<typeof QueueName.checks>;
   prefix: string;
-  logger: Logger;
   /** PING_RATE_LIMIT_PER_MINUTE per IP; absent when 0. */
   limiter?: RequestHandler;
 }
@@ -41,9 +36,10 @@ const EMPTY_BODY: PingBody = { text: null, size: 0, truncated: false };
 /**
  * `/ping/{token}`, `/start`, `/fail` and `/{exit status}` on GET, POST and HEAD (docs/heartbeats.md):
  * no caller, no session, no CSRF check, since a cron line pings with curl or wget. A ping is one
- * statement (the row, found by token) and a wake-up job for the check-worker that is not waited
- * for: the answer never waits for the state to change. An unknown token costs the same rate
- * count and the same statement as a known one, so the time of the 404 tells nothing.
+ * statement (the row, found by token; its trigger puts it in the inbox the check-worker steps
+ * from): the answer never waits for the state to change, and takes no lock a step holds
+ * (docs/heartbeats.md, "How it is built"). An unknown token costs the same rate count and the same
+ * statement as a known one, so the time of the 404 tells nothing.
  */
 export function pingRouter(deps: PingRoutesDeps): Router {
   const router = Router();
@@ -78,13 +74,7 @@ export function pingRouter(deps: PingRoutesDeps): Router {
             bodySize: body.size,
             bodyTruncated: body.truncated,
           });
-    if (recorded === null) return answer(res, 404, 'not found');
-    // Not waited for: the ping is in Postgres, and the heartbeat loop steps it by its deadline at
-    // the latest should this wake-up be lost (services/check-worker/src/heartbeat/).
-    enqueue(deps.checks, JOBS.heartbeatPing, { monitorId: recorded.monitorId, pingId: recorded.id }).catch((err: unknown) =>
-      deps.logger.warn({ err, monitor_id: recorded.monitorId }, 'heartbeat ping left for its deadline'),
-    );
-    answer(res, 200, 'OK');
+    answer(res, recorded === null ? 404 : 200, recorded === null ? 'not found' : 'OK');
   };
 
   // Express answers HEAD with the GET route (and no body).

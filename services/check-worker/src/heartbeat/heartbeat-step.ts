@@ -11,7 +11,7 @@ export interface HeartbeatVerdict {
 }
 
 export interface HeartbeatStep {
-  /** The row's times and cursor after the step. */
+  /** The row's times after the step. */
   row: HeartbeatRow;
   verdicts: HeartbeatVerdict[];
   /** Each finish's duration since the start it ends. */
@@ -39,9 +39,8 @@ export function stepPings(h: HeartbeatRow, pings: readonly PingRow[]): Heartbeat
   const row = { ...h };
   const verdicts: HeartbeatVerdict[] = [];
   const durations: { pingId: string; ms: number }[] = [];
+  if (h.status === 'paused') return { row, verdicts, durations };
   for (const p of pings) {
-    row.cursor = p.id;
-    if (h.status === 'paused') continue;
     if (p.kind === 'start') {
       row.startedAt = p.receivedAt;
       continue;
