@@ -127,6 +127,13 @@ export const BODY_BOUNDS = {
       "maximum": 1440
     }
   },
+  "BulkCreateRequest": {
+    "monitors": {
+      "required": true,
+      "minItems": 1,
+      "maxItems": 100
+    }
+  },
   "BulkRequest": {
     "action": {
       "required": true
@@ -144,6 +151,25 @@ export const BODY_BOUNDS = {
       "maxLength": 500
     },
     "settings": {}
+  },
+  "BulkUpdateRequest": {
+    "updates": {
+      "required": true,
+      "minItems": 1,
+      "maxItems": 100,
+      "items": {
+        "properties": {
+          "id": {
+            "required": true,
+            "minimum": 1,
+            "maximum": 2147483647
+          },
+          "settings": {
+            "required": true
+          }
+        }
+      }
+    }
   },
   "ChannelCreate": {
     "name": {
@@ -163,7 +189,8 @@ export const BODY_BOUNDS = {
       "maxLength": 100,
       "pattern": "^[a-z0-9][a-z0-9_.-]{0,99}$"
     },
-    "managed_by": {}
+    "managed_by": {},
+    "config_fingerprints": {}
   },
   "ChannelUpdate": {
     "name": {
@@ -178,7 +205,8 @@ export const BODY_BOUNDS = {
       "maxLength": 100,
       "pattern": "^[a-z0-9][a-z0-9_.-]{0,99}$"
     },
-    "managed_by": {}
+    "managed_by": {},
+    "config_fingerprints": {}
   },
   "IncidentCreate": {
     "status": {},
