@@ -1,6 +1,6 @@
 import { useViewerReason } from '../../app/organizations';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { HeartbeatForm } from '../heartbeat/HeartbeatForm';
 import { monitorSaved } from '../monitor-detail/useMonitorDetail';
@@ -43,24 +43,23 @@ export function MonitorFormPage() {
     enabled: monitorId !== undefined,
   });
   if (monitorId === undefined) {
-    return (
-      <>
-        <div className="row-wrap" role="group" aria-label="Kind of monitor">
-          <button type="button" className={`button${heartbeat ? '' : ' primary'}`} aria-pressed={!heartbeat} onClick={() => setSearch({})}>
-            A URL or port we check
-          </button>
-          <button type="button" className={`button${heartbeat ? ' primary' : ''}`} aria-pressed={heartbeat} onClick={() => setSearch({ type: 'heartbeat' })}>
-            A heartbeat your job pings
-          </button>
-        </div>
-        {heartbeat ? (
-          <HeartbeatForm initial={emptyHeartbeatForm()} />
-        ) : (
-          <QueryState query={preferences} what="your defaults">
-            {(p) => <MonitorForm initial={emptyMonitorForm(p)} />}
-          </QueryState>
-        )}
-      </>
+    // Under the form's title, which names the kind chosen ("Add monitor", "Add heartbeat").
+    const kind = (
+      <div className="row-wrap kind-choice" role="group" aria-label="Kind of monitor">
+        <button type="button" className={`button${heartbeat ? '' : ' primary'}`} aria-pressed={!heartbeat} onClick={() => setSearch({})}>
+          A URL or port we check
+        </button>
+        <button type="button" className={`button${heartbeat ? ' primary' : ''}`} aria-pressed={heartbeat} onClick={() => setSearch({ type: 'heartbeat' })}>
+          A heartbeat your job pings
+        </button>
+      </div>
+    );
+    return heartbeat ? (
+      <HeartbeatForm initial={emptyHeartbeatForm()} kind={kind} />
+    ) : (
+      <QueryState query={preferences} what="your defaults">
+        {(p) => <MonitorForm initial={emptyMonitorForm(p)} kind={kind} />}
+      </QueryState>
     );
   }
   return (
@@ -97,7 +96,7 @@ function ManagedEditGate({ m }: { m: { id: number; name: string; key: string | n
   );
 }
 
-function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monitorId?: number }) {
+function MonitorForm({ initial, monitorId, kind }: { initial: MonitorFormValues; monitorId?: number; kind?: ReactNode }) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -144,6 +143,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <div className="page-head">
         <h1 id="form-title">{monitorId === undefined ? 'Add monitor' : `Edit ${initial.name}`}</h1>
       </div>
+      {kind}
       {formError && (
         <div className="error-box" role="alert" tabIndex={-1} ref={errorBox}>
           {formError}
