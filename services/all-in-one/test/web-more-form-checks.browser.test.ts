@@ -6,7 +6,7 @@ jest.setTimeout(240_000);
 
 /**
  * Forms that help, beyond the monitor form (docs/web.md, "Forms"): the channel, maintenance
- * window, status page, incident and API token forms each check every field before sending, all
+ * window, status page, incident, API token and agent forms each check every field before sending, all
  * at once after one submit, next to each field (its accessible description, `aria-invalid`), in
  * words, with nothing sent; the API's refusals of what only it can tell are put next to their
  * field in the same way. Headless Chromium, by role and accessible name.
@@ -48,15 +48,19 @@ describe('the web app: every form checks before sending', () => {
     expect(await control.getAttribute('aria-invalid')).toBe('true');
   }
 
-  /** Submits `form` with `button` and waits for its summary: all its problems are shown then, and nothing was sent. */
-  async function submitRefused(form: Locator, button: string): Promise<void> {
+  /**
+   * Submits `form` with `button` and waits for its summary (in `form`, or in `around` where it
+   * stands above the form): all its problems are shown then, and nothing was sent.
+   */
+  async function submitRefused(form: Locator, button: string, around: Locator = form): Promise<Locator> {
     writes.length = 0;
     await form.getByRole('button', { name: button, exact: true }).click();
-    const summary = form.getByRole('alert').filter({ hasText: 'Some fields need a change; see the messages next to them.' });
+    const summary = around.getByRole('alert').filter({ hasText: 'Some fields need a change; see the messages next to them.' });
     await summary.waitFor();
     // The summary takes the focus, so a screen reader reads it and the form scrolls to it.
     expect(await summary.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     expect(writes).toEqual([]);
+    return summary;
   }
 
   it("1. the channel form: an empty name and a Telegram bot token and chat id named at once; the API's refusal of a Pushover retry next to it", async () => {
@@ -178,12 +182,8 @@ describe('the web app: every form checks before sending', () => {
     await nav('Settings');
     const form = page.getByRole('form', { name: 'New token' });
     await form.getByLabel('Expires in days').fill('0');
-    writes.length = 0;
-    await form.getByRole('button', { name: 'Create token', exact: true }).click();
     // The token form's summary stands above it, in its card.
-    const summary = page.getByRole('alert').filter({ hasText: 'Some fields need a change; see the messages next to them.' });
-    await summary.waitFor();
-    expect(writes).toEqual([]);
+    const summary = await submitRefused(form, 'Create token', page.getByRole('region', { name: 'API tokens' }));
     await expectProblem(form.getByLabel('Token name'), 'Required: a name for the token');
     await expectProblem(form.getByLabel('Expires in days'), 'At least 1 day');
     await checkPage('more-form-checks-token');
@@ -192,5 +192,16 @@ describe('the web app: every form checks before sending', () => {
     await form.getByRole('button', { name: 'Create token', exact: true }).click();
     await notice('Token "deploy" created');
     expect(await summary.count()).toBe(0);
+  });
+
+  it('5. the agent form: no name, no location and an address without its scheme named at once', async () => {
+    await nav('Agents');
+    const card = page.getByRole('region', { name: 'Register an agent' });
+    await card.getByLabel('Agent URL').fill('agent.example.com');
+    await submitRefused(card, 'Register agent');
+    await expectProblem(card.getByLabel('Agent name'), 'Required: a name for the agent');
+    await expectProblem(card.getByLabel('Location'), 'Required: where the agent runs');
+    await expectProblem(card.getByLabel('Agent URL'), 'Write it as http:// or https:// and a host, with no query, fragment or user');
+    await checkPage('more-form-checks-agent');
   });
 });

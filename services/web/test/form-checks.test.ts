@@ -2,6 +2,7 @@ import { ApiError, BODY_BOUNDS } from '@uptime/client';
 import { choiceProblem, humanApiMessage, refusalsByField, textProblem } from '../src/app/field-checks';
 import { channelFieldOf, checkChannelForm } from '../src/pages/channels/channel-form-checks';
 import { emptyChannelForm } from '../src/pages/channels/channel-form-values';
+import { checkAgentForm } from '../src/pages/agents/agent-form-checks';
 import { checkTokenForm } from '../src/pages/settings/token-form-checks';
 import { checkIncidentForm, checkIncidentUpdate } from '../src/pages/status-pages/incident-form-checks';
 import { checkStatusPageForm, SLUG_SHAPE } from '../src/pages/status-pages/status-page-form-checks';
@@ -87,6 +88,16 @@ describe("the forms' own checks", () => {
       expires_in_days: ['At least 1 day'],
     });
     expect(checkTokenForm({ name: 'deploy', days: '' })).toEqual({});
+  });
+
+  it('checks an agent', () => {
+    expect(checkAgentForm({ name: '', location: ' ', url: 'agent.example.com' })).toEqual({
+      name: ['Required: a name for the agent'],
+      location: ['Required: where the agent runs'],
+      url: ['Write it as http:// or https:// and a host, with no query, fragment or user'],
+    });
+    expect(checkAgentForm({ name: 'edge', location: 'Paris', url: 'https://agent.example.com/?x=1' }).url).toHaveLength(1);
+    expect(checkAgentForm({ name: 'edge', location: 'Paris', url: 'https://agent.example.com' })).toEqual({});
   });
 
   it("puts the API's refusals next to their fields, in the same words", () => {
