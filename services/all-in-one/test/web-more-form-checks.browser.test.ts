@@ -6,7 +6,7 @@ jest.setTimeout(240_000);
 
 /**
  * Forms that help, beyond the monitor form (docs/web.md, "Forms"): the channel, maintenance
- * window, status page, incident, API token and agent forms each check every field before sending, all
+ * window, status page, incident, API token, agent and invitation forms each check every field before sending, all
  * at once after one submit, next to each field (its accessible description, `aria-invalid`), in
  * words, with nothing sent; the API's refusals of what only it can tell are put next to their
  * field in the same way. Headless Chromium, by role and accessible name.
@@ -203,5 +203,14 @@ describe('the web app: every form checks before sending', () => {
     await expectProblem(card.getByLabel('Location'), 'Required: where the agent runs');
     await expectProblem(card.getByLabel('Agent URL'), 'Write it as http:// or https:// and a host, with no query, fragment or user');
     await checkPage('more-form-checks-agent');
+  });
+
+  it('6. the invitation form: an address that is not one named before sending', async () => {
+    await nav('Members');
+    const form = page.getByRole('form', { name: 'Invite someone' });
+    await form.getByLabel('Email').fill('grace at example.com');
+    await submitRefused(form, 'Invite', page.getByRole('region', { name: 'Invite someone' }));
+    await expectProblem(form.getByLabel('Email'), 'Not an email address: write it as name@example.com');
+    await checkPage('more-form-checks-invite');
   });
 });

@@ -3,6 +3,7 @@ import { choiceProblem, humanApiMessage, refusalsByField, textProblem } from '..
 import { channelFieldOf, checkChannelForm } from '../src/pages/channels/channel-form-checks';
 import { emptyChannelForm } from '../src/pages/channels/channel-form-values';
 import { checkAgentForm } from '../src/pages/agents/agent-form-checks';
+import { checkInviteForm } from '../src/pages/organization/invite-form-checks';
 import { checkTokenForm } from '../src/pages/settings/token-form-checks';
 import { checkIncidentForm, checkIncidentUpdate } from '../src/pages/status-pages/incident-form-checks';
 import { checkStatusPageForm, SLUG_SHAPE } from '../src/pages/status-pages/status-page-form-checks';
@@ -98,6 +99,13 @@ describe("the forms' own checks", () => {
     });
     expect(checkAgentForm({ name: 'edge', location: 'Paris', url: 'https://agent.example.com/?x=1' }).url).toHaveLength(1);
     expect(checkAgentForm({ name: 'edge', location: 'Paris', url: 'https://agent.example.com' })).toEqual({});
+  });
+
+  it("checks an invitation's address", () => {
+    expect(checkInviteForm({ email: ' ' })).toEqual({ email: ['Required: the address to invite'] });
+    expect(checkInviteForm({ email: 'grace at example.com' })).toEqual({ email: ['Not an email address: write it as name@example.com'] });
+    expect(checkInviteForm({ email: `${'a'.repeat(315)}@example.com` })).toEqual({ email: ['At most 320 characters (now 327)'] });
+    expect(checkInviteForm({ email: 'grace@example.com' })).toEqual({});
   });
 
   it("puts the API's refusals next to their fields, in the same words", () => {
