@@ -6,7 +6,7 @@ jest.setTimeout(240_000);
 
 /**
  * Forms that help, beyond the monitor form (docs/web.md, "Forms"): the channel, maintenance
- * window, status page, incident, API token, agent and invitation forms each check every field before sending, all
+ * window, status page, incident, API token, agent, invitation and preferences forms each check every field before sending, all
  * at once after one submit, next to each field (its accessible description, `aria-invalid`), in
  * words, with nothing sent; the API's refusals of what only it can tell are put next to their
  * field in the same way. Headless Chromium, by role and accessible name.
@@ -36,10 +36,15 @@ describe('the web app: every form checks before sending', () => {
 
   const { signIn, nav, notice, checkPage, addMonitor } = appDriver(() => page);
 
-  /** What `control` is described by (`aria-describedby`): its hint and its messages. */
+  /** What `control` is described by (`aria-describedby`): its hint and its messages, where it has them. */
   async function description(control: Locator): Promise<string> {
     const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
-    return (await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
+    // A field names its message's id before it has one (FormFields.tsx): none is read as empty.
+    const texts = ids.map(async (id) => {
+      const element = page.locator(`[id="${id}"]`);
+      return (await element.count()) > 0 ? await element.textContent() : '';
+    });
+    return (await Promise.all(texts)).join(' ');
   }
 
   /** `control` is marked invalid and described by `message`. */
@@ -212,5 +217,17 @@ describe('the web app: every form checks before sending', () => {
     await submitRefused(form, 'Invite', page.getByRole('region', { name: 'Invite someone' }));
     await expectProblem(form.getByLabel('Email'), 'Not an email address: write it as name@example.com');
     await checkPage('more-form-checks-invite');
+  });
+
+  it('7. the preferences: a default interval of 0 and a timeout of 301 named at once, their bounds said beside them', async () => {
+    await nav('Settings');
+    const form = page.getByRole('form', { name: 'Preferences' });
+    expect(await description(form.getByLabel('Default check interval'))).toContain('seconds between checks of a new monitor, 1 to 86400');
+    await form.getByLabel('Default check interval').fill('0');
+    await form.getByLabel('Default timeout').fill('301');
+    await submitRefused(form, 'Save', page.getByRole('region', { name: 'Preferences' }));
+    await expectProblem(form.getByLabel('Default check interval'), 'At least 1 second');
+    await expectProblem(form.getByLabel('Default timeout'), 'At most 300 seconds');
+    await checkPage('more-form-checks-preferences');
   });
 });

@@ -8,12 +8,12 @@ import { emptyHeartbeatForm, heartbeatToForm } from '../heartbeat/heartbeat-form
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { FIELDS_NEED_A_CHANGE } from '../../app/field-checks';
+import { useMinCheckInterval } from '../../app/monitor-limits';
 import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { ManagedEditDialog, ManagedMark } from '../../components/ManagedBy';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { MONITOR_OWN_FIELDS } from '@uptime/probe/src/fields/monitor-own-fields';
 import { DnsFields } from './DnsFormFields';
 import { CheckFields, ConnectionFields, DeclaredFields, FormActions, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import { checkMonitorForm, humanFieldMessage } from './monitor-form-checks';
@@ -108,13 +108,7 @@ function MonitorForm({ initial, monitorId, kind }: { initial: MonitorFormValues;
   const set = <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   const viewer = useViewerReason();
-  // The install's interval floor; until it is known the declared bounds apply and the API says the rest.
-  const limits = useQuery({
-    queryKey: ['monitor-limits'],
-    queryFn: async () => (await data(api.get('/api/v1/monitors/limits'))).data,
-    staleTime: Infinity,
-  });
-  const minCheckInterval = limits.data?.min_check_interval ?? MONITOR_OWN_FIELDS.checkInterval.min;
+  const minCheckInterval = useMinCheckInterval();
   const save = useSaveMonitor(monitorId, (refused) => {
     setErrors(refused.errors);
     setFormError(refused.message);
