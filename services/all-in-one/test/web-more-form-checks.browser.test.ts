@@ -6,7 +6,7 @@ jest.setTimeout(240_000);
 
 /**
  * Forms that help, beyond the monitor form (docs/web.md, "Forms"): the channel, maintenance
- * window, status page, incident and API token forms each check every field before sending, all
+ * window, status page, incident, API token, agent, invitation and preferences forms each check every field before sending, all
  * at once after one submit, next to each field (its accessible description, `aria-invalid`), in
  * words, with nothing sent; the API's refusals of what only it can tell are put next to their
  * field in the same way. Headless Chromium, by role and accessible name.
@@ -36,10 +36,15 @@ describe('the web app: every form checks before sending', () => {
 
   const { signIn, nav, notice, checkPage, addMonitor } = appDriver(() => page);
 
-  /** What `control` is described by (`aria-describedby`): its hint and its messages. */
+  /** What `control` is described by (`aria-describedby`): its hint and its messages, where it has them. */
   async function description(control: Locator): Promise<string> {
     const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
-    return (await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()))).join(' ');
+    // A field names its message's id before it has one (FormFields.tsx): none is read as empty.
+    const texts = ids.map(async (id) => {
+      const element = page.locator(`[id="${id}"]`);
+      return (await element.count()) > 0 ? await element.textContent() : '';
+    });
+    return (await Promise.all(texts)).join(' ');
   }
 
   /** `control` is marked invalid and described by `message`. */
@@ -48,15 +53,19 @@ describe('the web app: every form checks before sending', () => {
     expect(await control.getAttribute('aria-invalid')).toBe('true');
   }
 
-  /** Submits `form` with `button` and waits for its summary: all its problems are shown then, and nothing was sent. */
-  async function submitRefused(form: Locator, button: string): Promise<void> {
+  /**
+   * Submits `form` with `button` and waits for its summary (in `form`, or in `around` where it
+   * stands above the form): all its problems are shown then, and nothing was sent.
+   */
+  async function submitRefused(form: Locator, button: string, around: Locator = form): Promise<Locator> {
     writes.length = 0;
     await form.getByRole('button', { name: button, exact: true }).click();
-    const summary = form.getByRole('alert').filter({ hasText: 'Some fields need a change; see the messages next to them.' });
+    const summary = around.getByRole('alert').filter({ hasText: 'Some fields need a change; see the messages next to them.' });
     await summary.waitFor();
     // The summary takes the focus, so a screen reader reads it and the form scrolls to it.
     expect(await summary.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     expect(writes).toEqual([]);
+    return summary;
   }
 
   it("1. the channel form: an empty name and a Telegram bot token and chat id named at once; the API's refusal of a Pushover retry next to it", async () => {
@@ -178,12 +187,8 @@ describe('the web app: every form checks before sending', () => {
     await nav('Settings');
     const form = page.getByRole('form', { name: 'New token' });
     await form.getByLabel('Expires in days').fill('0');
-    writes.length = 0;
-    await form.getByRole('button', { name: 'Create token', exact: true }).click();
     // The token form's summary stands above it, in its card.
-    const summary = page.getByRole('alert').filter({ hasText: 'Some fields need a change; see the messages next to them.' });
-    await summary.waitFor();
-    expect(writes).toEqual([]);
+    const summary = await submitRefused(form, 'Create token', page.getByRole('region', { name: 'API tokens' }));
     await expectProblem(form.getByLabel('Token name'), 'Required: a name for the token');
     await expectProblem(form.getByLabel('Expires in days'), 'At least 1 day');
     await checkPage('more-form-checks-token');
@@ -192,5 +197,37 @@ describe('the web app: every form checks before sending', () => {
     await form.getByRole('button', { name: 'Create token', exact: true }).click();
     await notice('Token "deploy" created');
     expect(await summary.count()).toBe(0);
+  });
+
+  it('5. the agent form: no name, no location and an address without its scheme named at once', async () => {
+    await nav('Agents');
+    const card = page.getByRole('region', { name: 'Register an agent' });
+    await card.getByLabel('Agent URL').fill('agent.example.com');
+    await submitRefused(card, 'Register agent');
+    await expectProblem(card.getByLabel('Agent name'), 'Required: a name for the agent');
+    await expectProblem(card.getByLabel('Location'), 'Required: where the agent runs');
+    await expectProblem(card.getByLabel('Agent URL'), 'Write it as http:// or https:// and a host, with no query, fragment or user');
+    await checkPage('more-form-checks-agent');
+  });
+
+  it('6. the invitation form: an address that is not one named before sending', async () => {
+    await nav('Members');
+    const form = page.getByRole('form', { name: 'Invite someone' });
+    await form.getByLabel('Email').fill('grace at example.com');
+    await submitRefused(form, 'Invite', page.getByRole('region', { name: 'Invite someone' }));
+    await expectProblem(form.getByLabel('Email'), 'Not an email address: write it as name@example.com');
+    await checkPage('more-form-checks-invite');
+  });
+
+  it('7. the preferences: a default interval of 0 and a timeout of 301 named at once, their bounds said beside them', async () => {
+    await nav('Settings');
+    const form = page.getByRole('form', { name: 'Preferences' });
+    expect(await description(form.getByLabel('Default check interval'))).toContain('seconds between checks of a new monitor, 1 to 86400');
+    await form.getByLabel('Default check interval').fill('0');
+    await form.getByLabel('Default timeout').fill('301');
+    await submitRefused(form, 'Save', page.getByRole('region', { name: 'Preferences' }));
+    await expectProblem(form.getByLabel('Default check interval'), 'At least 1 second');
+    await expectProblem(form.getByLabel('Default timeout'), 'At most 300 seconds');
+    await checkPage('more-form-checks-preferences');
   });
 });

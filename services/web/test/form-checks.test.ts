@@ -2,6 +2,9 @@ import { ApiError, BODY_BOUNDS } from '@uptime/client';
 import { choiceProblem, humanApiMessage, refusalsByField, textProblem } from '../src/app/field-checks';
 import { channelFieldOf, checkChannelForm } from '../src/pages/channels/channel-form-checks';
 import { emptyChannelForm } from '../src/pages/channels/channel-form-values';
+import { checkAgentForm } from '../src/pages/agents/agent-form-checks';
+import { checkInviteForm } from '../src/pages/organization/invite-form-checks';
+import { checkPreferencesForm } from '../src/pages/settings/preferences-form-checks';
 import { checkTokenForm } from '../src/pages/settings/token-form-checks';
 import { checkIncidentForm, checkIncidentUpdate } from '../src/pages/status-pages/incident-form-checks';
 import { checkStatusPageForm, SLUG_SHAPE } from '../src/pages/status-pages/status-page-form-checks';
@@ -87,6 +90,35 @@ describe("the forms' own checks", () => {
       expires_in_days: ['At least 1 day'],
     });
     expect(checkTokenForm({ name: 'deploy', days: '' })).toEqual({});
+  });
+
+  it('checks an agent', () => {
+    expect(checkAgentForm({ name: '', location: ' ', url: 'agent.example.com' })).toEqual({
+      name: ['Required: a name for the agent'],
+      location: ['Required: where the agent runs'],
+      url: ['Write it as http:// or https:// and a host, with no query, fragment or user'],
+    });
+    expect(checkAgentForm({ name: 'edge', location: 'Paris', url: 'https://agent.example.com/?x=1' }).url).toHaveLength(1);
+    expect(checkAgentForm({ name: 'edge', location: 'Paris', url: 'https://agent.example.com' })).toEqual({});
+  });
+
+  it("checks an invitation's address", () => {
+    expect(checkInviteForm({ email: ' ' })).toEqual({ email: ['Required: the address to invite'] });
+    expect(checkInviteForm({ email: 'grace at example.com' })).toEqual({ email: ['Not an email address: write it as name@example.com'] });
+    expect(checkInviteForm({ email: `${'a'.repeat(315)}@example.com` })).toEqual({ email: ['At most 320 characters (now 327)'] });
+    expect(checkInviteForm({ email: 'grace@example.com' })).toEqual({});
+  });
+
+  it("checks the default interval against the install's floor, and the default timeout", () => {
+    expect(checkPreferencesForm({ interval: '10', timeout: '301' }, 30)).toEqual({
+      default_check_interval: ['At least 30 seconds'],
+      default_timeout: ['At most 300 seconds'],
+    });
+    expect(checkPreferencesForm({ interval: '10', timeout: '30' }, 1)).toEqual({});
+    expect(checkPreferencesForm({ interval: '', timeout: 'ten' }, 1)).toEqual({
+      default_check_interval: ['Required: a number of seconds, 1 to 86400'],
+      default_timeout: ['A whole number of seconds, 5 to 300'],
+    });
   });
 
   it("puts the API's refusals next to their fields, in the same words", () => {

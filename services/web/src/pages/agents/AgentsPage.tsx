@@ -2,16 +2,16 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { Schema } from '@uptime/client';
 import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { errorMessage, fieldErrors } from '../../app/errors';
+import { errorMessage } from '../../app/errors';
 import { millis, useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { useUser } from '../../app/session';
-import { CheckField, TextField } from '../../components/FormFields';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { SecretOnce } from '../../components/SecretOnce';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePageTitle } from '../../components/usePageTitle';
+import { RegisterAgent } from './RegisterAgent';
 
 export function AgentsPage() {
   usePageTitle('Agents');
@@ -38,7 +38,7 @@ export function AgentsPage() {
           </p>
         </div>
       </div>
-      <CreateAgent />
+      <RegisterAgent />
       <section className="card flush" aria-labelledby="own-agents">
         <h2 id="own-agents" className="pad">
           Your agents
@@ -64,64 +64,6 @@ export function AgentsPage() {
       </section>
       <SharedAgents agents={shared} />
     </>
-  );
-}
-
-function CreateAgent() {
-  const [values, setValues] = useState({ name: '', location: '', url: '', is_public: false });
-  const [created, setCreated] = useState<Schema<'AgentWithSecret'> | null>(null);
-  const create = useRegisterAgent(values, (agent) => {
-    setCreated(agent);
-    setValues({ name: '', location: '', url: '', is_public: false });
-  });
-  const errors = create.error ? fieldErrors(create.error) : {};
-  return (
-    <section className="card" aria-labelledby="new-agent">
-      <h2 id="new-agent">Register an agent</h2>
-      <form
-        className="grid-3"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-      >
-        {(
-          [
-            ['name', 'Agent name', 'eu-west-1'],
-            ['location', 'Location', 'Frankfurt'],
-            ['url', 'Agent URL', 'https://agent.example.com'],
-          ] as const
-        ).map(([key, label, placeholder]) => (
-          <TextField
-            key={key}
-            id={`agent-${key}`}
-            label={label}
-            value={values[key]}
-            placeholder={placeholder}
-            onChange={(value) => setValues({ ...values, [key]: value })}
-            errors={errors[key]}
-          />
-        ))}
-        <CheckField
-          label="Public: others may use it"
-          checked={values.is_public}
-          onChange={(is_public) => setValues({ ...values, is_public })}
-        />
-        <div>
-          <button type="submit" className="button primary" disabled={create.isPending}>
-            Register agent
-          </button>
-        </div>
-      </form>
-      {created && (
-        <SecretOnce
-          label={`Secret of ${created.name}`}
-          value={created.secret}
-          note="The agent signs its requests with it. Copy it now; later it is shown only when you ask for the credentials."
-        />
-      )}
-    </section>
   );
 }
 
@@ -281,19 +223,4 @@ function SharedAgents({ agents }: { agents: Schema<'Agent'>[] }) {
       )}
     </section>
   );
-}
-
-/** Registers an agent from the form's values; `onRegistered` shows its secret and clears the form. */
-function useRegisterAgent(values: Schema<'AgentCreate'>, onRegistered: (agent: Schema<'AgentWithSecret'>) => void) {
-  const queryClient = useQueryClient();
-  const notices = useNotices();
-  return useMutation({
-    mutationFn: async () => (await data(api.post('/api/v1/agents', { body: values }))).data,
-    onSuccess: (agent) => {
-      onRegistered(agent);
-      notices.success(`Agent "${agent.name}" registered`);
-      void queryClient.invalidateQueries({ queryKey: ['agents'] });
-    },
-    onError: (err) => notices.error(errorMessage(err)),
-  });
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
@@ -14,7 +14,7 @@ import { monitorSaved } from '../monitor-detail/useMonitorDetail';
  * A heartbeat monitor's form (docs/heartbeats.md): a name, a period or a cron in a zone, a grace,
  * and the next five times a ping is expected, in that zone.
  */
-export function HeartbeatForm({ initial, monitorId }: { initial: HeartbeatFormValues; monitorId?: number }) {
+export function HeartbeatForm({ initial, monitorId, kind }: { initial: HeartbeatFormValues; monitorId?: number; kind?: ReactNode }) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -38,6 +38,7 @@ export function HeartbeatForm({ initial, monitorId }: { initial: HeartbeatFormVa
       <div className="page-head">
         <h1 id="heartbeat-form-title">{monitorId === undefined ? 'Add heartbeat' : `Edit ${initial.name}`}</h1>
       </div>
+      {kind}
       {formError && (
         <div className="error-box" role="alert">
           {formError}

@@ -1,6 +1,6 @@
 import { useViewerReason } from '../../app/organizations';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { HeartbeatForm } from '../heartbeat/HeartbeatForm';
 import { monitorSaved } from '../monitor-detail/useMonitorDetail';
@@ -8,12 +8,12 @@ import { emptyHeartbeatForm, heartbeatToForm } from '../heartbeat/heartbeat-form
 import { api, data } from '../../app/api';
 import { errorMessage, fieldErrors } from '../../app/errors';
 import { FIELDS_NEED_A_CHANGE } from '../../app/field-checks';
+import { useMinCheckInterval } from '../../app/monitor-limits';
 import { useNotices } from '../../app/notices';
 import { usePreferences } from '../../app/session';
 import { ManagedEditDialog, ManagedMark } from '../../components/ManagedBy';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
-import { MONITOR_OWN_FIELDS } from '@uptime/probe/src/fields/monitor-own-fields';
 import { DnsFields } from './DnsFormFields';
 import { CheckFields, ConnectionFields, DeclaredFields, FormActions, OrganiseFields, PingFields, RequestFields, UpWhenFields, type FieldsProps } from './MonitorFormFields';
 import { checkMonitorForm, humanFieldMessage } from './monitor-form-checks';
@@ -43,24 +43,23 @@ export function MonitorFormPage() {
     enabled: monitorId !== undefined,
   });
   if (monitorId === undefined) {
-    return (
-      <>
-        <div className="row-wrap" role="group" aria-label="Kind of monitor">
-          <button type="button" className={`button${heartbeat ? '' : ' primary'}`} aria-pressed={!heartbeat} onClick={() => setSearch({})}>
-            A URL or port we check
-          </button>
-          <button type="button" className={`button${heartbeat ? ' primary' : ''}`} aria-pressed={heartbeat} onClick={() => setSearch({ type: 'heartbeat' })}>
-            A heartbeat your job pings
-          </button>
-        </div>
-        {heartbeat ? (
-          <HeartbeatForm initial={emptyHeartbeatForm()} />
-        ) : (
-          <QueryState query={preferences} what="your defaults">
-            {(p) => <MonitorForm initial={emptyMonitorForm(p)} />}
-          </QueryState>
-        )}
-      </>
+    // Under the form's title, which names the kind chosen ("Add monitor", "Add heartbeat").
+    const kind = (
+      <div className="row-wrap kind-choice" role="group" aria-label="Kind of monitor">
+        <button type="button" className={`button${heartbeat ? '' : ' primary'}`} aria-pressed={!heartbeat} onClick={() => setSearch({})}>
+          A URL or port we check
+        </button>
+        <button type="button" className={`button${heartbeat ? ' primary' : ''}`} aria-pressed={heartbeat} onClick={() => setSearch({ type: 'heartbeat' })}>
+          A heartbeat your job pings
+        </button>
+      </div>
+    );
+    return heartbeat ? (
+      <HeartbeatForm initial={emptyHeartbeatForm()} kind={kind} />
+    ) : (
+      <QueryState query={preferences} what="your defaults">
+        {(p) => <MonitorForm initial={emptyMonitorForm(p)} kind={kind} />}
+      </QueryState>
     );
   }
   return (
@@ -97,7 +96,7 @@ function ManagedEditGate({ m }: { m: { id: number; name: string; key: string | n
   );
 }
 
-function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monitorId?: number }) {
+function MonitorForm({ initial, monitorId, kind }: { initial: MonitorFormValues; monitorId?: number; kind?: ReactNode }) {
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -109,13 +108,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
   const set = <K extends keyof MonitorFormValues>(key: K, value: MonitorFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   const viewer = useViewerReason();
-  // The install's interval floor; until it is known the declared bounds apply and the API says the rest.
-  const limits = useQuery({
-    queryKey: ['monitor-limits'],
-    queryFn: async () => (await data(api.get('/api/v1/monitors/limits'))).data,
-    staleTime: Infinity,
-  });
-  const minCheckInterval = limits.data?.min_check_interval ?? MONITOR_OWN_FIELDS.checkInterval.min;
+  const minCheckInterval = useMinCheckInterval();
   const save = useSaveMonitor(monitorId, (refused) => {
     setErrors(refused.errors);
     setFormError(refused.message);
@@ -144,6 +137,7 @@ function MonitorForm({ initial, monitorId }: { initial: MonitorFormValues; monit
       <div className="page-head">
         <h1 id="form-title">{monitorId === undefined ? 'Add monitor' : `Edit ${initial.name}`}</h1>
       </div>
+      {kind}
       {formError && (
         <div className="error-box" role="alert" tabIndex={-1} ref={errorBox}>
           {formError}

@@ -1,14 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { errorMessage, fieldErrors } from '../../app/errors';
+import { errorMessage } from '../../app/errors';
+import { refusalsByField } from '../../app/field-checks';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { roleAtLeast, useCurrentOrganization, type OrganizationRole } from '../../app/organizations';
 import { useUser } from '../../app/session';
 import { TextField } from '../../components/FormFields';
+import { FormSummary } from '../../components/FormSummary';
 import { QueryState } from '../../components/QueryState';
 import { usePageTitle } from '../../components/usePageTitle';
+import { useFormProblems } from '../../components/useFormProblems';
+import { checkInviteForm, INVITE_FIELDS } from './invite-form-checks';
 
 const ROLES: OrganizationRole[] = ['viewer', 'member', 'admin', 'owner'];
 
@@ -57,6 +61,7 @@ function InviteCard({ orgId, role }: { orgId: number; role: OrganizationRole }) 
   const notices = useNotices();
   const refresh = useRefresh(orgId);
   const canManage = roleAtLeast(role, 'admin');
+  const problems = useFormProblems();
   const invite = useMutation({
     mutationFn: async () =>
       (await data(api.post('/api/v1/organizations/{org_id}/invitations', { path: { org_id: orgId }, body: { email: email.trim(), role: inviteRole } }))).data,
@@ -65,19 +70,21 @@ function InviteCard({ orgId, role }: { orgId: number; role: OrganizationRole }) 
       setEmail('');
       refresh();
     },
-    onError: (err) => notices.error(errorMessage(err)),
+    onError: (err) => problems.refused(err, refusalsByField(err), (field) => INVITE_FIELDS.has(field)),
   });
-  const errors = invite.error ? fieldErrors(invite.error) : {};
+  const { errors } = problems;
   return (
     <section className="card" aria-labelledby="invite-title">
       <h2 id="invite-title">Invite someone</h2>
       <p className="muted">They get an email with a link that works once, for 7 days, for that address.</p>
+      <FormSummary summary={problems.summary} summaryRef={problems.summaryRef} />
       <form
         className="row-wrap align-end"
+        aria-label="Invite someone"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          invite.mutate();
+          if (problems.checked(checkInviteForm({ email }))) invite.mutate();
         }}
       >
         <fieldset disabled={!canManage} className="row-wrap align-end plain" aria-describedby={canManage ? undefined : 'members-reason'}>

@@ -2,12 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Schema } from '@uptime/client';
 import { useState } from 'react';
 import { api, data } from '../../app/api';
-import { errorMessage, fieldErrors } from '../../app/errors';
+import { errorMessage } from '../../app/errors';
+import { refusalsByField } from '../../app/field-checks';
+import { useMinCheckInterval } from '../../app/monitor-limits';
 import { useFormat } from '../../app/format';
 import { useNotices } from '../../app/notices';
 import { keys, usePreferences, useUser } from '../../app/session';
 import { applyTheme, type Theme } from '../../app/theme';
 import { CheckField, TextField } from '../../components/FormFields';
+import { FormSummary } from '../../components/FormSummary';
+import { useFormProblems } from '../../components/useFormProblems';
+import { checkPreferencesForm, intervalBounds, PREFERENCE_FIELDS, TIMEOUT_BOUNDS } from './preferences-form-checks';
 import { QueryState } from '../../components/QueryState';
 import { TimeZoneField } from '../../components/TimeZoneField';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -69,20 +74,26 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
   });
   const notices = useNotices();
   const { save, pickTheme } = usePreferencesSave((theme) => setValues((v) => ({ ...v, theme })));
+  const problems = useFormProblems();
+  const minCheckInterval = useMinCheckInterval();
+  const interval = intervalBounds(minCheckInterval);
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
+    if (!problems.checked(checkPreferencesForm(values, minCheckInterval))) return;
     save.mutate(preferencesBody(values), {
       onSuccess: () => notices.success('Preferences saved'),
-      onError: (err) => notices.error(errorMessage(err)),
+      onError: (err) =>
+        problems.refused(err, refusalsByField(err, { unitOf: (field) => (field === 'timezone' || field === 'email_notifications' ? '' : 'seconds') }), (field) => PREFERENCE_FIELDS.has(field)),
     });
   };
-  const errors = save.error ? fieldErrors(save.error) : {};
+  const { errors } = problems;
   const fmt = useFormat();
   return (
     <section className="card" aria-labelledby="prefs-title">
       <h2 id="prefs-title">Preferences</h2>
       <ThemePicker theme={values.theme} onPick={pickTheme} />
-      <form onSubmit={onSubmit} noValidate className="grid-2">
+      <FormSummary summary={problems.summary} summaryRef={problems.summaryRef} />
+      <form onSubmit={onSubmit} noValidate className="grid-2" aria-label="Preferences">
         <TimeZoneField
           id="pref-timezone"
           hint={`Every time in the app is shown in it. Now: ${fmt.dateTime(new Date().toISOString())}`}
@@ -104,8 +115,9 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
           label="Default check interval"
           inputMode="numeric"
           value={values.interval}
-          onChange={(interval) => setValues({ ...values, interval })}
+          onChange={(text) => setValues({ ...values, interval: text })}
           errors={errors.default_check_interval}
+          hint={`seconds between checks of a new monitor, ${interval.min} to ${interval.max}`}
         />
         <TextField
           id="pref-timeout"
@@ -114,6 +126,7 @@ function PreferencesForm({ initial }: { initial: Schema<'Preferences'> }) {
           value={values.timeout}
           onChange={(timeout) => setValues({ ...values, timeout })}
           errors={errors.default_timeout}
+          hint={`seconds, ${TIMEOUT_BOUNDS.min} to ${TIMEOUT_BOUNDS.max}`}
         />
         <div className="form-actions span-2">
           <button type="submit" className="button primary" disabled={save.isPending}>
