@@ -24,7 +24,12 @@ export const BANNER_LABEL: Record<BannerLevel, string> = {
 
 const RANK: Record<BannerLevel, number> = { operational: 0, degraded: 1, outage: 2, critical: 3 };
 /** What an open incident's impact says at least: a minor one a degradation, a major one an outage. */
-const IMPACT_LEVEL: Record<PageIncidentImpact, BannerLevel> = { none: 'operational', minor: 'degraded', major: 'outage', critical: 'critical' };
+const IMPACT_LEVEL: Record<PageIncidentImpact, BannerLevel> = {
+  none: 'operational',
+  minor: 'degraded',
+  major: 'outage',
+  critical: 'critical',
+};
 
 /** The banner: the worse of what the monitors show and the worst impact of the open incidents. */
 export function bannerLevel(status: PageOverallStatus, impact: PageIncidentImpact | null): BannerLevel {

@@ -32,7 +32,12 @@ async function aPage(published: boolean): Promise<number> {
 }
 
 async function anIncident(pageId: number, body: Record<string, unknown>): Promise<number> {
-  const res = await owner('post', `/api/v1/status-pages/${pageId}/incidents`).send({ title: 'Checkout errors', impact: 'major', message: 'Looking into it', ...body });
+  const res = await owner('post', `/api/v1/status-pages/${pageId}/incidents`).send({
+    title: 'Checkout errors',
+    impact: 'major',
+    message: 'Looking into it',
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body.data.id;
 }
@@ -41,11 +46,25 @@ async function anIncident(pageId: number, body: Record<string, unknown>): Promis
 async function aBusyPage(published: boolean): Promise<{ pageId: number; open: number; draft: number; past: number }> {
   const pageId = await aPage(published);
   const open = await anIncident(pageId, { monitor_ids: [shopId], message: 'Some **payments** fail' });
-  await owner('post', `/api/v1/status-pages/${pageId}/incidents/${open}/updates`).send({ status: 'identified', message: 'A bad deploy' }).expect(201);
+  await owner('post', `/api/v1/status-pages/${pageId}/incidents/${open}/updates`)
+    .send({ status: 'identified', message: 'A bad deploy' })
+    .expect(201);
   const draft = await anIncident(pageId, { title: 'Not for visitors', published: false });
-  const past = await anIncident(pageId, { title: 'Yesterday', impact: 'minor', status: 'resolved', started_at: new Date(Date.now() - 86_400_000).toISOString() });
+  const past = await anIncident(pageId, {
+    title: 'Yesterday',
+    impact: 'minor',
+    status: 'resolved',
+    started_at: new Date(Date.now() - 86_400_000).toISOString(),
+  });
   await owner('post', '/api/v1/maintenance-windows')
-    .send({ name: 'Upgrade', monitor_ids: [shopId], starts_at: new Date(Date.now() - 1_800_000).toISOString(), duration_minutes: 60, repeat: 'none', timezone: 'UTC' })
+    .send({
+      name: 'Upgrade',
+      monitor_ids: [shopId],
+      starts_at: new Date(Date.now() - 1_800_000).toISOString(),
+      duration_minutes: 60,
+      repeat: 'none',
+      timezone: 'UTC',
+    })
     .expect(201);
   return { pageId, open, draft, past };
 }
@@ -71,12 +90,19 @@ describe('GET /status-pages/{id}/preview', () => {
     const page = res.body.data;
     expect(page).toMatchObject({ slug: 'acme', title: 'Acme', status: 'operational', impact: 'major' });
     expect(page.incidents).toHaveLength(1);
-    expect(page.incidents[0]).toMatchObject({ id: open, status: 'identified', monitors: ['Shop'], url: `https://status.example.test/status/acme/incidents/${open}` });
+    expect(page.incidents[0]).toMatchObject({
+      id: open,
+      status: 'identified',
+      monitors: ['Shop'],
+      url: `https://status.example.test/status/acme/incidents/${open}`,
+    });
     expect(page.incidents[0].updates.map((u: { status: string; message_html: string }) => [u.status, u.message_html.trim()])).toEqual([
       ['identified', '<p>A bad deploy</p>'],
       ['investigating', '<p>Some <strong>payments</strong> fail</p>'],
     ]);
-    expect(page.maintenance).toEqual([{ name: 'Upgrade', status: 'in_progress', starts_at: expect.any(String), ends_at: expect.any(String), monitors: ['Shop'] }]);
+    expect(page.maintenance).toEqual([
+      { name: 'Upgrade', status: 'in_progress', starts_at: expect.any(String), ends_at: expect.any(String), monitors: ['Shop'] },
+    ]);
     // Shop is down during the planned work: shown as Maintenance, not counted as an outage.
     expect(page.monitors.map((m: { name: string; display_status: string }) => [m.name, m.display_status])).toEqual([
       ['Shop', 'maintenance'],
@@ -90,7 +116,9 @@ describe('GET /status-pages/{id}/preview', () => {
   it('leaves drafts out, as visitors never see them', async () => {
     const { pageId, draft } = await aBusyPage(false);
     const res = await owner('get', `/api/v1/status-pages/${pageId}/preview`).expect(200);
-    const ids = [...res.body.data.incidents, ...res.body.data.past_incidents.flatMap((d: { incidents: unknown[] }) => d.incidents)].map((i: { id: number }) => i.id);
+    const ids = [...res.body.data.incidents, ...res.body.data.past_incidents.flatMap((d: { incidents: unknown[] }) => d.incidents)].map(
+      (i: { id: number }) => i.id,
+    );
     expect(ids).not.toContain(draft);
     expect(res.text).not.toContain('Not for visitors');
     // Published, it shows at once: the preview is never cached.
