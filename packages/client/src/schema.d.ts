@@ -1062,6 +1062,26 @@ export interface paths {
         patch: operations["updateStatusPage"];
         trace?: never;
     };
+    "/api/v1/status-pages/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a status page as visitors will see it
+         * @description The same view as GET /api/v1/public/status-pages/{slug}, built by the same code, for a page of your organization whether it is published or not: the banner impact, the open published incidents with their timelines, maintenance, the monitors and the past incidents by day. Drafts are left out, as visitors never see them. Read afresh on every request, never cached (docs/status-pages.md).
+         */
+        get: operations["previewStatusPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/monitors/{id}/badge": {
         parameters: {
             query?: never;
@@ -11016,6 +11036,1229 @@ export interface operations {
             403: components["responses"]["INSUFFICIENT_PERMISSIONS"];
             404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
             409: components["responses"]["RESOURCE_EXISTS"];
+            413: components["responses"]["PAYLOAD_TOO_LARGE"];
+            415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
+            429: components["responses"]["RATE_LIMIT_EXCEEDED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+        };
+    };
+    previewStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The status page's id
+                 * @example 42
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page as visitors will see it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "slug": "acme",
+                     *         "title": "Acme services",
+                     *         "description": "Shop and API of Acme",
+                     *         "status": "outage",
+                     *         "monitors": [
+                     *           {
+                     *             "name": "Shop",
+                     *             "section": null,
+                     *             "status": "online",
+                     *             "in_maintenance": false,
+                     *             "display_status": "online",
+                     *             "uptime_24h": 100,
+                     *             "uptime_90d": 99.97,
+                     *             "days": [
+                     *               {
+                     *                 "date": "2026-08-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-22",
+                     *                 "uptime": 100
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "name": "API",
+                     *             "section": "Checkout",
+                     *             "status": "offline",
+                     *             "in_maintenance": false,
+                     *             "display_status": "offline",
+                     *             "uptime_24h": 96.5,
+                     *             "uptime_90d": 99.8,
+                     *             "days": [
+                     *               {
+                     *                 "date": "2026-08-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-08-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-09-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-22",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-23",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-24",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-25",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-26",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-27",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-28",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-29",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-30",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-10-31",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-01",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-02",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-03",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-04",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-05",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-06",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-07",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-08",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-09",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-10",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-11",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-12",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-13",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-14",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-15",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-16",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-17",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-18",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-19",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-20",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-21",
+                     *                 "uptime": 100
+                     *               },
+                     *               {
+                     *                 "date": "2026-11-22",
+                     *                 "uptime": 96.5
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "sections": [
+                     *           {
+                     *             "name": null,
+                     *             "monitor_count": 1
+                     *           },
+                     *           {
+                     *             "name": "Checkout",
+                     *             "monitor_count": 1
+                     *           }
+                     *         ],
+                     *         "active_incidents": [
+                     *           {
+                     *             "monitor_name": "API",
+                     *             "started_at": "2026-11-22T09:41:00.000Z"
+                     *           }
+                     *         ],
+                     *         "impact": "major",
+                     *         "incidents": [
+                     *           {
+                     *             "id": 12,
+                     *             "title": "Checkout errors",
+                     *             "impact": "major",
+                     *             "status": "identified",
+                     *             "started_at": "2026-11-22T09:40:00.000Z",
+                     *             "resolved_at": null,
+                     *             "monitors": [
+                     *               "API"
+                     *             ],
+                     *             "url": "https://uptime.example.com/status/acme/incidents/12",
+                     *             "updates": [
+                     *               {
+                     *                 "id": 31,
+                     *                 "status": "identified",
+                     *                 "message": "A failed deploy of the **payment service**; rolling back.",
+                     *                 "message_html": "<p>A failed deploy of the <strong>payment service</strong>; rolling back.</p>\n",
+                     *                 "created_at": "2026-11-22T10:05:00.000Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "maintenance": [
+                     *           {
+                     *             "name": "Database upgrade",
+                     *             "status": "scheduled",
+                     *             "starts_at": "2026-11-28T01:00:00.000Z",
+                     *             "ends_at": "2026-11-28T02:30:00.000Z",
+                     *             "monitors": [
+                     *               "Shop"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "past_incidents": [
+                     *           {
+                     *             "date": "2026-11-22",
+                     *             "incidents": [
+                     *               {
+                     *                 "id": 12,
+                     *                 "title": "Checkout errors",
+                     *                 "impact": "major",
+                     *                 "status": "identified",
+                     *                 "started_at": "2026-11-22T09:40:00.000Z",
+                     *                 "resolved_at": null,
+                     *                 "url": "https://uptime.example.com/status/acme/incidents/12"
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "date": "2026-11-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-11-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-31",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-25",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-24",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-23",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-22",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-10-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-25",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-24",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-23",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-22",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-21",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-20",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-19",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-18",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-17",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-16",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-15",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-14",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-13",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-12",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-11",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-10",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-09",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-08",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-07",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-06",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-05",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-04",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-03",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-02",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-09-01",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-31",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-30",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-29",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-28",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-27",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-26",
+                     *             "incidents": []
+                     *           },
+                     *           {
+                     *             "date": "2026-08-25",
+                     *             "incidents": []
+                     *           }
+                     *         ],
+                     *         "updated_at": "2026-11-22T10:00:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "timestamp": "2026-11-22T10:00:00.000Z",
+                     *         "request_id": "6f1c2a4e-0b7d-4c1e-9a57-3f0e2d8c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PublicStatusPage"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            404: components["responses"]["ORGANIZATION_NOT_FOUND.STATUS_PAGE_NOT_FOUND"];
             413: components["responses"]["PAYLOAD_TOO_LARGE"];
             415: components["responses"]["UNSUPPORTED_MEDIA_TYPE"];
             429: components["responses"]["RATE_LIMIT_EXCEEDED"];

@@ -30,3 +30,4 @@ export * from './channel-configs';
 export { MONITOR_OWN_FIELDS } from './fields/monitor-own-fields';
 export { HEARTBEAT_LIMITS, isTimeZone, cronProblem, nextExpectedTimes, nextDueAfter, heartbeatDeadline, type HeartbeatSchedule, type HeartbeatTimes } from './heartbeat/schedule';
 export { uptimeGrade, dayLabel, dayUptimeLabel, type UptimeGrade } from './daily-uptime';
+export * from './status-page-words';

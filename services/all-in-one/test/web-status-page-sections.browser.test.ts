@@ -37,9 +37,9 @@ describe("the web app: a status page's sections", () => {
 
   const { nav, notice, checkPage, signIn, addMonitor } = appDriver(() => page);
   const preview = (): Locator => page.getByRole('region', { name: 'Preview', exact: true });
-  /** The preview's groups as text: each heading, then its monitors' names. */
+  /** The preview's groups as text: each section's heading among the monitors, then its monitors' names. */
   async function previewed(): Promise<string[][]> {
-    const headings = await preview().getByRole('heading', { level: 4 }).allTextContents();
+    const headings = await preview().getByRole('region', { name: 'Monitors', exact: true }).getByRole('heading', { level: 4 }).allTextContents();
     const loose = preview().getByRole('list', { name: 'Monitors in no section', exact: true });
     const names = async (list: Locator): Promise<string[]> => list.locator(':scope > li > span:first-child').allTextContents();
     const groups: string[][] = (await loose.count()) > 0 ? [['(none)', ...(await names(loose))]] : [];

@@ -98,7 +98,7 @@ function useResourceRoutes(v1: Router, deps: ResolvedAppDeps, publicCache: Publi
   v1.use('/monitors', monitorsRouter(monitorsDeps));
   v1.use('/monitors', monitorAgentsRouter({ ds, scheduler }));
   v1.use('/monitors', badgesRouter({ ds, cache: publicCache, publicUrl: config.http.publicUrl }));
-  v1.use('/status-pages', statusPagesRouter({ ds, cache: publicCache, statusChanges, publicUrl: config.http.publicUrl }));
+  v1.use('/status-pages', statusPagesRouter({ ds, source: stats, cache: publicCache, statusChanges, publicUrl: config.http.publicUrl }));
   v1.use('/maintenance-windows', maintenanceWindowsRouter(ds));
   v1.use('/live', liveRouter({ hub: new LiveHub(config.redis.url, config.redis.queuePrefix, deps.logger), config, lifetimeMs: deps.liveStreamLifetimeMs }));
   v1.use('/channels', channelsRouter({ ...stats, queue: statusChanges, keyring, allowPrivateTargets: config.allowPrivateTargets }));

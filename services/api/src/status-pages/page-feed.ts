@@ -1,6 +1,6 @@
 import { escapeMarkup as e } from './html-escape';
 import type { MaintenanceOccurrence, PublicIncident } from './public-page-sections';
-import { IMPACT_LABEL, STATUS_LABEL } from './status-page-sections.html';
+import { IMPACT_LABEL, INCIDENT_STATUS_LABEL } from '@uptime/probe';
 import { renderAtom, renderRss, type FeedEntry } from './status-feed';
 
 const utc = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -19,10 +19,10 @@ export function feedEntries(
   const updates = incidents.flatMap((i) =>
     i.updates.map((u) => ({
       id: `${i.url}#update-${u.id}`,
-      title: `${i.title}: ${STATUS_LABEL[u.status]}`,
+      title: `${i.title}: ${INCIDENT_STATUS_LABEL[u.status]}`,
       link: i.url,
       updated: u.created_at,
-      html: `<p>${e(`${STATUS_LABEL[u.status]} · ${IMPACT_LABEL[i.impact]}${i.monitors.length > 0 ? ` · ${i.monitors.join(', ')}` : ''}`)}</p>\n${u.message_html}`,
+      html: `<p>${e(`${INCIDENT_STATUS_LABEL[u.status]} · ${IMPACT_LABEL[i.impact]}${i.monitors.length > 0 ? ` · ${i.monitors.join(', ')}` : ''}`)}</p>\n${u.message_html}`,
     })),
   );
   const notices = maintenance.map((o) => ({

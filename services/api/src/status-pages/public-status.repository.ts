@@ -3,7 +3,7 @@ import type { MonitorStatus } from '@uptime/db';
 import { DAY_MS, floorTo } from '../monitor-stats/time-buckets';
 import type { SectionPlace } from './page-sections';
 
-export interface PublishedPageRow {
+export interface PageViewRow {
   id: number;
   slug: string;
   title: string;
@@ -17,9 +17,16 @@ export interface PublishedPageRow {
   monitors: ({ id: number; name: string; status: MonitorStatus; in_maintenance: boolean; incident_started_at: string | null } & SectionPlace)[];
 }
 
-/** The published page of `slug` with its monitors, in one query; undefined when unknown or unpublished. */
-export async function readPublishedPage(ds: DataSource, slug: string): Promise<PublishedPageRow | undefined> {
-  const [row]: PublishedPageRow[] = await ds.query(
+/**
+ * Which page a view is read for: the published page of a slug (what visitors read), or a page of
+ * an organization by id, published or not (its owner's preview, docs/status-pages.md).
+ */
+export type PageSelector = { slug: string } | { organizationId: number; id: number };
+
+/** The page `selector` names with its monitors, in one query; undefined when there is none (for a slug: unknown or unpublished). */
+export async function readPageWithMonitors(ds: DataSource, selector: PageSelector): Promise<PageViewRow | undefined> {
+  const [where, params] = 'slug' in selector ? ['sp.slug = $1 AND sp.published', [selector.slug]] : ['sp.id = $1 AND sp.organization_id = $2', [selector.id, selector.organizationId]];
+  const [row]: PageViewRow[] = await ds.query(
     `SELECT sp.id, sp.slug, sp.title, sp.description, sp.custom_domain,
             COALESCE(json_agg(json_build_object('id', m.id, 'name', m.name, 'status', m.status,
                                                 'in_maintenance', m.in_maintenance, 'incident_started_at', i.started_at,
@@ -31,9 +38,9 @@ export async function readPublishedPage(ds: DataSource, slug: string): Promise<P
        LEFT JOIN status_page_section_monitors ssm ON ssm.status_page_id = spm.status_page_id AND ssm.monitor_id = spm.monitor_id
        LEFT JOIN status_page_sections s ON s.id = ssm.section_id
        LEFT JOIN incidents i ON i.id = m.open_incident_id AND i.resolved_at IS NULL
-      WHERE sp.slug = $1 AND sp.published
+      WHERE ${where}
       GROUP BY sp.id`,
-    [slug],
+    params,
   );
   return row;
 }

@@ -75,7 +75,7 @@ const NO_PAGE: Record<PageField, string> = {
 async function readPageEntry(deps: PublicStatusDeps, slug: string, representation: Representation): Promise<PageEntry | undefined> {
   if (!SLUG_PATTERN.test(slug)) return undefined;
   const entry = await deps.cache.read(deps.cache.keyOf('page', slug), FIELDS[representation], async (): Promise<CacheFill> => {
-    const read = await readPublicStatus(deps.source, slug, deps.publicUrl);
+    const read = await readPublicStatus(deps.source, { slug }, deps.publicUrl);
     if (!read) return NO_PAGE;
     const { page, feeds } = read;
     const json = JSON.stringify(page);

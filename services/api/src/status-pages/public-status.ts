@@ -17,7 +17,7 @@ import {
 } from './public-page-sections';
 import { feedEntries, renderFeeds } from './page-feed';
 import { groupBySection, type PublicSection } from './page-sections';
-import { PUBLIC_DAYS, readDailyCounts, readPublishedPage, type DailyCounts } from './public-status.repository';
+import { PUBLIC_DAYS, readDailyCounts, readPageWithMonitors, type DailyCounts, type PageSelector } from './public-status.repository';
 
 export type PageStatus = 'operational' | 'degraded' | 'outage';
 export const PAGE_STATUSES: readonly PageStatus[] = ['operational', 'degraded', 'outage'];
@@ -103,17 +103,21 @@ export const shownInMaintenance = (m: { status: MonitorStatus; in_maintenance: b
  * days and the open ones with their updates, and the maintenance windows over the monitors.
  */
 export async function readPublicStatusPage(source: UptimeSource, slug: string, publicUrl: string, now = new Date()): Promise<PublicStatusPage | undefined> {
-  return (await readPublicStatus(source, slug, publicUrl, now))?.page;
+  return (await readPublicStatus(source, { slug }, publicUrl, now))?.page;
 }
 
-/** The public view of a published page and its feeds (Atom and RSS), from the same query set; undefined when unknown or unpublished. */
+/**
+ * The public view of a page and its feeds (Atom and RSS), from the same query set; undefined when
+ * `selector` names no page (a slug: unknown or unpublished). The owner's preview reads its page by
+ * id through the same function, so it shows exactly what visitors will (docs/status-pages.md).
+ */
 export async function readPublicStatus(
   source: UptimeSource,
-  slug: string,
+  selector: PageSelector,
   publicUrl: string,
   now = new Date(),
 ): Promise<{ page: PublicStatusPage; feeds: { atom: string; rss: string } } | undefined> {
-  const page = await readPublishedPage(source.ds, slug);
+  const page = await readPageWithMonitors(source.ds, selector);
   if (!page) return undefined;
   const ids = page.monitors.map((m) => m.id);
   const since = new Date(floorTo(now, DAY_MS).getTime() - (PUBLIC_DAYS - 1) * DAY_MS);

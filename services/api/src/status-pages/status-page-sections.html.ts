@@ -1,25 +1,9 @@
-import type { IncidentImpact, IncidentStatus } from '../status-page-incidents/incident.dto';
-import { dayLabel } from '@uptime/probe';
+import { dayLabel, IMPACT_LABEL, INCIDENT_STATUS_LABEL, MAINTENANCE_NOTICE_LABEL } from '@uptime/probe';
 import { escapeMarkup as e } from './html-escape';
 import type { IncidentDay, MaintenanceNotice, PublicIncident } from './public-page-sections';
 
-
 /** An instant as `25 Nov 2026 10:05 UTC` in a `<time>` element. */
 export const timeOf = (iso: string): string => `<time datetime="${e(iso)}">${dayLabel(iso.slice(0, 10))} ${iso.slice(11, 16)} UTC</time>`;
-
-export const STATUS_LABEL: Record<IncidentStatus, string> = {
-  investigating: 'Investigating',
-  identified: 'Identified',
-  monitoring: 'Monitoring',
-  resolved: 'Resolved',
-};
-
-export const IMPACT_LABEL: Record<IncidentImpact, string> = {
-  none: 'No impact',
-  minor: 'Minor impact',
-  major: 'Major impact',
-  critical: 'Critical impact',
-};
 
 /** The link of an incident's own page, relative to the host the page was read on. */
 export const incidentPath = (slug: string, id: number): string => `/status/${encodeURIComponent(slug)}/incidents/${id}`;
@@ -36,7 +20,7 @@ export function incidentArticle(slug: string, incident: PublicIncident, headingL
     .map(
       (
         u,
-      ) => `<li class="update"><p class="update-head"><strong class="status-${u.status}">${STATUS_LABEL[u.status]}</strong> ${timeOf(u.created_at)}</p>
+      ) => `<li class="update"><p class="update-head"><strong class="status-${u.status}">${INCIDENT_STATUS_LABEL[u.status]}</strong> ${timeOf(u.created_at)}</p>
 <div class="update-body">${u.message_html}</div></li>`,
     )
     .join('\n');
@@ -49,13 +33,11 @@ ${updates}
 </article>`;
 }
 
-const NOTICE_LABEL: Record<MaintenanceNotice['status'], string> = { in_progress: 'In progress', scheduled: 'Scheduled' };
-
 /** Maintenance in progress and scheduled within 7 days; nothing when there is none. */
 export function maintenanceSection(notices: readonly MaintenanceNotice[]): string {
   if (notices.length === 0) return '';
   const items = notices.map(
-    (n) => `<li class="notice notice-${n.status}"><p><strong>${NOTICE_LABEL[n.status]}</strong>: ${e(n.name)}</p>
+    (n) => `<li class="notice notice-${n.status}"><p><strong>${MAINTENANCE_NOTICE_LABEL[n.status]}</strong>: ${e(n.name)}</p>
 <p class="notice-meta">${timeOf(n.starts_at)} to ${timeOf(n.ends_at)}${n.monitors.length > 0 ? ` · ${e(n.monitors.join(', '))}` : ''}</p></li>`,
   );
   return `<section class="maintenance" aria-labelledby="maintenance"><h2 id="maintenance">Maintenance</h2><ul>${items.join('\n')}</ul></section>`;
@@ -73,7 +55,7 @@ export function pastIncidentsSection(slug: string, days: readonly IncidentDay[])
 <ul>${d.incidents
               .map(
                 (i) =>
-                  `<li><a href="${e(incidentPath(slug, i.id))}">${e(i.title)}</a> <span class="incident-meta">${IMPACT_LABEL[i.impact]} · ${STATUS_LABEL[i.status]}</span></li>`,
+                  `<li><a href="${e(incidentPath(slug, i.id))}">${e(i.title)}</a> <span class="incident-meta">${IMPACT_LABEL[i.impact]} · ${INCIDENT_STATUS_LABEL[i.status]}</span></li>`,
               )
               .join('')}</ul>`,
           )

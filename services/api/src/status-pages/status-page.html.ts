@@ -1,42 +1,13 @@
-import type { IncidentImpact } from '../status-page-incidents/incident.dto';
 import { escapeMarkup as e } from './html-escape';
 import type { PublicIncident } from './public-page-sections';
-import { dayUptimeLabel, uptimeGrade } from '@uptime/probe';
-import type { DisplayStatus, PageStatus, PublicStatusPage } from './public-status';
+import { BANNER_LABEL, bannerLevel, dayUptimeLabel, MONITOR_STATE_LABEL, uptimeGrade } from '@uptime/probe';
+import type { PublicStatusPage } from './public-status';
 import { incidentArticle, maintenanceSection, pastIncidentsSection, timeOf } from './status-page-sections.html';
 
 /** Where the page's stylesheet is served (public-status.routes.ts); the CSP allows no inline style. */
 export const STATUS_PAGE_CSS_PATH = '/status/assets/status-page.css';
 /** The page's one script (times in the visitor's zone, a refresh every 60 s); the page works without it. */
 export const STATUS_PAGE_JS_PATH = '/status/assets/status-page.js';
-
-type BannerLevel = PageStatus | 'critical';
-
-const BANNER: Record<BannerLevel, string> = {
-  operational: 'All systems operational',
-  degraded: 'Degraded performance',
-  outage: 'Outage',
-  critical: 'Critical outage',
-};
-
-const RANK: Record<BannerLevel, number> = { operational: 0, degraded: 1, outage: 2, critical: 3 };
-/** What an open incident's impact says at least: a minor one a degradation, a major one an outage. */
-const IMPACT_LEVEL: Record<IncidentImpact, BannerLevel> = { none: 'operational', minor: 'degraded', major: 'outage', critical: 'critical' };
-
-/** The banner: the worse of what the monitors show and the worst impact of the open incidents. */
-export function bannerLevel(status: PageStatus, impact: IncidentImpact | null): BannerLevel {
-  const fromImpact = impact === null ? 'operational' : IMPACT_LEVEL[impact];
-  return RANK[fromImpact] > RANK[status] ? fromImpact : status;
-}
-
-const MONITOR_LABEL: Record<DisplayStatus, string> = {
-  online: 'Operational',
-  warning: 'Degraded',
-  offline: 'Down',
-  paused: 'Paused',
-  pending: 'Not checked yet',
-  maintenance: 'Maintenance',
-};
 
 const percent = (uptime: number | null): string => (uptime === null ? 'no data' : `${uptime.toFixed(2)}%`);
 
@@ -50,7 +21,7 @@ function monitorSection(m: PublicStatusPage['monitors'][number], index: number, 
     })
     .join('');
   return `<section class="monitor" aria-labelledby="${heading}">
-<div class="monitor-head"><h${level} id="${heading}">${e(m.name)}</h${level}><p class="state state-${state}">${MONITOR_LABEL[state]}</p></div>
+<div class="monitor-head"><h${level} id="${heading}">${e(m.name)}</h${level}><p class="state state-${state}">${MONITOR_STATE_LABEL[state]}</p></div>
 <div class="days" role="group" aria-label="${e(`${m.name}, uptime of the last 90 days`)}">${cells}</div>
 <p class="scale"><span>90 days ago</span><span>${e(percent(m.uptime_90d))} over 90 days · ${e(percent(m.uptime_24h))} over 24 hours</span><span>Today</span></p>
 </section>`;
@@ -145,7 +116,7 @@ const feedPath = (slug: string, kind: 'atom' | 'rss'): string => e(`/status/${en
 
 function banner(page: PublicStatusPage): string {
   const level = bannerLevel(page.status, page.impact);
-  return `<p class="banner banner-${level}" role="status">${BANNER[level]}</p>`;
+  return `<p class="banner banner-${level}" role="status">${BANNER_LABEL[level]}</p>`;
 }
 
 /** An incident's own page: the page's title, the incident and its whole timeline, a link back. */

@@ -9,18 +9,20 @@ import { toStatusPageResponse } from './status-page.presenter';
 import { ownedItemRoutes } from '../http/owned-item-routes';
 import { incidentsRouter } from '../status-page-incidents/incidents.routes';
 import type { IncidentsDeps } from '../status-page-incidents/incidents.service';
+import type { UptimeSource } from '../monitor-stats/uptime.repository';
 import { subscribersRouter } from '../status-page-subscribers/subscribers.routes';
 import {
   createStatusPage,
   deleteStatusPage,
   getStatusPage,
   listStatusPages,
+  previewStatusPage,
   updateStatusPage,
   type StatusPagesDeps,
 } from './status-pages.service';
 
 /** `/status-pages`: the caller's public status pages (docs/status-pages.md). */
-export function statusPagesRouter(deps: StatusPagesDeps & IncidentsDeps & { publicUrl: string }): Router {
+export function statusPagesRouter(deps: StatusPagesDeps & IncidentsDeps & { publicUrl: string; source: UptimeSource }): Router {
   const router = Router();
   const { ds, publicUrl } = deps;
   router.use('/:id/incidents', incidentsRouter(deps));
@@ -44,6 +46,11 @@ export function statusPagesRouter(deps: StatusPagesDeps & IncidentsDeps & { publ
   router.get('/:id', async (req, res) => {
     const page = await getStatusPage(ds, callerOf(req).organizationId, parseId(req.params.id, 'status page'));
     sendData(res, toStatusPageResponse(page, publicUrl));
+  });
+
+  // The page as visitors will see it, even unpublished: the web app's preview beside the form.
+  router.get('/:id/preview', async (req, res) => {
+    sendData(res, await previewStatusPage(deps.source, callerOf(req).organizationId, parseId(req.params.id, 'status page'), publicUrl));
   });
 
   ownedItemRoutes(router, 'status page', {

@@ -9,6 +9,8 @@ import type { StatusPageFieldsDto } from './status-page.dto';
 import type { NewStatusPage } from './status-page-input';
 import type { PageSectionInput } from './page-sections';
 import { assertOwnMonitors } from '../monitors/own-monitors';
+import type { UptimeSource } from '../monitor-stats/uptime.repository';
+import { readPublicStatus, type PublicStatusPage } from './public-status';
 import {
   deleteOwnPage,
   incidentIdsOfPage,
@@ -94,6 +96,17 @@ export async function createStatusPage(
 
 export async function getStatusPage(ds: DataSource, organizationId: number, id: number): Promise<StatusPageRow> {
   return readOne(ds, organizationId, id);
+}
+
+/**
+ * The page as visitors will read it, published or not, for its owner's preview: the very view
+ * the public route builds (readPublicStatus()), read by id within the organization and never
+ * cached, so the preview shows a change at once (docs/status-pages.md, "Preview").
+ */
+export async function previewStatusPage(source: UptimeSource, organizationId: number, id: number, publicUrl: string): Promise<PublicStatusPage> {
+  const read = await readPublicStatus(source, { organizationId, id }, publicUrl);
+  if (!read) throw new NotFoundError('status page', id);
+  return read.page;
 }
 
 export async function listStatusPages(

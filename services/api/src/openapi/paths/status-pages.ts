@@ -73,6 +73,18 @@ export const STATUS_PAGE_OPERATIONS: OperationSpec[] = [
     responses: { 200: { description: 'Your pages, id order', schema: listEnvelope(ref('StatusPage')), example: listExample([EXAMPLE_STATUS_PAGE]) } },
   },
   { method: 'get', path: PAGE, operationId: 'getStatusPage', tag: 'Status pages', summary: 'Get a status page', parameters: [id], responses: { 200: pageAnswer('The page') }, errors: [...notFound] },
+  {
+    method: 'get',
+    path: `${PAGE}/preview`,
+    operationId: 'previewStatusPage',
+    tag: 'Status pages',
+    summary: 'Preview a status page as visitors will see it',
+    description:
+      'The same view as GET /api/v1/public/status-pages/{slug}, built by the same code, for a page of your organization whether it is published or not: the banner impact, the open published incidents with their timelines, maintenance, the monitors and the past incidents by day. Drafts are left out, as visitors never see them. Read afresh on every request, never cached (docs/status-pages.md).',
+    parameters: [id],
+    responses: { 200: { description: 'The page as visitors will see it', schema: dataEnvelope(ref('PublicStatusPage')), example: dataExample(EXAMPLE_PUBLIC_PAGE) } },
+    errors: [...notFound],
+  },
   update('put'),
   update('patch'),
   {

@@ -110,7 +110,7 @@ export function StatusPageForm({ page, onDone }: { page: Schema<'StatusPage'> | 
           </button>
         </div>
       </form>
-      <StatusPagePreview values={values} monitors={byId} names={names} />
+      <StatusPagePreview page={page} values={values} monitors={byId} names={names} />
     </div>
   );
 }
