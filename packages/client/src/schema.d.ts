@@ -2297,6 +2297,10 @@ export interface components {
                 error: string | null;
                 /** @description Made during a maintenance window */
                 maintenance: boolean;
+                /** @description A ping check's packet loss, percent; null for other types' checks */
+                packet_loss: number | null;
+                /** @description A dns check's first 3 answer values, normalised; null for other types' checks (the whole answer: GET /monitors/{id}/results) */
+                dns_answers: string[] | null;
             }[];
         };
         /** @description One ping of a heartbeat monitor: a heartbeat's results */

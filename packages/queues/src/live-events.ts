@@ -11,6 +11,12 @@ import type { MonitorStatus } from '@uptime/db';
 /** The channel of one organization's live updates. */
 export const liveChannel = (prefix: string, organizationId: number): string => `${prefix}:live:org:${organizationId}`;
 
+/**
+ * How many of a dns check's answer values a bead carries, live and from GET /monitors/recent-checks:
+ * its figure, not its whole answer (GET /monitors/{id}/results has that).
+ */
+export const BEAD_DNS_ANSWERS = 3;
+
 /** A check just recorded, and the state of its monitor after it. */
 export interface LiveCheck {
   monitor_id: number;
@@ -25,6 +31,9 @@ export interface LiveCheck {
    */
   status_code?: number | null;
   error?: string | null;
+  /** Its type's figure, as GET /monitors/recent-checks has it: a ping's packet loss, a dns check's first answer values. */
+  packet_loss?: number | null;
+  dns_answers?: string[] | null;
   monitor_status: MonitorStatus;
   in_maintenance: boolean;
 }

@@ -45,6 +45,8 @@ describe('live events, check-worker and notifier', () => {
       response_time: expect.any(Number),
       status_code: 200,
       error: null,
+      packet_loss: null,
+      dns_answers: null,
       monitor_status: 'online',
       in_maintenance: false,
     });

@@ -94,6 +94,16 @@ describe('tcp, dns and ping monitors everywhere a monitor appears', () => {
     const latestClosed = await latest('Closed port');
     expect(latestClosed).toMatchObject({ status: 'down', error: 'Connection refused' });
 
+    // The beads of the list carry each type's figure: a ping's packet loss, a dns check's answer.
+    const beads = (await call<{ monitor_id: number; checks: { packet_loss: number | null; dns_answers: string[] | null }[] }[]>(
+      'GET',
+      `/api/v1/monitors/recent-checks?ids=${ids.Loopback},${ids['Shop DNS']},${ids['Redis port']}`,
+    )).data;
+    const latestBead = (name: string) => beads.find((b) => b.monitor_id === ids[name])?.checks[0];
+    expect(latestBead('Loopback')).toMatchObject({ packet_loss: 0, dns_answers: null });
+    expect(latestBead('Shop DNS')).toMatchObject({ packet_loss: null, dns_answers: ['192.0.2.7'] });
+    expect(latestBead('Redis port')).toMatchObject({ packet_loss: null, dns_answers: null });
+
     for (const name of ['Redis port', 'Shop DNS', 'Loopback']) {
       const stats = (await call<{ checks: { total: number; failed: number }; uptime: Record<string, number | null> }>('GET', `/api/v1/monitors/${ids[name]}/stats?period=24h`)).data;
       expect([name, stats.checks.total > 0, stats.checks.failed, stats.uptime['24h']]).toEqual([name, true, 0, 100]);

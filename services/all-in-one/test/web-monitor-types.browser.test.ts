@@ -118,6 +118,10 @@ describe('tcp and dns monitors in the browser', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Mail exchangers', exact: true }) });
     await row.waitFor();
     expect(await row.getByText('dns://status.example.test', { exact: true }).count()).toBe(1);
+    // The type's figure beside the response time: the latest answer, as its bead says too.
+    await row.getByText('10 mx1.example.test, 20 mx2.example.test', { exact: true }).waitFor({ timeout: SEEN_WITHIN });
+    expect(await row.getByRole('button', { name: /· 10 mx1\.example\.test, 20 mx2\.example\.test/ }).count()).toBeGreaterThan(0);
+    await checkPage('monitors-dns');
 
     const [stored] = await app.stack.ds.query(`SELECT type, url, dns_record_type, dns_resolver, dns_protocol, expected_dns_values FROM monitors WHERE name = 'Mail exchangers'`);
     expect(stored).toEqual({

@@ -66,6 +66,9 @@ describe('a ping monitor in the browser', () => {
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Gateway', exact: true }) });
     await row.waitFor();
     expect(await row.getByText('ping://127.0.0.1', { exact: true }).count()).toBe(1);
+    // The type's figure beside the response time: the latest check's packet loss, as its bead says too.
+    await row.getByText('0 % loss', { exact: true }).waitFor({ timeout: SEEN_WITHIN });
+    expect(await row.getByRole('button', { name: /· 0 % loss/ }).count()).toBeGreaterThan(0);
     await checkPage('monitors-ping');
 
     const [stored] = await app.stack.ds.query(`SELECT type, url, ping_count FROM monitors WHERE name = 'Gateway'`);

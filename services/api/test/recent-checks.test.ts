@@ -45,6 +45,8 @@ describe('GET /monitors/recent-checks', () => {
       response_time: 101,
       error: null,
       maintenance: true,
+      packet_loss: null,
+      dns_answers: null,
     });
     expect(aChecks[2]).toMatchObject({ status: 'down', status_code: 500, error: 'Unexpected status 500', maintenance: false });
     expect(aChecks[29]!.checked_at).toBe(new Date(now - 30 * 30 * SECOND + 250).toISOString());
@@ -55,6 +57,27 @@ describe('GET /monitors/recent-checks', () => {
     expect(limited.body.data[0].checks).toHaveLength(40);
     const five = await get(`?ids=${a.id}&limit=5`, auth);
     expect(five.body.data[0].checks.map((c: { response_time: number }) => c.response_time)).toEqual([101, 102, 103, 104, 105]);
+  });
+
+  it("carries a ping check's packet loss and a dns check's first three answer values: the list's figure of their type", async () => {
+    const { user, auth } = await aCaller(h.ds);
+    const ping = await aMonitor(h.ds, user, { type: 'ping', url: 'ping://router.example.test', checkInterval: 30 });
+    const dns = await aMonitor(h.ds, user, { type: 'dns', url: 'dns://shop.example.test', checkInterval: 30 });
+    const at = new Date(Date.now() - 30 * SECOND);
+    await h.ds.query(
+      `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, response_time, packet_loss, rtt_min_ms, rtt_avg_ms, rtt_max_ms)
+       VALUES ($1, $2, 0, true, 2, 25, 1, 2, 3)`,
+      [ping.id, at],
+    );
+    await h.ds.query(
+      `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, response_time, dns_response_code, dns_answers, dns_min_ttl)
+       VALUES ($1, $2, 0, true, 4, 'NOERROR', ARRAY['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'], 60)`,
+      [dns.id, at],
+    );
+    const res = await get(`?ids=${ping.id},${dns.id}`, auth);
+    const byId = new Map<number, { checks: Record<string, unknown>[] }>(res.body.data.map((m: { monitor_id: number }) => [m.monitor_id, m]));
+    expect(byId.get(ping.id)!.checks[0]).toMatchObject({ packet_loss: 25, dns_answers: null });
+    expect(byId.get(dns.id)!.checks[0]).toMatchObject({ packet_loss: null, dns_answers: ['192.0.2.1', '192.0.2.2', '192.0.2.3'] });
   });
 
   it("leaves out another organization's monitors, as missing ones", async () => {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { storedCheckError, type DataSource } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
-import { publishLiveEvents, type LiveEvent } from '@uptime/queues';
+import { BEAD_DNS_ANSWERS, publishLiveEvents, type LiveEvent } from '@uptime/queues';
 import type { CheckOutcome } from './check-outcome';
 import type { StatusEvent } from './status-event';
 import { readMonitorsNow } from './live.repository';
@@ -49,6 +49,8 @@ export class LivePublisher {
         response_time: o.result.responseTime,
         status_code: o.result.statusCode,
         error: storedCheckError(o.result.error),
+        packet_loss: o.result.ping?.packetLoss ?? null,
+        dns_answers: o.result.dns ? o.result.dns.values.slice(0, BEAD_DNS_ANSWERS) : null,
         monitor_status: m.status,
         in_maintenance: m.in_maintenance,
       });

@@ -41,6 +41,8 @@ export function toRecentChecksResponse(list: MonitorRecentChecks[]) {
       response_time: c.responseTime,
       error: c.error,
       maintenance: c.maintenance,
+      packet_loss: c.packetLoss,
+      dns_answers: c.dnsAnswers,
     })),
   }));
 }

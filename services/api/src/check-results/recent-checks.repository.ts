@@ -1,8 +1,12 @@
 import type { DataSource } from '@uptime/db';
 import type { CheckResultView } from './check-results.repository';
+import { BEAD_DNS_ANSWERS } from '@uptime/queues';
 
-/** One of a monitor's latest checks, as a bead shows it (docs/web.md, "Beads"): a recorded check's first fields. */
-export type RecentCheckView = Pick<CheckResultView, 'checkedAt' | 'ok' | 'statusCode' | 'responseTime' | 'error' | 'maintenance'>;
+/**
+ * One of a monitor's latest checks, as a bead shows it (docs/web.md, "Beads"): a recorded check's
+ * first fields, and its type's figure: a ping's packet loss, a dns check's first answer values.
+ */
+export type RecentCheckView = Pick<CheckResultView, 'checkedAt' | 'ok' | 'statusCode' | 'responseTime' | 'error' | 'maintenance' | 'packetLoss' | 'dnsAnswers'>;
 
 export interface MonitorRecentChecks {
   monitorId: number;
@@ -18,15 +22,18 @@ interface Row {
   response_time: number | null;
   error: string | null;
   maintenance: boolean | null;
+  packet_loss: number | null;
+  dns_answers: string[] | null;
 }
 
 /** $1 the organization, $2 the monitor ids, $3 the checks per monitor (exported for its plan's test). */
 export const RECENT_CHECKS_SQL = `
-  SELECT m.id AS monitor_id, r.checked_at, r.ok, r.status_code, r.response_time, r.error, r.maintenance
+  SELECT m.id AS monitor_id, r.checked_at, r.ok, r.status_code, r.response_time, r.error, r.maintenance, r.packet_loss,
+         r.dns_answers[1:${BEAD_DNS_ANSWERS}] AS dns_answers
     FROM monitors m
     LEFT JOIN LATERAL (
       SELECT scheduled_at, scheduled_at + start_lag_ms * interval '1 millisecond' AS checked_at,
-             ok, status_code, response_time, error, maintenance
+             ok, status_code, response_time, error, maintenance, packet_loss, dns_answers
         FROM check_results c
        WHERE c.monitor_id = m.id
        ORDER BY c.scheduled_at DESC
@@ -56,6 +63,8 @@ export async function recentCheckRows(ds: DataSource, organizationId: number, id
       responseTime: r.response_time,
       error: r.error,
       maintenance: r.maintenance === true,
+      packetLoss: r.packet_loss,
+      dnsAnswers: r.dns_answers,
     });
   }
   return [...byMonitor].map(([monitorId, checks]) => ({ monitorId, checks }));

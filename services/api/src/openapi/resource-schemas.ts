@@ -2,6 +2,7 @@ import { MONITOR_STATUSES } from '@uptime/db';
 import { CHECK_FIELD_SPECS, DNS_VALUE_MAX_LENGTH, DNS_VALUES_MAX_ITEMS, HTTP_METHODS, MONITOR_TYPES, isFieldOfType, type CheckField } from '@uptime/probe';
 import { ERROR_CODES } from '@uptime/errors';
 import type { toCheckResultResponse, toNoDataSpanResponse, toRecentChecksResponse } from '../check-results/check-result.presenter';
+import { BEAD_DNS_ANSWERS } from '@uptime/queues';
 import { RECENT_CHECKS } from '../check-results/recent-checks.params';
 import type { LocationResultItem } from '../check-results/location-results.repository';
 import { MAX_SERIES_BUCKETS, STATS_GRANULARITY_NAMES, STATS_PERIODS } from '../monitor-stats/stats.params';
@@ -151,6 +152,13 @@ const recentChecks = objectOf<RecentChecks>(
         response_time: ms('Response time'),
         error: nullable(text()),
         maintenance: bool({ description: 'Made during a maintenance window' }),
+        packet_loss: nullable(num({ minimum: 0, maximum: 100, description: "A ping check's packet loss, percent; null for other types' checks" })),
+        dns_answers: nullable(
+          arrayOf(str({ maxLength: DNS_VALUE_MAX_LENGTH }), {
+            maxItems: BEAD_DNS_ANSWERS,
+            description: `A dns check's first ${BEAD_DNS_ANSWERS} answer values, normalised; null for other types' checks (the whole answer: GET /monitors/{id}/results)`,
+          }),
+        ),
       }),
       { maxItems: RECENT_CHECKS.maxLimit, description: 'Newest first, at most `limit`; empty before the first check (and for a heartbeat monitor, whose results are its pings)' },
     ),

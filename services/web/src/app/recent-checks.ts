@@ -27,6 +27,9 @@ export interface LiveCheck {
   /** Absent from a check-worker older than them (during an upgrade): shown as none. */
   status_code?: number | null;
   error?: string | null;
+  /** A ping's packet loss and a dns check's first answer values; absent from an older check-worker too. */
+  packet_loss?: number | null;
+  dns_answers?: string[] | null;
   in_maintenance: boolean;
 }
 
@@ -49,6 +52,8 @@ export function addLiveChecks(queryClient: QueryClient, checks: LiveCheck[]): vo
         response_time: c.response_time,
         error: c.error ?? null,
         maintenance: c.in_maintenance,
+        packet_loss: c.packet_loss ?? null,
+        dns_answers: c.dns_answers ?? null,
       };
       next.set(c.monitor_id, [bead, ...list].sort((a, b) => Date.parse(b.checked_at) - Date.parse(a.checked_at)).slice(0, BEADS));
     }

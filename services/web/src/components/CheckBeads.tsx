@@ -8,11 +8,23 @@ export function beadResult(c: RecentCheck): string {
   return c.maintenance ? `${result}, in maintenance` : result;
 }
 
-/** A bead's accessible name and tooltip: time, result, response time, and what failed. */
+/**
+ * A check's figure of its type, in words: a ping's packet loss ("0 % loss"), a dns check's answer
+ * ("192.0.2.7, 192.0.2.8", "no records"); null for a check of another type.
+ */
+export function typeFigure(c: Pick<RecentCheck, 'packet_loss' | 'dns_answers'>): string | null {
+  if (c.packet_loss !== null) return `${Math.round(c.packet_loss)} % loss`;
+  if (c.dns_answers !== null) return c.dns_answers.length === 0 ? 'no records' : c.dns_answers.join(', ');
+  return null;
+}
+
+/** A bead's accessible name and tooltip: time, result, response time, its type's figure, and what failed. */
 export function beadText(c: RecentCheck, fmt: Format): string {
   const parts = [fmt.dateTime(c.checked_at), beadResult(c)];
   if (c.status_code !== null) parts.push(`HTTP ${c.status_code}`);
   parts.push(c.response_time === null ? 'no response time' : millis(c.response_time));
+  const figure = typeFigure(c);
+  if (figure !== null) parts.push(figure);
   if (c.error) parts.push(c.error);
   return parts.join(' · ');
 }

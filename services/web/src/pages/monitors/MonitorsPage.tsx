@@ -7,11 +7,11 @@ import { millis, percent, useFormat } from '../../app/format';
 import { Pagination } from '../../components/Pagination';
 import { QueryState } from '../../components/QueryState';
 import { MonitorStateBadge } from '../../components/StatusBadge';
-import { CheckBeads } from '../../components/CheckBeads';
+import { CheckBeads, typeFigure } from '../../components/CheckBeads';
 import { ManagedMark } from '../../components/ManagedBy';
 import { UptimeBar } from '../../components/UptimeBar';
 import { useRecentChecks } from '../../components/useRecentChecks';
-import { BEADS } from '../../app/recent-checks';
+import { BEADS, type RecentCheck } from '../../app/recent-checks';
 import { useDebounced } from '../../components/useDebounced';
 import { usePageTitle } from '../../components/usePageTitle';
 import { MONITOR_STATUSES, useMonitorList, type MonitorStatus } from './useMonitorList';
@@ -174,6 +174,7 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
               <td className="num">{percent(m.uptime_24h)}</td>
               <td className="num hide-narrow" title={m.last_check ? `checked ${fmt.dateTime(m.last_check)}` : 'not checked yet'}>
                 {millis(m.response_time)}
+                <TypeFigure check={beads.data?.get(m.id)?.[0]} />
               </td>
               <td className="hide-narrow">
                 {beads.data ? (
@@ -190,6 +191,16 @@ function MonitorTable({ monitors }: { monitors: Schema<'Monitor'>[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Under a ping or dns monitor's response time, its latest check's figure: packet loss, or the answer. */
+function TypeFigure({ check }: { check: RecentCheck | undefined }) {
+  const figure = check ? typeFigure(check) : null;
+  return figure === null ? null : (
+    <span className="cell-note muted small" title={figure}>
+      {figure}
+    </span>
   );
 }
 
