@@ -112,7 +112,7 @@ describe(`hot queries at ${MONITORS} monitors, explained where the product runs 
   });
 
   it("locks the batch's monitors by primary key in id order, without a sort", () => {
-    const lock = statement('worker.batch', /FROM monitors WHERE id = ANY\(\$1\) ORDER BY id FOR UPDATE$/);
+    const lock = statement('worker.batch', /FROM monitors WHERE id = ANY\(\$1\) ORDER BY id FOR NO KEY UPDATE$/);
     expect(types(lock)).toEqual(['LockRows', 'Index Scan']);
     expect(indexes(lock)).toEqual(['monitors_pkey']);
     expect(lock.figures!.rows).toBe(r.batch.length);
