@@ -7639,7 +7639,9 @@ export interface operations {
                      *               "status_code": 200,
                      *               "response_time": 120,
                      *               "error": null,
-                     *               "maintenance": false
+                     *               "maintenance": false,
+                     *               "packet_loss": null,
+                     *               "dns_answers": null
                      *             },
                      *             {
                      *               "checked_at": "2026-11-22T09:59:30.000Z",
@@ -7647,7 +7649,9 @@ export interface operations {
                      *               "status_code": 500,
                      *               "response_time": 41,
                      *               "error": "Unexpected status 500",
-                     *               "maintenance": false
+                     *               "maintenance": false,
+                     *               "packet_loss": null,
+                     *               "dns_answers": null
                      *             }
                      *           ]
                      *         }

@@ -284,8 +284,8 @@ export const MONITOR_OPERATIONS: OperationSpec[] = [
           {
             monitor_id: 12,
             checks: [
-              { checked_at: '2026-11-22T10:00:00.000Z', status: 'up', status_code: 200, response_time: 120, error: null, maintenance: false },
-              { checked_at: '2026-11-22T09:59:30.000Z', status: 'down', status_code: 500, response_time: 41, error: 'Unexpected status 500', maintenance: false },
+              { checked_at: '2026-11-22T10:00:00.000Z', status: 'up', status_code: 200, response_time: 120, error: null, maintenance: false, packet_loss: null, dns_answers: null },
+              { checked_at: '2026-11-22T09:59:30.000Z', status: 'down', status_code: 500, response_time: 41, error: 'Unexpected status 500', maintenance: false, packet_loss: null, dns_answers: null },
             ],
           },
         ]),
