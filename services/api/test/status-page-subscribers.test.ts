@@ -103,6 +103,22 @@ async function eventsSettled(timeoutMs = 15_000): Promise<void> {
   );
 }
 
+/** A "Database upgrade" window over the page's monitors, started a minute ago, and its events told. */
+async function maintenanceStartedOverPage(): Promise<void> {
+  const [window] = await h.ds.query(
+    `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
+     VALUES ($1, 'Database upgrade', now() - interval '1 minute', 60, 'none', 'UTC') RETURNING id`,
+    [user.id],
+  );
+  await h.ds.query(
+    `INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, monitor_id FROM status_page_monitors WHERE status_page_id = $2`,
+    [window.id, pageId],
+  );
+  await notifier.sweepPageEvents();
+  await notifier.sweepPageEvents();
+  await eventsSettled();
+}
+
 describe('double opt-in', () => {
   it('sends a confirmation link and nothing else until it is used; the link works once', async () => {
     expect((await subscribeJson('Ada@Example.com')).status).toBe(202);
@@ -166,18 +182,7 @@ describe('double opt-in', () => {
 describe('maintenance', () => {
   it('tells subscribers once when maintenance over the page starts', async () => {
     await aSubscriber('mo@example.com');
-    const [window] = await h.ds.query(
-      `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
-       VALUES ($1, 'Database upgrade', now() - interval '1 minute', 60, 'none', 'UTC') RETURNING id`,
-      [user.id],
-    );
-    await h.ds.query(
-      `INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, monitor_id FROM status_page_monitors WHERE status_page_id = $2`,
-      [window.id, pageId],
-    );
-    await notifier.sweepPageEvents();
-    await notifier.sweepPageEvents();
-    await eventsSettled();
+    await maintenanceStartedOverPage();
     const told = mailsTo('mo@example.com').filter((m) => m.subject.includes('Maintenance'));
     expect(told.map((m) => m.subject)).toEqual(['[Acme] Maintenance started: Database upgrade']);
     expect(told[0]!.text).toContain('Affects: Shop');
@@ -195,18 +200,7 @@ describe('a page on its own domain', () => {
       [pageId],
     );
     const incidentId = await anIncident();
-    const [window] = await h.ds.query(
-      `INSERT INTO maintenance_windows (owner_id, name, starts_at, duration_minutes, repeat, timezone)
-       VALUES ($1, 'Database upgrade', now() - interval '1 minute', 60, 'none', 'UTC') RETURNING id`,
-      [user.id],
-    );
-    await h.ds.query(
-      `INSERT INTO maintenance_window_monitors (window_id, monitor_id) SELECT $1, monitor_id FROM status_page_monitors WHERE status_page_id = $2`,
-      [window.id, pageId],
-    );
-    await notifier.sweepPageEvents();
-    await notifier.sweepPageEvents();
-    await eventsSettled();
+    await maintenanceStartedOverPage();
     const told = mailsTo('own@example.com');
     const incident = told.find((m) => m.subject.includes('Checkout errors'));
     const maintenance = told.find((m) => m.subject.includes('Maintenance started'));
