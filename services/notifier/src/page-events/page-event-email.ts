@@ -1,13 +1,7 @@
 import { statusPageBaseUrl, subscriptionLinks } from '@uptime/db';
+import { INCIDENT_STATUS_LABEL } from '@uptime/probe';
 import type { EmailMessage } from '../channels/email-channel';
 import type { PageEvent } from './page-event.repository';
-
-const STATUS_WORDS: Record<string, string> = {
-  investigating: 'Investigating',
-  identified: 'Identified',
-  monitoring: 'Monitoring',
-  resolved: 'Resolved',
-};
 
 const OPENING: Record<Exclude<PageEvent['kind'], 'maintenance_started'>, string> = {
   incident_published: 'New incident',
@@ -52,7 +46,7 @@ export function composePageEventEmail(
 type Text = { subject: string; lines: string[] };
 
 function incidentText(event: Extract<PageEvent, { incident: unknown }>, base: string): Text {
-  const status = STATUS_WORDS[event.update.status] ?? event.update.status;
+  const status = INCIDENT_STATUS_LABEL[event.update.status];
   return {
     subject: `${OPENING[event.kind]}: ${event.incident.title} (${status})`,
     lines: [

@@ -1,4 +1,5 @@
 import { queryRows, type DataSource, type MaintenanceSchedule, type Occurrence } from '@uptime/db';
+import type { PageIncidentStatus } from '@uptime/probe';
 import { CLAIM_SET, CLAIMABLE, type LeasedDelivery } from '../deliveries/delivery.repository';
 
 interface PageEventBase {
@@ -12,7 +13,7 @@ export type PageEvent =
   | (PageEventBase & {
       kind: 'incident_published' | 'incident_updated' | 'incident_resolved';
       incident: { id: number; title: string; impact: string };
-      update: { status: string; message: string; createdAt: Date };
+      update: { status: PageIncidentStatus; message: string; createdAt: Date };
     })
   | (PageEventBase & {
       kind: 'maintenance_started';
@@ -32,7 +33,7 @@ interface PageEventRow {
   incident_id: number | null;
   title: string | null;
   impact: string | null;
-  status: string | null;
+  status: PageIncidentStatus | null;
   message: string | null;
   update_created_at: Date | null;
   window_name: string | null;
