@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { createServiceMetrics } from '@uptime/observability';
+import { createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
 import type { AppDeps, ResolvedAppDeps } from './app-deps';
 import { corsPolicy } from './http/cors';
 import { apiV1Router } from './api-v1';
@@ -9,8 +9,9 @@ import { httpsRedirect } from './http/https-redirect';
 import { apiReadiness, DependencyGate } from './http/dependency-gate';
 import { httpMetrics, opsRoutes } from './http/ops';
 import { openQueue, QueueName } from '@uptime/queues';
-import { pingRateLimiter, publicRateLimiter, subscribeRateLimiters } from './http/rate-limit';
-import { pingRouter } from './heartbeats/ping.routes';
+import { pingIpLimit, publicRateLimiter, subscribeRateLimiters } from './http/rate-limit';
+import { pingRoutes, type PingRoutesDeps } from './heartbeats/ping.routes';
+import { PingBatcher } from './heartbeats/ping-batcher';
 import { PublicCache } from './http/public-cache';
 import { requestContext } from './http/request-context';
 import { requestLogging } from './http/request-log';
@@ -18,7 +19,7 @@ import { apiExplorer, configFileSchemaRoute, openApiDocumentRoute } from './open
 import { inspectResponses } from './openapi/response-inspection';
 import { publicStatusApiRouter, statusPageHtmlRouter } from './status-pages/public-status.routes';
 import { badgeImagesRouter } from './badges/badge-images.routes';
-import { customDomainHost } from './status-pages/custom-domain-host';
+import { customDomainHost, isOwnHost } from './status-pages/custom-domain-host';
 import { DEFAULT_WEB_DIST_DIR, serveWebApp } from './web/web-app';
 
 /** The API as an Express app that does not listen (tests drive it with supertest). */
@@ -32,14 +33,23 @@ export function createApp(given: AppDeps): Express {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   if (deps.responseInspector) app.use(inspectResponses(deps.responseInspector));
+  const metrics = deps.metrics ?? createServiceMetrics();
+  const { gate, readiness } = dependencyGate(deps);
+  // Heartbeat pings before everything else: they need none of it (pingRoutes(), docs/heartbeats.md).
+  const pings = pingDeps(deps, metrics, gate);
+  const ownHost = isOwnHost(config.http.publicUrl);
+  app.use(pingRoutes(pings, { first: (req) => (!config.requireHttps || req.secure) && ownHost(req.hostname) }));
   app.use(requestContext);
   // Operations first: before HTTPS redirects, sessions, auth and rate limits (and not logged).
-  const gate = useOperations(app, deps);
+  app.use(httpMetrics(metrics.httpRequestDuration));
+  app.use(opsRoutes({ readiness }));
   app.use(requestLogging(logger));
   app.use(gate.middleware);
   if (config.requireHttps) app.use(httpsRedirect(config.http.publicUrl));
   // A page's own host serves that page and nothing else of the product (docs/status-pages.md).
   app.use(customDomainHost({ ds: deps.dataSource, publicUrl: config.http.publicUrl, ttlMs: config.publicPages.cacheSeconds * 1000 }));
+  // The pings the first pass left: on a host that might have been a page's, or redirected to HTTPS above.
+  app.use(pingRoutes(pings, { first: false }));
   // The explorer needs no caller and is static files; it sets its own CSP. Its document is limited per IP (below).
   app.use('/api/docs', apiExplorer({ upgradeInsecureRequests: config.requireHttps }));
   const publicCache = new PublicCache({ redis: deps.redis, prefix: config.redis.queuePrefix, ttlSeconds: config.publicPages.cacheSeconds });
@@ -52,18 +62,15 @@ export function createApp(given: AppDeps): Express {
 }
 
 /**
- * Request durations into `metrics` (served by the health listener), /healthz and /readyz;
- * returns the gate that answers 503 while a dependency is away or starting.
+ * The readiness of /readyz, and the gate that answers 503 while a dependency is away or starting
+ * (docs/reliability.md).
  */
-function useOperations(app: Express, deps: AppDeps): DependencyGate {
-  const metrics = deps.metrics ?? createServiceMetrics();
-  app.use(httpMetrics(metrics.httpRequestDuration));
+function dependencyGate(deps: AppDeps): { gate: DependencyGate; readiness: ReadinessChecker } {
   let started = deps.started === undefined;
   // Probes answer within half the dependency deadline, so /readyz and the gate stay quick.
   const readiness =
     deps.readiness ??
     apiReadiness({ dataSource: deps.dataSource, redis: deps.redis, started: () => started }, Math.max(100, deps.config.dependencyTimeoutMs / 2));
-  app.use(opsRoutes({ readiness }));
   const gate = new DependencyGate(readiness);
   deps.started?.then(
     () => {
@@ -73,12 +80,23 @@ function useOperations(app: Express, deps: AppDeps): DependencyGate {
     },
     () => undefined,
   );
-  return gate;
+  return { gate, readiness };
+}
+
+/** What both mounts of the ping routes share: one batcher, so the pings of one turn are one statement. */
+function pingDeps(deps: ResolvedAppDeps, metrics: ServiceMetrics, gate: DependencyGate): PingRoutesDeps {
+  const { config } = deps;
+  return {
+    batcher: new PingBatcher({ ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix, ipLimit: pingIpLimit(config) }),
+    logger: deps.logger,
+    metrics,
+    gate: gate.middleware,
+  };
 }
 
 /**
- * Heartbeat pings (docs/heartbeats.md) and public status pages and badges (docs/status-pages.md):
- * no caller, no session, their own per-IP limits; the pages a short cache in Redis; /status and
+ * Public status pages and badges (docs/status-pages.md) (heartbeat pings are mounted earlier):
+ * no caller, no session, their own per-IP limit; the pages a short cache in Redis; /status and
  * /badge set their own CSP. Then the web app, with
  * its own CSP, which leaves /api, the ops paths, /status and /badge alone; then helmet and CORS
  * for the rest, the OpenAPI document (under the same per-IP limit) and the public status API.
@@ -98,7 +116,6 @@ function usePublicPagesAndWebApp(app: Express, deps: ResolvedAppDeps, publicCach
       subscribeLimiters: subscribeRateLimiters(config, deps.redis),
     },
   };
-  app.use('/ping', pingRouter({ ds: deps.dataSource, redis: deps.redis, prefix: config.redis.queuePrefix, limiter: pingRateLimiter(config, deps.redis) }));
   app.use('/status', statusPageHtmlRouter(publicReads));
   app.use('/badge', badgeImagesRouter(publicReads));
   app.use(serveWebApp({ distDir: config.webDistDir ?? DEFAULT_WEB_DIST_DIR, upgradeInsecureRequests: config.requireHttps }));
