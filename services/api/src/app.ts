@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { createServiceMetrics, type ReadinessChecker, type ServiceMetrics } from '@uptime/observability';
 import type { AppDeps, ResolvedAppDeps } from './app-deps';
@@ -38,7 +39,8 @@ export function createApp(given: AppDeps): Express {
   // Heartbeat pings before everything else: they need none of it (pingRoutes(), docs/heartbeats.md).
   const pings = pingDeps(deps, metrics, gate);
   const ownHost = isOwnHost(config.http.publicUrl);
-  app.use(pingRoutes(pings, { first: (req) => (!config.requireHttps || req.secure) && ownHost(req.hostname) }));
+  const firstPings = pingRoutes(pings, { first: (req) => (!config.requireHttps || req.secure) && ownHost(req.hostname) });
+  app.use(firstPings);
   app.use(requestContext);
   // Operations first: before HTTPS redirects, sessions, auth and rate limits (and not logged).
   app.use(httpMetrics(metrics.httpRequestDuration));
@@ -57,8 +59,39 @@ export function createApp(given: AppDeps): Express {
   app.use('/api/v1', apiV1Router(deps, publicCache));
 
   app.use(notFoundHandler);
-  app.use(errorHandler(logger, { onBackendUnavailable: () => gate.suspect() }));
+  const answerError = errorHandler(logger, { onBackendUnavailable: () => gate.suspect() });
+  app.use(answerError);
+  pingsFirst.set(app, { pings: firstPings, answerError });
   return app;
+}
+
+/** The ping routes each app mounts first, and its error handler, for withPingsFirst(). */
+const pingsFirst = new WeakMap<Express, { pings: RequestHandler; answerError: ErrorRequestHandler }>();
+
+/**
+ * The app as the server's request listener, with `/ping/` requests handed to the ping routes
+ * without going through Express's router (the same routes the app mounts first, so the same
+ * answers: docs/heartbeats.md, "How it is built"); a ping they do not take, and any other
+ * request, goes to the app. For the server only: tests drive the app itself.
+ */
+export function withPingsFirst(app: Express): RequestListener {
+  const first = pingsFirst.get(app);
+  if (!first) return app;
+  return (req, res) => {
+    if (!req.url?.startsWith('/ping/')) return app(req, res);
+    // What app.handle() does before its router, so that the request's getters (req.ip under
+    // TRUST_PROXY, req.hostname, req.secure) and the response's methods are Express's.
+    const request = Object.setPrototypeOf(req, app.request) as Request;
+    const response = Object.setPrototypeOf(res, app.response) as Response;
+    request.res = response;
+    response.req = request;
+    response.locals = Object.create(null) as Response['locals'];
+    first.pings(request, response, (err?: unknown) => {
+      if (err === undefined) return app(req, res);
+      // The error handler answers whatever it is given; nothing comes after it.
+      first.answerError(err, request, response, () => res.destroy());
+    });
+  };
 }
 
 /**

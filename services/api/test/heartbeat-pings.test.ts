@@ -4,6 +4,7 @@ import { aCaller } from '@uptime/testing';
 import { useApiHarness } from './support/api-harness';
 import type { PingKind } from '../src/heartbeats/heartbeat-pings.repository';
 import { PingBatcher } from '../src/heartbeats/ping-batcher';
+import { withPingsFirst } from '../src/app';
 
 const h = useApiHarness({ PING_RATE_LIMIT_PER_MINUTE: '1000' });
 let auth: string;
@@ -171,6 +172,31 @@ describe('heartbeat ping routes', () => {
     }
     expect(await pings(a.id)).toEqual([expect.objectContaining({ kind: 'success' }), expect.objectContaining({ kind: 'start' })]);
     expect(await pings(b.id)).toEqual([expect.objectContaining({ kind: 'exit', exit_status: 3 })]);
+  });
+
+  it("answers the same through the server's listener, which hands pings to the ping routes ahead of Express's router", async () => {
+    const { id, path } = await heartbeat();
+    const server = withPingsFirst(h.app);
+    const ok = await request(server).post(`${path}/7`).set('Content-Type', 'text/plain').set('X-Request-Id', 'listener-ping-1').send('out');
+    expectText(ok, 200, 'OK');
+    expect(ok.headers).toMatchObject({ 'x-request-id': 'listener-ping-1', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expectText(await request(server).get('/ping/EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE'), 404, 'not found');
+    expectText(await request(server).get('/ping/%FF'), 404, 'not found');
+    expect((await request(server).head(path)).status).toBe(200);
+    expect(await pings(id)).toEqual([expect.objectContaining({ kind: 'exit', exit_status: 7, body: 'out' }), expect.objectContaining({ kind: 'success' })]);
+    // A limit's 429 is the app's error envelope, with the request's id.
+    await waitForSecondStart();
+    const answers = await Promise.all(Array.from({ length: 7 }, () => request(server).get(path)));
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.body).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.any(String) },
+      meta: { timestamp: expect.any(String), request_id: limited.headers['x-request-id'] },
+    });
+    // Anything else is the app's.
+    const other = await request(server).get('/api/v1/monitors');
+    expect(other.status).toBe(401);
+    expect(other.body.error.code).toBeDefined();
   });
 
   it('answers an unknown token after the same work as a known one: one rate count, one statement', async () => {
