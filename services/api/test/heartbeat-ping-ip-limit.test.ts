@@ -2,7 +2,8 @@ import request from 'supertest';
 import { aCaller } from '@uptime/testing';
 import { useApiHarness } from './support/api-harness';
 
-const h = useApiHarness({ PING_RATE_LIMIT_PER_MINUTE: '3' });
+// Behind a proxy that is trusted: the address is what X-Forwarded-For says.
+const h = useApiHarness({ PING_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' });
 
 describe('the per-IP limit of heartbeat pings', () => {
   it('answers past PING_RATE_LIMIT_PER_MINUTE a minute per address 429 with Retry-After and the error envelope, recording nothing more', async () => {
@@ -29,5 +30,13 @@ describe('the per-IP limit of heartbeat pings', () => {
     });
     const [{ n }] = await h.ds.query(`SELECT count(*)::int AS n FROM heartbeat_pings`);
     expect(n).toBe(2);
+  });
+
+  it('records a ping whose forwarded address is longer than the column, cut to it (a batch fails as one)', async () => {
+    const { auth } = await aCaller(h.ds);
+    const created = await request(h.app).post('/api/v1/monitors').set('Authorization', auth).send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 60 });
+    const res = await request(h.app).get(new URL(created.body.data.heartbeat_url).pathname).set('X-Forwarded-For', 'x'.repeat(100));
+    expect([res.status, res.text]).toEqual([200, 'OK']);
+    expect(await h.ds.query(`SELECT source_ip FROM heartbeat_pings`)).toEqual([{ source_ip: 'x'.repeat(64) }]);
   });
 });

@@ -12,6 +12,11 @@ import type { IpWindow } from './ping-rate';
 /** The longest token looked up: anything longer is no token of ours, and is cut so the statement stays as cheap. */
 const TOKEN_MAX_LENGTH = 64;
 const USER_AGENT_MAX_LENGTH = 512;
+/**
+ * heartbeat_pings.source_ip's length. Under TRUST_PROXY the address is what X-Forwarded-For says,
+ * any text: one too long would fail the whole batch's statement, every ping of it with it.
+ */
+const SOURCE_IP_MAX_LENGTH = 64;
 
 /** `/ping/{token}` or `/ping/{token}/{signal}`, a trailing slash allowed, as Express's routes matched them. */
 const PING_PATH = /^\/ping\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/;
@@ -88,7 +93,7 @@ export function pingRoutes(deps: PingRoutesDeps, mount: PingMount): RequestHandl
           : {
               token,
               ...kind,
-              sourceIp: ip ?? null,
+              sourceIp: ip === undefined ? null : ip.slice(0, SOURCE_IP_MAX_LENGTH),
               userAgent: userAgent === undefined ? null : userAgent.slice(0, USER_AGENT_MAX_LENGTH),
               body: body.text,
               bodySize: body.size,
