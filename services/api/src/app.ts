@@ -78,7 +78,7 @@ export function withPingsFirst(app: Express): RequestListener {
   const first = pingsFirst.get(app);
   if (!first) return app;
   return (req, res) => {
-    if (!req.url?.startsWith('/ping/')) return app(req, res);
+    if (req.url?.slice(0, 6).toLowerCase() !== '/ping/') return app(req, res);
     // What app.handle() does before its router, so that the request's getters (req.ip under
     // TRUST_PROXY, req.hostname, req.secure) and the response's methods are Express's.
     const request = Object.setPrototypeOf(req, app.request) as Request;

@@ -18,8 +18,8 @@ const USER_AGENT_MAX_LENGTH = 512;
  */
 const SOURCE_IP_MAX_LENGTH = 64;
 
-/** `/ping/{token}` or `/ping/{token}/{signal}`, a trailing slash allowed, as Express's routes matched them. */
-const PING_PATH = /^\/ping\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/;
+/** `/ping/{token}` or `/ping/{token}/{signal}`, a trailing slash allowed, any case of `ping`, as Express's routes matched them. */
+const PING_PATH = /^\/ping\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?|$)/i;
 
 /** What the part after the token says: nothing (success), start, fail or an exit status 0..255; null: no such route. */
 function kindOf(signal: string | undefined): { kind: PingKind; exitStatus: number | null } | null {
