@@ -83,6 +83,7 @@ function printTable(r: HeartbeatBenchReport): void {
     ['Postgres: heartbeat_pings per ping', `${r.postgres.pingsBytesPerPing} bytes`],
     ['Postgres: check_results per result', `${r.postgres.resultsBytesPerResult} bytes`],
     ...r.processes.map((p): [string, string] => [p.name, `CPU ${p.cpuPercent} %${p.rssMb ? `, RSS ${p.rssMb} MB` : ''}`]),
+    ['api CPU per ping answered', `${r.apiCpuMsPerPing ?? '-'} ms`],
     ['exit codes', JSON.stringify(r.exitCodes)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

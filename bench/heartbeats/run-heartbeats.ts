@@ -13,6 +13,7 @@ import { quantile } from '../capacity/percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, rssMb } from '../capacity/process-stats';
 import { CapacityProfiler, type ProfileReport } from '../capacity/profile';
 import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../capacity/service-processes';
+import { benchServiceEnv } from '../service-env';
 
 export interface HeartbeatBenchOptions {
   monitors: number;
@@ -93,6 +94,11 @@ export interface HeartbeatBenchReport {
     resultsBytesPerResult: number | null;
   };
   processes: { name: string; cpuPercent: number; rssMb: number }[];
+  /**
+   * The api's CPU time (user + system, from /proc) over the pinging window per ping answered,
+   * in ms: what a ping costs, which the machine's load changes far less than latency.
+   */
+  apiCpuMsPerPing: number | null;
   /** Exit code of each service, or the signal that ended it (SIGKILL: it did not stop within 10 s of SIGTERM). */
   exitCodes: Record<string, number | string | null>;
   /** With `profileDir` only. */
@@ -141,16 +147,9 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
     const port = 20000 + Math.floor(Math.random() * 20000);
     const api = `http://127.0.0.1:${port}`;
     const env = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(24).toString('hex'),
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      REQUIRE_HTTPS: 'false',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: o.redisUrl,
-      QUEUE_PREFIX: prefix,
+      ...benchServiceEnv({ databaseUrl, redisUrl: o.redisUrl, prefix }),
       PORT: String(port),
       HOST: '127.0.0.1',
-      RATE_LIMIT_PER_HOUR: '0',
       // Every ping comes from the one loopback address: the per-IP limit (docs/configuration.md)
       // would answer 429 past 6,000 a minute. The per-token limit (5/s) stays, and is far off.
       PING_RATE_LIMIT_PER_MINUTE: '0',
@@ -309,6 +308,8 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
     await profiler?.windowEnded();
     const loadSeconds = (performance.now() - loadStart) / 1000;
     const self = process.cpuUsage(selfBefore);
+    const apiCpuSeconds = cpuSeconds(processes[0]!.pid) - cpuBefore.get(processes[0]!.name)!;
+    const answered = ok + Object.entries(errorsBy).reduce((n, [key, count]) => n + (/^\d+$/.test(key) ? count : 0), 0);
     const figuresOf = processes.map((p) => ({
       name: p.name,
       cpuPercent: Math.round(((cpuSeconds(p.pid) - cpuBefore.get(p.name)!) / loadSeconds) * 100),
@@ -392,6 +393,7 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
         resultsBytesPerResult: results.results > 0 ? round(results.bytes / results.results) : null,
       },
       processes: figuresOf,
+      apiCpuMsPerPing: answered > 0 ? round((apiCpuSeconds * 1000) / answered, 3) : null,
       exitCodes,
       ...(profile ? { profile } : {}),
     };

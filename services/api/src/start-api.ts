@@ -6,7 +6,7 @@ import { carryOverAlertSettings, checkStoredSecrets, createDataSource, loadSecre
 import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
 import { createRedisConnection, createRequestRedisConnection, MonitorScheduler, openQueue, QueueName } from '@uptime/queues';
-import { createApp } from './app';
+import { createApp, withPingsFirst } from './app';
 import { createApiServer } from './http/server-limits';
 import { startScheduleReconciler } from './schedule-reconciler';
 import { startMaintenanceJob } from './maintenance/maintenance-job';
@@ -202,7 +202,7 @@ function startBackgroundJobsWhenReady(
 
 function listen(app: Express, config: Config): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
-    const s = createApiServer(app, config.httpTimeouts);
+    const s = createApiServer(withPingsFirst(app), config.httpTimeouts);
     s.once('error', reject);
     s.listen(config.http.port, config.http.host, () => resolve(s));
   });

@@ -2,6 +2,9 @@ import request from 'supertest';
 import { openQueue, QueueName } from '@uptime/queues';
 import { aCaller } from '@uptime/testing';
 import { useApiHarness } from './support/api-harness';
+import type { PingKind } from '../src/heartbeats/heartbeat-pings.repository';
+import { PingBatcher } from '../src/heartbeats/ping-batcher';
+import { withPingsFirst } from '../src/app';
 
 const h = useApiHarness({ PING_RATE_LIMIT_PER_MINUTE: '1000' });
 let auth: string;
@@ -135,6 +138,73 @@ describe('heartbeat ping routes', () => {
     expect((await request(h.app).get(other.path)).status).toBe(200);
   });
 
+  it('counts and writes the pings of one event-loop turn in one script and one statement, in their order, and answers each for itself', async () => {
+    const a = await heartbeat();
+    const b = await heartbeat();
+    const batcher = new PingBatcher({ ds: h.ds, redis: h.redis, prefix: h.config.redis.queuePrefix });
+    const input = (path: string, kind: PingKind, exitStatus: number | null = null) => {
+      const token = path.split('/')[2]!;
+      return { token, ip: '192.0.2.1', input: { token, kind, exitStatus, sourceIp: '192.0.2.1', userAgent: null, body: null, bodySize: 0, bodyTruncated: false } };
+    };
+    const statements = jest.spyOn(h.ds, 'query');
+    const scripts = jest.spyOn(h.redis, 'eval');
+    try {
+      const outcomes = await Promise.all([
+        batcher.submit(input(a.path, 'success')),
+        batcher.submit(input(b.path, 'exit', 3)),
+        batcher.submit(input('/ping/CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC', 'success')),
+        // Counted, not recorded: its route named no signal.
+        batcher.submit({ ...input(b.path, 'success'), input: null }),
+        batcher.submit(input(a.path, 'start')),
+      ]);
+      expect(outcomes.map((o) => [o.recorded, o.rate.outcome])).toEqual([
+        [true, 'within'],
+        [true, 'within'],
+        [false, 'within'],
+        [false, 'within'],
+        [true, 'within'],
+      ]);
+      expect(statements.mock.calls.filter(([sql]) => String(sql) !== 'SELECT 1')).toHaveLength(1);
+      expect(scripts).toHaveBeenCalledTimes(1);
+    } finally {
+      statements.mockRestore();
+      scripts.mockRestore();
+    }
+    expect(await pings(a.id)).toEqual([expect.objectContaining({ kind: 'success' }), expect.objectContaining({ kind: 'start' })]);
+    expect(await pings(b.id)).toEqual([expect.objectContaining({ kind: 'exit', exit_status: 3 })]);
+  });
+
+  it("answers the same through the server's listener, which hands pings to the ping routes ahead of Express's router", async () => {
+    const { id, path } = await heartbeat();
+    const server = withPingsFirst(h.app);
+    const ok = await request(server).post(`${path}/7`).set('Content-Type', 'text/plain').set('X-Request-Id', 'listener-ping-1').send('out');
+    expectText(ok, 200, 'OK');
+    expect(ok.headers).toMatchObject({ 'x-request-id': 'listener-ping-1', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expectText(await request(server).get('/ping/EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE'), 404, 'not found');
+    expectText(await request(server).get('/ping/%FF'), 404, 'not found');
+    expect((await request(server).head(path)).status).toBe(200);
+    // Express matched the mount path in any case: so do the routes.
+    expectText(await request(server).get(path.replace('/ping/', '/PING/')), 200, 'OK');
+    expect(await pings(id)).toEqual([
+      expect.objectContaining({ kind: 'exit', exit_status: 7, body: 'out' }),
+      expect.objectContaining({ kind: 'success' }),
+      expect.objectContaining({ kind: 'success' }),
+    ]);
+    // A limit's 429 is the app's error envelope, with the request's id.
+    await waitForSecondStart();
+    const answers = await Promise.all(Array.from({ length: 7 }, () => request(server).get(path)));
+    const limited = answers.find((r) => r.status === 429)!;
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.body).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.any(String) },
+      meta: { timestamp: expect.any(String), request_id: limited.headers['x-request-id'] },
+    });
+    // Anything else is the app's.
+    const other = await request(server).get('/api/v1/monitors');
+    expect(other.status).toBe(401);
+    expect(other.body.error.code).toBeDefined();
+  });
+
   it('answers an unknown token after the same work as a known one: one rate count, one statement', async () => {
     const { path } = await heartbeat();
     const unknown = '/ping/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
@@ -158,7 +228,8 @@ describe('heartbeat ping routes', () => {
       const other = await workOf(unknown, 404);
       expect(known.statements).toHaveLength(1);
       expect(known.scripts).toBeGreaterThanOrEqual(1);
-      expect(known.statements[0]).toMatch(/^INSERT INTO heartbeat_pings .* FROM monitors WHERE heartbeat_token = \$1/);
+      // The batch statement (heartbeat-pings.repository.ts, insertPings): the row, found by token.
+      expect(known.statements[0]).toMatch(/^WITH given AS \( SELECT \* FROM unnest\(.* JOIN monitors m ON m\.heartbeat_token = g\.token .* INSERT INTO heartbeat_pings /);
       expect(other).toEqual(known);
     } finally {
       statements.mockRestore();

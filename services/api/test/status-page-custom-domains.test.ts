@@ -103,6 +103,8 @@ describe('a request whose Host is the domain', () => {
       '/monitors',
       '/badge/x/status.svg',
       '/login',
+      // Heartbeat pings are answered ahead of the app's middleware, but not on a page's host.
+      `/ping/${'A'.repeat(43)}`,
     ]) {
       const res = await onDomain(path).set('Authorization', auth);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
@@ -114,6 +116,10 @@ describe('a request whose Host is the domain', () => {
   it('leaves any other host as it was', async () => {
     expect((await onDomain('/api/v1/monitors', 'uptime.example.test').set('Authorization', auth)).status).toBe(200);
     expect((await onDomain('/status/acme', 'unknown.example')).status).toBe(200);
+    // A ping on a host that is no page's is answered after the look-up, by the same routes.
+    const heartbeat = await owner('post', '/api/v1/monitors').send({ name: 'Backup', type: 'heartbeat', heartbeat_period: 60 });
+    const ping = await onDomain(new URL(heartbeat.body.data.heartbeat_url).pathname, 'unknown.example');
+    expect([ping.status, ping.headers['content-type'], ping.text]).toEqual([200, 'text/plain; charset=utf-8', 'OK']);
   });
 });
 

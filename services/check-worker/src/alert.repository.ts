@@ -46,6 +46,51 @@ export async function openAlert(em: EntityManager, a: AlertOpening): Promise<num
   return row!.id;
 }
 
+/** An alert to open with others: resolved already when the batch that opens it also closed it. */
+export interface BatchedAlertOpening extends AlertOpening {
+  resolvedAt: Date | null;
+}
+
+/**
+ * Opens alerts in one statement, each with the id it is given from the table's sequence, in the
+ * order given; returns their ids in that order. For the downtimes of a batch (record-check-batch.ts):
+ * a mass outage opens hundreds at once, which were one statement each.
+ */
+export async function openAlerts(em: EntityManager, openings: readonly BatchedAlertOpening[]): Promise<number[]> {
+  if (openings.length === 0) return [];
+  const column = <K extends keyof BatchedAlertOpening>(key: K, fallback: NonNullable<BatchedAlertOpening[K]> | null = null) =>
+    openings.map((a) => a[key] ?? fallback);
+  // The ids are drawn in a CTE of their own, computed once, so the insert and the answer agree.
+  const rows: { ord: string; id: number }[] = await em.query(
+    `WITH given AS (
+       SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::int[], $8::timestamptz[], $9::int[], $10::timestamptz[])
+         WITH ORDINALITY AS g(monitor_id, kind, started_at, status_code, error, response_time, response_time_threshold, certificate_expires_at, certificate_expiry_days, resolved_at, ord)
+     ), ids AS MATERIALIZED (
+       SELECT ord, nextval(pg_get_serial_sequence('alerts', 'id'))::int AS id FROM given ORDER BY ord
+     ), written AS (
+       INSERT INTO alerts (id, monitor_id, kind, started_at, status_code, error, response_time, response_time_threshold, certificate_expires_at, certificate_expiry_days, resolved_at, duration)
+       SELECT ids.id, g.monitor_id, g.kind, g.started_at, g.status_code, g.error, g.response_time, g.response_time_threshold, g.certificate_expires_at,
+              g.certificate_expiry_days, g.resolved_at,
+              CASE WHEN g.resolved_at IS NULL THEN NULL ELSE GREATEST(0, round(extract(epoch FROM (g.resolved_at - g.started_at))))::int END
+         FROM given g JOIN ids USING (ord) ORDER BY ord
+     )
+     SELECT ord, id FROM ids ORDER BY ord`,
+    [
+      column('monitorId'),
+      column('kind'),
+      column('startedAt'),
+      column('statusCode'),
+      openings.map((a) => storedCheckError(a.error ?? null)),
+      column('responseTime'),
+      column('responseTimeThreshold'),
+      column('certificateExpiresAt'),
+      column('certificateExpiryDays'),
+      column('resolvedAt'),
+    ],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Resolves the open alert `id` at `at`; one already resolved keeps its end. */
 export async function closeAlert(em: EntityManager, id: number, at: Date): Promise<void> {
   await em.query(CLOSE_SQL, [id, at]);

@@ -10,7 +10,7 @@ import {
   type MonitorUpdate,
   type NoDataSpan,
 } from './check-batch.repository';
-import { closeAlert, openAlert } from './alert.repository';
+import { closeAlert, openAlerts, type BatchedAlertOpening } from './alert.repository';
 import type { CheckOutcome } from './check-outcome';
 import { insertLocationResults, recordAgentActivity } from './location-results.repository';
 import { stepEpisodes } from './alert-episodes';
@@ -37,6 +37,11 @@ interface BatchSteps {
   updates: Map<number, MonitorUpdate>;
   events: Omit<StatusEvent, 'id'>[];
   noData: NoDataSpan[];
+  /**
+   * The downtimes the batch opens, written together after the steps (openDowntimes()); until
+   * then the monitor and its event hold a stand-in id, -1 for the first, -2 for the next...
+   */
+  downtimes: BatchedAlertOpening[];
 }
 
 /** A check's key in insertResults()'s answer: the (monitor, planned time) a check result is unique by. */
@@ -75,8 +80,9 @@ export async function recordCheckBatchIn(em: EntityManager, outcomes: readonly C
     if (agentCalls.length > 0) await recordAgentActivity(em, [], agentCalls);
     return [];
   }
-  const steps: BatchSteps = { updates: new Map(), events: [], noData: [] };
+  const steps: BatchSteps = { updates: new Map(), events: [], noData: [], downtimes: [] };
   for (const o of batch.recorded) await stepMonitor(em, batch, o, steps);
+  await openDowntimes(em, steps);
   await updateMonitors(em, steps.updates);
   await insertNoDataSpans(em, steps.noData);
   await upsertRollups(em, batch.recorded.filter((o) => !batch.inMaintenance.has(o)));
@@ -132,7 +138,7 @@ async function stepMonitor(em: EntityManager, batch: RecordedBatch, o: CheckOutc
   const maintenance = batch.inMaintenance.has(o);
   const step = nextState(before, { ok: o.result.ok, slow: isSlow(o.result.responseTime, monitor.responseTimeThreshold) }, maintenance);
   const wasInMaintenance = previous?.inMaintenance ?? monitor.inMaintenance;
-  const { openIncidentId, incidentId } = await stepIncident(em, batch.windows, o, { before, step, wasInMaintenance, newest });
+  const { openIncidentId, incidentId } = await stepIncident(em, steps, batch.windows, o, { before, step, wasInMaintenance, newest });
   const recordedBefore = previous ?? monitor;
   // A check that received no certificate (a failure, an agent's result) keeps the last one seen.
   const certificateExpiresAt = /^(https|tls):/i.test(monitor.url) ? (o.result.certificateExpiresAt ?? recordedBefore.certificateExpiresAt) : null;
@@ -187,10 +193,13 @@ const stateAfter = (before: MonitorState, step: Transition): Omit<MonitorUpdate[
 
 /**
  * Opens or closes the monitor's downtime as `step` says. Returns the incident left open, and the
- * one the status event names (the one opened or closed; null when neither).
+ * one the status event names (the one opened or closed; null when neither): a downtime opened
+ * here is written later with the batch's others (openDowntimes()), so its id is a stand-in until
+ * then, and closing it again in the same batch resolves it before it is written.
  */
 async function stepIncident(
   em: EntityManager,
+  steps: BatchSteps,
   windows: MaintenanceByMonitor,
   o: CheckOutcome,
   { before, step, wasInMaintenance, newest }: { before: MonitorState; step: Transition; wasInMaintenance: boolean; newest: Date | null },
@@ -202,12 +211,27 @@ async function stepIncident(
     const windowEnd = wasInMaintenance && newest !== null ? maintenanceAt(windows, o.monitorId, newest)?.endsAt : undefined;
     const startedAt = windowEnd !== undefined && windowEnd < o.result.checkedAt ? windowEnd : o.result.checkedAt;
     const { statusCode, responseTime, error } = o.result;
-    openIncidentId = incidentId = await openAlert(em, { kind: 'downtime', monitorId: o.monitorId, startedAt, statusCode, responseTime, error });
+    steps.downtimes.push({ kind: 'downtime', monitorId: o.monitorId, startedAt, statusCode, responseTime, error, resolvedAt: null });
+    openIncidentId = incidentId = -steps.downtimes.length;
   }
   if (step.closesIncident && before.openIncidentId !== null) {
-    await closeAlert(em, before.openIncidentId, o.result.checkedAt);
+    if (before.openIncidentId < 0) steps.downtimes[-before.openIncidentId - 1]!.resolvedAt = o.result.checkedAt;
+    else await closeAlert(em, before.openIncidentId, o.result.checkedAt);
     incidentId = before.openIncidentId;
     openIncidentId = null;
   }
   return { openIncidentId, incidentId };
+}
+
+/**
+ * Writes the downtimes the batch's steps opened in one statement (a mass outage opens hundreds in
+ * one batch: docs/heartbeats.md, "How it is built"), and puts their ids where the steps left
+ * stand-ins: the monitors' open incident and the status events.
+ */
+async function openDowntimes(em: EntityManager, steps: BatchSteps): Promise<void> {
+  if (steps.downtimes.length === 0) return;
+  const ids = await openAlerts(em, steps.downtimes);
+  const real = (id: number | null): number | null => (id !== null && id < 0 ? ids[-id - 1]! : id);
+  for (const update of steps.updates.values()) update.state.openIncidentId = real(update.state.openIncidentId);
+  for (const event of steps.events) event.incidentId = real(event.incidentId);
 }

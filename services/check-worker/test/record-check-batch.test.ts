@@ -136,6 +136,37 @@ describe('recordCheckBatch', () => {
     expect((await reload(m.id)).openIncidentId).toBeNull();
   });
 
+  it("opens the downtimes of a batch in one statement, each its monitor's, and writes one opened and closed in the batch resolved", async () => {
+    const user = await aUser(db.ds);
+    const monitors = [await aMonitor(db.ds, user), await aMonitor(db.ds, user), await aMonitor(db.ds, user)];
+    await recordCheckBatch(db.ds, monitors.map((m) => outcome(m.id, 0, true)));
+    const [a, b, c] = monitors.map((m) => m.id) as [number, number, number];
+    let events: Awaited<ReturnType<typeof recordCheckBatch>> = [];
+    const statements = await statementsDuring(db.ds, async () => {
+      events = await recordCheckBatch(db.ds, [outcome(a, 10, false), outcome(b, 10, false), outcome(c, 10, false), outcome(b, 40, true)]);
+    });
+    expect(statements.filter((q) => q.includes('INSERT INTO alerts'))).toHaveLength(1);
+    const incidents: { id: number; monitor_id: number; started_at: Date; resolved_at: Date | null; duration: number | null; status_code: number }[] = await db.ds.query(
+      'SELECT id, monitor_id, started_at, resolved_at, duration, status_code FROM incidents ORDER BY monitor_id',
+    );
+    expect(incidents.map((i) => [i.monitor_id, i.started_at.getTime(), i.resolved_at?.getTime() ?? null, i.duration, i.status_code])).toEqual([
+      [a, T0 + 10_000, null, null, 500],
+      [b, T0 + 10_000, T0 + 40_000, 30, 500],
+      [c, T0 + 10_000, null, null, 500],
+    ]);
+    const idOf = (monitorId: number) => incidents.find((i) => i.monitor_id === monitorId)!.id;
+    expect(events.map((e) => [e.monitorId, e.to, e.incidentId])).toEqual([
+      [a, 'offline', idOf(a)],
+      [b, 'offline', idOf(b)],
+      [c, 'offline', idOf(c)],
+      [b, 'online', idOf(b)],
+    ]);
+    expect([(await reload(a)).openIncidentId, (await reload(b)).openIncidentId, (await reload(c)).openIncidentId]).toEqual([idOf(a), null, idOf(c)]);
+    // A downtime opened later by its own statement takes the next id of the same sequence.
+    const [next] = await recordCheckBatch(db.ds, [outcome(b, 70, false)]);
+    expect(next!.incidentId).toBeGreaterThan(Math.max(...incidents.map((i) => i.id)));
+  });
+
   it('changes nothing when the same result is delivered twice', async () => {
     const m = await aMonitor(db.ds, await aUser(db.ds));
     const first = await recordCheckBatch(db.ds, [outcome(m.id, 0, false)]);

@@ -16,23 +16,43 @@ export interface PingInput {
 }
 
 /**
- * Records a ping for the heartbeat monitor whose token it names, in one statement that both finds
- * the monitor and writes the row: an unknown token costs the same index probe and writes nothing.
- * The table's trigger adds the ping to heartbeat_ping_inbox, which the check-worker steps from
- * (packages/db/src/migrations/1796520300000-heartbeat-ping-inbox.ts). The foreign key's check
- * takes a KEY SHARE lock on the monitor's row, which the check-worker's step (FOR NO KEY UPDATE)
- * does not hold against it: a ping never waits for a step. Returns the ping's id and monitor, or
- * null for an unknown token.
+ * Records pings, each for the heartbeat monitor whose token it names, in one statement that both
+ * finds the monitors and writes the rows: an unknown token costs the same index probe and writes
+ * nothing. Pings of one batch are written in the order given, so a monitor's pings keep their
+ * order in the inbox. The table's trigger adds each ping to heartbeat_ping_inbox, which the
+ * check-worker steps from (packages/db/src/migrations/1796520300000-heartbeat-ping-inbox.ts). The
+ * foreign key's check takes a KEY SHARE lock on the monitor's row, which the check-worker's step
+ * (FOR NO KEY UPDATE) does not hold against it: a ping never waits for a step. Returns, for each
+ * ping given, whether its token named a monitor (and so it was written).
  */
-export async function insertPing(ds: DataSource, p: PingInput): Promise<{ id: string; monitorId: number } | null> {
-  const rows: { id: string; monitor_id: number }[] = await ds.query(
-    `INSERT INTO heartbeat_pings (monitor_id, kind, exit_status, source_ip, user_agent, body, body_size, body_truncated)
-     SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM monitors WHERE heartbeat_token = $1 AND type = 'heartbeat'
-     RETURNING id, monitor_id`,
-    [p.token, p.kind, p.exitStatus, p.sourceIp, p.userAgent, p.body, p.bodySize, p.bodyTruncated],
+export async function insertPings(ds: DataSource, pings: readonly PingInput[]): Promise<boolean[]> {
+  const column = <K extends keyof PingInput>(key: K): PingInput[K][] => pings.map((p) => p[key]);
+  // The matched CTE is read twice (the insert, and which inputs it had) but computed once.
+  const rows: { ord: string }[] = await ds.query(
+    `WITH given AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bool[])
+         WITH ORDINALITY AS g(token, kind, exit_status, source_ip, user_agent, body, body_size, body_truncated, ord)
+     ), matched AS (
+       SELECT g.*, m.id AS monitor_id FROM given g JOIN monitors m ON m.heartbeat_token = g.token AND m.type = 'heartbeat'
+     ), written AS (
+       INSERT INTO heartbeat_pings (monitor_id, kind, exit_status, source_ip, user_agent, body, body_size, body_truncated)
+       SELECT monitor_id, kind, exit_status, source_ip, user_agent, body, body_size, body_truncated FROM matched ORDER BY ord
+     )
+     SELECT ord FROM matched`,
+    [
+      column('token'),
+      column('kind'),
+      column('exitStatus'),
+      column('sourceIp'),
+      column('userAgent'),
+      column('body'),
+      column('bodySize'),
+      column('bodyTruncated'),
+    ],
   );
-  const row = rows[0];
-  return row ? { id: String(row.id), monitorId: row.monitor_id } : null;
+  const written = pings.map(() => false);
+  for (const { ord } of rows) written[Number(ord) - 1] = true;
+  return written;
 }
 
 /** A recorded ping as the results list shows it (docs/heartbeats.md, "History"). */

@@ -7,6 +7,7 @@ import { HOUR_MS, MINUTE_MS } from '@uptime/db';
 import { DomainError } from '@uptime/errors';
 import { ipBucket } from './ip-bucket';
 import { rateLimitCommands } from './rate-limit-commands';
+import type { PingIpLimit } from '../heartbeats/ping-rate';
 
 
 interface LimitSpec {
@@ -96,10 +97,14 @@ export function publicRateLimiter(config: Config, redis: Redis): RequestHandler 
 /**
  * `PING_RATE_LIMIT_PER_MINUTE` heartbeat pings a minute per IP (docs/heartbeats.md), apart from
  * the account and public-page limits: a server running many cron jobs pings from one address.
- * Undefined when 0.
+ * Counted by the ping's own batched script (services/api/src/heartbeats/ping-rate.ts), under the
+ * key the express-rate-limit store used. Undefined when 0.
  */
-export function pingRateLimiter(config: Config, redis: Redis): RequestHandler | undefined {
-  return perIpMinuteLimiter(config, redis, config.pingRateLimitPerMinute, 'rl-ping', 'pings per minute');
+export function pingIpLimit(config: Config): PingIpLimit | undefined {
+  const limit = config.pingRateLimitPerMinute;
+  if (limit === 0) return undefined;
+  const keyPrefix = `${config.redis.queuePrefix}:rl-ping:ip:`;
+  return { limit, windowMs: MINUTE_MS, keyOf: (ip) => keyPrefix + (ip ? ipBucket(ip, config.rateLimitIpv6Prefix) : 'unknown') };
 }
 
 /** `limit` requests a minute per client address, counted under `name`; undefined when 0. */

@@ -11,6 +11,18 @@ const MAX_REMEMBERED = 10_000;
 const PAGE_PATHS = /^\/(?:feed\.(?:atom|rss)|incidents\/[^/]+|subscribe|subscription\/(?:confirm|unsubscribe)\/[^/]+)$/;
 
 /**
+ * Whether a request's host name is surely no page's domain: addresses, `localhost` and the
+ * product's own host (PUBLIC_URL's) never are, so they need no look-up.
+ */
+export function isOwnHost(publicUrl: string): (hostname: string | undefined) => boolean {
+  const ownHost = new URL(publicUrl).hostname.toLowerCase();
+  return (hostname) => {
+    const host = hostname?.toLowerCase() ?? '';
+    return host === ownHost || !DOMAIN_PATTERN.test(host);
+  };
+}
+
+/**
  * A status page on a host name of its own (docs/status-pages.md, "Custom domains"): a request
  * whose Host is a page's `custom_domain` gets that page at `/`, with its feeds, incident pages
  * and subscription links under it (and the page's own `/status/{slug}/...` links, which its HTML
@@ -20,7 +32,7 @@ const PAGE_PATHS = /^\/(?:feed\.(?:atom|rss)|incidents\/[^/]+|subscribe|subscrip
  * domain shows within that time.
  */
 export function customDomainHost(deps: { ds: DataSource; publicUrl: string; ttlMs: number }): RequestHandler {
-  const ownHost = new URL(deps.publicUrl).hostname.toLowerCase();
+  const ownHostOrAddress = isOwnHost(deps.publicUrl);
   const remembered = new Map<string, { slug: string | null; until: number }>();
   const slugOf = async (host: string): Promise<string | null> => {
     const hit = remembered.get(host);
@@ -32,8 +44,7 @@ export function customDomainHost(deps: { ds: DataSource; publicUrl: string; ttlM
   };
   return (req, res, next) => {
     const host = req.hostname?.toLowerCase() ?? '';
-    // Addresses, `localhost` and the product's own host are never a page's domain: no look-up.
-    if (host === ownHost || !DOMAIN_PATTERN.test(host)) return next();
+    if (ownHostOrAddress(host)) return next();
     slugOf(host).then((slug) => {
       if (slug === null) return next();
       const own = `/status/${encodeURIComponent(slug)}`;
