@@ -118,14 +118,17 @@ export class WorkerLiveness {
   private async renew(register: boolean): Promise<void> {
     if (this.stopped) return;
     const sentAt = Date.now();
+    // A gap of half a TTL since the last answer (Redis away, this process stalled): every score
+    // may be old, this one's too; judge again only a whole TTL after renewals resumed.
+    if (sentAt - this.lastAnswerAt > this.ttlMs / 2) this.healthySince = 0;
     const mayJudge = this.healthySince > 0 && sentAt - this.healthySince >= this.ttlMs;
     const [alive, ...dead] = (await this.redis.eval(RENEW, 1, this.key, this.id, register ? 1 : 0, this.ttlMs, mayJudge ? 1 : 0)) as [
       number,
       ...string[],
     ];
     const answeredAt = Date.now();
-    // A gap of half a TTL between answers (Redis away, this process stalled): start judging again later.
-    if (answeredAt - this.lastAnswerAt > this.ttlMs / 2) this.healthySince = answeredAt;
+    // A slow answer is a gap as well.
+    if (this.healthySince === 0 || answeredAt - sentAt > this.ttlMs / 2) this.healthySince = answeredAt;
     this.lastAnswerAt = answeredAt;
     if (alive === 0) {
       this.logger.warn({ worker_id: this.id }, 'declared dead by the other check-workers; abandoning the checks in flight');

@@ -12,6 +12,12 @@ jest.setTimeout(240_000);
 const PRODUCTION_INTERVAL_S = 30;
 /** How late the next slot's check may start after a worker died (docs/reliability.md). */
 const NEXT_SLOT_LATENESS_MS = 1000;
+/**
+ * How far into its check the worker is killed. Before the liveness registry the job came back
+ * only after the 15 s check lock lapsed and BullMQ's stalled check (every 5 s, two passes) found
+ * it: killed this late, the next slot was missed by seconds.
+ */
+const KILLED_INTO_CHECK_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,10 +83,12 @@ describe('a check-worker that dies or stalls mid-check, with a peer running', ()
   };
 
   const resultsOf = async (monitorId: number) =>
-    ((await ds.query('SELECT scheduled_at, ok FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [monitorId])) as {
+    ((await ds.query('SELECT scheduled_at, ok, response_time FROM check_results WHERE monitor_id = $1 ORDER BY scheduled_at', [monitorId])) as {
       scheduled_at: Date;
       ok: boolean;
-    }[]).map((r) => ({ slot: r.scheduled_at.getTime(), ok: r.ok }));
+      response_time: number | null;
+    }[]).map((r) => ({ slot: r.scheduled_at.getTime(), ok: r.ok, responseTime: r.response_time }));
+  const slotsOf = async (monitorId: number) => (await resultsOf(monitorId)).map(({ slot, ok }) => ({ slot, ok }));
 
   const jobsOf = async (monitorId: number) =>
     (await scheduler.queue.getJobs(['active', 'waiting', 'delayed', 'prioritized'])).filter((j) => j.data.monitorId === monitorId);
@@ -99,6 +107,7 @@ describe('a check-worker that dies or stalls mid-check, with a peer running', ()
     const requests = () => target.requests.filter((r) => r.url === path);
     await waitFor(() => requests().length === 1, { timeoutMs: (PRODUCTION_INTERVAL_S + 10) * 1000, what: 'the first check to reach the target' });
     const { owner, slot: killedSlot } = await activeCheckOf(monitor.id);
+    await sleep(killedSlot + KILLED_INTO_CHECK_MS - Date.now());
 
     const killedAt = Date.now();
     owner.child.kill('SIGKILL');
@@ -116,44 +125,82 @@ describe('a check-worker that dies or stalls mid-check, with a peer running', ()
     expect(next!.receivedAt).toBeGreaterThanOrEqual(nextSlot);
     expect(measured.nextSlotLatenessMs).toBeLessThanOrEqual(NEXT_SLOT_LATENESS_MS);
     expect(rerun!.receivedAt).toBeLessThan(nextSlot);
-    expect(await resultsOf(monitor.id)).toEqual([
+    expect(await slotsOf(monitor.id)).toEqual([
       { slot: killedSlot, ok: true },
       { slot: nextSlot, ok: true },
     ]);
     expect(await jobsOf(monitor.id)).toHaveLength(1);
   });
 
-  it('checks a monitor once per slot when its worker stalls for 2 s mid-check (SIGSTOP, SIGCONT)', async () => {
+  /**
+   * A monitor every `interval` s whose target answers in `answerMs`, once a worker runs its first
+   * check: its planned slots from that one on, its requests at the target, and that worker.
+   */
+  const aSlowMonitorInCheck = async (path: string, answerMs: number, interval: number) => {
     await ensureWorkers(2);
-    const path = '/answers-in-3s';
-    const interval = 10;
-    // Every check takes 3 s, so the stall falls inside one.
     answers.set(path, (_n, res) => {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('ok');
-      }, 3000);
+      }, answerMs);
     });
     const monitor = await aMonitor(ds, await aUser(ds), { url: `${target.url}${path}`, checkInterval: interval, timeout: 8 });
     await scheduler.schedule(monitor);
     const requests = () => target.requests.filter((r) => r.url === path);
     await waitFor(() => requests().length === 1, { timeoutMs: (interval + 10) * 1000, what: 'the first check to reach the target' });
-    const { owner, ownerId, slot: stalledSlot } = await activeCheckOf(monitor.id);
+    const { owner, ownerId, slot } = await activeCheckOf(monitor.id);
+    const slots = [0, 1, 2].map((n) => slot + n * interval * 1000) as [number, number, number];
+    return { monitor, requests, owner, ownerId, slots };
+  };
+
+  /** Waits for the result of the last of `slots`; returns the results up to it. */
+  const resultsUpTo = async (monitorId: number, slots: [number, number, number]) => {
+    await waitFor(async () => (await resultsOf(monitorId)).some((r) => r.slot === slots[2]), {
+      timeoutMs: slots[2] - Date.now() + 30_000,
+      what: 'results for two slots after the stalled check',
+    });
+    return (await resultsOf(monitorId)).filter((r) => r.slot <= slots[2]);
+  };
+
+  it('checks a monitor once per slot when its worker stalls for 2 s mid-check (SIGSTOP, SIGCONT)', async () => {
+    // Every check takes 3 s, so the stall falls inside one.
+    const { monitor, requests, owner, ownerId, slots } = await aSlowMonitorInCheck('/answers-in-3s', 3000, 10);
 
     owner.child.kill('SIGSTOP');
     await sleep(2000);
     owner.child.kill('SIGCONT');
 
-    const slots = [stalledSlot, stalledSlot + interval * 1000, stalledSlot + 2 * interval * 1000];
-    await waitFor(async () => (await resultsOf(monitor.id)).some((r) => r.slot === slots[2]), {
-      timeoutMs: slots[2]! - Date.now() + 30_000,
-      what: 'results for two slots after the stalled check',
-    });
+    const results = await resultsUpTo(monitor.id, slots);
     // Nobody took the check back: one request per slot, one result per slot, one job.
-    expect((await resultsOf(monitor.id)).filter((r) => r.slot <= slots[2]!)).toEqual(slots.map((slot) => ({ slot, ok: true })));
-    expect(requests().filter((r) => r.receivedAt < slots[2]! + 5000)).toHaveLength(3);
+    expect(results.map(({ slot, ok }) => ({ slot, ok }))).toEqual(slots.map((slot) => ({ slot, ok: true })));
+    expect(requests().filter((r) => r.receivedAt < slots[2] + 5000)).toHaveLength(3);
     expect(await jobsOf(monitor.id)).toHaveLength(1);
     const tookBack = [...running.values()].flatMap((w) => w.logs).filter((l) => l.dead_worker_id === ownerId);
     expect(tookBack).toEqual([]);
+  });
+
+  it('takes back the check of a worker stalled past its liveness, discards its late result and keeps one result per slot', async () => {
+    const { monitor, requests, owner, ownerId, slots } = await aSlowMonitorInCheck('/answers-in-2s', 2000, 10);
+
+    // Past the 3 s liveness: the peer takes the check back and runs it again meanwhile.
+    const stoppedAt = Date.now();
+    owner.child.kill('SIGSTOP');
+    await sleep(5000);
+    owner.child.kill('SIGCONT');
+
+    const results = await resultsUpTo(monitor.id, slots);
+    const peerLogs = [...running.entries()].filter(([id]) => id !== ownerId).flatMap(([, w]) => w.logs);
+    expect(peerLogs.some((l) => l.dead_worker_id === ownerId && l.msg === 'checks of a dead check-worker put back in the queue')).toBe(true);
+    expect(owner.logs.some((l) => l.msg === 'declared dead by the other check-workers; abandoning the checks in flight')).toBe(true);
+    expect(results.map(({ slot, ok }) => ({ slot, ok }))).toEqual(slots.map((slot) => ({ slot, ok: true })));
+    // The stalled worker's own measure of the slot (its 2 s answer plus the 5 s stall) was
+    // discarded; the peer's re-run is the slot's one result.
+    expect(results[0]!.responseTime).toBeLessThan(5000);
+    const taken = requests().filter((r) => r.receivedAt >= stoppedAt && r.receivedAt < slots[1]);
+    expect(taken).toHaveLength(1);
+    expect(taken[0]!.receivedAt - stoppedAt).toBeLessThanOrEqual(5000);
+    const next = requests().find((r) => r.receivedAt >= slots[1]);
+    expect(next!.receivedAt - slots[1]).toBeLessThanOrEqual(NEXT_SLOT_LATENESS_MS);
+    expect(await jobsOf(monitor.id)).toHaveLength(1);
   });
 });
