@@ -204,6 +204,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
       },
     },
     logger,
+    config.checkWorkerLivenessTtlMs,
   );
   const isStillOwned = async (job: Job): Promise<boolean> => {
     await liveness.confirm();
