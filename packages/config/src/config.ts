@@ -48,6 +48,12 @@ export interface Config {
    */
   readonly checkLockTtlMs?: number;
   /**
+   * How long a check-worker process may go without renewing its liveness before its peers take
+   * its checks back (CHECK_WORKER_LIVENESS_TTL_MS; unset: the check-worker's 3 s). Longer than
+   * the event-loop stalls of the host, shorter than the shortest interval. docs/reliability.md.
+   */
+  readonly checkWorkerLivenessTtlMs?: number;
+  /**
    * How long a notifier's claim on a delivery lives without its sender renewing it
    * (DELIVERY_LEASE_MS; unset: the notifier's send timeout + 10 s): a killed notifier's emails
    * are sent again by another after at most this plus one sweep. docs/reliability.md.

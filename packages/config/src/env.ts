@@ -52,6 +52,7 @@ export class Env {
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10000) CHECK_CONCURRENCY?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) CHECK_LOCK_TTL_MS?: number;
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CHECK_WORKER_LIVENESS_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) DELIVERY_LEASE_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000) RESULT_BUFFER_MEMORY_MAX?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(100_000_000) RESULT_BUFFER_REDIS_MAX?: number;

@@ -116,6 +116,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     checkConcurrency: env.CHECK_CONCURRENCY ?? 1000,
     checkLockTtlMs: env.CHECK_LOCK_TTL_MS,
+    checkWorkerLivenessTtlMs: env.CHECK_WORKER_LIVENESS_TTL_MS,
     deliveryLeaseMs: env.DELIVERY_LEASE_MS,
     checkLocation: env.CHECK_LOCATION?.trim() || 'local',
     resultBuffer: { memoryMax: env.RESULT_BUFFER_MEMORY_MAX ?? 20_000, redisMax: env.RESULT_BUFFER_REDIS_MAX ?? 500_000 },

@@ -17,6 +17,15 @@ for i, key in ipairs(KEYS) do
   if redis.call('get', key) == ARGV[i + 1] then n = n + redis.call('pexpire', key, ttl) end
 end
 return n`;
+// A dead process's locks (docs/reliability.md, "A check-worker killed mid-check"): KEYS the
+// locks of its monitors, ARGV[1] its id. Only a lock whose token still names that process goes.
+const RELEASE_OF_OWNER = `local owner = ARGV[1] .. ':'
+local n = 0
+for _, key in ipairs(KEYS) do
+  local token = redis.call('get', key)
+  if token and string.sub(token, 1, #owner) == owner then n = n + redis.call('del', key) end
+end
+return n`;
 
 /** Locks per script call: bounds how long one call keeps Redis (single-threaded) busy. */
 const LOCKS_PER_CALL = 1000;
@@ -48,6 +57,8 @@ export class CheckLock {
   private readonly releasing = new Map<string, Promise<void>>();
   private readonly releases: SameTickBatch<HeldLock>;
   private renewal?: NodeJS.Timeout;
+  /** Starts every token, so a peer can release this process's locks once it is dead (worker-liveness.ts). */
+  private owner: string = randomUUID();
 
   constructor(
     private readonly redis: Redis,
@@ -57,6 +68,21 @@ export class CheckLock {
     this.releases = new SameTickBatch(async (locks) => {
       await this.redis.eval(RELEASE, locks.length, ...locks.map((l) => l.key), ...locks.map((l) => l.token));
     }, LOCKS_PER_CALL);
+  }
+
+  /** Names this process in the tokens of locks taken from now on: its BullMQ worker id. */
+  ownBy(owner: string): void {
+    this.owner = owner;
+  }
+
+  /** Releases the locks of `monitorIds` that a dead process `owner` still holds; returns how many. */
+  async releaseOf(owner: string, monitorIds: readonly number[]): Promise<number> {
+    let released = 0;
+    for (let start = 0; start < monitorIds.length; start += LOCKS_PER_CALL) {
+      const keys = monitorIds.slice(start, start + LOCKS_PER_CALL).map((id) => this.key(id));
+      released += (await this.redis.eval(RELEASE_OF_OWNER, keys.length, ...keys, owner)) as number;
+    }
+    return released;
   }
 
   private key(monitorId: number): string {
@@ -70,7 +96,7 @@ export class CheckLock {
     // called before, reaches Redis before this attempt.
     const releasing = this.releasing.get(key);
     if (releasing) await releasing.catch(() => undefined);
-    const token = randomUUID();
+    const token = `${this.owner}:${randomUUID()}`;
     const ok = await this.redis.set(key, token, 'PX', this.ttlMs, 'NX');
     if (ok !== 'OK') return null;
     const lock: HeldLock = { key, token };

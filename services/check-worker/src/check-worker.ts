@@ -32,9 +32,13 @@ import { createRunCheckProcessor, type RunCheckOutcome } from './run-check.proce
 import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
 import { LivePublisher } from './live-publisher';
+import { WorkerLiveness } from './worker-liveness';
+import { reapDeadWorker } from './dead-worker-reaper';
 
 /**
- * How BullMQ finds the check jobs of a worker that died (kill -9, OOM). A monitor's job is the
+ * How BullMQ finds the check jobs of a worker that died (kill -9, OOM) when its peers did not take
+ * them back first (worker-liveness.ts does within about 3.5 s; this is the fallback when no peer
+ * was running, or the one that took them back died too). A monitor's job is the
  * only one it has (monitor-job-cycle.ts), so it must come back before the monitor's next slot:
  * its lock lives as long as the monitor's check lock and the stalled check runs every third of
  * that, so the job is back in the queue within about 1.7 lock lives (25 s at the default 15 s,
@@ -107,6 +111,7 @@ function runCheckHandler(
     batcher,
     cycle,
     pinger,
+    isStillOwned,
   }: {
     lag: CheckLagReporter;
     slots: AdaptiveConcurrency;
@@ -114,6 +119,7 @@ function runCheckHandler(
     batcher: ResultBatcher<CheckOutcome>;
     cycle: MonitorJobCycle;
     pinger: Pinger;
+    isStillOwned: (job: Job) => Promise<boolean>;
   },
 ): (job: Job, token?: string) => Promise<unknown> {
   const runCheck = createRunCheckProcessor({
@@ -121,6 +127,7 @@ function runCheckHandler(
     probeOptions: { allowPrivateTargets: config.allowPrivateTargets, pinger },
     lock: inFlight.lock,
     record: meteredRecord(metrics, (outcome) => batcher.add(outcome)),
+    isStillOwned,
     logger,
     agents: createAgentChecks({
       ds: dataSource,
@@ -130,6 +137,7 @@ function runCheckHandler(
     }),
   });
   return async (job, token) => {
+    if (isMonitorJobId(job.id)) await cycle.holdUntilDue(job, token);
     const started = Date.now();
     lag.observe(job, started);
     const run = slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
@@ -141,7 +149,11 @@ function runCheckHandler(
       );
     };
     if (!isMonitorJobId(job.id)) {
-      const outcome = await run;
+      const outcome = await run.catch((failure: unknown) => {
+        if (inFlight.isAbandoned(job)) throw cycle.leftToPeers(job);
+        throw failure;
+      });
+      if (inFlight.isAbandoned(job)) throw cycle.leftToPeers(job);
       finished(outcome);
       return outcome;
     }
@@ -157,6 +169,8 @@ function runCheckHandler(
         return { failure };
       },
     );
+    // Taken back by the peers while this process stalled: theirs to run and advance.
+    if (inFlight.isAbandoned(job)) throw cycle.leftToPeers(job);
     // Throws DelayedError once the job waits for its next slot.
     return cycle.continue(job, token, ran);
   };
@@ -176,6 +190,26 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
   const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
+  // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
+  const queue = openQueue(QueueName.checks, { connection: commands, prefix });
+  const liveness = new WorkerLiveness(
+    commands,
+    prefix,
+    {
+      reap: async (deadId) => {
+        await reapDeadWorker({ queue, redis: commands, lock: inFlight.lock }, deadId, logger);
+      },
+      abandon: async () => {
+        logger.warn({ abandoned: await inFlight.abandon() }, 'checks in flight given up: the other workers run them again');
+      },
+    },
+    logger,
+    config.checkWorkerLivenessTtlMs,
+  );
+  const isStillOwned = async (job: Job): Promise<boolean> => {
+    await liveness.confirm();
+    return !inFlight.isAbandoned(job);
+  };
   // BullMQ does not close connections it is handed; close() below quits this one.
   const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   // Heartbeats (docs/heartbeats.md): stepped in batches by the loop below, their verdicts recorded
@@ -200,6 +234,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
         batcher,
         cycle: new MonitorJobCycle(commands, prefix, logger),
         pinger,
+        isStillOwned,
       }),
       // Queued by an API of an earlier version: its ping is in the inbox (migration
       // 1796520300000), which the heartbeat loop steps; the job has nothing left to do.
@@ -211,8 +246,10 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, CHECK_FAILED_MESSAGE),
   );
   worker.on('error', (err) => logger.error({ err }, 'check worker error'));
-  // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
-  const queue = openQueue(QueueName.checks, { connection: commands, prefix });
+  // The lock tokens name the worker, as BullMQ's job lock tokens do: a peer finds both by its id.
+  // Set before the worker's first job, which it takes no sooner than a turn of the event loop.
+  inFlight.lock.ownBy(worker.id);
+  await liveness.start(worker.id);
   const unwatchQueue = metrics.watchQueue(queue);
   publisher.startSweeping();
   backlog.start();
@@ -223,8 +260,8 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     setWorkerConcurrency(worker, limit);
     metrics.checkConcurrency.set(limit);
   });
-  logger.info({ concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
-  const parts = { logger, unwatchQueue, slots, lag, heartbeatLoop, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands };
+  logger.info({ worker_id: worker.id, concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
+  const parts = { logger, unwatchQueue, slots, lag, heartbeatLoop, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands, liveness };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
     worker,
@@ -255,6 +292,7 @@ async function stopCheckWorker(
     queue: { close(): Promise<void> };
     blocking: Redis;
     commands: Redis;
+    liveness: WorkerLiveness;
   },
   graceMs: number,
 ): Promise<StopOutcome> {
@@ -279,6 +317,8 @@ async function stopCheckWorker(
     },
     p.logger,
   );
+  // Only now: until its checks are finished or requeued, a peer must not take them back.
+  await p.liveness.stop();
   if (outcome === 'graceful') {
     await p.publisher.close();
     await p.queue.close();

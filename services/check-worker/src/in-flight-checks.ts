@@ -14,6 +14,8 @@ export const REQUEUED_AT_STOP_MESSAGE = 'checks still running at the deadline we
  */
 export class InFlightChecks {
   private readonly jobs = new Map<string, { job: Job; token?: string }>();
+  /** Jobs abandon() gave up while they ran: their results are not recorded nor their jobs advanced. */
+  private readonly abandoned = new WeakSet<Job>();
 
   constructor(readonly lock: CheckLock) {}
 
@@ -33,6 +35,22 @@ export class InFlightChecks {
       job_id: job.id,
       monitor_id: (job.data as { monitorId?: number } | undefined)?.monitorId,
     }));
+  }
+
+  /** Whether abandon() gave up this job while it ran. */
+  isAbandoned(job: Job): boolean {
+    return this.abandoned.has(job);
+  }
+
+  /**
+   * This process was declared dead while it stalled (worker-liveness.ts) and its peers took back
+   * the jobs it ran then: every check in flight is given up, since the peers re-run the same
+   * planned times. A job the peers did not take (taken after they declared this process dead)
+   * goes back to waiting here, and is re-run as they are. Returns what was given up.
+   */
+  async abandon(): Promise<{ job_id: string | undefined; monitor_id: number | undefined }[]> {
+    for (const { job } of this.jobs.values()) this.abandoned.add(job);
+    return this.requeue();
   }
 
   /** Moves every running job back to waiting and releases the monitor locks; returns what was requeued. */

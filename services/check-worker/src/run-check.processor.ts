@@ -14,11 +14,16 @@ export interface RunCheckDeps {
   lock: CheckLock;
   record: (outcome: CheckOutcome) => Promise<void>;
   logger: Logger;
+  /**
+   * Resolves to false when the job was taken back from this process while it probed (it stalled
+   * past its liveness: worker-liveness.ts); its result is then not recorded. Default: always true.
+   */
+  isStillOwned?: (job: Job) => Promise<boolean>;
   /** Runs checks through the agents a job names; without it those checks run locally only. */
   agents?: AgentChecks;
 }
 
-export type RunCheckOutcome = 'recorded' | 'skipped';
+export type RunCheckOutcome = 'recorded' | 'skipped' | 'abandoned';
 
 /**
  * The time a job was planned for: a monitor's own job carries it (`plannedAt`), one-offs end in
@@ -51,12 +56,15 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
       const scheduledAt = plannedTimeOf(job);
       // Monitors without agents take exactly the path they always did: no lookup, no extra rows.
       const agents = data.agentIds?.length && deps.agents ? await deps.agents.usable(data.agentIds) : [];
+      const isStillOwned = async (): Promise<boolean> => (deps.isStillOwned ? deps.isStillOwned(job) : true);
       if (agents.length === 0) {
         const result = await deps.probe(check, deps.probeOptions);
+        if (!(await isStillOwned())) return 'abandoned';
         await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, type: data.check.type, result });
         return 'recorded';
       }
       const { result, locations } = await runAtEveryLocation(deps, deps.agents!, agents, data);
+      if (!(await isStillOwned())) return 'abandoned';
       await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, type: data.check.type, result, locations });
       return 'recorded';
     } finally {
