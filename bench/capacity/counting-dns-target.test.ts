@@ -24,11 +24,15 @@ const burstOfChecks = (resolver: string, timeoutSeconds: number): Promise<ProbeR
 const rmemMax = Number(readFileSync('/proc/sys/net/core/rmem_max', 'utf8'));
 const bufferGranted = rmemMax >= DNS_TARGET_RECEIVE_BUFFER_BYTES;
 
+jest.setTimeout(60_000);
+
 describe('the counting DNS target', () => {
   (bufferGranted ? it : it.skip)('answers every query of 1,000 dns checks started at once, dropping none', async () => {
     const target = await startCountingDnsTarget();
     try {
-      const results = await burstOfChecks(target.url, 10);
+      // A check's deadline starts when it starts: on a loaded machine starting the last of the
+      // burst can take seconds, and an answer read after its deadline would count as lost here.
+      const results = await burstOfChecks(target.url, 30);
       expect(results.filter((r) => !r.ok).map((r) => r.error)).toEqual([]);
       expect(target.total()).toBe(BURST);
       expect(target.hits.size).toBe(BURST);
@@ -45,12 +49,13 @@ describe('the counting DNS target', () => {
       onQuery: () => void (answered += 1),
     });
     try {
-      // Long enough that no answer read after the burst comes after its check's deadline.
-      const results = await burstOfChecks(server.resolver, 5);
-      const timedOut = results.filter((r) => r.error === 'Timeout after 5s').length;
-      expect(timedOut).toBeGreaterThan(0);
-      expect(timedOut + answered).toBe(BURST);
-      expect(udpDropsAt(server.port)).toBe(timedOut);
+      const results = await burstOfChecks(server.resolver, 2);
+      const dropped = BURST - answered;
+      expect(dropped).toBeGreaterThan(0);
+      expect(udpDropsAt(server.port)).toBe(dropped);
+      // Every dropped query is a check timed out (on a loaded machine an answer read after its
+      // check's deadline is one too).
+      expect(results.filter((r) => r.error === 'Timeout after 2s').length).toBeGreaterThanOrEqual(dropped);
     } finally {
       await server.close();
     }
