@@ -75,6 +75,14 @@ function printTable(r: CapacityReport): void {
     ...(r.tlsHandshakes
       ? [['TLS handshakes full / resumed', `${r.tlsHandshakes.full} / ${r.tlsHandshakes.resumed}`] as [string, string]]
       : []),
+    ...(r.dnsTargetUdp
+      ? [
+          [
+            'DNS target: queries dropped / receive buffer',
+            `${r.dnsTargetUdp.drops} / ${Math.round(r.dnsTargetUdp.receiveBufferBytes / 1024)} KiB`,
+          ] as [string, string],
+        ]
+      : []),
     ['checks doubled / lost', `${r.doubled} / ${r.lost}`],
     ["checks requeued at the workers' stop deadline", String(r.requeuedAtStop)],
     [

@@ -1,4 +1,5 @@
 import { constants } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -20,6 +21,8 @@ export interface CountingTarget {
   open(): number;
   /** TLS only: handshakes completed and how many of them resumed a session (0: every check paid a full one). */
   handshakes: { full: number; resumed: number };
+  /** DNS only: queries the kernel dropped at the target's full UDP receive buffer, and the buffer's size. */
+  udp?: { drops(): number; receiveBufferBytes: number };
   close(): Promise<void>;
 }
 
@@ -99,6 +102,30 @@ export async function startCountingTarget(options: CountingTargetOptions = {}): 
 export const dnsNameOf = (index: number): string => `m${index}.bench.test`;
 
 /**
+ * The DNS target's UDP receive buffer. The kernel's default (net.core.rmem_default, 208 KiB) holds
+ * 256 queries, a sixth of a second at 1,500 a second: any hold-up of the target's process longer
+ * than that dropped queries, each a check timed out after 10 s (docs/capacity.md, "DNS: the
+ * target's receive buffer"). 4 MiB holds about 5,000; the kernel caps it at net.core.rmem_max.
+ */
+export const DNS_TARGET_RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Datagrams the kernel dropped at the UDP socket bound to 127.0.0.1:`port` (the `drops` column of
+ * /proc/net/udp), or 0 where that file is missing.
+ */
+export function udpDropsAt(port: number): number {
+  let table: string;
+  try {
+    table = readFileSync('/proc/net/udp', 'latin1');
+  } catch {
+    return 0;
+  }
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const row = table.split('\n').find((line) => line.trim().split(/\s+/)[1] === local);
+  return row === undefined ? 0 : Number(row.trim().split(/\s+/).at(-1));
+}
+
+/**
  * A loopback DNS server (the tests' fake, packages/testing) that answers every `m{i}.bench.test`
  * A query at once and remembers when each monitor was asked; its `url` is the resolver,
  * `127.0.0.1:PORT`, as dns monitors take it.
@@ -106,6 +133,7 @@ export const dnsNameOf = (index: number): string => `m${index}.bench.test`;
 export async function startCountingDnsTarget(hits = new Map<number, number[]>()): Promise<CountingTarget> {
   let total = 0;
   const server = await startFakeDnsServer({
+    udpReceiveBufferBytes: DNS_TARGET_RECEIVE_BUFFER_BYTES,
     fallback: (name, type) => (type === 'A' && /^m\d+\.bench\.test$/i.test(name) ? { records: [{ type: 'A', name, ttl: 300, data: '192.0.2.1' }] } : undefined),
     onQuery: (q) => {
       const m = /^m(\d+)\./.exec(q.name);
@@ -114,7 +142,15 @@ export async function startCountingDnsTarget(hits = new Map<number, number[]>())
       total += 1;
     },
   });
-  return { url: server.resolver, hits, total: () => total, open: () => 0, handshakes: { full: 0, resumed: 0 }, close: () => server.close() };
+  return {
+    url: server.resolver,
+    hits,
+    total: () => total,
+    open: () => 0,
+    handshakes: { full: 0, resumed: 0 },
+    udp: { drops: () => udpDropsAt(server.port), receiveBufferBytes: server.udpReceiveBufferBytes },
+    close: () => server.close(),
+  };
 }
 
 /** What a tcp monitor at `index` sends once connected (its `tcp_send`): how the TCP target knows it. */
@@ -172,6 +208,7 @@ export async function startMixedTargets(): Promise<MixedTargets> {
     total: () => parts.reduce((sum, t) => sum + t.total(), 0),
     open: () => parts.reduce((sum, t) => sum + t.open(), 0),
     handshakes: { full: 0, resumed: 0 },
+    ...(dns.udp ? { udp: dns.udp } : {}),
     close: async () => void (await Promise.all(parts.map((t) => t.close()))),
     http,
     tcp,

@@ -5,6 +5,7 @@ import { compactResultPartitions, generateApiToken, hashApiToken, openDatabase, 
 import { QueueName } from '@uptime/queues';
 import { createDatabaseFrom } from '@uptime/testing';
 import {
+  DNS_TARGET_RECEIVE_BUFFER_BYTES,
   dnsNameOf,
   startCountingDnsTarget,
   startCountingTarget,
@@ -79,6 +80,8 @@ export interface CapacityReport {
   downErrors: { error: string; results: number }[];
   /** HTTPS only: TLS handshakes at the target, full and resumed. */
   tlsHandshakes?: { full: number; resumed: number };
+  /** With a DNS target: queries the kernel dropped at its UDP socket over the run, and its receive buffer (bytes, as the kernel set it). */
+  dnsTargetUdp?: { drops: number; receiveBufferBytes: number };
   neverChecked: number;
   doubled: number;
   /** Target hits without a recorded result. */
@@ -145,6 +148,12 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
   const tls = mix.protocol === 'https' ? makeTlsMaterial() : undefined;
   const targets = await startTargets(mix, tls);
   const { target } = targets;
+  // Linux reports twice the size asked for; less means net.core.rmem_max capped it.
+  if (target.udp && target.udp.receiveBufferBytes < 2 * DNS_TARGET_RECEIVE_BUFFER_BYTES) {
+    log(
+      `the DNS target's receive buffer is ${target.udp.receiveBufferBytes} bytes (net.core.rmem_max): queries may be dropped at the target`,
+    );
+  }
   const processes: ServiceProcess[] = [];
   const profiler = o.profileDir
     ? new CapacityProfiler({
@@ -385,6 +394,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
       downResultsByKind: downByKind,
       downErrors,
       ...(tls ? { tlsHandshakes: { ...target.handshakes } } : {}),
+      ...(target.udp ? { dnsTargetUdp: { drops: target.udp.drops(), receiveBufferBytes: target.udp.receiveBufferBytes } } : {}),
       neverChecked,
       doubled,
       lost: Math.max(0, hitsTotal - results),
