@@ -19,6 +19,14 @@ for _, id in ipairs(redis.call('lrange', KEYS[1], 0, -1)) do
 end
 return found`;
 
+// Counts the take-back as one of the job's stalls, as BullMQ's stalled check does when it finds a
+// job whose lock lapsed (KEYS[1] the job's hash; ARGV[1] the dead process's token): only while
+// the job lock still holds that token, so a job finished meanwhile is left alone. The worker that
+// picks the job up reads the count to tell a re-run from a first attempt (stale-rerun.ts).
+const COUNT_AS_STALL = `if redis.call('get', KEYS[1] .. ':lock') ~= ARGV[1] then return 0 end
+redis.call('hincrby', KEYS[1], 'stc', 1)
+return 1`;
+
 interface OwnedJob {
   id: string;
   token: string;
@@ -60,6 +68,7 @@ export async function reapDeadWorker(
       const job = await Job.fromId(queue, id);
       // Gone or moved on meanwhile (finished by a process that was only slow): nothing to take back.
       if (!job) return false;
+      if ((await redis.eval(COUNT_AS_STALL, 1, queue.toKey(id), token)) !== 1) return false;
       return job.moveToWait(token).then(
         () => true,
         () => false,
@@ -67,6 +76,9 @@ export async function reapDeadWorker(
     }),
   );
   const requeued = moved.filter(Boolean).length;
-  logger.warn({ dead_worker_id: deadId, requeued, jobs: jobs.map((j) => ({ job_id: j.id, monitor_id: j.monitorId })) }, 'checks of a dead check-worker put back in the queue');
+  logger.warn(
+    { dead_worker_id: deadId, requeued, jobs: jobs.map((j) => ({ job_id: j.id, monitor_id: j.monitorId })) },
+    'checks of a dead check-worker put back in the queue',
+  );
   return requeued;
 }
