@@ -235,7 +235,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
-  const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
+  const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs), commands);
   // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
   const queue = openQueue(QueueName.checks, { connection: commands, prefix });
   const liveness = new WorkerLiveness(

@@ -2,6 +2,7 @@ import { Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@uptime/logger';
 import type { CheckLock } from './check-lock';
+import { countAsStall } from './job-stalls';
 
 // The active jobs whose BullMQ lock a given process holds (KEYS[1] the active list; ARGV[1] the
 // queue's key prefix, ARGV[2] the process's worker id): id, lock token and data of each, in
@@ -18,14 +19,6 @@ for _, id in ipairs(redis.call('lrange', KEYS[1], 0, -1)) do
   end
 end
 return found`;
-
-// Counts the take-back as one of the job's stalls, as BullMQ's stalled check does when it finds a
-// job whose lock lapsed (KEYS[1] the job's hash; ARGV[1] the dead process's token): only while
-// the job lock still holds that token, so a job finished meanwhile is left alone. The worker that
-// picks the job up reads the count to tell a re-run from a first attempt (stale-rerun.ts).
-const COUNT_AS_STALL = `if redis.call('get', KEYS[1] .. ':lock') ~= ARGV[1] then return 0 end
-redis.call('hincrby', KEYS[1], 'stc', 1)
-return 1`;
 
 interface OwnedJob {
   id: string;
@@ -68,7 +61,7 @@ export async function reapDeadWorker(
       const job = await Job.fromId(queue, id);
       // Gone or moved on meanwhile (finished by a process that was only slow): nothing to take back.
       if (!job) return false;
-      if ((await redis.eval(COUNT_AS_STALL, 1, queue.toKey(id), token)) !== 1) return false;
+      if (!(await countAsStall(redis, queue.toKey(id), token))) return false;
       return job.moveToWait(token).then(
         () => true,
         () => false,
