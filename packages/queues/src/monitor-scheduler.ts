@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { TYPE_CHECK_FIELDS, heartbeatDeadline, isProbedType, type CheckConfig, type CheckField, type CheckFieldValues, type HeartbeatTimes, type MonitorType, type ProbedType } from '@uptime/probe';
+import {
+  TYPE_CHECK_FIELDS,
+  heartbeatDeadline,
+  isProbedType,
+  type CheckConfig,
+  type CheckField,
+  type CheckFieldValues,
+  type HeartbeatTimes,
+  type MonitorType,
+  type ProbedType,
+} from '@uptime/probe';
 import { HeartbeatDeadlines } from './heartbeat-deadlines';
 import { compactCheck } from './compact-check';
 import { enqueue, openQueue, type CatalogQueue } from './enqueue';
@@ -150,7 +160,11 @@ export class MonitorScheduler {
    */
   async schedule(m: SchedulableHeartbeat): Promise<void> {
     if (!isProbed(m)) {
-      const deadline = heartbeatDeadline({ heartbeatDueAt: m.heartbeatDueAt ?? null, heartbeatStartedAt: m.heartbeatStartedAt ?? null, heartbeatGrace: m.heartbeatGrace ?? null });
+      const deadline = heartbeatDeadline({
+        heartbeatDueAt: m.heartbeatDueAt ?? null,
+        heartbeatStartedAt: m.heartbeatStartedAt ?? null,
+        heartbeatGrace: m.heartbeatGrace ?? null,
+      });
       return deadline ? this.heartbeats.set(m.id, deadline) : this.heartbeats.remove(m.id);
     }
     const every = m.checkInterval * 1000;
@@ -163,7 +177,9 @@ export class MonitorScheduler {
     // which the reconciler treats as no schedule; a job whose entry is not written yet is due a
     // second later at the earliest.
     const [previous] = await Promise.all([
-      this.connection.eval(SWAP_ENTRY, 1, this.entriesKey, String(m.id), `${jobId}|${m.configVersion}:${m.checkInterval}`) as Promise<string | null>,
+      this.connection.eval(SWAP_ENTRY, 1, this.entriesKey, String(m.id), `${jobId}|${m.configVersion}:${m.checkInterval}`) as Promise<
+        string | null
+      >,
       this.queue.add(JOBS.runCheck.name, data, { ...jobOptionsOf(JOBS.runCheck), jobId, delay: Math.max(0, plannedAt - Date.now()) }),
     ]);
     if (previous !== null) await this.retire(m.id, parseEntry(previous));
@@ -193,7 +209,10 @@ export class MonitorScheduler {
 
   /** Monitor id → "configVersion:interval" of every schedule whose job exists in Redis. */
   async scheduledVersions(): Promise<Map<number, string>> {
-    const entries = Object.entries(await this.connection.hgetall(this.entriesKey)).map(([id, value]) => ({ monitorId: Number(id), ...parseEntry(value) }));
+    const entries = Object.entries(await this.connection.hgetall(this.entriesKey)).map(([id, value]) => ({
+      monitorId: Number(id),
+      ...parseEntry(value),
+    }));
     const withJobs = entries.filter((e): e is typeof e & { jobId: string } => e.jobId !== null);
     const result = new Map<number, string>();
     for (let start = 0; start < withJobs.length; start += JOBS_PER_CALL) {
@@ -223,7 +242,7 @@ export class MonitorScheduler {
     const jobId = entry === null ? null : parseEntry(entry).jobId;
     const job = jobId === null ? undefined : await this.queue.getJob(jobId);
     if (!job?.id || job.finishedOn) return undefined;
-    const { interval = 0, plannedAt = 0, retrying: _retrying, ...template } = job.data as RunCheckJob;
+    const { interval = 0, plannedAt = 0, retrying: _retrying, stallsSeen: _stallsSeen, ...template } = job.data as RunCheckJob;
     return { jobId: job.id, every: interval * 1000, plannedAt, template };
   }
 

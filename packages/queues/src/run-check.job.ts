@@ -23,6 +23,12 @@ export class RunCheckJob {
   @IsOptional() @IsInt() @Min(1) plannedAt?: number;
   /** Set while a monitor's job runs the one retry of a check that failed on our side. */
   @IsOptional() @IsBoolean() retrying?: boolean;
+  /**
+   * BullMQ's stall count of the job when it last moved on to a slot. A higher count when the job
+   * is picked up means it came back from a worker that died or stalled mid-check (the peers'
+   * take-back counts as a stall: dead-worker-reaper.ts), so the check is a re-run.
+   */
+  @IsOptional() @IsInt() @Min(0) stallsSeen?: number;
 }
 
 /** Where a run-check job stands in its monitor's cycle (see RunCheckJob), read from data not yet parsed. */

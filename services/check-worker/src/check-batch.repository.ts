@@ -284,3 +284,21 @@ export async function insertNoDataSpans(em: EntityManager, spans: readonly NoDat
     [spans.map((s) => s.monitorId), spans.map((s) => s.startedAt), spans.map((s) => s.endedAt)],
   );
 }
+
+/**
+ * Records one slot of a monitor as not checked (a re-run given up: stale-rerun.ts), as the
+ * no-data span of that slot: uptime leaves it out, and the monitor's state, downtime and alerts
+ * are untouched (docs/statistics.md). Nothing when the slot has a result already (the dead worker
+ * wrote it before it died) or its span (a second take-back of the same slot), nor for a monitor
+ * deleted or paused meanwhile: a slot keeps one result or one not-checked record.
+ */
+export async function insertNotCheckedSlot(db: Pick<EntityManager, 'query'>, slot: NoDataSpan): Promise<void> {
+  await db.query(
+    `INSERT INTO no_data_spans (monitor_id, started_at, ended_at)
+     SELECT m.id, $2::timestamptz, $3::timestamptz FROM monitors m
+      WHERE m.id = $1 AND m.status <> 'paused'
+        AND NOT EXISTS (SELECT 1 FROM check_results r WHERE r.monitor_id = $1 AND r.scheduled_at = $2::timestamptz)
+        AND NOT EXISTS (SELECT 1 FROM no_data_spans s WHERE s.monitor_id = $1 AND s.started_at = $2::timestamptz)`,
+    [slot.monitorId, slot.startedAt, slot.endedAt],
+  );
+}

@@ -13,7 +13,18 @@ import {
   type StopOutcome,
 } from '@uptime/observability';
 import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type Pinger, type ProbedType } from '@uptime/probe';
-import { createQueueWorker, createRedisConnection, HeartbeatDeadlines, isMonitorJobId, JobName, openQueue, QueueName } from '@uptime/queues';
+import {
+  createQueueWorker,
+  createRedisConnection,
+  expandCheck,
+  HeartbeatDeadlines,
+  isMonitorJobId,
+  JobName,
+  openQueue,
+  parseRunCheckJob,
+  QueueName,
+  type RunCheckJob,
+} from '@uptime/queues';
 import { HeartbeatEngine } from './heartbeat/heartbeat-engine';
 import { startHeartbeatLoop } from './heartbeat/heartbeat-loop';
 import { AdaptiveConcurrency } from './adaptive-concurrency';
@@ -33,6 +44,8 @@ import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
 import { LivePublisher } from './live-publisher';
 import { WorkerLiveness } from './worker-liveness';
+import { insertNotCheckedSlot } from './check-batch.repository';
+import { slotTooLateToRerun, type SkippedSlot } from './stale-rerun';
 import { reapDeadWorker } from './dead-worker-reaper';
 
 /**
@@ -140,6 +153,10 @@ function runCheckHandler(
     if (isMonitorJobId(job.id)) await cycle.holdUntilDue(job, token);
     const started = Date.now();
     lag.observe(job, started);
+    if (isMonitorJobId(job.id)) {
+      const given = rerunToGiveUp(job, started);
+      if (given) return cycle.continue(job, token, { outcome: await giveUpSlot(dataSource, logger, metrics, job, given) });
+    }
     const run = slots.hold(() => inFlight.track(job, token, () => runCheck(job)));
     const finished = (outcome: RunCheckOutcome): void => {
       if (outcome === 'skipped') metrics.checks.inc({ result: 'skipped', type: checkTypeOf(job.data) });
@@ -176,6 +193,35 @@ function runCheckHandler(
   };
 }
 
+/** The slot to give up when the job is a re-run too late to run (stale-rerun.ts). */
+function rerunToGiveUp(job: Job, now: number): SkippedSlot | undefined {
+  try {
+    return slotTooLateToRerun(job as Job<RunCheckJob>, () => expandCheck(parseRunCheckJob(job.data).check), now);
+  } catch {
+    // Invalid data is left to the check, which fails it as it always did.
+    return undefined;
+  }
+}
+
+/**
+ * Records the slot of a re-run given up (stale-rerun.ts) as not checked instead of running it, so
+ * the next slot starts on time (docs/reliability.md). A failed write is logged, not retried: the
+ * next slot must not wait for it, and the slot then only lacks its record.
+ */
+async function giveUpSlot(ds: DataSource, logger: Logger, metrics: ServiceMetrics, job: Job, slot: SkippedSlot): Promise<'not checked'> {
+  const { monitorId } = job.data as RunCheckJob;
+  const span = { monitorId, startedAt: new Date(slot.plannedAt), endedAt: new Date(slot.nextPlannedAt) };
+  await insertNotCheckedSlot(ds, span).catch((err: unknown) =>
+    logger.warn({ err, job_id: job.id, monitor_id: monitorId }, 'slot given up but not recorded as not checked'),
+  );
+  metrics.checks.inc({ result: 'not_checked', type: checkTypeOf(job.data) });
+  logger.info(
+    { job_id: job.id, monitor_id: monitorId, planned_at: slot.plannedAt, next_planned_at: slot.nextPlannedAt },
+    'taken-back check too late to re-run; slot recorded as not checked',
+  );
+  return 'not checked';
+}
+
 /**
  * A check-worker on an open database: consumes `run-check` jobs with as many probes in flight as
  * its measured load needs (at most CHECK_CONCURRENCY: adaptive-concurrency.ts), records results
@@ -189,7 +235,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
-  const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs));
+  const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs), commands);
   // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
   const queue = openQueue(QueueName.checks, { connection: commands, prefix });
   const liveness = new WorkerLiveness(
@@ -261,7 +307,22 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     metrics.checkConcurrency.set(limit);
   });
   logger.info({ worker_id: worker.id, concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
-  const parts = { logger, unwatchQueue, slots, lag, heartbeatLoop, inFlight, worker, batcher, backlog, publisher, queue, blocking, commands, liveness };
+  const parts = {
+    logger,
+    unwatchQueue,
+    slots,
+    lag,
+    heartbeatLoop,
+    inFlight,
+    worker,
+    batcher,
+    backlog,
+    publisher,
+    queue,
+    blocking,
+    commands,
+    liveness,
+  };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
     worker,

@@ -2,6 +2,7 @@ import { Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@uptime/logger';
 import type { CheckLock } from './check-lock';
+import { countAsStall } from './job-stalls';
 
 // The active jobs whose BullMQ lock a given process holds (KEYS[1] the active list; ARGV[1] the
 // queue's key prefix, ARGV[2] the process's worker id): id, lock token and data of each, in
@@ -60,6 +61,7 @@ export async function reapDeadWorker(
       const job = await Job.fromId(queue, id);
       // Gone or moved on meanwhile (finished by a process that was only slow): nothing to take back.
       if (!job) return false;
+      if (!(await countAsStall(redis, queue.toKey(id), token))) return false;
       return job.moveToWait(token).then(
         () => true,
         () => false,
@@ -67,6 +69,9 @@ export async function reapDeadWorker(
     }),
   );
   const requeued = moved.filter(Boolean).length;
-  logger.warn({ dead_worker_id: deadId, requeued, jobs: jobs.map((j) => ({ job_id: j.id, monitor_id: j.monitorId })) }, 'checks of a dead check-worker put back in the queue');
+  logger.warn(
+    { dead_worker_id: deadId, requeued, jobs: jobs.map((j) => ({ job_id: j.id, monitor_id: j.monitorId })) },
+    'checks of a dead check-worker put back in the queue',
+  );
   return requeued;
 }

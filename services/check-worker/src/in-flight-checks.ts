@@ -1,5 +1,7 @@
 import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { CheckLock } from './check-lock';
+import { countAsStall } from './job-stalls';
 
 /** Logged with `requeued` (the jobs) when a stop puts checks back; bench/capacity counts them. */
 export const REQUEUED_AT_STOP_MESSAGE = 'checks still running at the deadline were put back in the queue';
@@ -17,7 +19,10 @@ export class InFlightChecks {
   /** Jobs abandon() gave up while they ran: their results are not recorded nor their jobs advanced. */
   private readonly abandoned = new WeakSet<Job>();
 
-  constructor(readonly lock: CheckLock) {}
+  constructor(
+    readonly lock: CheckLock,
+    private readonly redis: Redis,
+  ) {}
 
   async track<T>(job: Job, token: string | undefined, run: () => Promise<T>): Promise<T> {
     const key = job.id ?? '';
@@ -56,7 +61,14 @@ export class InFlightChecks {
   /** Moves every running job back to waiting and releases the monitor locks; returns what was requeued. */
   async requeue(): Promise<{ job_id: string | undefined; monitor_id: number | undefined }[]> {
     const running = this.describe();
-    await Promise.allSettled([...this.jobs.values()].map(({ job, token }) => job.moveToWait(token)));
+    // Each counts as a stall of its job: the worker that picks it up re-runs it only if that cannot
+    // delay the next slot (stale-rerun.ts).
+    await Promise.allSettled(
+      [...this.jobs.values()].map(async ({ job, token }) => {
+        if (token !== undefined && !(await countAsStall(this.redis, `${job.queueQualifiedName}:${job.id ?? ''}`, token))) return;
+        await job.moveToWait(token);
+      }),
+    );
     await this.lock.releaseAll();
     return running;
   }

@@ -79,7 +79,11 @@ export class MonitorJobCycle {
   }
 
   /** Throws DelayedError once the job waits for its next slot; returns when the job ends. */
-  async continue(job: Job, token: string | undefined, ran: { outcome: RunCheckOutcome } | { failure: unknown }): Promise<RunCheckOutcome | 'superseded'> {
+  async continue(
+    job: Job,
+    token: string | undefined,
+    ran: { outcome: RunCheckOutcome } | { failure: unknown },
+  ): Promise<RunCheckOutcome | 'superseded'> {
     const { retrying, ...data } = job.data as RunCheckJob;
     // Every monitor job carries its interval; one that somehow does not ends like a one-off.
     if (data.interval === undefined) {
@@ -87,7 +91,8 @@ export class MonitorJobCycle {
       return ran.outcome;
     }
     const failed = 'failure' in ran;
-    if (failed) this.logger.warn({ err: ran.failure, job_id: job.id, monitor_id: data.monitorId, retried: !retrying }, CHECK_FAILED_MESSAGE);
+    if (failed)
+      this.logger.warn({ err: ran.failure, job_id: job.id, monitor_id: data.monitorId, retried: !retrying }, CHECK_FAILED_MESSAGE);
     const now = Date.now();
     let due: RunCheckJob;
     let at: number;
@@ -96,7 +101,8 @@ export class MonitorJobCycle {
       at = now + CHECK_RETRY_DELAY_MS;
     } else {
       at = nextPlannedTime(data.plannedAt ?? now, data.interval * 1000, offsetOf(data.monitorId, data.interval), now);
-      due = { ...data, plannedAt: at };
+      // The stalls so far are this slot's: a stall after this is a later slot's re-run (stale-rerun.ts).
+      due = { ...data, plannedAt: at, stallsSeen: job.stalledCounter };
     }
     const jobId = job.id ?? '';
     const verdict = await this.advances.add({
@@ -135,7 +141,10 @@ export class MonitorJobCycle {
    * job's lock and state are another worker's now.
    */
   leftToPeers(job: Job): WaitingError {
-    this.logger.info({ job_id: job.id, monitor_id: (job.data as Partial<RunCheckJob>).monitorId }, 'check taken back by the other workers; left to them');
+    this.logger.info(
+      { job_id: job.id, monitor_id: (job.data as Partial<RunCheckJob>).monitorId },
+      'check taken back by the other workers; left to them',
+    );
     return new WaitingError();
   }
 }

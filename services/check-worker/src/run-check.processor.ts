@@ -23,7 +23,8 @@ export interface RunCheckDeps {
   agents?: AgentChecks;
 }
 
-export type RunCheckOutcome = 'recorded' | 'skipped' | 'abandoned';
+/** 'not checked': a re-run given up so the next slot starts on time (stale-rerun.ts). */
+export type RunCheckOutcome = 'recorded' | 'skipped' | 'abandoned' | 'not checked';
 
 /**
  * The time a job was planned for: a monitor's own job carries it (`plannedAt`), one-offs end in
@@ -65,7 +66,14 @@ export function createRunCheckProcessor(deps: RunCheckDeps): (job: Job) => Promi
       }
       const { result, locations } = await runAtEveryLocation(deps, deps.agents!, agents, data);
       if (!(await isStillOwned())) return 'abandoned';
-      await deps.record({ monitorId: data.monitorId, configVersion: data.configVersion, scheduledAt, type: data.check.type, result, locations });
+      await deps.record({
+        monitorId: data.monitorId,
+        configVersion: data.configVersion,
+        scheduledAt,
+        type: data.check.type,
+        result,
+        locations,
+      });
       return 'recorded';
     } finally {
       await release().catch(() => undefined);
