@@ -54,7 +54,10 @@ export class CreateCostMeter {
       const runner = create(mode);
       const original = runner.query.bind(runner) as (sql: string, params?: unknown[], structured?: boolean) => Promise<never>;
       runner.query = (sql: string, params?: unknown[], structured?: boolean): Promise<never> => {
-        if (this.counting) this.statements.set(shapeOf(sql), (this.statements.get(shapeOf(sql)) ?? 0) + 1);
+        if (this.counting) {
+          const shape = shapeOf(sql);
+          this.statements.set(shape, (this.statements.get(shape) ?? 0) + 1);
+        }
         return original(sql, params, structured);
       };
       return runner;
