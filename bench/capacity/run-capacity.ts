@@ -248,12 +248,13 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityReport> {
     const warmupStart = performance.now();
     await sleep(o.intervalSeconds * 1000 + 1000);
     // The creation burst queued one immediate check per monitor on top of the schedules: the
-    // window opens once the workers have worked that backlog off (at most two more intervals).
+    // window opens once the workers have worked that backlog off (at most ten more intervals: a
+    // bulk setup queues its immediate checks faster than the workers' room beside the schedule).
     const backlog = await waitForBacklog(
       o.redisUrl,
       `${prefix}:${QueueName.checks}:wait`,
       o.monitors / o.intervalSeconds,
-      o.intervalSeconds * 2000,
+      o.intervalSeconds * 10_000,
       log,
     );
     const warmupSeconds = (performance.now() - warmupStart) / 1000;
