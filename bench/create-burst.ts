@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import path from 'node:path';
 import { loadConfig } from '@uptime/config';
 import { generateApiToken, hashApiToken, openDatabase } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
@@ -10,21 +13,61 @@ import { resetRedis } from '@uptime/testing';
 import { createApp } from '../services/api/src/app';
 import { dropDatabase, scratchDatabaseUrl } from './hot-queries/harness';
 import { benchServiceEnv } from './service-env';
+import { CreateCostMeter } from './create-cost';
 
 /**
- * pnpm tsx bench/create-burst.ts [--monitors 3000] [--concurrency 20]
+ * pnpm tsx bench/create-burst.ts [--monitors 3000] [--concurrency 20] [--batch 0] [--existing 0] [--warm-up 300] [--profile DIR]
  *
- * How fast one owner's monitors are created through the API by many requests at once: the real
- * app in this process on a fresh scratch database (migrated by this tree) and a prefix of its
- * own in Redis, no check-workers. Prints the wall time, creates/s and each request's latency
- * p50 / p99, then drops the database and the Redis keys. Indicative only on a shared machine.
+ * How fast one organization's monitors are created through the API by many requests at once:
+ * the real app in this process on a fresh scratch database (migrated by this tree) and a prefix
+ * of its own in Redis, no check-workers; the requests come from a process of their own
+ * (bench/create-burst-client.ts). `--batch 0` sends one `POST /monitors` per monitor, `--batch n`
+ * sends `POST /monitors/bulk/create` with n bodies a request. `--existing` monitors are in the
+ * organization before (made by bulk creates of 100: what a create costs may grow with how many
+ * there are), then `--warm-up` monitors are created as measured ones are, and not measured. Prints creates/s and latency (wall time: indicative only on a shared
+ * machine) and what each create cost, which the machine's load does not change: CPU ms of this
+ * process, of its Postgres backends and of the Redis server (the whole server: run one of the
+ * bench's own, REDIS_URL, for a figure of its own), and statements, transactions and Redis
+ * commands per create. `--profile DIR` writes this process's V8 CPU profile of the measured burst
+ * and prints its costliest functions. Then drops the database and the Redis keys.
  */
 const args = new Map(process.argv.slice(2).flatMap((a, i, all) => (a.startsWith('--') ? [[a.slice(2), all[i + 1] ?? '']] : [])));
 const MONITORS = Number(args.get('monitors') ?? 3000);
 const CONCURRENCY = Number(args.get('concurrency') ?? 20);
+const BATCH = Number(args.get('batch') ?? 0);
+const EXISTING = Number(args.get('existing') ?? 0);
+const WARM_UP = Number(args.get('warm-up') ?? 300);
+const PROFILE_DIR = args.get('profile');
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const quantile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+
+interface ClientRun {
+  seconds: number;
+  latencies: number[];
+  unavailable: number;
+}
+
+/** Runs the requests from a process of their own (its CPU is not this process's), this one serving meanwhile. */
+async function sendCreates(
+  api: string,
+  token: string,
+  first: number,
+  count: number,
+  batch = BATCH,
+  concurrency = CONCURRENCY,
+): Promise<ClientRun> {
+  const client = path.join(__dirname, 'create-burst-client.ts');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...process.execArgv, client, api, token, String(first), String(count), String(concurrency), String(batch)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(stdout) as ClientRun;
+}
 
 async function main(): Promise<void> {
   const databaseUrl = scratchDatabaseUrl(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -32,6 +75,7 @@ async function main(): Promise<void> {
   const ds = await openDatabase(databaseUrl, { poolSize: 10, applicationName: 'bench-create' });
   const redis = createRedisConnection(REDIS_URL, 'bench-create');
   const scheduler = new MonitorScheduler(redis, prefix);
+  const meter = new CreateCostMeter(ds, databaseUrl, redis);
   try {
     const token = generateApiToken();
     const [user] = (await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`)) as {
@@ -48,42 +92,29 @@ async function main(): Promise<void> {
     const server = app.listen(0, '127.0.0.1');
     await new Promise<void>((r) => server.once('listening', () => r()));
     const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-    const latencies: number[] = [];
-    let next = 0;
-    let unavailable = 0;
-    const start = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < MONITORS) {
-          const i = next++;
-          const t = performance.now();
-          // The app's dependency gate answers 503 while its last look at Redis timed out (seen on
-          // the loaded shared machine, before and after the counter alike): retried, and counted.
-          for (let attempt = 1; ; attempt += 1) {
-            const res = await fetch(`${api}/monitors`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ name: `m${i}`, url: `http://127.0.0.1:9/${i}`, type: 'http', check_interval: 30, timeout: 10 }),
-            });
-            const body = await res.text();
-            if (res.status === 201) break;
-            if (res.status !== 503 || attempt === 10) throw new Error(`create answered ${res.status}: ${body.slice(0, 300)}`);
-            unavailable += 1;
-            await new Promise((r) => setTimeout(r, 100));
-          }
-          latencies.push(performance.now() - t);
-        }
-      }),
-    );
-    const seconds = (performance.now() - start) / 1000;
+    if (EXISTING > 0) await sendCreates(api, token, MONITORS + WARM_UP, EXISTING, 100, 2);
+    if (WARM_UP > 0) await sendCreates(api, token, MONITORS, WARM_UP);
+    await meter.start(PROFILE_DIR !== undefined);
+    const run = await sendCreates(api, token, 0, MONITORS);
+    const cost = await meter.stop(MONITORS);
     await new Promise<void>((r) => server.close(() => r()));
-    const sorted = latencies.sort((a, b) => a - b);
+    const sorted = run.latencies.sort((a, b) => a - b);
     const [{ n }] = (await ds.query('SELECT count(*)::int AS n FROM monitors')) as [{ n: number }];
+    const how = BATCH === 0 ? 'POST /monitors' : `bulk create of ${BATCH}`;
     process.stdout.write(
-      `${MONITORS} monitors at concurrency ${CONCURRENCY}: ${seconds.toFixed(1)} s, ${(MONITORS / seconds).toFixed(0)} creates/s, ` +
-        `latency p50 ${quantile(sorted, 0.5).toFixed(1)} / p99 ${quantile(sorted, 0.99).toFixed(1)} ms; ${n} rows; ${unavailable} answers 503 retried\n`,
+      `${MONITORS} monitors by ${how} at concurrency ${CONCURRENCY} (after ${EXISTING} existing and ${WARM_UP} unmeasured): ${run.seconds.toFixed(1)} s, ` +
+        `${(MONITORS / run.seconds).toFixed(0)} creates/s, request latency p50 ${quantile(sorted, 0.5).toFixed(1)} / p99 ${quantile(sorted, 0.99).toFixed(1)} ms; ` +
+        `${n} rows; ${run.unavailable} answers 503 retried\n${cost.text}\n`,
     );
+    if (PROFILE_DIR && cost.profile) {
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeFileSync(
+        path.join(PROFILE_DIR, `create-burst-${BATCH === 0 ? 'single' : `bulk${BATCH}`}.cpuprofile`),
+        JSON.stringify(cost.profile),
+      );
+    }
   } finally {
+    await meter.close();
     await scheduler.close();
     await ds.destroy();
     await redis.quit();

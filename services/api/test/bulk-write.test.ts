@@ -7,8 +7,12 @@ const h = useApiHarness();
 let auth: string;
 let otherAuth: string;
 
+let userId: number;
+
 beforeEach(async () => {
-  ({ auth } = await aCaller(h.ds));
+  let user: { id: number };
+  ({ auth, user } = await aCaller(h.ds));
+  userId = user.id;
   ({ auth: otherAuth } = await aCaller(h.ds));
 });
 
@@ -74,6 +78,66 @@ describe('POST /monitors/bulk/create', () => {
     expectError(foreign, 400, 'VALIDATION_ERROR');
     expect((await rows()).map((r) => r.name)).toEqual(['Site 0', 'Site 9']);
     expect(await h.scheduler.scheduledVersions()).toEqual(new Map((await rows()).map((r) => [r.id, `1:${r.check_interval}`])));
+  });
+  it('gives each body its own fields and defaults, each monitor the default channels and its own email channel, and each entry its own fields', async () => {
+    await h.ds.query(`INSERT INTO user_preferences (user_id, default_check_interval, default_timeout) VALUES ($1, 120, 7)`, [userId]);
+    const channel = await request(h.app)
+      .post('/api/v1/channels')
+      .set('Authorization', auth)
+      .send({ name: 'On-call', type: 'email', config: { recipients: ['ops@example.com'] }, is_default: true });
+    expect(channel.status).toBe(201);
+    const res = await post('bulk/create', {
+      monitors: [
+        site(1, { check_interval: 60 }),
+        site(2, { timeout: 9, key: 'two' }),
+        { name: 'Port', type: 'tcp', url: 'tcp://db.example.test:5432' },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(
+      res.body.data.map((m: { name: string; check_interval: number; timeout: number; key: string | null; type: string }) => [
+        m.name,
+        m.type,
+        m.check_interval,
+        m.timeout,
+        m.key,
+      ]),
+    ).toEqual([
+      ['Site 1', 'http', 60, 7, null],
+      ['Site 2', 'http', 120, 9, 'two'],
+      ['Port', 'tcp', 120, 7, null],
+    ]);
+    const ids = res.body.data.map((m: { id: number }) => m.id) as number[];
+    const attached = (await h.ds.query(
+      `SELECT mc.monitor_id, c.id = $2 AS is_default, c.monitor_id = mc.monitor_id AS own FROM monitor_channels mc JOIN channels c ON c.id = mc.channel_id
+        WHERE mc.monitor_id = ANY($1) ORDER BY mc.monitor_id, c.id`,
+      [ids, channel.body.data.id],
+    )) as { monitor_id: number; is_default: boolean; own: boolean | null }[];
+    expect(attached.map((r) => [r.monitor_id, r.is_default, r.own === true])).toEqual(
+      ids.flatMap((id) =>
+        [
+          [id, true, false],
+          [id, false, true],
+        ].sort((a, b) => Number(b[1]) - Number(a[1])),
+      ),
+    );
+    const entries = (await h.ds.query(`SELECT resource_id, changed_fields FROM audit_log WHERE action = 'monitor.create' ORDER BY id`)) as {
+      resource_id: string;
+      changed_fields: string[];
+    }[];
+    expect(entries).toEqual([
+      { resource_id: String(ids[0]), changed_fields: ['check_interval', 'name', 'type', 'url'] },
+      { resource_id: String(ids[1]), changed_fields: ['key', 'name', 'timeout', 'type', 'url'] },
+      { resource_id: String(ids[2]), changed_fields: ['name', 'type', 'url'] },
+    ]);
+  });
+
+  it('answers 409 naming a key given twice in one request, and creates none', async () => {
+    const res = await post('bulk/create', { monitors: [site(1, { key: 'first' }), site(2, { key: 'twice' }), site(3, { key: 'twice' })] });
+    expectError(res, 409, 'RESOURCE_EXISTS');
+    expect(res.body.error.message).toBe('Another monitor already has the key "twice"');
+    expect(await rows()).toEqual([]);
+    expect(await auditActions()).toEqual([]);
   });
 });
 

@@ -14,11 +14,18 @@ export interface NewAuditEntry {
   ip: string | null;
 }
 
-export async function insertAuditEntry(em: EntityManager, e: NewAuditEntry): Promise<void> {
+/** Writes the entries in one statement (a bulk write records one per resource). */
+export async function insertAuditEntries(em: EntityManager, entries: readonly NewAuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const params: unknown[] = [];
+  const rows = entries.map((e) => {
+    const values = [e.organizationId, e.actorUserId, e.actorTokenId, e.action, e.resourceType, e.resourceId, e.changedFields, e.ip];
+    return `(${values.map((v) => `$${params.push(v)}`).join(', ')})`;
+  });
   await em.query(
     `INSERT INTO audit_log (organization_id, actor_user_id, actor_token_id, action, resource_type, resource_id, changed_fields, ip)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [e.organizationId, e.actorUserId, e.actorTokenId, e.action, e.resourceType, e.resourceId, e.changedFields, e.ip],
+     VALUES ${rows.join(', ')}`,
+    params,
   );
 }
 

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { EntityManager } from '@uptime/db';
 import { callerOf } from '../auth/caller';
 import { resourceTypeOf, type AuditAction } from './audit-actions';
-import { insertAuditEntry } from './audit-log.repository';
+import { insertAuditEntries } from './audit-log.repository';
 
 /** Who made a change: the user, the token when one authenticated the request, and the client's address. */
 export interface AuditActor {
@@ -42,17 +42,25 @@ export interface AuditEntryInput {
  * entry commits with it or not at all (docs/audit-log.md). The resource type is the action's.
  */
 export async function recordAudit(manager: EntityManager, entry: AuditEntryInput): Promise<void> {
-  if (!manager.queryRunner?.isTransactionActive) throw new Error(`audit entry ${entry.action} written outside a transaction`);
-  await insertAuditEntry(manager, {
-    organizationId: entry.organizationId,
-    actorUserId: entry.actor.userId,
-    actorTokenId: entry.actor.tokenId,
-    action: entry.action,
-    resourceType: resourceTypeOf(entry.action),
-    resourceId: entry.resourceId === null ? null : String(entry.resourceId),
-    changedFields: [...new Set(entry.changedFields ?? [])].sort(),
-    ip: entry.actor.ip,
-  });
+  await recordAudits(manager, [entry]);
+}
+
+/** Writes the entries of one change to several resources (a bulk write), in one statement, as recordAudit. */
+export async function recordAudits(manager: EntityManager, entries: readonly AuditEntryInput[]): Promise<void> {
+  if (!manager.queryRunner?.isTransactionActive) throw new Error(`audit entry ${entries[0]?.action ?? ''} written outside a transaction`);
+  await insertAuditEntries(
+    manager,
+    entries.map((entry) => ({
+      organizationId: entry.organizationId,
+      actorUserId: entry.actor.userId,
+      actorTokenId: entry.actor.tokenId,
+      action: entry.action,
+      resourceType: resourceTypeOf(entry.action),
+      resourceId: entry.resourceId === null ? null : String(entry.resourceId),
+      changedFields: [...new Set(entry.changedFields ?? [])].sort(),
+      ip: entry.actor.ip,
+    })),
+  );
 }
 
 /**

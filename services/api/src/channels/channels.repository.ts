@@ -143,10 +143,13 @@ export async function setEscalationChannels(em: EntityManager, monitorId: number
   await em.query(`INSERT INTO monitor_escalation_channels (monitor_id, channel_id) SELECT $1, unnest($2::int[])`, [monitorId, channelIds]);
 }
 
-/** Attaches the organization's default channels to its new monitor. */
-export async function attachDefaultChannels(em: EntityManager, organizationId: number, monitorId: number): Promise<void> {
+/** Attaches the organization's default channels to its new monitors. */
+export async function attachDefaultChannels(em: EntityManager, organizationId: number, monitorIds: readonly number[]): Promise<void> {
   await em.query(
-    `INSERT INTO monitor_channels (monitor_id, channel_id) SELECT $2, id FROM channels WHERE organization_id = $1 AND monitor_id IS NULL AND is_default ON CONFLICT DO NOTHING`,
-    [organizationId, monitorId],
+    `INSERT INTO monitor_channels (monitor_id, channel_id)
+     SELECT m.id, c.id FROM unnest($2::int[]) AS m (id) CROSS JOIN channels c
+      WHERE c.organization_id = $1 AND c.monitor_id IS NULL AND c.is_default
+     ON CONFLICT DO NOTHING`,
+    [organizationId, [...monitorIds]],
   );
 }

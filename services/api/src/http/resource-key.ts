@@ -44,3 +44,13 @@ export function keyTakenError(err: unknown, kind: string, key: string | null | u
   if (constraint === undefined || !constraint.endsWith('_key_idx')) return undefined;
   return new ConflictError('RESOURCE_EXISTS', `Another ${kind} already has the key "${key ?? ''}"`);
 }
+
+/**
+ * The key a violation of a `<table>_key_idx` unique index names, from its detail
+ * (`Key (organization_id, key)=(7, api) already exists.`): which of several rows inserted by one
+ * statement had a key taken. Undefined when the detail says none.
+ */
+export function takenKeyOf(err: unknown): string | undefined {
+  const detail = (err as { driverError?: { detail?: string }; detail?: string }).driverError?.detail ?? (err as { detail?: string }).detail;
+  return detail === undefined ? undefined : /\)=\(\d+, (.*)\) already exists/.exec(detail)?.[1];
+}

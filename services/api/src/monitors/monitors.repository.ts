@@ -42,38 +42,43 @@ function defaultSql(field: MonitorField, fieldDefault: FieldDefault, params: unk
 }
 
 /**
- * The row of a new monitor in one statement: its creator's preferences are read by the INSERT
- * itself rather than in a round trip of their own. A field the body omits takes its default from
- * the table: a value, or the creator's preference (docs/dashboard.md); a field without one takes
- * the column's default.
+ * The rows of new monitors in one statement, in the order given: their creator's preferences are
+ * read by the INSERT itself rather than in a round trip of their own. A field a body omits takes
+ * its default from the table: a value, or the creator's preference (docs/dashboard.md); a field
+ * without one takes the column's default (`DEFAULT` in that body's row). One statement for a bulk
+ * create's bodies instead of one each: a statement's round trip, parse and plan cost more than a
+ * row (docs/capacity.md, "Creating monitors").
  */
-export async function insertMonitor(
+export async function insertMonitors(
   em: EntityManager,
   creator: Creator,
-  input: MonitorFieldsDto,
+  inputs: readonly MonitorFieldsDto[],
   minCheckIntervalSeconds: number,
-): Promise<Monitor> {
+): Promise<Monitor[]> {
   const params: unknown[] = [creator.userId, creator.organizationId];
-  const given = new Map(givenColumns(input).map((c) => [c.column, c.value]));
-  const columns = ['owner_id', 'organization_id'];
-  const values = ['$1', '$2'];
-  for (const field of FIELDS) {
-    if (field.column === undefined) continue;
-    const sql = given.has(field.column)
-      ? `$${params.push(given.get(field.column))}`
-      : field.default && defaultSql(field, field.default, params, minCheckIntervalSeconds);
-    if (!sql) continue; // neither given nor defaulted here: the column's own default
-    columns.push(field.column);
-    values.push(sql);
-  }
-  const [row] = (await em.query(
+  const rows = inputs.map((input) => {
+    const given = new Map(givenColumns(input).map((c) => [c.column, c.value]));
+    const values = new Map<string, string>();
+    for (const field of FIELDS) {
+      if (field.column === undefined) continue;
+      const sql = given.has(field.column)
+        ? `$${params.push(given.get(field.column))}`
+        : field.default && defaultSql(field, field.default, params, minCheckIntervalSeconds);
+      if (sql) values.set(field.column, sql); // else neither given nor defaulted here: the column's own default
+    }
+    return values;
+  });
+  const columns = FIELDS.flatMap((f) => (f.column !== undefined && rows.some((r) => r.has(f.column!)) ? [f.column] : []));
+  const tuples = rows.map((r) => `($1, $2${columns.map((c) => `, ${r.get(c) ?? 'DEFAULT'}`).join('')})`);
+  const inserted = (await em.query(
     `WITH prefs AS (
        SELECT default_check_interval, default_timeout, default_locations FROM user_preferences WHERE user_id = $1
      )
-     INSERT INTO monitors (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING *`,
+     INSERT INTO monitors (owner_id, organization_id${columns.map((c) => `, ${c}`).join('')}) VALUES ${tuples.join(', ')} RETURNING *`,
     params,
   )) as Record<string, unknown>[];
-  return assignRow(em, new Monitor(), row!);
+  // Ids come from the sequence as the rows are inserted, in the order of VALUES: by id is as given.
+  return inserted.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => assignRow(em, new Monitor(), row));
 }
 
 /**

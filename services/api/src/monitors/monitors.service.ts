@@ -1,11 +1,11 @@
 import type { Creator } from '../auth/caller';
 import { attachDefaultChannels } from '../channels/channels.repository';
-import { changedFieldsOf, recordAudit, type AuditActor } from '../audit/audit';
+import { changedFieldsOf, recordAudit, recordAudits, type AuditActor } from '../audit/audit';
 import { deleteAuditEntriesOfResource } from '../audit/audit-log.repository';
 import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager, Monitor } from '@uptime/db';
 import { NotFoundError } from '@uptime/errors';
-import { keyTakenError } from '../http/resource-key';
+import { keyTakenError, takenKeyOf } from '../http/resource-key';
 import type { MonitorScheduler } from '@uptime/queues';
 import type { MonitorFieldsDto } from './monitor-fields.dto';
 import type { MonitorFilters } from './list-monitors.params';
@@ -19,7 +19,7 @@ import { newHeartbeatColumns, updatedHeartbeatColumns } from './heartbeat.servic
 import {
   deleteMonitorRow,
   deleteOwnMonitor,
-  insertMonitor,
+  insertMonitors,
   lockCreatesOf,
   lockOwnMonitor,
   selectMonitors,
@@ -53,21 +53,62 @@ async function writeSchedule(deps: MonitorsDeps, saved: Monitor): Promise<void> 
 }
 
 /**
- * The row of one new monitor, inside the caller's transaction: its dependencies checked, its
- * heartbeat columns, the organization's default channels and its audit entry (which commits
- * with the row, docs/audit-log.md). A key another monitor has is the 409 naming it.
+ * The rows of new monitors, inside the caller's transaction, in the order given: their
+ * dependencies checked, their heartbeat columns, the organization's default channels and their
+ * audit entries (which commit with the rows, docs/audit-log.md). A key another monitor has is the
+ * 409 naming it. The bodies are inserted by one statement, split only before a body with
+ * `depends_on`, so that its dependencies are checked after the bodies before it are inserted, as
+ * when each was inserted alone.
  */
-async function insertNewMonitor(em: EntityManager, deps: MonitorsDeps, creator: Creator, dto: MonitorFieldsDto, actor: AuditActor): Promise<Monitor> {
+async function insertNewMonitors(
+  em: EntityManager,
+  deps: MonitorsDeps,
+  creator: Creator,
+  dtos: readonly MonitorFieldsDto[],
+  actor: AuditActor,
+): Promise<Monitor[]> {
+  const inserted: Monitor[] = [];
+  let pending: MonitorFieldsDto[] = [];
+  const insertPending = async (): Promise<void> => {
+    if (pending.length > 0) inserted.push(...(await insertRows(em, deps, creator, pending)));
+    pending = [];
+  };
+  for (const dto of dtos) {
+    if (dto.depends_on) {
+      await insertPending();
+      await assertDependencies(em, creator.organizationId, null, dto.depends_on);
+    }
+    pending.push(dto);
+  }
+  await insertPending();
+  await attachDefaultChannels(
+    em,
+    creator.organizationId,
+    inserted.map((m) => m.id),
+  );
+  await recordAudits(
+    em,
+    inserted.map((m, i) => ({
+      organizationId: creator.organizationId,
+      actor,
+      action: 'monitor.create',
+      resourceId: m.id,
+      changedFields: changedFieldsOf(dtos[i]),
+    })),
+  );
+  return inserted;
+}
+
+/** Inserts the bodies in one statement, then writes each new heartbeat's token and due time. */
+async function insertRows(em: EntityManager, deps: MonitorsDeps, creator: Creator, dtos: readonly MonitorFieldsDto[]): Promise<Monitor[]> {
   try {
-    if (dto.depends_on) await assertDependencies(em, creator.organizationId, null, dto.depends_on);
-    const type = dto.type ?? 'http';
-    const row = await insertMonitor(em, creator, withHeartbeatDefaults(type, dto, null), deps.minCheckIntervalSeconds);
-    const inserted = type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row;
-    await attachDefaultChannels(em, creator.organizationId, inserted.id);
-    await recordAudit(em, { organizationId: creator.organizationId, actor, action: 'monitor.create', resourceId: inserted.id, changedFields: changedFieldsOf(dto) });
-    return inserted;
+    const bodies = dtos.map((dto) => withHeartbeatDefaults(dto.type ?? 'http', dto, null));
+    const rows = await insertMonitors(em, creator, bodies, deps.minCheckIntervalSeconds);
+    const saved: Monitor[] = [];
+    for (const row of rows) saved.push(row.type === 'heartbeat' ? await writeHeartbeatColumns(em, row, newHeartbeatColumns(row)) : row);
+    return saved;
   } catch (err) {
-    throw keyTakenError(err, 'monitor', dto.key) ?? err;
+    throw keyTakenError(err, 'monitor', dtos.length === 1 ? dtos[0]!.key : takenKeyOf(err)) ?? err;
   }
 }
 
@@ -82,9 +123,7 @@ async function insertNewMonitor(em: EntityManager, deps: MonitorsDeps, creator: 
 export async function createMonitors(deps: MonitorsDeps, creator: Creator, dtos: readonly MonitorFieldsDto[], actor: AuditActor): Promise<Monitor[]> {
   const monitors = await deps.ds.transaction(async (em) => {
     if (dtos.length > 1) await lockCreatesOf(em, creator.organizationId);
-    const inserted: Monitor[] = [];
-    for (const dto of dtos) inserted.push(await insertNewMonitor(em, deps, creator, dto, actor));
-    return inserted;
+    return insertNewMonitors(em, deps, creator, dtos, actor);
   });
   // allSettled: the rows go only once no write can still land after them.
   const written = await Promise.allSettled(monitors.flatMap((m) => [deps.scheduler.schedule(m), deps.scheduler.checkNow(m)]));
