@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import request from 'supertest';
 import { OPS_PATHS } from '@uptime/observability';
 import { buildOpenApiDocument } from '../src/openapi/document';
 import { startApiHarness, type ApiHarness } from './support/api-harness';
@@ -39,10 +40,30 @@ function servedRoutes(app: Express): Set<string> {
   return served;
 }
 
+/**
+ * The heartbeat ping routes are a middleware the app mounts first, not routes of its router
+ * (docs/heartbeats.md, "How it is built"), so the walk cannot see them: each documented ping
+ * operation is asked with a token nobody has, and counts as served when the ping routes answer
+ * it (their text/plain "not found"), not the app's JSON 404 for a path it does not serve.
+ */
+async function servedPingOperations(app: Express, documented: Set<string>): Promise<Set<string>> {
+  const served = new Set<string>();
+  for (const operation of documented) {
+    const [method, path] = operation.split(' ') as [string, string];
+    if (!path.startsWith('/ping/')) continue;
+    const url = path.replace('{token}', 'no-such-token-0000000000000000').replace('{signal}', 'start');
+    const res = await request(app)[method.toLowerCase() as 'get' | 'post'](url);
+    if (res.status === 404 && res.type === 'text/plain' && res.text === 'not found') served.add(operation);
+  }
+  return served;
+}
+
 describe('route coverage: the document and the app serve the same operations', () => {
   let h: ApiHarness;
+  let pings: Set<string>;
   beforeAll(async () => {
     h = await startApiHarness();
+    pings = await servedPingOperations(h.app, documented());
   });
   afterAll(() => h.close());
 
@@ -57,8 +78,12 @@ describe('route coverage: the document and the app serve the same operations', (
    */
   const served = (): Set<string> => {
     const routes = [...servedRoutes(h.app)].filter((r) => !NOT_API.some((p) => r.split(' ')[1]!.startsWith(p)));
-    return new Set([...routes, ...OPS_PATHS.filter((p) => p !== '/metrics').map((p) => `GET ${p}`)]);
+    return new Set([...routes, ...pings, ...OPS_PATHS.filter((p) => p !== '/metrics').map((p) => `GET ${p}`)]);
   };
+
+  it('finds the ping routes answering ahead of the router', () => {
+    expect([...pings].sort()).toEqual(['GET /ping/{token}', 'GET /ping/{token}/{signal}', 'POST /ping/{token}', 'POST /ping/{token}/{signal}']);
+  });
 
   it('finds the routers and their routes', () => {
     const routes = servedRoutes(h.app);
