@@ -85,6 +85,12 @@ function printTable(r: HeartbeatBenchReport): void {
     ...r.processes.map((p): [string, string] => [p.name, `CPU ${p.cpuPercent} %${p.rssMb ? `, RSS ${p.rssMb} MB` : ''}`]),
     ['api CPU per ping answered', `${r.apiCpuMsPerPing ?? '-'} ms`],
     ['exit codes', JSON.stringify(r.exitCodes)],
+    [
+      'autovacuum',
+      r.vacuum.autovacuum === 'on'
+        ? "the server's own"
+        : `off on this server: the harness stood in (${r.vacuum.rounds} rounds of VACUUM (ANALYZE), slowest ${r.vacuum.slowestRoundSeconds} s)`,
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);

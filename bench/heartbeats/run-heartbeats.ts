@@ -13,6 +13,7 @@ import { quantile } from '../capacity/percentiles';
 import { cpuSeconds, cpuSnapshot, groupCpuSince, rssMb } from '../capacity/process-stats';
 import { CapacityProfiler, type ProfileReport } from '../capacity/profile';
 import { ROOT, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../capacity/service-processes';
+import { startVacuumStandIn, type VacuumStandIn } from '../capacity/vacuum-stand-in';
 import { benchServiceEnv } from '../service-env';
 
 export interface HeartbeatBenchOptions {
@@ -101,6 +102,8 @@ export interface HeartbeatBenchReport {
   apiCpuMsPerPing: number | null;
   /** Exit code of each service, or the signal that ended it (SIGKILL: it did not stop within 10 s of SIGTERM). */
   exitCodes: Record<string, number | string | null>;
+  /** Postgres's autovacuum during the run: the server's own, or the stand-in's rounds (vacuum-stand-in.ts). */
+  vacuum: { autovacuum: 'on' | 'stood in'; rounds: number; slowestRoundSeconds: number };
   /** With `profileDir` only. */
   profile?: ProfileReport;
 }
@@ -139,10 +142,15 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
   const profiler = o.profileDir
     ? new CapacityProfiler({ dir: o.profileDir, intervalUs: 1000, databaseUrl, redisUrl: o.redisUrl, root: ROOT, log })
     : undefined;
+  let vacuum: VacuumStandIn | undefined;
   try {
     if (o.templateDatabase) await createDatabaseFrom(o.templateDatabase, databaseUrl);
     const ds = await openDatabase(databaseUrl, { poolSize: 4 });
     const [user] = await ds.query(`INSERT INTO users (email, name) VALUES ('bench@example.test', 'Bench') RETURNING id`);
+    // A ping inserts into the inbox and its step deletes from it, and updates the monitor's row:
+    // with the server's autovacuum off (a CI machine's), their dead row versions would pile up
+    // for the whole run, which no installation does (vacuum-stand-in.ts).
+    vacuum = await startVacuumStandIn(databaseUrl);
 
     const port = 20000 + Math.floor(Math.random() * 20000);
     const api = `http://127.0.0.1:${port}`;
@@ -395,9 +403,11 @@ export async function runHeartbeats(o: HeartbeatBenchOptions): Promise<Heartbeat
       processes: figuresOf,
       apiCpuMsPerPing: answered > 0 ? round((apiCpuSeconds * 1000) / answered, 3) : null,
       exitCodes,
+      vacuum: { autovacuum: vacuum.autovacuum, rounds: vacuum.rounds().count, slowestRoundSeconds: round(vacuum.rounds().slowestSeconds) ?? 0 },
       ...(profile ? { profile } : {}),
     };
   } finally {
+    await vacuum?.stop();
     await profiler?.close();
     agent.destroy();
     // Only those still running: one stopped above by a signal has a null exitCode, and its
