@@ -3,7 +3,7 @@ import { storedCheckError, type AlertKind, type EntityManager } from '@uptime/db
 // The SQL of alerts, of every kind (docs/architecture.md, "Alerts"): recordCheckBatch()
 // (record-check-batch.ts) decides, under the monitor's row lock, which alert a check opens or
 // closes (a downtime by nextState(), the others by stepEpisodes() in alert-episodes.ts); these
-// write them, one statement each, in the batch's transaction.
+// write them in the batch's transaction (a batch's downtimes opened in one statement).
 
 /** What an alert records of the check that opened it; a kind fills its own and leaves the rest out. */
 export interface AlertOpening {
@@ -21,29 +21,17 @@ export interface AlertOpening {
   certificateExpiryDays?: number | null;
 }
 
-const OPEN_SQL = `
-  INSERT INTO alerts (monitor_id, kind, started_at, status_code, error, response_time, response_time_threshold, certificate_expires_at, certificate_expiry_days)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
-
 /** Every alert keeps its duration (the API reads a downtime's), whole seconds, never negative. */
+const durationSql = (resolvedAt: string, startedAt: string): string => `GREATEST(0, round(extract(epoch FROM (${resolvedAt} - ${startedAt}))))::int`;
+
 const CLOSE_SQL = `
-  UPDATE alerts SET resolved_at = $2, duration = GREATEST(0, round(extract(epoch FROM ($2::timestamptz - started_at))))::int
+  UPDATE alerts SET resolved_at = $2, duration = ${durationSql('$2::timestamptz', 'started_at')}
    WHERE id = $1 AND resolved_at IS NULL`;
 
 /** Opens an alert; returns its id, which the monitor holds while it is open and the status event names. */
 export async function openAlert(em: EntityManager, a: AlertOpening): Promise<number> {
-  const [row]: { id: number }[] = await em.query(OPEN_SQL, [
-    a.monitorId,
-    a.kind,
-    a.startedAt,
-    a.statusCode ?? null,
-    storedCheckError(a.error ?? null),
-    a.responseTime ?? null,
-    a.responseTimeThreshold ?? null,
-    a.certificateExpiresAt ?? null,
-    a.certificateExpiryDays ?? null,
-  ]);
-  return row!.id;
+  const [id] = await openAlerts(em, [{ ...a, resolvedAt: null }]);
+  return id!;
 }
 
 /** An alert to open with others: resolved already when the batch that opens it also closed it. */
@@ -58,8 +46,7 @@ export interface BatchedAlertOpening extends AlertOpening {
  */
 export async function openAlerts(em: EntityManager, openings: readonly BatchedAlertOpening[]): Promise<number[]> {
   if (openings.length === 0) return [];
-  const column = <K extends keyof BatchedAlertOpening>(key: K, fallback: NonNullable<BatchedAlertOpening[K]> | null = null) =>
-    openings.map((a) => a[key] ?? fallback);
+  const column = <K extends keyof BatchedAlertOpening>(key: K) => openings.map((a) => a[key] ?? null);
   // The ids are drawn in a CTE of their own, computed once, so the insert and the answer agree.
   const rows: { ord: string; id: number }[] = await em.query(
     `WITH given AS (
@@ -71,7 +58,7 @@ export async function openAlerts(em: EntityManager, openings: readonly BatchedAl
        INSERT INTO alerts (id, monitor_id, kind, started_at, status_code, error, response_time, response_time_threshold, certificate_expires_at, certificate_expiry_days, resolved_at, duration)
        SELECT ids.id, g.monitor_id, g.kind, g.started_at, g.status_code, g.error, g.response_time, g.response_time_threshold, g.certificate_expires_at,
               g.certificate_expiry_days, g.resolved_at,
-              CASE WHEN g.resolved_at IS NULL THEN NULL ELSE GREATEST(0, round(extract(epoch FROM (g.resolved_at - g.started_at))))::int END
+              CASE WHEN g.resolved_at IS NULL THEN NULL ELSE ${durationSql('g.resolved_at', 'g.started_at')} END
          FROM given g JOIN ids USING (ord) ORDER BY ord
      )
      SELECT ord, id FROM ids ORDER BY ord`,
