@@ -3,7 +3,7 @@ import type { Logger } from '@uptime/logger';
 import type { ServiceMetrics } from '@uptime/observability';
 import { DomainError } from '@uptime/errors';
 import { assignRequestId } from '../http/request-context';
-import { requestLogLevel } from '../http/request-log';
+import { requestLogLevel, requestLogMessage } from '../http/request-log';
 import type { PingKind } from './heartbeat-pings.repository';
 import { PING_BODY_MAX_BYTES, PingBodyTooLargeError, readPingBody, type PingBody } from './ping-body';
 import type { PingBatcher } from './ping-batcher';
@@ -165,6 +165,6 @@ function logRequest(logger: Logger, req: Request, res: Response, requestId: stri
       res: { statusCode: res.statusCode },
       responseTime: Math.round(elapsedMs),
     },
-    level === 'warn' ? 'slow request' : 'request completed',
+    requestLogMessage(level),
   );
 }

@@ -20,6 +20,9 @@ export function requestLogLevel(status: number, elapsedMs: number, failed = fals
   return 'debug';
 }
 
+/** The message of a request's line that ended in an answer: a slow one says so. */
+export const requestLogMessage = (level: ReturnType<typeof requestLogLevel>): string => (level === 'warn' ? 'slow request' : 'request completed');
+
 /** When each logged request started, and its elapsed time once read: its level and message agree. */
 const timings = new WeakMap<Response, { start: number; elapsed?: number }>();
 
@@ -35,7 +38,7 @@ export function requestLogging(logger: Logger): RequestHandler {
     customProps: (_req, res) => ({ request_id: (res as Response).locals?.requestId }),
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     customLogLevel: (_req, res, err) => requestLogLevel(res.statusCode, elapsedOf(res), err !== undefined),
-    customSuccessMessage: (_req, res) => (requestLogLevel(res.statusCode, elapsedOf(res)) === 'warn' ? 'slow request' : 'request completed'),
+    customSuccessMessage: (_req, res) => requestLogMessage(requestLogLevel(res.statusCode, elapsedOf(res))),
     // A 503 is expected (a dependency away, or starting): its one line says why, without a stack.
     customErrorObject: (_req, res, _error, val: Record<string, unknown>) =>
       res.statusCode === 503 ? { res: val.res, responseTime: val.responseTime, reason: res.locals.unavailableReason } : val,
