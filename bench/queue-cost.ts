@@ -1,6 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Queue, Worker, type Job } from 'bullmq';
 import IORedis, { type Redis } from 'ioredis';
@@ -15,7 +12,7 @@ import {
   scheduleOffsetMs,
   type SchedulableMonitor,
 } from '@uptime/queues';
-import { aCheckConfig } from '@uptime/testing';
+import { aCheckConfig, startRedisServer } from '@uptime/testing';
 import { MonitorJobCycle } from '../services/check-worker/src/monitor-job-cycle';
 
 const logger = createLogger({ level: 'warn', service: 'bench-queue-cost' });
@@ -55,7 +52,7 @@ async function main(): Promise<void> {
       const figures = await measure(pattern, server.url, settings);
       console.log(JSON.stringify({ pattern, ...settings, ...figures }));
     } finally {
-      server.process.kill('SIGKILL');
+      await server.stop();
     }
   }
 }
@@ -134,35 +131,6 @@ async function commandStats(redis: Redis): Promise<{ calls: number; usec: number
   const cpu = await redis.info('cpu');
   const field = (name: string): number => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
   return { calls, usec, cpuSeconds: field('used_cpu_user') + field('used_cpu_sys') };
-}
-
-async function startRedisServer(): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 100; tries += 1) {
-    const probe = new IORedis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined); // refused until the server listens: the loop retries
-    try {
-      await probe.connect();
-      await probe.quit();
-      return { url, process: child };
-    } catch {
-      probe.disconnect();
-      await sleep(50);
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not start');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** A monitor as a user creates it: an HTTPS URL of typical length and the API's defaults. */

@@ -1,9 +1,16 @@
+import type { CheckShardConfig } from './check-shards';
+
 /** The validated, typed configuration of every process (docs/configuration.md). Frozen after loading. */
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly http: { readonly port: number; readonly host: string; readonly publicUrl: string; readonly appUrl: string };
   readonly databaseUrl: string;
   readonly redis: { readonly url: string; readonly queuePrefix: string };
+  /**
+   * The shards of the checks queue (CHECK_SHARDS; unset: one, on REDIS_URL and QUEUE_PREFIX) and
+   * the ones a check-worker takes as its own (CHECK_WORKER_SHARDS; unset: all). docs/scaling.md.
+   */
+  readonly checkShards: { readonly shards: readonly CheckShardConfig[]; readonly workerShards: readonly number[] };
   readonly session: { readonly secret: string; readonly ttlSeconds: number };
   readonly oauth: {
     readonly github?: OAuthProviderConfig & { readonly userEmailUrl: string };

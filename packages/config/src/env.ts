@@ -54,6 +54,9 @@ export class Env {
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) CHECK_LOCK_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CHECK_WORKER_LIVENESS_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) DELIVERY_LEASE_MS?: number;
+  // Lists, checked together in check-shards.ts (a shard number must exist in CHECK_SHARDS).
+  @IsOptional() @IsString() CHECK_SHARDS?: string;
+  @IsOptional() @IsString() CHECK_WORKER_SHARDS?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000) RESULT_BUFFER_MEMORY_MAX?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(100_000_000) RESULT_BUFFER_REDIS_MAX?: number;
   @IsOptional() @Matches(/^[A-Za-z0-9 ._:/()-]{1,64}$/, { message: 'must be 1-64 letters, digits, spaces or "._:/()-"' }) CHECK_LOCATION?: string;

@@ -1,2 +1,3 @@
 export * from './config';
 export * from './load-config';
+export * from './check-shards';

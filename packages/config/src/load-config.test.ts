@@ -1,5 +1,14 @@
 import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig } from './load-config';
 
+const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    return (err as ConfigError).problems;
+  }
+};
+
 describe('loadConfig: what a local run may provide by itself', () => {
   it('uses the default addresses and says DATABASE_URL and REDIS_URL were not set', () => {
     const config = loadConfig({});
@@ -29,26 +38,11 @@ describe('loadConfig: what a local run may provide by itself', () => {
     expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(ConfigError);
-    const problems = ((): string[] => {
-      try {
-        loadConfig({ LOG_FORMAT: 'xml', TEST_DEFAULT_REDIS_URL: 'http://nope' });
-        return [];
-      } catch (err) {
-        return (err as ConfigError).problems;
-      }
-    })();
+    const problems = problemsOf({ LOG_FORMAT: 'xml', TEST_DEFAULT_REDIS_URL: 'http://nope' });
     expect(problems).toEqual([expect.stringMatching(/^LOG_FORMAT: /), 'TEST_DEFAULT_REDIS_URL: must be a redis:// URL']);
   });
 
   it('says one sentence per wrong variable, its type first', () => {
-    const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (err) {
-        return (err as ConfigError).problems;
-      }
-    };
     expect(problemsOf({ PORT: 'eighty' })).toEqual(['PORT: must be an integer number']);
     expect(problemsOf({ PORT: '70000', HEALTH_PORT: '-1' })).toEqual(['PORT: must not be greater than 65535', 'HEALTH_PORT: must not be less than 0']);
   });
@@ -75,5 +69,32 @@ describe('loadConfig: the channels of services at a fixed address', () => {
       pushoverApiUrl: 'http://127.0.0.1:8083/1/messages.json',
     });
     expect(() => loadConfig({ PUSHOVER_API_URL: 'not a url' })).toThrow(/PUSHOVER_API_URL/);
+  });
+});
+
+describe('loadConfig: the shards of the checks queue', () => {
+  it('is one shard on REDIS_URL and QUEUE_PREFIX, taken by every worker, when CHECK_SHARDS is unset', () => {
+    const config = loadConfig({ REDIS_URL: 'redis://10.0.0.1:6379', QUEUE_PREFIX: 'acme' });
+    expect(config.checkShards).toEqual({ shards: [{ index: 0, url: 'redis://10.0.0.1:6379', prefix: 'acme' }], workerShards: [0] });
+  });
+
+  it('gives shard 0 QUEUE_PREFIX and each other shard a suffix of its own, and takes the listed shards in order', () => {
+    const config = loadConfig({ QUEUE_PREFIX: 'acme', CHECK_SHARDS: 'redis://a:6379, redis://b:6379,rediss://c:6380', CHECK_WORKER_SHARDS: '2,0' });
+    expect(config.checkShards.shards).toEqual([
+      { index: 0, url: 'redis://a:6379', prefix: 'acme' },
+      { index: 1, url: 'redis://b:6379', prefix: 'acme-shard-1' },
+      { index: 2, url: 'rediss://c:6380', prefix: 'acme-shard-2' },
+    ]);
+    expect(config.checkShards.workerShards).toEqual([0, 2]);
+  });
+
+  it('refuses a URL that is not Redis, a Redis listed twice, and a worker shard that does not exist', () => {
+    expect(problemsOf({ CHECK_SHARDS: 'redis://a:6379,http://b' })).toEqual(['CHECK_SHARDS: every entry must be a redis:// or rediss:// URL (not "http://b")']);
+    expect(problemsOf({ CHECK_SHARDS: 'redis://a:6379,redis://a:6379' })).toEqual(['CHECK_SHARDS: each Redis may be listed once (redis://a:6379 repeated)']);
+    expect(problemsOf({ CHECK_SHARDS: 'redis://a:6379,redis://b:6379', CHECK_WORKER_SHARDS: '1,2,x' })).toEqual([
+      'CHECK_WORKER_SHARDS: every entry must be a shard number from 0 to 1 (not "2", "x")',
+    ]);
+    expect(problemsOf({ CHECK_WORKER_SHARDS: '1' })).toEqual(['CHECK_WORKER_SHARDS: every entry must be a shard number from 0 to 0 (not "1")']);
+    expect(problemsOf({ CHECK_SHARDS: 'redis://a:6379,redis://b:6379', CHECK_WORKER_SHARDS: '1,1' })).toEqual(['CHECK_WORKER_SHARDS: each shard may be listed once']);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { checkShardProblems, checkShardsOf } from './check-shards';
 import type { Config } from './config';
 import { Env } from './env';
 
@@ -49,6 +50,7 @@ function problemsOf(env: Env, nodeEnv: Config['env']): string[] {
   // Node closes a connection whose headers are not complete by then, so it must fit in the request's.
   if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000))
     problems.push('HTTP_HEADERS_TIMEOUT_MS: must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  problems.push(...checkShardProblems(env.CHECK_SHARDS, env.CHECK_WORKER_SHARDS));
   return problems;
 }
 
@@ -81,12 +83,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems = problemsOf(env, nodeEnv);
   if (problems.length > 0) throw new ConfigError(problems);
 
+  const redis = { url: env.REDIS_URL ?? env.TEST_DEFAULT_REDIS_URL ?? DEFAULT_REDIS_URL, queuePrefix: env.QUEUE_PREFIX ?? 'uptime' };
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, '');
   const config: Config = {
     env: nodeEnv,
     http: { port: env.PORT ?? 3000, host: env.HOST ?? '127.0.0.1', publicUrl, appUrl: env.APP_URL ?? publicUrl },
     databaseUrl: env.DATABASE_URL ?? env.TEST_DEFAULT_DATABASE_URL ?? DEFAULT_DATABASE_URL,
-    redis: { url: env.REDIS_URL ?? env.TEST_DEFAULT_REDIS_URL ?? DEFAULT_REDIS_URL, queuePrefix: env.QUEUE_PREFIX ?? 'uptime' },
+    redis,
+    checkShards: checkShardsOf(env.CHECK_SHARDS, env.CHECK_WORKER_SHARDS, redis),
     session: { secret: env.SESSION_SECRET ?? randomBytes(32).toString('hex'), ttlSeconds: env.SESSION_TTL_SECONDS ?? 604800 },
     oauth: oauthOf(env),
     adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),

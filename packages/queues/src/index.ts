@@ -16,3 +16,5 @@ export * from './live-events';
 export * from './heartbeat-ping.job';
 export * from './heartbeat-deadlines';
 export * from './status-page-jobs';
+export * from './check-shard-map';
+export * from './shard-schedules';

@@ -13,10 +13,12 @@ import {
 } from '@uptime/probe';
 import { HeartbeatDeadlines } from './heartbeat-deadlines';
 import { compactCheck } from './compact-check';
-import { enqueue, openQueue, type CatalogQueue } from './enqueue';
-import { JOBS, jobOptionsOf } from './job-catalog';
-import { QueueName } from './queue-names';
-import { monitorIdOfScheduler, schedulerIdOf, type RunCheckJob } from './run-check.job';
+import { enqueue, type CatalogQueue } from './enqueue';
+import { JOBS } from './job-catalog';
+import type { QueueName } from './queue-names';
+import type { RunCheckJob } from './run-check.job';
+import { checkShardOf, connectCheckShards, type CheckShardAddress, type CheckShardConnection } from './check-shard-map';
+import { ShardSchedules, type MonitorSchedule } from './shard-schedules';
 
 /** The fields of a monitor that its schedule and checks depend on: its check plus how often. */
 export interface SchedulableMonitor extends CheckFieldValues {
@@ -80,44 +82,6 @@ const monitorJobIdOf = (monitorId: number): string => `m-${monitorId}-${Date.now
 /** Whether a `run-check` job is a monitor's own, rather than a one-off "check now". */
 export const isMonitorJobId = (jobId: string | undefined): boolean => jobId?.startsWith('m-') === true;
 
-// The schedule hash holds, per monitor, `{jobId}|{configVersion}:{interval}`: the one job that
-// runs its checks, and what it was built from (what the reconciler compares with Postgres).
-const SWAP_ENTRY = `local previous = redis.call('hget', KEYS[1], ARGV[1])
-redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
-return previous`;
-const TAKE_ENTRY = `local previous = redis.call('hget', KEYS[1], ARGV[1])
-redis.call('hdel', KEYS[1], ARGV[1])
-return previous`;
-// 1 for each job that exists and has not finished (failed, typically): alive, in whichever state.
-const ALIVE = `local alive = {}
-for i, key in ipairs(KEYS) do
-  alive[i] = (redis.call('exists', key) == 1 and redis.call('hexists', key, 'finishedOn') == 0) and 1 or 0
-end
-return alive`;
-const JOBS_PER_CALL = 1000;
-
-interface ScheduleEntry {
-  jobId: string | null;
-  version: string;
-}
-
-function parseEntry(entry: string): ScheduleEntry {
-  const bar = entry.indexOf('|');
-  // An entry written before monitors had jobs of their own holds the version alone.
-  return bar < 0 ? { jobId: null, version: entry } : { jobId: entry.slice(0, bar), version: entry.slice(bar + 1) };
-}
-
-/** A monitor's schedule as Redis holds it (tests and diagnostics). */
-export interface MonitorSchedule {
-  jobId: string;
-  /** Interval in milliseconds. */
-  every: number;
-  /** When the job is next due (or the check it is running was planned for), epoch milliseconds. */
-  plannedAt: number;
-  /** What every check of the schedule runs: the job's data without its place in the cycle. */
-  template: RunCheckJob;
-}
-
 /**
  * Owns the schedules of monitors: each active monitor has one BullMQ job of its own, which lives
  * as long as its schedule. It carries the whole check configuration, so a check reads nothing from
@@ -133,18 +97,34 @@ export interface MonitorSchedule {
  * the reconciler compares cheaply.
  */
 export class MonitorScheduler {
+  /** The shards of the checks queue, by index (one without CHECK_SHARDS: docs/scaling.md). */
+  readonly shards: readonly ShardSchedules[];
+  /** Shard 0's queue: the only one of an installation without CHECK_SHARDS. */
   readonly queue: CatalogQueue<typeof QueueName.checks>;
-  /** monitor id → `{jobId}|{configVersion}:{interval}` */
+  /** Shard 0's schedule hash: monitor id → `{jobId}|{configVersion}:{interval}` */
   readonly entriesKey: string;
   readonly heartbeats: HeartbeatDeadlines;
 
+  /**
+   * `connection` and `prefix` hold the heartbeats' deadlines, and the checks queue too unless
+   * `shards` lists the shards of the checks queue (connectCheckShards()). `owned`: connections
+   * close() quits, the ones opened for shards.
+   */
   constructor(
-    private readonly connection: Redis,
+    connection: Redis,
     readonly prefix: string,
+    shards: readonly CheckShardConnection[] = [{ connection, prefix }],
+    private readonly owned: readonly Redis[] = [],
   ) {
-    this.queue = openQueue(QueueName.checks, { connection, prefix });
-    this.entriesKey = scheduleEntriesKey(prefix);
+    this.shards = shards.map((s, index) => new ShardSchedules(index, s.connection, s.prefix));
+    this.queue = this.shards[0]!.queue;
+    this.entriesKey = this.shards[0]!.entriesKey;
     this.heartbeats = new HeartbeatDeadlines(connection, prefix);
+  }
+
+  /** The shard a monitor's job lives on (checkShardOf()). */
+  shardOf(monitorId: number): ShardSchedules {
+    return this.shards[checkShardOf(monitorId, this.shards.length)]!;
   }
 
   private templateOf(m: SchedulableMonitor): RunCheckJob {
@@ -155,8 +135,9 @@ export class MonitorScheduler {
   }
 
   /**
-   * Creates or replaces the monitor's schedule. A monitor nothing probes (a heartbeat) has no
-   * job: its schedule is its deadline (HeartbeatDeadlines), from the times its row holds.
+   * Creates or replaces the monitor's schedule, on its shard. A monitor nothing probes (a
+   * heartbeat) has no job: its schedule is its deadline (HeartbeatDeadlines), from the times its
+   * row holds.
    */
   async schedule(m: SchedulableHeartbeat): Promise<void> {
     if (!isProbed(m)) {
@@ -171,85 +152,58 @@ export class MonitorScheduler {
     // The first slot is at least a second away: this may run inside the transaction that saves
     // the monitor, and a check firing before that commit would find no monitor and be dropped.
     const plannedAt = firstSlotAfter(Date.now() + FIRST_SLOT_MARGIN_MS, every, offsetOf(m.id, m.checkInterval));
-    const jobId = monitorJobIdOf(m.id);
     const data: RunCheckJob = { ...this.templateOf(m), interval: m.checkInterval, plannedAt };
-    // Both at once, one round trip: until the job exists its entry names a job that is not there,
-    // which the reconciler treats as no schedule; a job whose entry is not written yet is due a
-    // second later at the earliest.
-    const [previous] = await Promise.all([
-      this.connection.eval(SWAP_ENTRY, 1, this.entriesKey, String(m.id), `${jobId}|${m.configVersion}:${m.checkInterval}`) as Promise<
-        string | null
-      >,
-      this.queue.add(JOBS.runCheck.name, data, { ...jobOptionsOf(JOBS.runCheck), jobId, delay: Math.max(0, plannedAt - Date.now()) }),
-    ]);
-    if (previous !== null) await this.retire(m.id, parseEntry(previous));
+    await this.shardOf(m.id).replace(m.id, monitorJobIdOf(m.id), `${m.configVersion}:${m.checkInterval}`, data);
   }
 
-  /** Queues one check to run now (a new or resumed monitor is checked at once). */
+  /** Queues one check to run now (a new or resumed monitor is checked at once), on its shard. */
   async checkNow(m: SchedulableMonitor): Promise<void> {
     if (!isProbed(m)) return;
-    await enqueue(this.queue, JOBS.runCheck, this.templateOf(m));
+    await enqueue(this.shardOf(m.id).queue, JOBS.runCheck, this.templateOf(m));
   }
 
   /** Removes the monitor's job, or a heartbeat's deadline. */
   async unschedule(monitorId: number): Promise<void> {
     await this.heartbeats.remove(monitorId);
-    const previous = (await this.connection.eval(TAKE_ENTRY, 1, this.entriesKey, String(monitorId))) as string | null;
-    if (previous !== null) await this.retire(monitorId, parseEntry(previous));
+    await this.shardOf(monitorId).remove(monitorId);
   }
 
-  /**
-   * Removes the job an entry named. A job a worker is running cannot be removed: it ends itself
-   * when its check ends, no longer being the monitor's recorded job.
-   */
-  private async retire(monitorId: number, entry: ScheduleEntry): Promise<void> {
-    if (entry.jobId === null) await this.queue.removeJobScheduler(schedulerIdOf(monitorId));
-    else await this.queue.remove(entry.jobId);
-  }
-
-  /** Monitor id → "configVersion:interval" of every schedule whose job exists in Redis. */
+  /** Monitor id → "configVersion:interval" of every schedule whose job exists, on any shard. */
   async scheduledVersions(): Promise<Map<number, string>> {
-    const entries = Object.entries(await this.connection.hgetall(this.entriesKey)).map(([id, value]) => ({
-      monitorId: Number(id),
-      ...parseEntry(value),
-    }));
-    const withJobs = entries.filter((e): e is typeof e & { jobId: string } => e.jobId !== null);
-    const result = new Map<number, string>();
-    for (let start = 0; start < withJobs.length; start += JOBS_PER_CALL) {
-      const group = withJobs.slice(start, start + JOBS_PER_CALL);
-      const alive = (await this.connection.eval(ALIVE, group.length, ...group.map((e) => this.queue.toKey(e.jobId)))) as number[];
-      group.forEach((e, i) => {
-        if (alive[i] === 1) result.set(e.monitorId, e.version);
-      });
-    }
-    return result;
+    const all = new Map<number, string>();
+    for (const shard of this.shards) for (const [id, version] of await shard.scheduledVersions()) all.set(id, version);
+    return all;
   }
 
-  /**
-   * Removes the job schedulers a version before monitors had jobs of their own left in Redis
-   * (one per monitor); the reconciler then gives those monitors their jobs. Returns how many.
-   */
+  /** Removes the job schedulers an earlier version left, on every shard (ShardSchedules.removeLegacySchedulers()). */
   async removeLegacySchedulers(): Promise<number> {
-    const ids = await this.connection.zrange(this.queue.keys.repeat, 0, -1);
-    const legacy = ids.filter((id) => monitorIdOfScheduler(id) !== null);
-    for (const id of legacy) await this.queue.removeJobScheduler(id);
-    return legacy.length;
+    let removed = 0;
+    for (const shard of this.shards) removed += await shard.removeLegacySchedulers();
+    return removed;
   }
 
   /** The monitor's schedule, or undefined when it has none (paused, deleted, or its job is gone). */
   async scheduleOf(monitorId: number): Promise<MonitorSchedule | undefined> {
-    const entry = await this.connection.hget(this.entriesKey, String(monitorId));
-    const jobId = entry === null ? null : parseEntry(entry).jobId;
-    const job = jobId === null ? undefined : await this.queue.getJob(jobId);
-    if (!job?.id || job.finishedOn) return undefined;
-    const { interval = 0, plannedAt = 0, retrying: _retrying, stallsSeen: _stallsSeen, ...template } = job.data as RunCheckJob;
-    return { jobId: job.id, every: interval * 1000, plannedAt, template };
+    return this.shardOf(monitorId).scheduleOf(monitorId);
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    for (const shard of this.shards) await shard.close();
+    for (const connection of this.owned) await connection.quit().catch(() => connection.disconnect());
   }
 }
 
-/** The hash of every monitor's schedule entry (MonitorScheduler), which check-workers read too. */
-export const scheduleEntriesKey = (prefix: string): string => `${prefix}:scheduler:versions`;
+
+/**
+ * A MonitorScheduler over the checks queue's shards (CHECK_SHARDS, docs/scaling.md): `main` holds
+ * the heartbeats' deadlines and, on its URL, the shards there; `connect` opens a connection to
+ * each other shard's Redis, which the scheduler's close() quits.
+ */
+export function openMonitorScheduler(
+  main: { connection: Redis; url: string; prefix: string },
+  shards: readonly CheckShardAddress[],
+  connect: (url: string) => Redis,
+): MonitorScheduler {
+  const { shards: connected, opened } = connectCheckShards(shards, main, connect);
+  return new MonitorScheduler(main.connection, main.prefix, connected, opened);
+}

@@ -17,3 +17,4 @@ export * from './prometheus-text';
 export * from './fault-proxy';
 export * from './fake-dns-server';
 export * from './ssrf-targets';
+export * from './redis-server';

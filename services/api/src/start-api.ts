@@ -5,7 +5,7 @@ import type { Config } from '@uptime/config';
 import { carryOverAlertSettings, checkStoredSecrets, createDataSource, loadSecretKeyring, SecretsKeyError, type DataSource, type SecretKeyring } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { retryUntilSuccess, type ServiceMetrics } from '@uptime/observability';
-import { createRedisConnection, createRequestRedisConnection, MonitorScheduler, openQueue, QueueName } from '@uptime/queues';
+import { createRedisConnection, createRequestRedisConnection, openMonitorScheduler, openQueue, QueueName, type MonitorScheduler } from '@uptime/queues';
 import { createApp, withPingsFirst } from './app';
 import { createApiServer } from './http/server-limits';
 import { startScheduleReconciler } from './schedule-reconciler';
@@ -45,8 +45,10 @@ export interface RunningApi {
  */
 export async function startApi({ config, dataSource, logger, metrics, databaseReady = Promise.resolve() }: ApiDeps): Promise<RunningApi> {
   const redis = createRedisConnection(config.redis.url, 'uptime-api');
-  const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
-  scheduler.queue.on('error', (err) => logger.warn({ error: err.message }, 'queue connection error'));
+  const scheduler = openMonitorScheduler({ connection: redis, url: config.redis.url, prefix: config.redis.queuePrefix }, config.checkShards.shards, (url) =>
+    createRedisConnection(url, 'uptime-api'),
+  );
+  for (const shard of scheduler.shards) shard.queue.on('error', (err) => logger.warn({ error: err.message, shard: shard.index }, 'queue connection error'));
   // Before anything connects: in production a missing SECRETS_KEY is a start error of its own.
   const keyring = loadSecretKeyring({ env: config.env, ...config.secrets, dataDir: config.local?.dataDir }, (line) => logger.info(line));
   const opening = new AbortController();
@@ -119,9 +121,13 @@ function openRequestPath(config: Config, logger: Logger, databaseReady: Promise<
   // Its errors are the requests' 503s. Closing its queue removes BullMQ's listener, and a start that
   // fails (a port taken) disconnects it mid-handshake: its ready check's error must not go unheard.
   redis.on('error', (err: Error) => logger.debug({ error: err.message }, 'request redis connection error'));
-  const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
+  const scheduler = openMonitorScheduler({ connection: redis, url: config.redis.url, prefix: config.redis.queuePrefix }, config.checkShards.shards, (url) => {
+    const shardRedis = createRequestRedisConnection(url, 'uptime-api-requests', config.dependencyTimeoutMs);
+    shardRedis.on('error', (err: Error) => logger.debug({ error: err.message, url }, 'request redis connection error'));
+    return shardRedis;
+  });
   // While Redis is away its requests answer 503 on their own; the queue's own report is noise.
-  scheduler.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
+  for (const shard of scheduler.shards) shard.queue.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
   const statusChanges = openQueue(QueueName.statusChanges, { connection: redis, prefix: config.redis.queuePrefix });
   statusChanges.on('error', (err) => logger.debug({ error: err.message }, 'request queue connection error'));
   const dataSource = createDataSource(config.databaseUrl, { poolSize: 20, applicationName: 'uptime-api', timeoutMs: config.dependencyTimeoutMs });

@@ -30,7 +30,7 @@ describe('reconcileSchedules', () => {
     await resetRedis(h.config.redis.queuePrefix);
     expect((await h.scheduler.scheduledVersions()).size).toBe(0);
 
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 2, updated: 0, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 2, updated: 0, removed: 0, moved: 0 });
     const versions = await h.scheduler.scheduledVersions();
     expect(new Map(versions)).toEqual(
       new Map([
@@ -47,14 +47,14 @@ describe('reconcileSchedules', () => {
   it('changes nothing when Redis already agrees', async () => {
     await createMonitor();
     await createMonitor();
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 0, moved: 0 });
   });
 
   it('removes the schedule of a paused monitor', async () => {
     const active = await createMonitor();
     const paused = await createMonitor();
     await h.ds.query(`UPDATE monitors SET status = 'paused', paused_at = now() WHERE id = $1`, [paused]);
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1, moved: 0 });
     expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([active]);
     expect(await schedulerOf(paused)).toBeUndefined();
     expect(await schedulerOf(active)).toMatchObject({ jobId: expect.stringMatching(new RegExp(`^m-${active}-`)) });
@@ -64,7 +64,7 @@ describe('reconcileSchedules', () => {
     const paused = await createMonitor();
     await h.ds.query(`UPDATE monitors SET status = 'paused' WHERE id = $1`, [paused]);
     await resetRedis(h.config.redis.queuePrefix);
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 0, moved: 0 });
     expect(await schedulerOf(paused)).toBeUndefined();
   });
 
@@ -72,7 +72,7 @@ describe('reconcileSchedules', () => {
     const kept = await createMonitor();
     const gone = await createMonitor();
     await h.ds.query('DELETE FROM monitors WHERE id = $1', [gone]);
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 0, removed: 1, moved: 0 });
     expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([kept]);
     expect(await schedulerOf(gone)).toBeUndefined();
   });
@@ -80,7 +80,7 @@ describe('reconcileSchedules', () => {
   it('rewrites a schedule built from a stale config version', async () => {
     const id = await createMonitor({ check_interval: 300 });
     await h.ds.query(`UPDATE monitors SET config_version = 5, url = 'https://moved.example/', check_interval = 90 WHERE id = $1`, [id]);
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 1, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 0, updated: 1, removed: 0, moved: 0 });
     expect((await h.scheduler.scheduledVersions()).get(id)).toBe('5:90');
     const scheduler = await schedulerOf(id);
     expect(scheduler?.every).toBe(90_000);
@@ -92,7 +92,7 @@ describe('reconcileSchedules', () => {
     const orphan = await schedulerOf(id);
     await h.redis.hdel(h.scheduler.entriesKey, String(id));
     expect((await h.scheduler.scheduledVersions()).has(id)).toBe(false);
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0, moved: 0 });
     expect((await h.scheduler.scheduledVersions()).get(id)).toBe('1:300');
     // The job no entry names is left to end itself after its next check (monitor-job-cycle.ts).
     expect((await schedulerOf(id))?.jobId).not.toBe(orphan?.jobId);
@@ -104,7 +104,7 @@ describe('reconcileSchedules', () => {
     await h.scheduler.queue.remove((await schedulerOf(gone))!.jobId);
     await h.redis.hset(h.scheduler.queue.toKey((await schedulerOf(failed))!.jobId), 'finishedOn', Date.now());
     expect([...(await h.scheduler.scheduledVersions()).keys()]).toEqual([]);
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 2, updated: 0, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 2, updated: 0, removed: 0, moved: 0 });
     expect(await schedulerOf(gone)).toMatchObject({ every: 300_000 });
     expect(await schedulerOf(failed)).toMatchObject({ every: 300_000 });
   });
@@ -117,7 +117,7 @@ describe('reconcileSchedules', () => {
     await h.redis.hset(h.scheduler.entriesKey, String(id), '1:60');
     expect(await h.scheduler.queue.getJobSchedulersCount()).toBe(1);
 
-    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0 });
+    expect(await reconcileSchedules(h.ds, h.scheduler)).toEqual({ created: 1, updated: 0, removed: 0, moved: 0 });
     expect(await h.scheduler.queue.getJobSchedulersCount()).toBe(0);
     expect((await h.scheduler.queue.getJobs(['delayed', 'waiting'])).filter((j) => j.id?.startsWith('repeat:'))).toEqual([]);
     expect(await schedulerOf(id)).toMatchObject({ every: 60_000, template: { monitorId: id, configVersion: 1 } });

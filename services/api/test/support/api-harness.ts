@@ -6,7 +6,7 @@ import type { Config } from '@uptime/config';
 import { loadSecretKeyring, type DataSource, type SecretKeyring } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createServiceMetrics, type ServiceMetrics } from '@uptime/observability';
-import { createRedisConnection, MonitorScheduler } from '@uptime/queues';
+import { createRedisConnection, openMonitorScheduler, type MonitorScheduler } from '@uptime/queues';
 import { openTestDatabase, resetDatabase, resetRedis, testConfig } from '@uptime/testing';
 import { createApp } from '../../src/app';
 import { checkInspectedResponse } from './document-contract';
@@ -39,7 +39,10 @@ export async function startApiHarness(overrides: Record<string, string | undefin
   const redis = createRedisConnection(config.redis.url, 'uptime-api-test');
   // Connected before the first request: until then the app answers 503 (not ready), as it should.
   await redis.ping();
-  const scheduler = new MonitorScheduler(redis, config.redis.queuePrefix);
+  // CHECK_SHARDS in `overrides` spreads the checks queue over shards, as in production (docs/scaling.md).
+  const scheduler = openMonitorScheduler({ connection: redis, url: config.redis.url, prefix: config.redis.queuePrefix }, config.checkShards.shards, (url) =>
+    createRedisConnection(url, 'uptime-api-test'),
+  );
   const logger = createLogger({ level: config.logLevel, service: 'api-test' });
   // Every answer is checked against the OpenAPI document; a mismatch fails the test (jest setup).
   const metrics = createServiceMetrics();
