@@ -29,8 +29,8 @@ export interface ServiceMetrics {
   readonly checks: Counter<'result' | 'type'>;
   /** `check_duration_seconds{result,type}`: from the first attempt's start to the verdict, retries included. */
   readonly checkDuration: Histogram<'result' | 'type'>;
-  /** `uptime_check_lag_seconds`: when a check started minus when its schedule planned it. */
-  readonly checkLag: Histogram<string>;
+  /** `uptime_check_lag_seconds{shard}`: when a check started minus when its schedule planned it, by shard of the checks queue. */
+  readonly checkLag: Histogram<'shard'>;
   /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
   readonly checkConcurrency: Gauge<string>;
   /** `uptime_icmp_available`: 1 when this check-worker can send ping checks' echo requests, 0 when not (docs/operations.md, "ICMP ping"). */
@@ -67,8 +67,11 @@ export interface ServiceMetrics {
   readonly providerPausedUntil: Gauge<'provider'>;
   /** `provider_pauses_total{provider}`: back-off requests (429/503 with Retry-After or X-RateLimit-Reset) honoured. */
   readonly providerPauses: Counter<'provider'>;
-  /** Adds a queue to `queue_jobs{queue,state}`; its counts are read from Redis on each scrape. Returns the undo. */
-  watchQueue(queue: CountableQueue): () => void;
+  /**
+   * Adds a queue to `queue_jobs{queue,state}`, with `shard` for a shard of the checks queue
+   * (docs/scaling.md); its counts are read from Redis on each scrape. Returns the undo.
+   */
+  watchQueue(queue: CountableQueue, labels?: { shard?: string }): () => void;
   /** The Prometheus text exposition of everything above. */
   render(): Promise<string>;
 }
@@ -90,7 +93,8 @@ function checkMetrics(registers: Registry[]) {
   });
   const checkLag = new Histogram({
     name: 'uptime_check_lag_seconds',
-    help: 'Actual start of a check minus the time its schedule planned it for (first attempts)',
+    help: 'Actual start of a check minus the time its schedule planned it for (first attempts), by shard of the checks queue',
+    labelNames: ['shard'] as const,
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers,
   });
@@ -116,19 +120,19 @@ function checkMetrics(registers: Registry[]) {
 }
 
 /** queue_jobs: each watched queue's job counts, read from Redis at scrape time. */
-function registerQueueJobs(registers: Registry[], queues: Set<CountableQueue>): void {
+function registerQueueJobs(registers: Registry[], queues: Map<CountableQueue, { shard?: string }>): void {
   new Gauge({
     name: 'queue_jobs',
-    help: 'Jobs in a queue by state, read from Redis at scrape time (every process reports the same queue: aggregate with max)',
-    labelNames: ['queue', 'state'] as const,
+    help: 'Jobs in a queue (and shard of the checks queue) by state, read from Redis at scrape time (every process reports the same queue: aggregate with max)',
+    labelNames: ['queue', 'state', 'shard'] as const,
     registers,
     async collect() {
       this.reset();
-      for (const queue of queues) {
+      for (const [queue, labels] of queues) {
         const counts = await withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS).catch(() => null);
         // Unknown counts are left out rather than reported as 0: a 0 would scale the workers down.
         if (!counts) continue;
-        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state, ...labels }, counts[state] ?? 0);
       }
     },
   });
@@ -208,7 +212,7 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const queues = new Set<CountableQueue>();
+  const queues = new Map<CountableQueue, { shard?: string }>();
   const httpRequestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route template and status code',
@@ -223,8 +227,8 @@ export function createServiceMetrics(options: MetricsOptions = {}): ServiceMetri
     httpRequestDuration,
     ...forChecks,
     ...notificationMetrics(registers),
-    watchQueue: (queue) => {
-      queues.add(queue);
+    watchQueue: (queue, labels = {}) => {
+      queues.set(queue, labels);
       return () => void queues.delete(queue);
     },
     render: () => registry.metrics(),

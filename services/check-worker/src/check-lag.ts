@@ -12,8 +12,11 @@ import { plannedTimeOf } from './run-check.processor';
 const WARN_EVERY_MS = 60_000;
 
 export interface CheckLagReporter {
-  /** Call when a job starts: first attempts only feed the figures (a retry is late by design: monitor-job-cycle.ts). */
-  observe(job: Job, startedAt?: number): void;
+  /**
+   * Call when a job starts: first attempts only feed the figures (a retry is late by design:
+   * monitor-job-cycle.ts). `shard`: the shard of the checks queue it came from (docs/scaling.md).
+   */
+  observe(job: Job, startedAt?: number, shard?: number): void;
   /** Stops publishing and withdraws this worker's figures. */
   stop(): Promise<void>;
 }
@@ -65,10 +68,10 @@ export function startCheckLagReporter(deps: {
   timer.unref();
 
   return {
-    observe(job, startedAt = Date.now()) {
+    observe(job, startedAt = Date.now(), shard = 0) {
       if (job.attemptsMade !== 0 || cycleFieldsOf(job.data).retrying) return;
       const lagSeconds = Math.max(0, startedAt - plannedTimeOf(job).getTime()) / 1000;
-      metrics.checkLag.observe(lagSeconds);
+      metrics.checkLag.observe({ shard: String(shard) }, lagSeconds);
       window.record(lagSeconds, intervalSecondsOf(job), startedAt);
     },
     async stop() {

@@ -14,15 +14,12 @@ import {
 } from '@uptime/observability';
 import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type Pinger, type ProbedType } from '@uptime/probe';
 import {
-  createQueueWorker,
   createRedisConnection,
   expandCheck,
   HeartbeatDeadlines,
   isMonitorJobId,
   JobName,
-  openQueue,
   parseRunCheckJob,
-  QueueName,
   type RunCheckJob,
 } from '@uptime/queues';
 import { HeartbeatEngine } from './heartbeat/heartbeat-engine';
@@ -32,36 +29,20 @@ import { createAgentChecks } from './agent-checks';
 import { announceIcmpAccess } from './icmp-access';
 import { startCheckLagReporter, type CheckLagReporter } from './check-lag';
 import { meteredRecord } from './check-metrics';
-import { CHECK_LOCK_TTL_MS, CheckLock } from './check-lock';
-import { InFlightChecks, REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
+import { REQUEUED_AT_STOP_MESSAGE } from './in-flight-checks';
 import type { CheckOutcome } from './check-outcome';
 import { recordCheckBatch } from './record-check-batch';
 import { RESULT_WRITE_DEADLINE_MS, ResultBacklog } from './result-backlog';
 import { ResultBatcher } from './result-batcher';
-import { CHECK_FAILED_MESSAGE, MonitorJobCycle } from './monitor-job-cycle';
 import { createRunCheckProcessor, type RunCheckOutcome } from './run-check.processor';
 import { setWorkerConcurrency } from './worker-concurrency';
 import { StatusEventPublisher } from './status-event-publisher';
 import { LivePublisher } from './live-publisher';
-import { WorkerLiveness } from './worker-liveness';
+import { LIVENESS_TTL_MS } from './worker-liveness';
+import { startShardWorker, type RunningShardWorker, type ShardParts } from './shard-worker';
+import { watchOrphanShards } from './shard-takeover';
 import { insertNotCheckedSlot } from './check-batch.repository';
 import { slotTooLateToRerun, type SkippedSlot } from './stale-rerun';
-import { reapDeadWorker } from './dead-worker-reaper';
-
-/**
- * How BullMQ finds the check jobs of a worker that died (kill -9, OOM) when its peers did not take
- * them back first (worker-liveness.ts does within about 3.5 s; this is the fallback when no peer
- * was running, or the one that took them back died too). A monitor's job is the
- * only one it has (monitor-job-cycle.ts), so it must come back before the monitor's next slot:
- * its lock lives as long as the monitor's check lock and the stalled check runs every third of
- * that, so the job is back in the queue within about 1.7 lock lives (25 s at the default 15 s,
- * under the 30 s minimum interval), and runs the check it was running, late, for its planned
- * time. BullMQ counts a job's stalls over its whole life and fails it past the limit: so no
- * limit here.
- */
-function stallHandling(lockTtlMs: number): { lockDuration: number; stalledInterval: number; maxStalledCount: number } {
-  return { lockDuration: lockTtlMs, stalledInterval: Math.max(1000, Math.floor(lockTtlMs / 3)), maxStalledCount: 1_000_000 };
-}
 
 export interface CheckWorkerDeps {
   config: Config;
@@ -120,20 +101,15 @@ function runCheckHandler(
   {
     lag,
     slots,
-    inFlight,
     batcher,
-    cycle,
     pinger,
-    isStillOwned,
   }: {
     lag: CheckLagReporter;
     slots: AdaptiveConcurrency;
-    inFlight: InFlightChecks;
     batcher: ResultBatcher<CheckOutcome>;
-    cycle: MonitorJobCycle;
     pinger: Pinger;
-    isStillOwned: (job: Job) => Promise<boolean>;
   },
+  { index: shard, inFlight, cycle, isStillOwned }: ShardParts,
 ): (job: Job, token?: string) => Promise<unknown> {
   const runCheck = createRunCheckProcessor({
     probe: runProbe,
@@ -152,7 +128,7 @@ function runCheckHandler(
   return async (job, token) => {
     if (isMonitorJobId(job.id)) await cycle.holdUntilDue(job, token);
     const started = Date.now();
-    lag.observe(job, started);
+    lag.observe(job, started, shard);
     if (isMonitorJobId(job.id)) {
       const given = rerunToGiveUp(job, started);
       if (given) return cycle.continue(job, token, { outcome: await giveUpSlot(dataSource, logger, metrics, job, given) });
@@ -225,7 +201,9 @@ async function giveUpSlot(ds: DataSource, logger: Logger, metrics: ServiceMetric
 /**
  * A check-worker on an open database: consumes `run-check` jobs with as many probes in flight as
  * its measured load needs (at most CHECK_CONCURRENCY: adaptive-concurrency.ts), records results
- * in batches and publishes status changes. Any number may run.
+ * in batches and publishes status changes. Any number may run. With CHECK_SHARDS it runs one
+ * BullMQ worker per shard it owns (CHECK_WORKER_SHARDS), and one more on each shard whose owners
+ * are all dead, while they are (docs/scaling.md).
  */
 export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCheckWorker> {
   const { config, logger, metrics = createServiceMetrics(), checkStatsPublishMs, concurrencyPeriodMs = 1000 } = deps;
@@ -235,29 +213,6 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
-  const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs), commands);
-  // Read on each scrape for queue_jobs{queue="checks"}, which the worker autoscaler follows.
-  const queue = openQueue(QueueName.checks, { connection: commands, prefix });
-  const liveness = new WorkerLiveness(
-    commands,
-    prefix,
-    {
-      reap: async (deadId) => {
-        await reapDeadWorker({ queue, redis: commands, lock: inFlight.lock }, deadId, logger);
-      },
-      abandon: async () => {
-        logger.warn({ abandoned: await inFlight.abandon() }, 'checks in flight given up: the other workers run them again');
-      },
-    },
-    logger,
-    config.checkWorkerLivenessTtlMs,
-  );
-  const isStillOwned = async (job: Job): Promise<boolean> => {
-    await liveness.confirm();
-    return !inFlight.isAbandoned(job);
-  };
-  // BullMQ does not close connections it is handed; close() below quits this one.
-  const blocking: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker-blocking');
   // Heartbeats (docs/heartbeats.md): stepped in batches by the loop below, their verdicts recorded
   // by the checks' result path in the transaction that steps them, published as checks' are.
   const heartbeats = new HeartbeatEngine({
@@ -270,66 +225,109 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     },
     metrics,
   });
-  const worker = createQueueWorker(
-    QueueName.checks,
-    {
-      [JobName.runCheck]: runCheckHandler(deps, metrics, {
-        lag,
-        slots,
-        inFlight,
-        batcher,
-        cycle: new MonitorJobCycle(commands, prefix, logger),
-        pinger,
-        isStillOwned,
+  const { shards: allShards, workerShards } = config.checkShards;
+  const shardWorkers = new Map<number, RunningShardWorker>();
+  // The process's concurrency is shared evenly by its shards' workers: a quiet shard's share is
+  // idle, which the adaptive limit then sees as room and grows (adaptive-concurrency.ts).
+  const shareOf = (limit: number, workers: number): number => Math.max(1, Math.ceil(limit / Math.max(1, workers)));
+  const resize = (): void => {
+    for (const { worker } of shardWorkers.values()) setWorkerConcurrency(worker, shareOf(slots.current, shardWorkers.size));
+  };
+  const startOn = async (index: number, owner: boolean): Promise<RunningShardWorker> => {
+    const running = await startShardWorker({
+      shard: allShards[index]!,
+      shardCount: allShards.length,
+      owner,
+      config,
+      commands,
+      logger,
+      metrics,
+      concurrency: shareOf(slots.current, shardWorkers.size + 1),
+      handlers: (parts) => ({
+        [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, batcher, pinger }, parts),
+        // Queued by an API of an earlier version: its ping is in the inbox (migration
+        // 1796520300000), which the heartbeat loop steps; the job has nothing left to do.
+        [JobName.heartbeatPing]: async () => 'stepped from the inbox',
       }),
-      // Queued by an API of an earlier version: its ping is in the inbox (migration
-      // 1796520300000), which the heartbeat loop steps; the job has nothing left to do.
-      [JobName.heartbeatPing]: async () => 'stepped from the inbox',
+    });
+    shardWorkers.set(index, running);
+    resize();
+    return running;
+  };
+  for (const index of workerShards) await startOn(index, true);
+  const takeover = watchShardsNotOwned(config, logger, commands, workerShards, {
+    takeOver: async (index) => {
+      logger.warn({ shard: index }, 'no owner of this shard renewed its liveness: taking it over until one is back');
+      await startOn(index, false);
     },
-    { connection: blocking, prefix, concurrency: slots.current, ...stallHandling(config.checkLockTtlMs ?? CHECK_LOCK_TTL_MS) },
-  );
-  worker.on('failed', (job, err) =>
-    logger.warn({ err, job_id: job?.id, monitor_id: (job?.data as { monitorId?: number } | undefined)?.monitorId }, CHECK_FAILED_MESSAGE),
-  );
-  worker.on('error', (err) => logger.error({ err }, 'check worker error'));
-  // The lock tokens name the worker, as BullMQ's job lock tokens do: a peer finds both by its id.
-  // Set before the worker's first job, which it takes no sooner than a turn of the event loop.
-  inFlight.lock.ownBy(worker.id);
-  await liveness.start(worker.id);
-  const unwatchQueue = metrics.watchQueue(queue);
+    handBack: async (index) => {
+      const running = shardWorkers.get(index);
+      if (!running) return;
+      logger.info({ shard: index }, 'an owner of this shard is back: handing it back');
+      shardWorkers.delete(index);
+      resize();
+      await running.closeWorker();
+      await batcher.drain();
+      await running.release(true);
+    },
+  });
+  const first = shardWorkers.get(workerShards[0]!)!;
   publisher.startSweeping();
   backlog.start();
   const heartbeatLoop = startHeartbeatLoop({ engine: heartbeats, redis: commands, prefix, logger });
-  await worker.waitUntilReady();
   metrics.checkConcurrency.set(slots.current);
   slots.start(concurrencyPeriodMs, (limit) => {
-    setWorkerConcurrency(worker, limit);
+    resize();
     metrics.checkConcurrency.set(limit);
   });
-  logger.info({ worker_id: worker.id, concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
-  const parts = {
-    logger,
-    unwatchQueue,
-    slots,
-    lag,
-    heartbeatLoop,
-    inFlight,
-    worker,
-    batcher,
-    backlog,
-    publisher,
-    queue,
-    blocking,
-    commands,
-    liveness,
-  };
+  logger.info(
+    { worker_id: first.worker.id, concurrency: slots.current, max_concurrency: config.checkConcurrency, ...(allShards.length > 1 ? { shards: workerShards } : {}) },
+    'check-worker started',
+  );
+  const parts = { logger, slots, lag, heartbeatLoop, takeover, shardWorkers, batcher, backlog, publisher, commands };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
-    worker,
+    worker: first.worker,
     publisher,
     stop,
     close: async () => {
       await stop();
+    },
+  };
+}
+
+/**
+ * The watch over the shards this process does not own (shard-takeover.ts): none with one shard,
+ * nor when it owns them all. Each is watched on the process's connection when it lives on
+ * REDIS_URL, else on one of its own, closed by stop().
+ */
+function watchShardsNotOwned(
+  config: Config,
+  logger: Logger,
+  commands: Redis,
+  owned: readonly number[],
+  handlers: { takeOver(index: number): Promise<void>; handBack(index: number): Promise<void> },
+): { stop(): Promise<void> } {
+  const others = config.checkShards.shards.filter((s) => !owned.includes(s.index));
+  if (others.length === 0) return { stop: async () => undefined };
+  const opened: Redis[] = [];
+  const watched = others.map((s) => {
+    if (s.url === config.redis.url) return { index: s.index, prefix: s.prefix, redis: commands };
+    const redis = createRedisConnection(s.url, 'uptime-check-worker-watch');
+    opened.push(redis);
+    return { index: s.index, prefix: s.prefix, redis };
+  });
+  const watch = watchOrphanShards({
+    shards: watched,
+    ttlMs: config.checkWorkerLivenessTtlMs ?? LIVENESS_TTL_MS,
+    everyMs: 500,
+    onError: (err, index) => logger.warn({ err, shard: index }, 'the owners of a shard could not be read'),
+    ...handlers,
+  });
+  return {
+    stop: async () => {
+      await watch.stop();
+      for (const redis of opened) await closeRedis(redis);
     },
   };
 }
@@ -341,53 +339,48 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
 async function stopCheckWorker(
   p: {
     logger: Logger;
-    unwatchQueue: () => void;
     slots: AdaptiveConcurrency;
     lag: CheckLagReporter;
     heartbeatLoop: { stop(): Promise<void> };
-    inFlight: InFlightChecks;
-    worker: Worker;
+    takeover: { stop(): Promise<void> };
+    shardWorkers: Map<number, RunningShardWorker>;
     batcher: ResultBatcher<CheckOutcome>;
     backlog: ResultBacklog;
     publisher: StatusEventPublisher;
-    queue: { close(): Promise<void> };
-    blocking: Redis;
     commands: Redis;
-    liveness: WorkerLiveness;
   },
   graceMs: number,
 ): Promise<StopOutcome> {
-  p.unwatchQueue();
+  await p.takeover.stop();
   p.slots.stop();
   await p.lag.stop();
   await p.heartbeatLoop.stop();
-  const running = p.inFlight.describe();
+  const workers = [...p.shardWorkers.values()];
+  const running = workers.flatMap((w) => w.inFlight.describe());
   if (running.length > 0) p.logger.info({ in_flight: running }, 'stopping: finishing checks in flight');
   const outcome = await stopWithin(
     graceMs,
     async () => {
       // Stop taking jobs, let in-flight checks finish and their results be written.
-      await p.worker.close();
+      await Promise.all(workers.map((w) => w.closeWorker()));
       await p.batcher.drain();
       await p.backlog.stop();
     },
     async () => {
-      const requeued = await p.inFlight.requeue();
+      const requeued = (await Promise.all(workers.map((w) => w.inFlight.requeue()))).flat();
       p.logger.warn({ requeued }, REQUEUED_AT_STOP_MESSAGE);
       await p.backlog.stop();
     },
     p.logger,
   );
-  // Only now: until its checks are finished or requeued, a peer must not take them back.
-  await p.liveness.stop();
+  // Each shard's worker leaves its liveness registry only now: until its checks are finished or
+  // requeued, a peer must not take them back.
+  for (const w of workers) await w.release(outcome === 'graceful');
   if (outcome === 'graceful') {
     await p.publisher.close();
-    await p.queue.close();
-    await closeRedis(p.blocking);
     await closeRedis(p.commands);
   } else {
-    // Whatever is still running is abandoned (and requeued above): drop the connections.
-    p.blocking.disconnect();
+    // Whatever is still running is abandoned (and requeued above): drop the connection.
     p.commands.disconnect();
   }
   return outcome;

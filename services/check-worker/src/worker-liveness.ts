@@ -14,7 +14,8 @@ const RENEW_EVERY_MS = 200;
 
 // The registry is one sorted set per queue prefix: member the process's BullMQ worker id, score
 // the Redis clock (ms) at its last renewal; one clock for all, so hosts' clocks never matter.
-// KEYS[1] the registry; ARGV[1] own id, ARGV[2] 1 to (re-)register, ARGV[3] the TTL, ARGV[4] 1
+// KEYS[1] the registry, KEYS[2] (only for a process owning a shard of several: shard-takeover.ts)
+// the shard's owners, renewed alike; ARGV[1] own id, ARGV[2] 1 to (re-)register, ARGV[3] the TTL, ARGV[4] 1
 // when this process may declare peers dead. Returns the verdict on this process (1 alive, 0 it
 // was declared dead) and then the peers declared dead now. Removing a peer in this same script
 // is the claim: exactly one process reaps each dead peer.
@@ -25,6 +26,7 @@ if redis.call('zscore', KEYS[1], ARGV[1]) == false and ARGV[2] ~= '1' then
   alive = 0
 else
   redis.call('zadd', KEYS[1], now, ARGV[1])
+  if KEYS[2] then redis.call('zadd', KEYS[2], now, ARGV[1]) end
 end
 local out = { alive }
 if alive == 1 and ARGV[4] == '1' then
@@ -73,10 +75,16 @@ export class WorkerLiveness {
     private readonly handlers: LivenessHandlers,
     private readonly logger: Logger,
     private readonly ttlMs = LIVENESS_TTL_MS,
+    /** The shard's owners set to renew too (checkWorkerOwnersKey()); unset with one shard, or while taking over a shard. */
+    private readonly ownersKey?: string,
   ) {}
 
   private get key(): string {
     return `${this.prefix}:check-workers`;
+  }
+
+  private get keys(): string[] {
+    return this.ownersKey === undefined ? [this.key] : [this.key, this.ownersKey];
   }
 
   /** Registers this process under `id` and starts renewing; resolves once registered. */
@@ -102,7 +110,7 @@ export class WorkerLiveness {
     this.stopped = true;
     clearInterval(this.timer);
     await this.pending?.catch(() => undefined);
-    await this.redis.zrem(this.key, this.id).catch(() => undefined);
+    for (const key of this.keys) await this.redis.zrem(key, this.id).catch(() => undefined);
   }
 
   private renewOnce(): Promise<void> {
@@ -122,7 +130,8 @@ export class WorkerLiveness {
     // may be old, this one's too; judge again only a whole TTL after renewals resumed.
     if (sentAt - this.lastAnswerAt > this.ttlMs / 2) this.healthySince = 0;
     const mayJudge = this.healthySince > 0 && sentAt - this.healthySince >= this.ttlMs;
-    const [alive, ...dead] = (await this.redis.eval(RENEW, 1, this.key, this.id, register ? 1 : 0, this.ttlMs, mayJudge ? 1 : 0)) as [
+    const keys = this.keys;
+    const [alive, ...dead] = (await this.redis.eval(RENEW, keys.length, ...keys, this.id, register ? 1 : 0, this.ttlMs, mayJudge ? 1 : 0)) as [
       number,
       ...string[],
     ];
