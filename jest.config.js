@@ -25,6 +25,8 @@ const ALONE = [
   'services/check-worker/test/fault-database-outage.test.ts',
   'services/check-worker/test/fault-worker-killed.test.ts',
   'services/check-worker/test/fault-workers-stopped.test.ts',
+  // A shard's owner killed and the take-over's delay measured against the monitors' slots.
+  'services/check-worker/test/fault-shard-takeover.test.ts',
   // Locks of 600 ms kept alive by renewals every 200 ms: a starved process lets them lapse.
   'services/check-worker/test/check-lock.test.ts',
   'services/notifier/test/notifier-killed.test.ts',
