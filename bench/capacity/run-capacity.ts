@@ -471,7 +471,7 @@ async function startTargets(
  * in the order of the bodies. A 503 is the api's dependency deadline on a loaded machine, answered
  * before anything is written (docs/reliability.md): asked again, as a client should.
  */
-async function createThroughApi(url: string, auth: string, body: object): Promise<number[]> {
+export async function createThroughApi(url: string, auth: string, body: object): Promise<number[]> {
   const create = (): Promise<Response> =>
     fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   let res = await create();
