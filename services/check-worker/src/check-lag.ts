@@ -48,6 +48,8 @@ export function startCheckLagReporter(deps: {
   const workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const window = new CheckLagWindow();
   let lastWarning = 0;
+  // One label object per shard, made once: observe() runs once per check.
+  const shardLabels: { shard: string }[] = [];
 
   const publish = async (): Promise<void> => {
     const now = Date.now();
@@ -71,7 +73,7 @@ export function startCheckLagReporter(deps: {
     observe(job, startedAt = Date.now(), shard = 0) {
       if (job.attemptsMade !== 0 || cycleFieldsOf(job.data).retrying) return;
       const lagSeconds = Math.max(0, startedAt - plannedTimeOf(job).getTime()) / 1000;
-      metrics.checkLag.observe({ shard: String(shard) }, lagSeconds);
+      metrics.checkLag.observe((shardLabels[shard] ??= { shard: String(shard) }), lagSeconds);
       window.record(lagSeconds, intervalSecondsOf(job), startedAt);
     },
     async stop() {

@@ -81,7 +81,8 @@ describe('check-worker metrics', () => {
     const duration = metricValue(text, 'check_duration_seconds_sum', { result: 'up' })!;
     expect(duration).toBeGreaterThanOrEqual(0);
     expect(duration).toBeLessThan((Date.now() - startedAt) / 1000);
-    expect(metricValue(text, 'uptime_check_lag_seconds_count')).toBe(1);
+    // One shard without CHECK_SHARDS (docs/scaling.md): shard 0.
+    expect(metricValue(text, 'uptime_check_lag_seconds_count', { shard: '0' })).toBe(1);
     const lag = metricValue(text, 'uptime_check_lag_seconds_sum')!;
     expect(lag).toBeGreaterThanOrEqual(0);
     expect(lag).toBeLessThan((Date.now() - startedAt) / 1000);
@@ -142,7 +143,7 @@ describe('check-worker metrics', () => {
     await scheduler.queue.add(JobName.runCheck, job, { delay: 600_000, jobId: `later-again-${monitor.id}` });
 
     const text = await scrape();
-    expect(metricValue(text, 'queue_jobs', { queue: 'checks', state: 'delayed' })).toBe(2);
+    expect(metricValue(text, 'queue_jobs', { queue: 'checks', state: 'delayed', shard: '0' })).toBe(2);
     expect(metricValue(text, 'queue_jobs', { queue: 'checks', state: 'waiting' })).toBe(0);
     expect(metricValue(text, 'queue_jobs', { queue: 'checks', state: 'active' })).toBe(0);
     await scheduler.queue.remove(`later-${monitor.id}`);
