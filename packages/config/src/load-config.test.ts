@@ -1,4 +1,4 @@
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig } from './load-config';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, loadConfig, withRedisUrl } from './load-config';
 
 const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
   try {
@@ -86,6 +86,15 @@ describe('loadConfig: the shards of the checks queue', () => {
       { index: 2, url: 'rediss://c:6380', prefix: 'acme-shard-2' },
     ]);
     expect(config.checkShards.workerShards).toEqual([0, 2]);
+  });
+
+  it('moves the shards on REDIS_URL, and only those, with withRedisUrl (the private redis-server of pnpm start)', () => {
+    const one = withRedisUrl(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }), 'redis://127.0.0.1:7000');
+    expect(one.redis.url).toBe('redis://127.0.0.1:7000');
+    expect(one.checkShards.shards.map((s) => s.url)).toEqual(['redis://127.0.0.1:7000']);
+    const two = withRedisUrl(loadConfig({ REDIS_URL: 'redis://a:6379', CHECK_SHARDS: 'redis://a:6379,redis://b:6379' }), 'redis://c:6379');
+    expect(two.checkShards.shards.map((s) => s.url)).toEqual(['redis://c:6379', 'redis://b:6379']);
+    expect(Object.isFrozen(two.checkShards.shards[0])).toBe(true);
   });
 
   it('refuses a URL that is not Redis, a Redis listed twice, and a worker shard that does not exist', () => {

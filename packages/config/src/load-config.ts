@@ -150,6 +150,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return deepFreeze(config);
 }
 
+/**
+ * The config with Redis at `url` instead of REDIS_URL (`pnpm start`'s private redis-server:
+ * docs/first-run.md): the shards of the checks queue that lived on REDIS_URL (the one shard
+ * without CHECK_SHARDS) move with it.
+ */
+export function withRedisUrl(config: Config, url: string): Config {
+  const shards = config.checkShards.shards.map((s) => (s.url === config.redis.url ? { ...s, url } : s));
+  return deepFreeze({ ...config, redis: { ...config.redis, url }, checkShards: { ...config.checkShards, shards } });
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const inner of Object.values(value)) deepFreeze(inner);

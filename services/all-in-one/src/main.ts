@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { withRedisUrl } from '@uptime/config';
 import { startApi } from '@uptime/api';
 import { startCheckWorker, type RunningCheckWorker } from '@uptime/check-worker';
 import { defaultLogFormat } from '@uptime/logger';
@@ -62,7 +63,7 @@ void runService({
   prepare: async (configured, logger) => {
     const local = await provideLocalServices(configured, logger);
     provided.local = local;
-    return { config: { ...configured, databaseUrl: local.databaseUrl, redis: { ...configured.redis, url: local.redisUrl } }, release: () => local.stop() };
+    return { config: { ...withRedisUrl(configured, local.redisUrl), databaseUrl: local.databaseUrl }, release: () => local.stop() };
   },
   start: (context) => startAllInOne(context, provided.local!),
   describeFailure: startupFailure,
