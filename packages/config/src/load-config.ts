@@ -115,6 +115,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requireHttps: bool(env.REQUIRE_HTTPS, nodeEnv === 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     checkConcurrency: env.CHECK_CONCURRENCY ?? 1000,
+    pingBackend: env.PING_BACKEND ?? 'auto',
     checkLockTtlMs: env.CHECK_LOCK_TTL_MS,
     checkWorkerLivenessTtlMs: env.CHECK_WORKER_LIVENESS_TTL_MS,
     deliveryLeaseMs: env.DELIVERY_LEASE_MS,
