@@ -77,7 +77,8 @@ describe('a ping monitor through the check path', () => {
   });
 
   describe('a worker that cannot send ICMP', () => {
-    const config = testConfig();
+    // iputils alone: as root on this host the worker's own ICMP sockets (raw) would work (icmp-access.test.ts).
+    const config = { ...testConfig(), pingBackend: 'iputils' as const };
     let metrics: ServiceMetrics;
     let readiness: ReturnType<typeof createReadiness>;
     let withoutIcmp: RunningCheckWorker | undefined;
