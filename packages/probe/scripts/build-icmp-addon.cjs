@@ -21,7 +21,8 @@ const compiler = process.env.CC || 'cc';
 
 /** @param {string} why */
 function skip(why) {
-  const message = `@uptime/probe: ICMP socket addon not built (${why}); ping checks will run iputils ping`;
+  const consequence = strict ? 'required here (--strict)' : 'ping checks will run iputils ping';
+  const message = `@uptime/probe: ICMP socket addon not built (${why}); ${consequence}`;
   process.stderr.write(`${message}\n`);
   process.exit(strict ? 1 : 0);
 }
