@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -55,7 +56,18 @@ static napi_value throw_errno(napi_env env, const char *syscall, int err) {
   return NULL;
 }
 
-static double now_ms(void) { return (double)uv_hrtime() / 1e6; }
+/*
+ * Times are the kernel's clock of socket timestamps (CLOCK_REALTIME), in ms: a reply's is taken
+ * by the kernel when it arrived (SO_TIMESTAMPNS), as iputils does, so a busy event loop that
+ * reads it late does not lengthen the round trip.
+ */
+static double ms_of(const struct timespec *t) { return (double)t->tv_sec * 1e3 + (double)t->tv_nsec / 1e6; }
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return ms_of(&t);
+}
 
 /* Every datagram waiting on the socket, each as callback(bytes, sourceAddress, receivedAtMs), in one callback scope. */
 static void on_readable(uv_poll_t *poll, int status, int events) {
@@ -72,8 +84,11 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   unsigned char bytes[RECEIVE_BUFFER];
   for (;;) {
     struct sockaddr_storage from;
-    socklen_t from_length = sizeof from;
-    ssize_t n = recvfrom(s->fd, bytes, sizeof bytes, 0, (struct sockaddr *)&from, &from_length);
+    struct iovec iov = {bytes, sizeof bytes};
+    char control[CMSG_SPACE(sizeof(struct timespec))];
+    struct msghdr message = {
+        .msg_name = &from, .msg_namelen = sizeof from, .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+    ssize_t n = recvmsg(s->fd, &message, 0);
     if (n < 0) {
       if (errno == EINTR) continue;
       /* EAGAIN: drained. Any other error is one an ICMP error left on the socket (sk_err), read once and gone. */
@@ -90,7 +105,14 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     void *data;
     napi_create_buffer_copy(env, (size_t)n, bytes, &data, &args[0]);
     napi_create_string_utf8(env, address, NAPI_AUTO_LENGTH, &args[1]);
-    napi_create_double(env, now_ms(), &args[2]);
+    double received_at = now_ms();
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c != NULL; c = CMSG_NXTHDR(&message, c))
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+        struct timespec stamp;
+        memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+        received_at = ms_of(&stamp);
+      }
+    napi_create_double(env, received_at, &args[2]);
     napi_status called = napi_call_function(env, resource, callback, 3, args, &result);
     napi_close_handle_scope(env, inner);
     if (called == napi_pending_exception) {
@@ -188,6 +210,8 @@ static napi_value icmp_open(napi_env env, napi_callback_info info) {
   /* Room for the replies of many checks answered at once; the kernel caps it at net.core.rmem_max. */
   int buffer = 1 << 20;
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buffer, sizeof buffer);
+  int on = 1;
+  setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
 
   icmp_socket *s = calloc(1, sizeof *s);
   if (s == NULL) {

@@ -5,7 +5,7 @@ import type { IcmpFamily } from './echo-packet';
 /** An open ICMP socket of the addon: opaque to JavaScript. */
 export type IcmpSocketHandle = { readonly __brand: 'IcmpSocketHandle' };
 
-/** Called from the event loop for each datagram the socket received; `receivedAtMs` is on the clock of `send()`'s answer. */
+/** Called from the event loop for each datagram the socket received; `receivedAtMs`, the kernel's time of its arrival, is on the clock of `send()`'s answer. */
 export type DatagramListener = (bytes: Buffer, from: string, receivedAtMs: number) => void;
 
 /**
@@ -19,7 +19,10 @@ export interface IcmpAddon {
    * Throws with the errno's code (EPERM, EACCES, EAFNOSUPPORT) when neither opens.
    */
   open(family: IcmpFamily, onDatagram: DatagramListener): { socket: IcmpSocketHandle; raw: boolean };
-  /** Sends `bytes` to `address` (an IP literal of the socket's family); answers when, in ms of a monotonic clock. Throws with the errno's code. */
+  /**
+   * Sends `bytes` to `address` (an IP literal of the socket's family); answers when, in ms of the
+   * clock the kernel stamps received datagrams with (the wall clock, as iputils). Throws with the errno's code.
+   */
   send(socket: IcmpSocketHandle, bytes: Buffer, address: string): number;
   close(socket: IcmpSocketHandle): void;
 }

@@ -143,7 +143,8 @@ class FamilySocket {
     if (reply === null) return;
     if (this.kind === 'raw' && (reply.identifier !== this.identifier || !reply.data.equals(ECHO_DATA))) return;
     const waiting = this.waiting.get(reply.sequence);
-    waiting?.answer(receivedAtMs - waiting.sentAtMs);
+    // Never below 0: the wall clock the kernel stamps with may be stepped back between the two.
+    waiting?.answer(Math.max(0, receivedAtMs - waiting.sentAtMs));
   }
 }
 
