@@ -82,6 +82,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   napi_callback_scope callback_scope;
   napi_open_callback_scope(env, resource, s->context, &callback_scope);
   unsigned char bytes[RECEIVE_BUFFER];
+  int errors = 0;
   for (;;) {
     struct sockaddr_storage from;
     struct iovec iov = {bytes, sizeof bytes};
@@ -91,8 +92,9 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
     ssize_t n = recvmsg(s->fd, &message, 0);
     if (n < 0) {
       if (errno == EINTR) continue;
-      /* EAGAIN: drained. Any other error is one an ICMP error left on the socket (sk_err), read once and gone. */
-      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      /* EAGAIN: drained. Another error is one an ICMP error left on the socket (sk_err), read once
+       * and gone; a few in a row are bounded so that one that stays cannot spin the loop. */
+      if (errno == EAGAIN || errno == EWOULDBLOCK || ++errors > 16) break;
       continue;
     }
     if (s->closing) break;
