@@ -12,7 +12,7 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
-import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type Pinger, type ProbedType } from '@uptime/probe';
+import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type PingBackend, type Pinger, type ProbedType } from '@uptime/probe';
 import {
   createQueueWorker,
   createRedisConnection,
@@ -75,7 +75,10 @@ export interface CheckWorkerDeps {
   concurrencyPeriodMs?: number;
   /** Where `/readyz` shows the worker's ICMP access (runService's health listener). */
   readiness?: ReadinessDetails;
-  /** How ping checks run iputils `ping` (default: from the PATH; tests run it in a network namespace). */
+  /**
+   * How ping checks run iputils `ping` when the worker uses it (PING_BACKEND; default: from the
+   * PATH; tests run it in a network namespace).
+   */
   pinger?: Pinger;
 }
 
@@ -131,7 +134,7 @@ function runCheckHandler(
     inFlight: InFlightChecks;
     batcher: ResultBatcher<CheckOutcome>;
     cycle: MonitorJobCycle;
-    pinger: Pinger;
+    pinger: PingBackend;
     isStillOwned: (job: Job) => Promise<boolean>;
   },
 ): (job: Job, token?: string) => Promise<unknown> {
@@ -232,7 +235,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
   const { publisher, live, backlog, batcher } = startResultPath(deps, commands);
-  const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
+  const icmp = await announceIcmpAccess({ mode: config.pingBackend, pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
   const inFlight = new InFlightChecks(new CheckLock(commands, prefix, config.checkLockTtlMs), commands);
@@ -279,7 +282,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
         inFlight,
         batcher,
         cycle: new MonitorJobCycle(commands, prefix, logger),
-        pinger,
+        pinger: icmp.backend,
         isStillOwned,
       }),
       // Queued by an API of an earlier version: its ping is in the inbox (migration
@@ -306,7 +309,16 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     setWorkerConcurrency(worker, limit);
     metrics.checkConcurrency.set(limit);
   });
-  logger.info({ worker_id: worker.id, concurrency: slots.current, max_concurrency: config.checkConcurrency }, 'check-worker started');
+  logger.info(
+    {
+      worker_id: worker.id,
+      concurrency: slots.current,
+      max_concurrency: config.checkConcurrency,
+      ping_backend: icmp.name,
+      ...(icmp.socketsRefused !== null ? { ping_sockets_refused: icmp.socketsRefused } : {}),
+    },
+    'check-worker started',
+  );
   const parts = {
     logger,
     unwatchQueue,
@@ -322,6 +334,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     blocking,
     commands,
     liveness,
+    icmp,
   };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
@@ -354,6 +367,7 @@ async function stopCheckWorker(
     blocking: Redis;
     commands: Redis;
     liveness: WorkerLiveness;
+    icmp: { close(): void };
   },
   graceMs: number,
 ): Promise<StopOutcome> {
@@ -385,6 +399,8 @@ async function stopCheckWorker(
     await p.queue.close();
     await closeRedis(p.blocking);
     await closeRedis(p.commands);
+    // No check is left waiting for an echo reply; abandoned ones (below) may be, so their sockets stay open.
+    p.icmp.close();
   } else {
     // Whatever is still running is abandoned (and requeued above): drop the connections.
     p.blocking.disconnect();
