@@ -39,7 +39,7 @@ export const MAX_BATCHES_IN_FLIGHT = 4;
  */
 export const MAX_BATCH = 250;
 
-/** Where one batch's time went, for `observe` (bench/heartbeats/ping-batcher-bench.ts). */
+/** Where one batch's time went, for `observe` (`pnpm bench:ping-batcher`, bench/ping-batcher.ts). */
 export interface PingBatchTiming {
   pings: number;
   /** From the batch's first ping's submit to the batch's start: the wait for a turn, or for a batch in flight. */
@@ -76,7 +76,9 @@ export class PingBatcher {
       ipLimit?: PingIpLimit;
       /** Told each batch's timing after it is answered (the bench's breakdown of a ping's wait). */
       observe?: (timing: PingBatchTiming) => void;
+      /** MAX_BATCHES_IN_FLIGHT unless given (the bench compares caps; a test holds a batch with 1). */
       maxInFlight?: number;
+      /** MAX_BATCH unless given. */
       maxBatch?: number;
     },
   ) {}
