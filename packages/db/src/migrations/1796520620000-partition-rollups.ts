@@ -54,7 +54,8 @@ async function moveAside(q: QueryRunner, r: Rollup, suffix: string): Promise<str
  * table instead of deleting its rows in chunks (docs/statistics.md). Existing rows go to the
  * partition of their period, created here for every period that has rows and a little ahead; the
  * default partition takes a row of any other period. The daily rollups stay one table: they are
- * kept for good.
+ * kept for good. The copy holds the tables' locks until the migration commits, so the
+ * check-workers' rollup writes wait for it.
  */
 export class PartitionRollups1796520620000 implements MigrationInterface {
   name = 'PartitionRollups1796520620000';
