@@ -123,12 +123,13 @@ describe('retention', () => {
 
 describe('maintenance round', () => {
   it('creates the partitions from yesterday to a week ahead (and the rollups\' months two ahead), and compacts the closed days', async () => {
-    const now = new Date('2027-03-10T00:30:00.000Z');
+    // Years ahead, so no partition the migrations made around today's date is among these.
+    const now = new Date('2037-03-10T00:30:00.000Z');
     const report = await runMaintenance(ds, 90, now);
-    const expected = Array.from({ length: PARTITION_DAYS_AHEAD + 2 }, (_, i) => `check_results_p202703${String(9 + i).padStart(2, '0')}`);
+    const expected = Array.from({ length: PARTITION_DAYS_AHEAD + 2 }, (_, i) => `check_results_p203703${String(9 + i).padStart(2, '0')}`);
     expect(report.partitions).toEqual({ created: expected, skipped: [] });
     // Rollups: 5-minute partitions over the same days; hourly ones (monitors' and agents') for this month and the next two.
-    const months = ['202703', '202704', '202705'];
+    const months = ['203703', '203704', '203705'];
     expect(report.rollupPartitions).toEqual({
       created: [
         ...expected.map((name) => name.replace('check_results_', 'check_rollups_5m_')),
@@ -139,12 +140,12 @@ describe('maintenance round', () => {
     });
     expect((await runMaintenance(ds, 90, now)).rollupPartitions).toEqual({ created: [], skipped: [] });
     const partitions = new Map((await listResultPartitions(ds)).map((p) => [p.name, p]));
-    // 2027-03-09 ended 30 minutes ago: a late check may still record; it is compacted an hour after.
-    expect(partitions.get('check_results_p20270308')).toBeUndefined();
-    expect(partitions.get('check_results_p20270309')?.compacted).toBe(false);
-    expect(report.compacted).not.toContain('check_results_p20270309');
-    expect((await runMaintenance(ds, 90, new Date('2027-03-10T01:00:00.000Z'))).compacted).toContain('check_results_p20270309');
-    expect((await listResultPartitions(ds)).find((p) => p.name === 'check_results_p20270309')?.compacted).toBe(true);
-    expect((await runMaintenance(ds, 90, new Date('2027-03-10T01:00:00.000Z'))).compacted).toEqual([]);
+    // 2037-03-09 ended 30 minutes ago: a late check may still record; it is compacted an hour after.
+    expect(partitions.get('check_results_p20370308')).toBeUndefined();
+    expect(partitions.get('check_results_p20370309')?.compacted).toBe(false);
+    expect(report.compacted).not.toContain('check_results_p20370309');
+    expect((await runMaintenance(ds, 90, new Date('2037-03-10T01:00:00.000Z'))).compacted).toContain('check_results_p20370309');
+    expect((await listResultPartitions(ds)).find((p) => p.name === 'check_results_p20370309')?.compacted).toBe(true);
+    expect((await runMaintenance(ds, 90, new Date('2037-03-10T01:00:00.000Z'))).compacted).toEqual([]);
   });
 });
