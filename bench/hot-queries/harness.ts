@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { ensureDatabaseExists, listResultPartitions, openDatabase } from '@uptime/db';
+import { ensureDatabaseExists, listResultPartitions, openDatabase, ROLLUP_PARTITIONING } from '@uptime/db';
 import { createRedisConnection } from '@uptime/queues';
 import { StatementRecorder, type CapturedStatement, type RelationActivity } from './capture';
 import type { CheckOutcome, StatusEvent } from '../../services/check-worker/src';
@@ -36,7 +36,7 @@ export interface HarnessResult {
   statements: StatementReport[];
   /** Day partitions of check_results, oldest first. */
   partitions: { name: string; day: Date; keyIndex: string }[];
-  /** Rows per partition of check_results at the end (partitions without rows are absent). */
+  /** Rows per partition of check_results and of the partitioned rollups at the end (partitions without rows are absent). */
   partitionRows: Record<string, number>;
   /** The checks the batch path recorded, and the status events it returned. */
   batch: CheckOutcome[];
@@ -143,7 +143,7 @@ export async function runHotQueryHarness(opts: HarnessOptions): Promise<HarnessR
     log(`${paths.length} hot paths, ${recorder.statements.length} statements explained in ${Math.round(runMs)} ms`);
     const partitions = (await listResultPartitions(ds)).map((p) => ({ name: p.name, day: p.day, keyIndex: p.keyIndex }));
     const perPartition: { name: string; n: number }[] = await ds.query(
-      `SELECT tableoid::regclass::text AS name, count(*)::int AS n FROM check_results GROUP BY 1`,
+      ['check_results', ...ROLLUP_PARTITIONING.map((t) => t.table)].map((table) => `SELECT tableoid::regclass::text AS name, count(*)::int AS n FROM ${table} GROUP BY 1`).join(' UNION ALL '),
     );
     const [{ version }] = (await ds.query(`SELECT current_setting('server_version') AS version`)) as [{ version: string }];
     return {

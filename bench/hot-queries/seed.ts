@@ -1,12 +1,14 @@
 import {
   DAY_MS,
   ensureResultPartitions,
+  ensureTimePartitions,
   FIVE_MINUTES_MS,
   generateApiToken,
   hashApiToken,
   HOUR_MS,
   LATENCY_BUCKET_COUNT,
   latencyBucketIndex,
+  ROLLUP_PARTITIONING,
   type DataSource,
 } from '@uptime/db';
 
@@ -167,6 +169,9 @@ async function seedRollups(ds: DataSource, now: Date, historyIds: number[], hist
   for (const { table, stepMs, historyMs, recentFrom } of levels) {
     const checks = stepMs / INTERVAL_MS;
     const last = Math.floor(now.getTime() / stepMs) * stepMs;
+    // Each day (month) of history in its own partition, as the maintenance job keeps them in production.
+    const partitioning = ROLLUP_PARTITIONING.find((t) => t.table === table);
+    if (partitioning) await ensureTimePartitions(ds, partitioning, new Date(last - historyMs), now);
     // Every monitor has the buckets a live uptime reads (the last two hours, today), the history monitors
     // all of theirs. The current bucket exists already, so the batch's upsert takes its DO UPDATE
     // branch, as it mostly does. In time order, as the check-worker writes them. Old buckets of

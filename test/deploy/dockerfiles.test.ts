@@ -99,6 +99,34 @@ describe.each(IMAGES)('deploy/docker/$service.Dockerfile', ({ service, port, por
   });
 });
 
+describe('the ICMP socket addon in the check-worker image', () => {
+  const byStage = stages(dockerInstructions(dockerfileOf('check-worker')));
+  const runsOf = (stage: string): string[] => byStage.get(stage)!.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+  const addonBuild = 'node /out/node_modules/@uptime/probe/scripts/build-icmp-addon.cjs --strict';
+
+  it('is compiled in the build stage, with a C compiler installed there, after pnpm deploy, failing the build when it cannot be', () => {
+    const runs = runsOf('build');
+    const compiler = runs.findIndex((r) => /apt-get install -y --no-install-recommends gcc libc6-dev\b/.test(r));
+    const deploy = runs.findIndex((r) => r.startsWith(['pnpm', ...pnpmDeployArgs('check-worker', '/out')].join(' ')));
+    expect(compiler).toBeGreaterThanOrEqual(0);
+    expect(runs.indexOf(addonBuild)).toBeGreaterThan(Math.max(compiler, deploy));
+    // The script the image runs, where pnpm deploy puts the package.
+    expect(existsSync(path.join(ROOT, 'packages/probe/scripts/build-icmp-addon.cjs'))).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(ROOT, 'packages/probe/package.json'), 'utf8'))).toMatchObject({ scripts: { install: 'node scripts/build-icmp-addon.cjs' } });
+  });
+
+  it('leaves the compiler out of the runtime image, which keeps iputils ping for the fallback', () => {
+    const runs = runsOf('runtime').join('\n');
+    expect(runs).not.toMatch(/\b(gcc|cc|libc6-dev|build-essential)\b/);
+    expect(runs).toMatch(/apt-get install -y --no-install-recommends iputils-ping/);
+  });
+
+  it('is never copied into the build context from a checkout, where it was compiled for another Node', () => {
+    const ignored = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toContain('packages/probe/build');
+  });
+});
+
 describe('the web app in the api image', () => {
   const byStage = stages(dockerInstructions(dockerfileOf('api')));
 

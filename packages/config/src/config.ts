@@ -1,5 +1,9 @@
 import type { CheckShardConfig } from './check-shards';
 
+/** How a check-worker may send ping checks' echo requests (PING_BACKEND, `Config.pingBackend`). */
+export const PING_BACKEND_MODES = ['auto', 'sockets', 'iputils'] as const;
+export type PingBackendMode = (typeof PING_BACKEND_MODES)[number];
+
 /** The validated, typed configuration of every process (docs/configuration.md). Frozen after loading. */
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
@@ -48,6 +52,13 @@ export interface Config {
    * process starts at 50 and sizes itself below this from its measured load (docs/capacity.md).
    */
   readonly checkConcurrency: number;
+  /**
+   * How a check-worker sends ping checks' echo requests (PING_BACKEND; auto when unset):
+   * `sockets`, the ICMP sockets of the probe's native addon in the worker's own process;
+   * `iputils`, a `ping` process per check; `auto`, sockets when the addon was built and opens
+   * one, else iputils (docs/operations.md, "ICMP ping").
+   */
+  readonly pingBackend: PingBackendMode;
   /**
    * How long a check's per-monitor lock lives without its owner renewing it (CHECK_LOCK_TTL_MS;
    * unset: the check-worker's 15 s): a killed worker's monitors are checked again after at most

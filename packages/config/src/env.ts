@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsBooleanString, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 import { Type } from 'class-transformer';
+import { PING_BACKEND_MODES } from './config';
 
 /** A 32-byte key: 64 hex digits, or base64 (standard or URL-safe) of 32 bytes. */
 const SECRETS_KEY_FORMAT = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
@@ -51,6 +52,7 @@ export class Env {
   @IsOptional() @IsBooleanString() REQUIRE_HTTPS?: string;
   @IsOptional() @IsString() TRUST_PROXY?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(10000) CHECK_CONCURRENCY?: number;
+  @IsOptional() @IsIn(PING_BACKEND_MODES) PING_BACKEND?: string;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) CHECK_LOCK_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(60000) CHECK_WORKER_LIVENESS_TTL_MS?: number;
   @IsOptional() @Type(() => Number) @IsInt() @Min(1000) @Max(600000) DELIVERY_LEASE_MS?: number;

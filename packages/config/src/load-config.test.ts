@@ -34,6 +34,13 @@ describe('loadConfig: what a local run may provide by itself', () => {
     expect(given.local).toEqual({ dataDir: '/var/lib/uptime', embeddedPostgresDir: '/srv/uptime-postgres', databaseUrlSet: true, redisUrlSet: true });
   });
 
+  it('chooses the ping backend by PING_BACKEND, auto when unset, and names the variable when it is none of the three', () => {
+    expect(loadConfig({}).pingBackend).toBe('auto');
+    expect(loadConfig({ PING_BACKEND: 'sockets' }).pingBackend).toBe('sockets');
+    expect(loadConfig({ PING_BACKEND: 'iputils' }).pingBackend).toBe('iputils');
+    expect(() => loadConfig({ PING_BACKEND: 'raw' })).toThrow(/PING_BACKEND/);
+  });
+
   it('accepts LOG_FORMAT json or pretty and names the variable otherwise', () => {
     expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');

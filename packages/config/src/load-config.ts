@@ -3,7 +3,7 @@ import path from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { checkShardProblems, checkShardsOf } from './check-shards';
-import type { Config } from './config';
+import type { Config, PingBackendMode } from './config';
 import { Env } from './env';
 
 /** Thrown with one line per invalid variable; `main.ts` prints them and exits. */
@@ -119,6 +119,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requireHttps: bool(env.REQUIRE_HTTPS, nodeEnv === 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     checkConcurrency: env.CHECK_CONCURRENCY ?? 1000,
+    pingBackend: (env.PING_BACKEND ?? 'auto') as PingBackendMode,
     checkLockTtlMs: env.CHECK_LOCK_TTL_MS,
     checkWorkerLivenessTtlMs: env.CHECK_WORKER_LIVENESS_TTL_MS,
     deliveryLeaseMs: env.DELIVERY_LEASE_MS,

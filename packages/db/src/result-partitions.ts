@@ -1,21 +1,18 @@
 import type { DataSource } from 'typeorm';
 import { DAY_MS } from './durations';
+import { defaultPartitionName, dropTimePartitionsBefore, ensureTimePartitions, parseTimePartition, timePartitionName, type EnsureReport, type TimePartitionedTable } from './time-partitions';
 
 /**
  * check_results is partitioned by UTC day of `scheduled_at` (migration 1732270006000): one
- * partition per day named check_results_pYYYYMMDD, and a default partition that catches a row
- * of a day without its own partition (backdated data, or a gap in maintenance), so an insert
- * never fails for want of a partition. Whole days then go by dropping a table, and a closed
- * day's key index is rebuilt packed (see compactResultPartitions).
+ * partition per day named check_results_pYYYYMMDD, and a default partition (time-partitions.ts).
+ * Whole days then go by dropping a table, and a closed day's key index is rebuilt packed (see
+ * compactResultPartitions).
  */
-export const DEFAULT_RESULT_PARTITION = 'check_results_default';
+export const CHECK_RESULTS_PARTITIONING: TimePartitionedTable = { table: 'check_results', span: 'day' };
+export const DEFAULT_RESULT_PARTITION = defaultPartitionName(CHECK_RESULTS_PARTITIONING);
 
-const PARTITION_NAME = /^check_results_p(\d{4})(\d{2})(\d{2})$/;
 // Marks a partition whose key index was rebuilt; REINDEX keeps the comment of the index.
 const COMPACTED_MARK = 'compacted';
-// DDL on a partition briefly locks the whole table: never queue the workers' inserts behind a
-// long wait for that lock; the next maintenance round tries again.
-const DDL_LOCK_TIMEOUT = '3s';
 
 export interface ResultPartition {
   name: string;
@@ -26,13 +23,7 @@ export interface ResultPartition {
   compacted: boolean;
 }
 
-export function utcDayStart(t: Date): Date {
-  return new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
-}
-
-export function resultPartitionName(day: Date): string {
-  return `check_results_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
-}
+export const resultPartitionName = (day: Date): string => timePartitionName(CHECK_RESULTS_PARTITIONING, day);
 
 const nextDay = (day: Date): Date => new Date(day.getTime() + DAY_MS);
 
@@ -49,54 +40,15 @@ export async function listResultPartitions(ds: DataSource): Promise<ResultPartit
   );
   const partitions: ResultPartition[] = [];
   for (const r of rows) {
-    const m = PARTITION_NAME.exec(r.name);
-    if (!m || r.key_index === null) continue;
-    partitions.push({ name: r.name, day: new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00.000Z`), keyIndex: r.key_index, compacted: r.comment === COMPACTED_MARK });
+    const p = parseTimePartition(CHECK_RESULTS_PARTITIONING, r.name);
+    if (!p || r.key_index === null) continue;
+    partitions.push({ name: r.name, day: p.start, keyIndex: r.key_index, compacted: r.comment === COMPACTED_MARK });
   }
   return partitions.sort((a, b) => a.day.getTime() - b.day.getTime());
 }
 
-function pgCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-export interface EnsureReport {
-  created: string[];
-  /** Days left to the default partition: it already holds rows of that day, or the lock was busy. */
-  skipped: string[];
-}
-
-/**
- * Creates the daily partitions of [from, to] that do not exist yet. A day whose rows already
- * sit in the default partition keeps them there (moving them would hold the table's lock for
- * as long as the copy); so does a day whose lock was busy, until the next round.
- */
-export async function ensureResultPartitions(ds: DataSource, from: Date, to: Date): Promise<EnsureReport> {
-  const existing = new Set((await listResultPartitions(ds)).map((p) => p.name));
-  const report: EnsureReport = { created: [], skipped: [] };
-  for (let day = utcDayStart(from); day.getTime() <= to.getTime(); day = nextDay(day)) {
-    const name = resultPartitionName(day);
-    if (existing.has(name)) continue;
-    try {
-      await ds.transaction(async (em) => {
-        await em.query(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-        await em.query(
-          `CREATE TABLE ${name} PARTITION OF check_results FOR VALUES FROM ('${day.toISOString()}') TO ('${nextDay(day).toISOString()}')`,
-        );
-      });
-      report.created.push(name);
-    } catch (err) {
-      const code = pgCode(err);
-      // 42P07: another instance created it meanwhile.
-      if (code === '42P07') continue;
-      // 23514: the default partition holds rows of that day; 55P03: lock not available.
-      if (code === '23514' || code === '55P03') report.skipped.push(name);
-      else throw err;
-    }
-  }
-  return report;
-}
+/** Creates the daily partitions of [from, to] that do not exist yet (ensureTimePartitions). */
+export const ensureResultPartitions = (ds: DataSource, from: Date, to: Date): Promise<EnsureReport> => ensureTimePartitions(ds, CHECK_RESULTS_PARTITIONING, from, to);
 
 /**
  * Rebuilds the key index of every closed day (its whole day before `closedBefore`) not yet
@@ -134,23 +86,8 @@ async function dropInvalidIndexes(ds: DataSource, partition: string): Promise<vo
  * Drops the daily partitions whose whole day is before `cutoff`. A drop does not fire the
  * delete trigger that removes location results: the caller removes those by their own time.
  */
-export async function dropResultPartitionsBefore(ds: DataSource, cutoff: Date): Promise<{ dropped: string[]; busy: string[] }> {
-  const report = { dropped: [] as string[], busy: [] as string[] };
-  for (const p of await listResultPartitions(ds)) {
-    if (nextDay(p.day).getTime() > cutoff.getTime()) continue;
-    try {
-      await ds.transaction(async (em) => {
-        await em.query(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-        await em.query(`DROP TABLE ${p.name}`);
-      });
-      report.dropped.push(p.name);
-    } catch (err) {
-      if (pgCode(err) !== '55P03') throw err;
-      report.busy.push(p.name);
-    }
-  }
-  return report;
-}
+export const dropResultPartitionsBefore = (ds: DataSource, cutoff: Date): Promise<{ dropped: string[]; busy: string[] }> =>
+  dropTimePartitionsBefore(ds, CHECK_RESULTS_PARTITIONING, cutoff);
 
 /** Bytes on disk of raw results (every partition's heap, TOAST and indexes) and their count. */
 export async function resultStorage(ds: Pick<DataSource, 'query'>): Promise<{ results: number; bytes: number }> {

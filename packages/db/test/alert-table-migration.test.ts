@@ -1,6 +1,6 @@
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, ensureDatabaseExists, MIGRATIONS, runMigrations } from '@uptime/db';
+import { aMigrationDatabase } from '@uptime/testing';
+import { MIGRATIONS, runMigrations } from '@uptime/db';
 
 /**
  * Migration 1732270170000 (one `alerts` table) on a database filled before it: incidents keep
@@ -9,27 +9,16 @@ import { createDataSource, ensureDatabaseExists, MIGRATIONS, runMigrations } fro
  * own, so the shared test database is left alone.
  */
 describe('migration 1732270170000 (one alerts table)', () => {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_alert_table_migration`;
-  const dbUrl = url.toString();
+  const db = aMigrationDatabase('alert_table_migration');
   const last = MIGRATIONS.findIndex((m) => m.name === 'OneAlertTable1732270170000');
   let ds: DataSource;
 
-  afterAll(async () => {
-    if (ds?.isInitialized) await ds.destroy();
-    const admin = new Client({ connectionString: new URL('/postgres', dbUrl).toString() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => db.drop());
 
   /** Opens `ds` knowing the first `count` migrations, and runs those not run yet. */
   const migrateUpTo = async (count: number): Promise<void> => {
-    if (ds?.isInitialized) await ds.destroy();
-    ds = createDataSource(dbUrl);
-    ds.setOptions({ migrations: MIGRATIONS.slice(0, count) });
-    await ds.initialize();
-    await runMigrations(ds, dbUrl);
+    await db.migrateUpTo(count);
+    ds = db.ds();
   };
 
   /** What the API and the notifier read of the alerts, by the names they had before. */
@@ -56,7 +45,6 @@ describe('migration 1732270170000 (one alerts table)', () => {
 
   it('carries incidents and episodes over with their notifications, deliveries, status events and monitors, and back', async () => {
     expect(MIGRATIONS[last - 1]?.name).toBe('MonitorsFillfactor1732270160000');
-    await ensureDatabaseExists(dbUrl);
     await migrateUpTo(last);
 
     const [user] = await ds.query(`INSERT INTO users (email) VALUES ('a@example.test') RETURNING id`);
@@ -155,7 +143,7 @@ describe('migration 1732270170000 (one alerts table)', () => {
     expect(await ds.query(`SELECT n.type, e.kind FROM notifications n JOIN alert_episodes e ON e.id = n.episode_id`)).toEqual([{ type: 'certificate', kind: 'certificate' }]);
     const [fresh] = await ds.query(`INSERT INTO alert_episodes (monitor_id, kind, started_at) VALUES ($1, 'slow', now()) RETURNING id`, [api]);
     expect(fresh.id).toBeGreaterThan(7);
-    await runMigrations(ds, dbUrl);
+    await runMigrations(ds, db.url);
     expect(await ds.query(`SELECT kind FROM alerts ORDER BY id`)).toEqual([{ kind: 'downtime' }, { kind: 'certificate' }, { kind: 'slow' }]);
   });
 });

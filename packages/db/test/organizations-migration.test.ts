@@ -1,6 +1,6 @@
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, ensureDatabaseExists, MIGRATIONS, runMigrations } from '@uptime/db';
+import { aMigrationDatabase } from '@uptime/testing';
+import { MIGRATIONS, runMigrations } from '@uptime/db';
 
 /**
  * Migration 1732270180000 (organizations) on a database filled before it: every user gets a
@@ -10,27 +10,16 @@ import { createDataSource, ensureDatabaseExists, MIGRATIONS, runMigrations } fro
  * each row is its creator's again, and up again. Run on a database of its own.
  */
 describe('migration 1732270180000 (organizations)', () => {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_organizations_migration`;
-  const dbUrl = url.toString();
+  const db = aMigrationDatabase('organizations_migration');
   const last = MIGRATIONS.findIndex((m) => m.name === 'Organizations1732270180000');
   let ds: DataSource;
 
-  afterAll(async () => {
-    if (ds?.isInitialized) await ds.destroy();
-    const admin = new Client({ connectionString: new URL('/postgres', dbUrl).toString() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => db.drop());
 
   /** Opens `ds` knowing the first `count` migrations, and runs those not run yet. */
   const migrateUpTo = async (count: number): Promise<void> => {
-    if (ds?.isInitialized) await ds.destroy();
-    ds = createDataSource(dbUrl);
-    ds.setOptions({ migrations: MIGRATIONS.slice(0, count) });
-    await ds.initialize();
-    await runMigrations(ds, dbUrl);
+    await db.migrateUpTo(count);
+    ds = db.ds();
   };
 
   /** Every owned row, with the user it belonged to before the migration. */
@@ -48,7 +37,6 @@ describe('migration 1732270180000 (organizations)', () => {
 
   it('gives every user a personal organization and moves everything they had into it, and back', async () => {
     expect(MIGRATIONS[last - 1]?.name).toBe('OneAlertTable1732270170000');
-    await ensureDatabaseExists(dbUrl);
     await migrateUpTo(last);
 
     const user = async (email: string, name: string | null): Promise<number> =>
@@ -145,7 +133,7 @@ describe('migration 1732270180000 (organizations)', () => {
       { owner_id: ada, monitors: 2 },
       { owner_id: bob, monitors: 1 },
     ]);
-    await runMigrations(ds, dbUrl);
+    await runMigrations(ds, db.url);
     expect(await snapshot()).toEqual(before);
     expect(await ds.query(`SELECT count(*)::int AS n FROM organizations`)).toEqual([{ n: 4 }]);
   });

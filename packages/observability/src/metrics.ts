@@ -33,7 +33,7 @@ export interface ServiceMetrics {
   readonly checkLag: Histogram<'shard'>;
   /** `uptime_check_concurrency`: the check slots a worker process keeps open now (adaptive, at most CHECK_CONCURRENCY). */
   readonly checkConcurrency: Gauge<string>;
-  /** `uptime_icmp_available`: 1 when this check-worker can send ping checks' echo requests, 0 when not (docs/operations.md, "ICMP ping"). */
+  /** `uptime_icmp_available{backend}`: 1 when this check-worker can send ping checks' echo requests (backend `sockets` or `iputils`), 0 when not (`none`; docs/operations.md, "ICMP ping"). */
   readonly icmpAvailable: Gauge<string>;
   /** `heartbeat_pings_total{kind="success|start|fail|exit"}`: heartbeat pings stepped (docs/heartbeats.md). */
   readonly heartbeatPings: Counter<'kind'>;
@@ -105,7 +105,8 @@ function checkMetrics(registers: Registry[]) {
   });
   const icmpAvailable = new Gauge({
     name: 'uptime_icmp_available',
-    help: 'Whether this worker can send ICMP echo requests (1) or not (0): one that cannot hands its ping checks back and records none as down',
+    help: 'Whether this worker can send ICMP echo requests (1) or not (0, backend "none"), and how: backend "sockets" (its own ICMP sockets) or "iputils" (a ping process per check). One that cannot hands its ping checks back and records none as down',
+    labelNames: ['backend'] as const,
     registers,
   });
   const heartbeatPings = new Counter({ name: 'heartbeat_pings_total', help: 'Heartbeat pings stepped, by kind', labelNames: ['kind'] as const, registers });

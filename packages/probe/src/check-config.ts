@@ -1,7 +1,7 @@
 import type { FieldSpecs, ValuesOf, WireNames } from './fields/field-spec';
 import { HTTP_FIELDS } from './http/fields';
 import { PING_FIELDS } from './ping/fields';
-import type { Pinger } from './ping/pinger';
+import type { PingBackend } from './ping/ping-backend';
 import { TCP_FIELDS } from './tcp/fields';
 import { DNS_FIELDS } from './dns/fields';
 
@@ -96,6 +96,6 @@ export interface ProbeOptions {
   allowPrivateTargets: boolean;
   /** Body bytes read at most (default 1 MiB). */
   maxBodyBytes?: number;
-  /** How ping checks run iputils `ping` (default: from the PATH, ping/pinger.ts). */
-  pinger?: Pinger;
+  /** How ping checks send echo requests: ICMP sockets of this process or iputils `ping` (default: `ping` from the PATH, ping/pinger.ts). */
+  pinger?: PingBackend;
 }

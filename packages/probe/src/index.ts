@@ -6,6 +6,8 @@ export { DNS_FIELDS, DNS_RECORD_TYPES, DNS_PROTOCOLS, DNS_VALUES_MAX_ITEMS, DNS_
 export { PING_FIELDS, PING_COUNT_MAX } from './ping/fields';
 export { commandPinger, systemPinger, IcmpUnavailableError, type Pinger, type PingRun } from './ping/pinger';
 export { checkIcmpAccess, unavailablePinger, type IcmpAccess } from './ping/icmp-access';
+export { IcmpSockets, openIcmpSockets, type IcmpSocketKind } from './ping/icmp-sockets';
+export type { PingBackend } from './ping/ping-backend';
 export type { PingFigures } from './ping/ping-output';
 export { USER_AGENT } from './http/probe-transport';
 export { REFUSED_CHECK_HEADERS, REFUSED_CHECK_HEADER_PATTERN, isRefusedCheckHeader, refusedCheckHeaderProblems } from './http/check-headers';

@@ -2,7 +2,8 @@ import type { CheckConfig, ProbeOptions } from './check-config';
 import type { ProbeResult } from './http/result';
 import { runHttpProbe } from './http/http-probe';
 import { runPingProbe } from './ping/ping-probe';
-import { systemPinger, type Pinger } from './ping/pinger';
+import type { PingBackend } from './ping/ping-backend';
+import { systemPinger } from './ping/pinger';
 import { runTcpProbe } from './tcp/tcp-probe';
 import { runDnsProbe } from './dns/dns-probe';
 import { allowAnyAddress, allowPublicAddressesOnly, type AddressPolicy } from './ssrf-guard';
@@ -30,7 +31,7 @@ export async function runProbeWithPolicy(
   config: CheckConfig,
   policy: AddressPolicy,
   maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
-  pinger: Pinger = systemPinger,
+  pinger: PingBackend = systemPinger,
 ): Promise<ProbeResult> {
   // The API validates configs; one that slips through is our bug, not the target's failure.
   if (!(Number.isFinite(config.timeout) && config.timeout > 0)) throw new RangeError(`Invalid check timeout: ${config.timeout}`);

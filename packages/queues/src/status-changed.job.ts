@@ -19,3 +19,14 @@ export class StatusChangedJob {
 }
 
 export const statusChangedJobId = (eventId: string): string => `status-event-${eventId}`;
+
+/**
+ * Whether a status event names an alert (a downtime opened or closed, an alert episode): the only
+ * events the notifier acts on (services/notifier/src/status-changed.processor.ts, alertsOf), and
+ * the only ones the status-changes queue carries. An event that names none (a first success,
+ * pending to online; a failure below the threshold, to warning; a miss in a maintenance window)
+ * notifies nobody: the outbox writes it already published (docs/notifications.md, "Status events
+ * that notify nobody").
+ */
+export const namesAlert = (event: { incidentId?: number | null; episodeIds?: readonly number[] | null }): boolean =>
+  event.incidentId != null || (event.episodeIds?.length ?? 0) > 0;

@@ -1,5 +1,6 @@
 export * from './test-config';
 export * from './test-database';
+export * from './migration-database';
 export * from './fake-http-server';
 export * from './fake-sendgrid';
 export * from './fake-slack';

@@ -2,6 +2,7 @@ import {
   MAX_START_LAG_MS,
   ROLLUP_LEVELS,
   storedCheckError,
+  type DataSource,
   type EntityManager,
   type MaintenanceRepeat,
   type MonitorStatus,
@@ -122,8 +123,12 @@ export async function insertResults(
   outcomes: CheckOutcome[],
   inMaintenance: Set<CheckOutcome>,
 ): Promise<Map<string, string>> {
+  // The DELETE takes back the not-checked record a peer wrote for the same planned time
+  // (insertNotCheckedSlot()) while this result sat in a process that stalled past its liveness:
+  // the check did run, so the slot keeps the result and loses the span (docs/reliability.md).
   const rows: { id: string; monitor_id: number; scheduled_at: Date }[] = await em.query(
-    `INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance,
+    `WITH inserted AS (
+     INSERT INTO check_results (monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms, maintenance,
                                 dns_response_code, dns_answers, dns_min_ttl, packet_loss, rtt_min_ms, rtt_avg_ms, rtt_max_ms)
      SELECT v.monitor_id, v.scheduled_at, v.start_lag_ms, v.ok, v.status_code, v.response_time, v.error, v.dns_ms, v.connect_ms, v.tls_ms, v.first_byte_ms,
             v.maintenance, v.dns_response_code, CASE WHEN v.dns_answers IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(v.dns_answers)) END,
@@ -134,7 +139,9 @@ export async function insertResults(
             AS v(monitor_id, scheduled_at, start_lag_ms, ok, status_code, response_time, error, dns_ms, connect_ms, tls_ms, first_byte_ms,
                  maintenance, dns_response_code, dns_answers, dns_min_ttl, packet_loss, rtt_min_ms, rtt_avg_ms, rtt_max_ms)
      ON CONFLICT (monitor_id, scheduled_at) DO NOTHING
-     RETURNING id, monitor_id, scheduled_at`,
+     RETURNING id, monitor_id, scheduled_at),
+     superseded AS (DELETE FROM no_data_spans s USING inserted i WHERE s.monitor_id = i.monitor_id AND s.started_at = i.scheduled_at)
+     SELECT id, monitor_id, scheduled_at FROM inserted`,
     [
       outcomes.map((o) => o.monitorId),
       outcomes.map((o) => o.scheduledAt),
@@ -292,13 +299,20 @@ export async function insertNoDataSpans(em: EntityManager, spans: readonly NoDat
  * wrote it before it died) or its span (a second take-back of the same slot), nor for a monitor
  * deleted or paused meanwhile: a slot keeps one result or one not-checked record.
  */
-export async function insertNotCheckedSlot(db: Pick<EntityManager, 'query'>, slot: NoDataSpan): Promise<void> {
-  await db.query(
-    `INSERT INTO no_data_spans (monitor_id, started_at, ended_at)
-     SELECT m.id, $2::timestamptz, $3::timestamptz FROM monitors m
-      WHERE m.id = $1 AND m.status <> 'paused'
-        AND NOT EXISTS (SELECT 1 FROM check_results r WHERE r.monitor_id = $1 AND r.scheduled_at = $2::timestamptz)
-        AND NOT EXISTS (SELECT 1 FROM no_data_spans s WHERE s.monitor_id = $1 AND s.started_at = $2::timestamptz)`,
-    [slot.monitorId, slot.startedAt, slot.endedAt],
-  );
+export async function insertNotCheckedSlot(db: Pick<DataSource, 'transaction'>, slot: NoDataSpan): Promise<void> {
+  await db.transaction(async (em) => {
+    // The monitor's row lock first, as a result batch takes it (lockMonitors()), and the checks
+    // in a statement of their own, which sees what committed while it waited: a result written
+    // meanwhile by a process that stalled past its liveness is seen here, and a span written
+    // first is taken back by that result's insert (insertResults()). Either way, one record.
+    const [monitor] = (await em.query(`SELECT status FROM monitors WHERE id = $1 FOR NO KEY UPDATE`, [slot.monitorId])) as { status: string }[];
+    if (monitor === undefined || monitor.status === 'paused') return;
+    await em.query(
+      `INSERT INTO no_data_spans (monitor_id, started_at, ended_at)
+       SELECT $1, $2::timestamptz, $3::timestamptz
+        WHERE NOT EXISTS (SELECT 1 FROM check_results r WHERE r.monitor_id = $1 AND r.scheduled_at = $2::timestamptz)
+          AND NOT EXISTS (SELECT 1 FROM no_data_spans s WHERE s.monitor_id = $1 AND s.started_at = $2::timestamptz)`,
+      [slot.monitorId, slot.startedAt, slot.endedAt],
+    );
+  });
 }

@@ -12,7 +12,7 @@ import {
   type ServiceMetrics,
   type StopOutcome,
 } from '@uptime/observability';
-import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type Pinger, type ProbedType } from '@uptime/probe';
+import { IcmpUnavailableError, isProbedType, runProbe, systemPinger, type PingBackend, type Pinger, type ProbedType } from '@uptime/probe';
 import {
   createRedisConnection,
   expandCheck,
@@ -56,7 +56,10 @@ export interface CheckWorkerDeps {
   concurrencyPeriodMs?: number;
   /** Where `/readyz` shows the worker's ICMP access (runService's health listener). */
   readiness?: ReadinessDetails;
-  /** How ping checks run iputils `ping` (default: from the PATH; tests run it in a network namespace). */
+  /**
+   * How ping checks run iputils `ping` when the worker uses it (PING_BACKEND; default: from the
+   * PATH; tests run it in a network namespace).
+   */
   pinger?: Pinger;
 }
 
@@ -107,7 +110,7 @@ function runCheckHandler(
     lag: CheckLagReporter;
     slots: AdaptiveConcurrency;
     batcher: ResultBatcher<CheckOutcome>;
-    pinger: Pinger;
+    pinger: PingBackend;
   },
   { index: shard, inFlight, cycle, isStillOwned }: ShardParts,
 ): (job: Job, token?: string) => Promise<unknown> {
@@ -210,7 +213,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
   const prefix = config.redis.queuePrefix;
   const commands: Redis = createRedisConnection(config.redis.url, 'uptime-check-worker');
   const { publisher, live, backlog, batcher } = startResultPath(deps, commands);
-  const pinger = await announceIcmpAccess({ pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
+  const icmp = await announceIcmpAccess({ mode: config.pingBackend, pinger: deps.pinger ?? systemPinger, logger, metrics, readiness: deps.readiness });
   const lag = startCheckLagReporter({ metrics, redis: commands, prefix, logger, publishEveryMs: checkStatsPublishMs });
   const slots = new AdaptiveConcurrency(config.checkConcurrency);
   // Heartbeats (docs/heartbeats.md): stepped in batches by the loop below, their verdicts recorded
@@ -244,7 +247,7 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
       metrics,
       concurrency: shareOf(slots.current, shardWorkers.size + 1),
       handlers: (parts) => ({
-        [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, batcher, pinger }, parts),
+        [JobName.runCheck]: runCheckHandler(deps, metrics, { lag, slots, batcher, pinger: icmp.backend }, parts),
         // Queued by an API of an earlier version: its ping is in the inbox (migration
         // 1796520300000), which the heartbeat loop steps; the job has nothing left to do.
         [JobName.heartbeatPing]: async () => 'stepped from the inbox',
@@ -281,10 +284,17 @@ export async function startCheckWorker(deps: CheckWorkerDeps): Promise<RunningCh
     metrics.checkConcurrency.set(limit);
   });
   logger.info(
-    { worker_id: first.worker.id, concurrency: slots.current, max_concurrency: config.checkConcurrency, ...(allShards.length > 1 ? { shards: workerShards } : {}) },
+    {
+      worker_id: first.worker.id,
+      concurrency: slots.current,
+      max_concurrency: config.checkConcurrency,
+      ping_backend: icmp.name,
+      ...(icmp.socketsRefused !== null ? { ping_sockets_refused: icmp.socketsRefused } : {}),
+      ...(allShards.length > 1 ? { shards: workerShards } : {}),
+    },
     'check-worker started',
   );
-  const parts = { logger, slots, lag, heartbeatLoop, takeover, shardWorkers, batcher, backlog, publisher, commands };
+  const parts = { logger, slots, lag, heartbeatLoop, takeover, shardWorkers, batcher, backlog, publisher, commands, icmp };
   const stop = ({ graceMs = SHUTDOWN_GRACE_MS } = {}): Promise<StopOutcome> => stopCheckWorker(parts, graceMs);
   return {
     worker: first.worker,
@@ -348,6 +358,7 @@ async function stopCheckWorker(
     backlog: ResultBacklog;
     publisher: StatusEventPublisher;
     commands: Redis;
+    icmp: { close(): void };
   },
   graceMs: number,
 ): Promise<StopOutcome> {
@@ -379,6 +390,8 @@ async function stopCheckWorker(
   if (outcome === 'graceful') {
     await p.publisher.close();
     await closeRedis(p.commands);
+    // No check is left waiting for an echo reply; abandoned ones (below) may be, so their sockets stay open.
+    p.icmp.close();
   } else {
     // Whatever is still running is abandoned (and requeued above): drop the connection.
     p.commands.disconnect();

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource, EntityManager } from '@uptime/db';
 import type { Logger } from '@uptime/logger';
 import { startPeriodicPass, type PeriodicPass } from '@uptime/observability';
-import { enqueueBulk, JOBS, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
+import { enqueueBulk, JOBS, namesAlert, openQueue, QueueName, type CatalogQueue, type StatusChangedJob } from '@uptime/queues';
 import { lockUnpublishedEvents, markEventsPublished } from './status-event.repository';
 import type { StatusEvent } from './status-event';
 
@@ -35,10 +35,20 @@ export class StatusEventPublisher {
   }
 
   /**
+   * Queues a batch's new events that name an alert, then marks them published. The others were
+   * written published (insertEvents()): nobody consumes their job, which was most of the
+   * notifier's and Redis's work at 100,000 heartbeats' first pings (docs/capacity.md,
+   * "Status events that notify nobody").
+   */
+  async publish(events: readonly StatusEvent[]): Promise<void> {
+    await this.enqueue(events.filter(namesAlert), this.ds);
+  }
+
+  /**
    * Queues the events, then marks them published through `db`: the sweep passes its own
    * transaction, which holds the rows' locks (another connection would wait for them forever).
    */
-  async publish(events: readonly StatusEvent[], db: Pick<EntityManager, 'query'> = this.ds): Promise<void> {
+  private async enqueue(events: readonly StatusEvent[], db: Pick<EntityManager, 'query'>): Promise<void> {
     if (events.length === 0) return;
     // The job id comes from the event id: a re-publish of the same event is ignored (job-catalog.ts).
     await enqueueBulk(
@@ -49,12 +59,15 @@ export class StatusEventPublisher {
     await markEventsPublished(db, events.map((e) => e.id));
   }
 
-  /** Publishes events older than `olderThanMs` that were never marked published. */
+  /**
+   * Publishes events older than `olderThanMs` that were never marked published: each is queued,
+   * whatever it names, as rows written before insertEvents() marked the others were.
+   */
   async sweep(olderThanMs = 5000): Promise<number> {
     return this.ds.transaction(async (em) => {
       const events = await lockUnpublishedEvents(em, olderThanMs);
       if (events.length === 0) return 0;
-      await this.publish(events, em);
+      await this.enqueue(events, em);
       return events.length;
     });
   }

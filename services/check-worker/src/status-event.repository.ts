@@ -1,15 +1,23 @@
 import type { EntityManager, MonitorStatus } from '@uptime/db';
+import { namesAlert } from '@uptime/queues';
 import type { StatusEvent } from './status-event';
 
 // The status_events outbox: recordCheckBatch() writes a row per status change (or alert episode
 // opened or closed) in its transaction; the status event publisher marks them published once queued.
 
+/**
+ * Writes the batch's status events. One that names no alert (namesAlert()) is written already
+ * published: the notifier, the only consumer of the status-changes queue, does nothing with it, so
+ * no job is queued for it and the sweep never picks it up. The row stays, as the history of the
+ * monitor's changes; live updates get the event from the batch's return value, not the queue.
+ */
 export async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 'id'>[]): Promise<StatusEvent[]> {
   if (events.length === 0) return [];
   const rows: { id: string }[] = await em.query(
     // Episode ids travel as array literals: unnest() would flatten an array of arrays.
-    `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, check_result_id, episode_ids)
-     SELECT m, f, t, i, c, e::int[] FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::bigint[], $6::text[]) AS v(m, f, t, i, c, e)
+    `INSERT INTO status_events (monitor_id, from_status, to_status, incident_id, check_result_id, episode_ids, published_at)
+     SELECT m, f, t, i, c, e::int[], CASE WHEN q THEN NULL ELSE now() END
+       FROM unnest($1::int[], $2::varchar[], $3::varchar[], $4::int[], $5::bigint[], $6::text[], $7::bool[]) AS v(m, f, t, i, c, e, q)
      RETURNING id`,
     [
       events.map((e) => e.monitorId),
@@ -18,6 +26,7 @@ export async function insertEvents(em: EntityManager, events: Omit<StatusEvent, 
       events.map((e) => e.incidentId),
       events.map((e) => e.checkResultId),
       events.map((e) => `{${e.episodeIds.join(',')}}`),
+      events.map(namesAlert),
     ],
   );
   return events.map((e, i) => ({ ...e, id: String(rows[i]!.id) }));

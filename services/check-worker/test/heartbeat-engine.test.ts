@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import { Monitor, type DataSource } from '@uptime/db';
 import { createRedisConnection, HeartbeatDeadlines } from '@uptime/queues';
-import { aMonitor, aUser, openTestDatabase, resetDatabase, resetRedis } from '@uptime/testing';
+import { openTestDatabase, resetDatabase, resetRedis } from '@uptime/testing';
 import { HeartbeatEngine } from '../src/heartbeat/heartbeat-engine';
+import { aHeartbeat } from './support/heartbeat-fixtures';
 import type { StatusEvent } from '../src/status-event';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
@@ -42,19 +43,7 @@ describe('heartbeat engine: pings, deadlines and the state they step, on the pro
   });
 
   /** A heartbeat every 60 s with a 30 s grace, created at T0 as the API creates one: due at T0+60. */
-  async function heartbeat(overrides: Partial<Monitor> = {}): Promise<Monitor> {
-    const m = await aMonitor(ds, await aUser(ds), {
-      type: 'heartbeat',
-      url: '',
-      heartbeatPeriod: 60,
-      heartbeatGrace: 30,
-      heartbeatToken: `token-${Math.random()}`,
-      heartbeatDueAt: at(60),
-      ...overrides,
-    });
-    await deadlines.set(m.id, at(90));
-    return m;
-  }
+  const heartbeat = (overrides: Partial<Monitor> = {}): Promise<Monitor> => aHeartbeat(ds, deadlines, T0, overrides);
   const ping = async (m: Monitor, second: number, kind: 'success' | 'start' | 'fail' | 'exit' = 'success', exitStatus: number | null = null) =>
     ds.query(`INSERT INTO heartbeat_pings (monitor_id, kind, exit_status, received_at) VALUES ($1, $2, $3, $4)`, [m.id, kind, exitStatus, at(second)]);
   const reload = (id: number) => ds.getRepository(Monitor).findOneByOrFail({ id });
@@ -159,6 +148,52 @@ describe('heartbeat engine: pings, deadlines and the state they step, on the pro
     await moveTo(90);
     expect(await reload(m.id)).toMatchObject({ status: 'online', heartbeatDueAt: at(110) });
     expect(await deadlines.of(m.id)).toEqual(at(140));
+  });
+
+  it('steps the monitors whose deadline passed in the first batch of a pass, ahead of pinged ones with lower ids', async () => {
+    const pinged = [await heartbeat(), await heartbeat(), await heartbeat(), await heartbeat()];
+    const silent = await heartbeat();
+    for (const m of pinged) await deadlines.set(m.id, at(1000));
+    for (const m of pinged) await ping(m, 70);
+    const small = new HeartbeatEngine({ ds, deadlines, now: () => clock, batchSize: 2 });
+    clock = T0 + 90_000;
+    // Two batches of the pass's three are left undone (a stopping worker's pass): the first batch
+    // is what every pass reaches, so that is where the deadline must be judged.
+    let batches = 0;
+    expect(await small.tick(undefined, () => batches++ > 0)).toEqual({ stepped: 2, more: false });
+    expect(await reload(silent.id)).toMatchObject({ status: 'offline', heartbeatDueAt: null });
+    const statuses = await Promise.all(pinged.map(async (m) => (await reload(m.id)).status));
+    expect(statuses.filter((s) => s === 'online')).toHaveLength(1);
+    // The rest wait for the next pass, their pings still in the inbox: stepped then, not lost.
+    await small.tick();
+    expect(await Promise.all(pinged.map(async (m) => (await reload(m.id)).status))).toEqual(['online', 'online', 'online', 'online']);
+  });
+
+  it("judges a deadline that passes during a pass in the next batch, ahead of the pass's remaining pinged monitors", async () => {
+    const pinged = [await heartbeat(), await heartbeat(), await heartbeat(), await heartbeat(), await heartbeat(), await heartbeat()];
+    // Due at 65 (a period changed from its creation's, say): offline at 95.
+    const silent = await heartbeat({ heartbeatDueAt: at(65) });
+    for (const m of pinged) await deadlines.set(m.id, at(1000));
+    for (const m of pinged) await ping(m, 70);
+    await deadlines.set(silent.id, at(95));
+    const small = new HeartbeatEngine({ ds, deadlines, now: () => clock, batchSize: 2 });
+    clock = T0 + 90_000;
+    // The product's clock reaches the silent one's due + grace after the pass's first batch; the
+    // pass stops after its second, leaving a batch of pinged monitors for the next.
+    let asked = 0;
+    const shouldStop = (): boolean => {
+      asked += 1;
+      if (asked === 2) clock = T0 + 95_000;
+      return asked > 2;
+    };
+    expect(await small.tick(undefined, shouldStop)).toEqual({ stepped: 4, more: false });
+    expect(await reload(silent.id)).toMatchObject({ status: 'offline', heartbeatDueAt: null });
+    expect((await incidents(silent.id))[0]).toMatchObject({ started_at: at(95) });
+    const online = async (): Promise<number> =>
+      (await Promise.all(pinged.map(async (m) => (await reload(m.id)).status))).filter((s) => s === 'online').length;
+    expect(await online()).toBe(3);
+    await small.tick();
+    expect(await online()).toBe(6);
   });
 
   it('a paused monitor: pings recorded and consumed, nothing changes, no deadline', async () => {

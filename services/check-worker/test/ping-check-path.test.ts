@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { Monitor } from '@uptime/db';
 import { createLogger } from '@uptime/logger';
 import { createReadiness, createServiceMetrics, type ServiceMetrics } from '@uptime/observability';
-import { IcmpUnavailableError, runProbe, type Pinger } from '@uptime/probe';
+import { IcmpUnavailableError, openIcmpSockets, runProbe, type PingBackend, type Pinger } from '@uptime/probe';
 import { aMonitor, aUser, metricValue, startPingNamespace, testConfig, UNREACHABLE_IPV4, waitFor, type PingNamespace } from '@uptime/testing';
 import type { AgentChecks } from '../src/agent-checks';
 import type { CheckOutcome } from '../src/check-outcome';
@@ -36,7 +36,7 @@ describe('a ping monitor through the check path', () => {
     await bed.close();
   });
 
-  const checkAndRecord = (monitor: Monitor, plannedAt: number, pinger: Pinger = icmp.pinger) =>
+  const checkAndRecord = (monitor: Monitor, plannedAt: number, pinger: PingBackend = icmp.pinger) =>
     checkAndRecordOn(bed, 'ping-check-path')(monitor, plannedAt, { allowPrivateTargets: true, pinger });
 
   const rowOf = (id: number) => bed.ds.getRepository(Monitor).findOneByOrFail({ id });
@@ -62,6 +62,34 @@ describe('a ping monitor through the check path', () => {
     expect(second).toEqual({ ok: false, response_time: null, packet_loss: 100, rtt_min_ms: null, rtt_avg_ms: null, rtt_max_ms: null });
   });
 
+  it("records a check sent through the worker's own ICMP sockets like one of iputils ping, and names that backend in its start line", async () => {
+    const lines: { msg: string; ping_backend?: string }[] = [];
+    const capturing = createLogger({ level: 'info', service: 'ping-check-path-test', destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    const metrics = createServiceMetrics();
+    // PING_BACKEND=auto, as root on this host: raw ICMP sockets of this process.
+    const worker = await startCheckWorker({ config: testConfig(), dataSource: bed.ds, logger: capturing, metrics });
+    try {
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'check-worker started', ping_backend: 'sockets' }));
+      expect(metricValue(await metrics.render(), 'uptime_icmp_available', { backend: 'sockets' })).toBe(1);
+    } finally {
+      await worker.close();
+    }
+    const opened = openIcmpSockets();
+    if (opened.sockets === null) throw new Error(opened.reason);
+    const sockets = opened.sockets;
+    try {
+      const monitor = await aMonitor(bed.ds, await aUser(bed.ds), { type: 'ping', url: 'ping://[::1]', timeout: 5, pingCount: 2 });
+      const up = await checkAndRecord(monitor, Date.now(), sockets);
+      expect(up.result).toMatchObject({ ok: true, ping: { sent: 2, received: 2, packetLoss: 0 } });
+      expect(await rowOf(monitor.id)).toMatchObject({ status: 'online' });
+      expect(await resultsOf(monitor.id)).toEqual([
+        { ok: true, response_time: Math.round(up.result.ping!.rttAvg!), packet_loss: 0, rtt_min_ms: expect.any(Number), rtt_avg_ms: up.result.ping!.rttAvg, rtt_max_ms: expect.any(Number) },
+      ]);
+    } finally {
+      sockets.close();
+    }
+  });
+
   it('puts the monitor in warning (slow) when the average round trip is over response_time_threshold', async () => {
     // The round trips of a slow link, as iputils prints them: loopback answers in microseconds.
     const slowLink: Pinger = async (args) => ({
@@ -77,7 +105,8 @@ describe('a ping monitor through the check path', () => {
   });
 
   describe('a worker that cannot send ICMP', () => {
-    const config = testConfig();
+    // iputils alone: as root on this host the worker's own ICMP sockets (raw) would work (icmp-access.test.ts).
+    const config = { ...testConfig(), pingBackend: 'iputils' as const };
     let metrics: ServiceMetrics;
     let readiness: ReturnType<typeof createReadiness>;
     let withoutIcmp: RunningCheckWorker | undefined;

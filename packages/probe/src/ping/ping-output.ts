@@ -28,5 +28,10 @@ export function parsePingOutput(stdout: string): PingFigures | null {
   if (sent === 0) return null;
   const rtt = ROUND_TRIPS.exec(stdout);
   const at = (i: number): number | null => (rtt && received > 0 ? Number(rtt[i]) : null);
-  return { sent, received, packetLoss: Math.round(((sent - received) / sent) * 10_000) / 100, rttMin: at(1), rttAvg: at(2), rttMax: at(3) };
+  return { sent, received, packetLoss: packetLossOf(sent, received), rttMin: at(1), rttAvg: at(2), rttMax: at(3) };
+}
+
+/** The percent of `sent` requests left unanswered, to two decimals. */
+export function packetLossOf(sent: number, received: number): number {
+  return Math.round(((sent - received) / sent) * 10_000) / 100;
 }

@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { PingCheckConfig } from '../../src/check-config';
 import { commandPinger, type Pinger } from '../../src/ping/pinger';
+import type { SocketProbesRun } from './socket-probes';
 
 /** The user the namespace's ping runs as: nobody, never root, no capability. */
 const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--no-new-privs'];
@@ -14,6 +16,8 @@ export const UNREACHABLE_IPV6 = 'fd00:97::7';
 export interface PingNamespace {
   /** Runs `ping` as nobody inside the namespace. */
   pinger: Pinger;
+  /** Runs these checks at once through ICMP sockets of a Node process of nobody's inside the namespace (socket-probes.ts). */
+  probeWithSockets(checks: readonly PingCheckConfig[]): Promise<SocketProbesRun>;
   close(): void;
 }
 
@@ -55,5 +59,22 @@ export function startPingNamespace(options: { icmp: boolean }): PingNamespace {
     remove();
     throw error;
   }
-  return { pinger: commandPinger(['ip', 'netns', 'exec', name, ...NOBODY, ping]), close: remove };
+  return {
+    pinger: commandPinger(['ip', 'netns', 'exec', name, ...NOBODY, ping]),
+    probeWithSockets: (checks) => probeWithSockets([name], checks),
+    close: remove,
+  };
+}
+
+/** The repository's root, where `--import tsx` resolves. */
+const ROOT = resolve(__dirname, '../../../..');
+
+/** socket-probes.ts run by nobody, with no capability, inside namespace `name`. */
+function probeWithSockets([name]: [string], checks: readonly PingCheckConfig[]): Promise<SocketProbesRun> {
+  const args = ['netns', 'exec', name, ...NOBODY, process.execPath, '--import', 'tsx', join(__dirname, 'socket-probes.ts'), JSON.stringify(checks)];
+  return new Promise((done, fail) => {
+    execFile('ip', args, { cwd: ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? fail(new Error(`socket-probes.ts in ${name}: ${stderr || error.message}`)) : done(JSON.parse(stdout) as SocketProbesRun),
+    );
+  });
 }

@@ -1,6 +1,6 @@
 import IORedis from 'ioredis';
 import type { DataSource } from '@uptime/db';
-import { openQueue, QueueName, statusChangedJobId } from '@uptime/queues';
+import { namesAlert, openQueue, QueueName, statusChangedJobId } from '@uptime/queues';
 import { waitFor } from '@uptime/testing';
 
 /**
@@ -14,18 +14,20 @@ export class StatusChangeJobs {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * Waits until every status event of the monitor is published from the outbox and its
-   * `status-changed` job has completed: every email those events cause has been sent by then.
+   * Waits until every status event of the monitor is published from the outbox and the
+   * `status-changed` job of each that names an alert has completed: every email those events
+   * cause has been sent by then. The others have no job (namesAlert(), insertEvents()).
    */
   async waitForMonitorEventsHandled(monitorId: number, { timeoutMs = 20_000 } = {}): Promise<void> {
     await waitFor(
       async () => {
-        const events: { id: string; published_at: Date | null }[] = await this.ds.query(
-          'SELECT id, published_at FROM status_events WHERE monitor_id = $1',
+        const events: { id: string; published_at: Date | null; incident_id: number | null; episode_ids: number[] }[] = await this.ds.query(
+          'SELECT id, published_at, incident_id, episode_ids FROM status_events WHERE monitor_id = $1',
           [monitorId],
         );
         if (events.length === 0 || events.some((e) => e.published_at === null)) return false;
-        return this.allCompleted(events.map((e) => statusChangedJobId(String(e.id))));
+        const queued = events.filter((e) => namesAlert({ incidentId: e.incident_id, episodeIds: e.episode_ids }));
+        return this.allCompleted(queued.map((e) => statusChangedJobId(String(e.id))));
       },
       { what: `status events of monitor ${monitorId} handled by the notifier`, timeoutMs },
     );

@@ -88,15 +88,30 @@ export class HeartbeatEngine {
    * One pass: every monitor with pings waiting and every one whose deadline has passed, at most
    * `limit` of each. `shouldStop` is asked between batches: a stopping worker finishes the batch
    * it is in and leaves the rest to another.
+   *
+   * The monitors whose deadline passed go first, the most overdue first, and before each further
+   * batch the deadlines that passed meanwhile are read again and go ahead of the pass's pinged
+   * monitors: a pass of many pinged monitors (a minute of first pings) is several batches, and a
+   * silent heartbeat waited for all of them (docs/capacity.md, "The never-pinged offline"). So a
+   * deadline waits for one batch at most, not a pass. Each batch still locks its rows in id order
+   * (lockHeartbeats), and a due monitor's waiting pings are taken in its batch, before its deadline
+   * is judged.
    */
   async tick(limit = HEARTBEAT_PASS_LIMIT, shouldStop: () => boolean = () => false): Promise<HeartbeatPass> {
     const [due, pinged] = await Promise.all([this.deps.deadlines.due(this.now(), limit), monitorsWithPings(this.deps.ds, limit)]);
-    const ids = [...new Set([...pinged, ...due.map((d) => d.monitorId)])].sort((a, b) => a - b);
+    const queued = [...due.map((d) => d.monitorId), ...pinged];
+    const taken = new Set<number>();
+    let next = 0;
     let stepped = 0;
-    for (let i = 0; i < ids.length && !shouldStop(); i += this.batchSize) {
-      const batch = ids.slice(i, i + this.batchSize);
-      await this.stepBatch(batch);
-      stepped += batch.length;
+    while (!shouldStop()) {
+      const overdue = stepped === 0 ? [] : (await this.deps.deadlines.due(this.now(), this.batchSize)).map((d) => d.monitorId);
+      const batch = new Set<number>();
+      for (const id of overdue) if (!taken.has(id) && batch.size < this.batchSize) batch.add(id);
+      for (; next < queued.length && batch.size < this.batchSize; next++) if (!taken.has(queued[next]!)) batch.add(queued[next]!);
+      if (batch.size === 0) break;
+      await this.stepBatch([...batch]);
+      for (const id of batch) taken.add(id);
+      stepped += batch.size;
     }
     return { stepped, more: due.length === limit || pinged.length === limit };
   }
