@@ -69,9 +69,9 @@ export function startPingNamespace(options: { icmp: boolean }): PingNamespace {
 /** The repository's root, where `--import tsx` resolves. */
 const ROOT = resolve(__dirname, '../../../..');
 
-/** socket-probes.ts run by nobody, with no capability, inside namespace `name`. */
+/** socket-probes.ts inside namespace `name`: started as root, it runs its checks as nobody, with no capability. */
 function probeWithSockets([name]: [string], checks: readonly PingCheckConfig[]): Promise<SocketProbesRun> {
-  const args = ['netns', 'exec', name, ...NOBODY, process.execPath, '--import', 'tsx', join(__dirname, 'socket-probes.ts'), JSON.stringify(checks)];
+  const args = ['netns', 'exec', name, process.execPath, '--import', 'tsx', join(__dirname, 'socket-probes.ts'), JSON.stringify(checks)];
   return new Promise((done, fail) => {
     execFile('ip', args, { cwd: ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       error ? fail(new Error(`socket-probes.ts in ${name}: ${stderr || error.message}`)) : done(JSON.parse(stdout) as SocketProbesRun),

@@ -7,14 +7,22 @@ export interface SocketProbesRun {
   results: ({ result: Omit<ProbeResult, 'checkedAt'> } | { unavailable: string })[];
 }
 
+const NOBODY_ID = 65534;
+
 /**
- * Run by ping-namespace.ts (`probeWithSockets`) inside a network namespace, as nobody: the ping
+ * Run by ping-namespace.ts (`probeWithSockets`) inside a network namespace, as root that becomes nobody: the ping
  * checks of argv[2] (JSON), all at once, through this process's ICMP sockets, printed as one
  * SocketProbesRun. A test process cannot move itself into a namespace, so this one is started there.
  */
 async function main(): Promise<void> {
   const checks = JSON.parse(process.argv[2]!) as PingCheckConfig[];
+  // Started as root, which can read a checkout nobody may not (a clone under a private mktemp
+  // folder): the modules and the addon load first, then the process becomes nobody, which clears
+  // every capability, before its sockets open (lazily, at the first check of each family).
   const opened = openIcmpSockets();
+  process.setgroups([]);
+  process.setgid(NOBODY_ID);
+  process.setuid(NOBODY_ID);
   if (opened.sockets === null) throw new Error(opened.reason);
   const sockets = opened.sockets;
   const results = await Promise.all(
