@@ -14,15 +14,21 @@ const NOBODY_ID = 65534;
  * checks of argv[2] (JSON), all at once, through this process's ICMP sockets, printed as one
  * SocketProbesRun. A test process cannot move itself into a namespace, so this one is started there.
  */
+function becomeNobody(): void {
+  const { setgroups, setgid, setuid } = process;
+  if (setgroups === undefined || setgid === undefined || setuid === undefined) throw new Error('socket-probes.ts changes its user, which needs POSIX');
+  setgroups([]);
+  setgid(NOBODY_ID);
+  setuid(NOBODY_ID);
+}
+
 async function main(): Promise<void> {
   const checks = JSON.parse(process.argv[2]!) as PingCheckConfig[];
   // Started as root, which can read a checkout nobody may not (a clone under a private mktemp
   // folder): the modules and the addon load first, then the process becomes nobody, which clears
   // every capability, before its sockets open (lazily, at the first check of each family).
   const opened = openIcmpSockets();
-  process.setgroups([]);
-  process.setgid(NOBODY_ID);
-  process.setuid(NOBODY_ID);
+  becomeNobody();
   if (opened.sockets === null) throw new Error(opened.reason);
   const sockets = opened.sockets;
   const results = await Promise.all(
