@@ -194,9 +194,11 @@ export async function runHotPaths(deps: HotPathDeps): Promise<HotPathsRun> {
   const versions = new Map(active.slice(unscheduled).map((r) => [r.id, r.version]));
   // The schedules live in Redis; only the SQL is measured here, so the scheduler is a stand-in
   // that knows all but `unscheduled` of them and writes nothing.
+  const shard = { index: 0, scheduledVersions: async () => new Map(versions), entryMonitorIds: async () => [...versions.keys()] };
   const scheduler = {
     prefix,
-    scheduledVersions: async () => new Map(versions),
+    shards: [shard],
+    shardOf: () => shard,
     removeLegacySchedulers: async () => 0,
     schedule: async () => undefined,
     unschedule: async () => undefined,
