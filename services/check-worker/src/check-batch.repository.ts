@@ -301,11 +301,11 @@ export async function insertNoDataSpans(em: EntityManager, spans: readonly NoDat
  */
 export async function insertNotCheckedSlot(db: Pick<DataSource, 'transaction'>, slot: NoDataSpan): Promise<void> {
   await db.transaction(async (em) => {
-    // The monitor's row lock first, as a result batch takes it (lockMonitors()), and the checks
+    // The monitor's row lock first, the one a result batch takes, and the checks
     // in a statement of their own, which sees what committed while it waited: a result written
     // meanwhile by a process that stalled past its liveness is seen here, and a span written
     // first is taken back by that result's insert (insertResults()). Either way, one record.
-    const [monitor] = (await em.query(`SELECT status FROM monitors WHERE id = $1 FOR NO KEY UPDATE`, [slot.monitorId])) as { status: string }[];
+    const monitor = (await lockMonitors(em, [slot.monitorId])).get(slot.monitorId);
     if (monitor === undefined || monitor.status === 'paused') return;
     await em.query(
       `INSERT INTO no_data_spans (monitor_id, started_at, ended_at)
